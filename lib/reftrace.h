@@ -1,0 +1,123 @@
+/* reftrace.h: the trace model, its readers and writers, and shared helpers. */
+#ifndef REFTRACE_H
+#define REFTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_VERSION "0.1"
+
+/* Kinds of stream item.  Events travel in band, in order, with the seq of
+ * the record that follows them. */
+enum rt_kind {
+	RT_ACCESS = 0,	/* a load, store, modify or instruction fetch */
+	RT_MARK,	/* named phase boundary: name */
+	RT_REGION,	/* data structure registration: name, addr, size, elem */
+	RT_OBJECT	/* loaded object: name = path, addr = load bias */
+};
+
+/* Operations, numbered as the binary format stores them. */
+enum rt_op { RT_READ = 0, RT_WRITE, RT_MODIFY, RT_IFETCH };
+
+#define RT_NOTID UINT32_MAX	/* thread unknown */
+#define RT_NOPC 0		/* instruction address unknown */
+
+struct rt_rec {
+	uint64_t seq;	/* index in the original trace */
+	uint64_t addr;	/* access address; region base; object bias */
+	uint64_t size;	/* access bytes; region bytes */
+	uint64_t pc;	/* instruction address or RT_NOPC */
+	uint32_t tid;	/* thread or RT_NOTID */
+	uint32_t loc;	/* source location id, 0 = unknown */
+	uint32_t var;	/* variable / region name string id, 0 = none */
+	uint32_t name;	/* events: name or path string id */
+	uint32_t elem;	/* region element size */
+	uint8_t kind;	/* enum rt_kind */
+	uint8_t op;	/* enum rt_op */
+};
+
+/* Strings and source locations are interned once per process so that
+ * records carry small ids and every reader and writer agrees on them. */
+uint32_t rt_str_intern(const char *s, size_t len);	/* id 0 is "" */
+const char *rt_str(uint32_t id);
+uint32_t rt_str_count(void);
+
+struct rt_loc {
+	uint32_t file;	/* string id */
+	uint32_t line;	/* 0 = unknown */
+	uint32_t func;	/* string id */
+};
+uint32_t rt_loc_intern(uint32_t file, uint32_t line, uint32_t func);
+const struct rt_loc *rt_loc_get(uint32_t id);	/* id 0: all unknown */
+uint32_t rt_loc_count(void);
+
+/* Formats */
+enum rt_fmt {
+	RT_FMT_AUTO = 0,
+	RT_FMT_TEXT,	/* reftrace text */
+	RT_FMT_BINARY,	/* reftrace binary */
+	RT_FMT_LACKEY,	/* valgrind --tool=lackey --trace-mem=yes */
+	RT_FMT_GLEIPNIR,
+	RT_FMT_DIN,	/* Dinero IV */
+	RT_FMT_MTV,	/* R 0x.. / W 0x.. / L file:line */
+	RT_FMT_ADDR	/* one address a line */
+};
+int rt_fmt_parse(const char *name);	/* -1 if unknown */
+const char *rt_fmt_name(int fmt);
+
+/* Reading.  rt_read returns 1 with an item, 0 at the end, RT_EBAD for a
+ * malformed line (the caller may go on: the line is consumed), RT_EIO for
+ * an error that ends the stream.  rt_rerror says which, with file:line. */
+#define RT_EBAD (-2)
+#define RT_EIO (-1)
+struct rt_reader;
+struct rt_reader *rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen);
+int rt_read(struct rt_reader *r, struct rt_rec *rec);
+const char *rt_rerror(const struct rt_reader *r);
+int rt_rformat(const struct rt_reader *r);
+void rt_rclose(struct rt_reader *r);
+
+/* Read every item of the named files in order (none or "-": standard
+ * input), calling fn for each.  Malformed lines end a file with diag
+ * called, or with skipbad are reported through diag and skipped.  fn
+ * returns 0 to go on, -1 to stop everything.  Returns 0 when all input
+ * was read cleanly, 1 if some input failed, -1 if fn stopped. */
+typedef int rt_item_fn(void *ctx, struct rt_rec *rec);
+typedef void rt_diag_fn(const char *msg, int fatal);
+int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
+    rt_item_fn *fn, void *ctx, rt_diag_fn *diag);
+
+/* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe). */
+struct rt_writer;
+struct rt_writer *rt_wopen(const char *path, int fmt, int gzip);
+int rt_write(struct rt_writer *w, const struct rt_rec *rec);
+int rt_wclose(struct rt_writer *w);
+
+/* Symbolization: pc -> source location through the objects' debug info. */
+struct rt_sym;
+struct rt_sym *rt_sym_new(void);
+/* Register an object at a load bias; bias UINT64_MAX means guess (0 for
+ * ET_EXEC, valgrind's amd64 PIE base 0x108000 for ET_DYN). */
+int rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias);
+uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
+const char *rt_sym_error(const struct rt_sym *s);
+void rt_sym_free(struct rt_sym *s);
+
+/* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len
+ * (hi inclusive), op sets like "RW".  Return 0 or -1. */
+int rt_parse_u64(const char *s, uint64_t *v);
+int rt_parse_size(const char *s, uint64_t *v);
+int rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi);
+int rt_parse_ops(const char *s, unsigned *mask);	/* bit per enum rt_op */
+int rt_parse_double(const char *s, double *v);
+extern const char rt_opchar[4];	/* "RWMI" */
+
+/* Randomness and hashing, the same in every program so results repeat. */
+uint64_t rt_hash64(uint64_t x);
+struct rt_rng { uint64_t s[4]; };
+void rt_rng_seed(struct rt_rng *g, uint64_t seed);
+uint64_t rt_rng_next(struct rt_rng *g);
+double rt_rng_unit(struct rt_rng *g);		/* [0, 1) */
+uint64_t rt_rng_below(struct rt_rng *g, uint64_t n);	/* [0, n) */
+
+#endif

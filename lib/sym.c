@@ -1,0 +1,336 @@
+/* sym.c: source locations for instruction addresses, through addr2line.
+ *
+ * Each object's loaded extent comes from its ELF program headers plus the
+ * load bias (from valgrind's -v -v "svma/avma" lines, or guessed); the
+ * file:line and function come from one addr2line coprocess per object,
+ * asked once per distinct pc and cached. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+#include "rtint.h"
+
+struct obj {
+	char *path;
+	uint64_t bias, lo, hi;	/* loaded extent [lo, hi) */
+	pid_t pid;		/* addr2line, 0 if not started, -1 if failed */
+	FILE *to, *from;
+};
+
+struct rt_sym {
+	struct obj *o;
+	size_t n;
+	uint64_t *key;		/* pc + 1; 0 = empty */
+	uint32_t *val;
+	size_t ncache, used;
+	char err[512];
+};
+
+struct rt_sym *
+rt_sym_new(void)
+{
+	struct rt_sym *s = calloc(1, sizeof *s);
+
+	if (s == NULL)
+		return NULL;
+	s->ncache = 4096;
+	s->key = calloc(s->ncache, sizeof *s->key);
+	s->val = calloc(s->ncache, sizeof *s->val);
+	if (s->key == NULL || s->val == NULL) {
+		rt_sym_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The ELF type and the extent of the PT_LOAD segments, unbiased. */
+static int
+elfextent(const char *path, int *type, uint64_t *lo, uint64_t *hi)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char id[EI_NIDENT];
+	uint64_t l = UINT64_MAX, h = 0;
+	int i, ok = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fread(id, 1, EI_NIDENT, f) != EI_NIDENT || memcmp(id, ELFMAG, SELFMAG) != 0)
+		goto out;
+	rewind(f);
+	if (id[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr e;
+		Elf64_Phdr p;
+
+		if (fread(&e, sizeof e, 1, f) != 1)
+			goto out;
+		*type = e.e_type;
+		for (i = 0; i < e.e_phnum; i++) {
+			if (fseek(f, (long)(e.e_phoff + (uint64_t)i * e.e_phentsize), SEEK_SET) ||
+			    fread(&p, sizeof p, 1, f) != 1)
+				goto out;
+			if (p.p_type == PT_LOAD) {
+				if (p.p_vaddr < l)
+					l = p.p_vaddr;
+				if (p.p_vaddr + p.p_memsz > h)
+					h = p.p_vaddr + p.p_memsz;
+			}
+		}
+	} else if (id[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr e;
+		Elf32_Phdr p;
+
+		if (fread(&e, sizeof e, 1, f) != 1)
+			goto out;
+		*type = e.e_type;
+		for (i = 0; i < e.e_phnum; i++) {
+			if (fseek(f, (long)(e.e_phoff + (uint64_t)i * e.e_phentsize), SEEK_SET) ||
+			    fread(&p, sizeof p, 1, f) != 1)
+				goto out;
+			if (p.p_type == PT_LOAD) {
+				if (p.p_vaddr < l)
+					l = p.p_vaddr;
+				if ((uint64_t)p.p_vaddr + p.p_memsz > h)
+					h = (uint64_t)p.p_vaddr + p.p_memsz;
+			}
+		}
+	} else
+		goto out;
+	if (l < h) {
+		*lo = l;
+		*hi = h;
+		ok = 0;
+	}
+out:
+	fclose(f);
+	return ok;
+}
+
+int
+rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias)
+{
+	struct obj *o, *no;
+	int type;
+	uint64_t lo, hi;
+	size_t i;
+
+	errno = 0;
+	if (elfextent(path, &type, &lo, &hi)) {
+		snprintf(s->err, sizeof s->err, "%s: %s", path,
+		    errno ? strerror(errno) : "not an ELF object with loadable segments");
+		return -1;
+	}
+	if (bias == UINT64_MAX)
+		bias = type == ET_DYN ? RT_VG_PIE_BASE : 0;
+	for (i = 0; i < s->n; i++)	/* the same object again: the newest bias */
+		if (strcmp(s->o[i].path, path) == 0 && s->o[i].bias == bias)
+			return 0;
+	if ((no = realloc(s->o, (s->n + 1) * sizeof *no)) == NULL)
+		return -1;
+	s->o = no;
+	o = &s->o[s->n];
+	memset(o, 0, sizeof *o);
+	if ((o->path = strdup(path)) == NULL)
+		return -1;
+	o->bias = bias;
+	o->lo = lo + bias;
+	o->hi = hi + bias;
+	s->n++;
+	/* an object loaded anew at another bias hides the old mapping */
+	memset(s->key, 0, s->ncache * sizeof *s->key);
+	s->used = 0;
+	return 0;
+}
+
+static int
+start(struct rt_sym *s, struct obj *o)
+{
+	int in[2], outp[2];
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC)) {
+		snprintf(s->err, sizeof s->err, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		snprintf(s->err, sizeof s->err, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(outp[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(outp[0]);
+		close(outp[1]);
+		execlp("addr2line", "addr2line", "-f", "-C", "-e", o->path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(outp[1]);
+	o->to = fdopen(in[1], "w");
+	o->from = fdopen(outp[0], "r");
+	o->pid = pid;
+	return o->to && o->from ? 0 : -1;
+}
+
+static void
+stop(struct obj *o)
+{
+	if (o->to)
+		fclose(o->to);
+	if (o->from)
+		fclose(o->from);
+	if (o->pid > 0)
+		waitpid(o->pid, NULL, 0);
+	o->to = o->from = NULL;
+	o->pid = -1;
+}
+
+static void
+chomp(char *b)
+{
+	size_t n = strlen(b);
+
+	while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r'))
+		b[--n] = '\0';
+}
+
+/* Ask addr2line; returns the location id, 0 if unknown. */
+static uint32_t
+ask(struct rt_sym *s, struct obj *o, uint64_t pc)
+{
+	char fn[4096], fl[4096], *c, *sp;
+	struct sigaction ign, old;
+	uint32_t file = 0, func = 0;
+	unsigned long line = 0;
+	int ok;
+
+	if (o->pid == 0 && start(s, o))
+		o->pid = -1;
+	if (o->pid < 0)
+		return 0;
+	/* a dead addr2line must not kill us with SIGPIPE */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	ok = fprintf(o->to, "0x%llx\n", (unsigned long long)(pc - o->bias)) > 0 &&
+	    fflush(o->to) == 0 &&
+	    fgets(fn, sizeof fn, o->from) != NULL &&
+	    fgets(fl, sizeof fl, o->from) != NULL;
+	sigaction(SIGPIPE, &old, NULL);
+	if (!ok) {
+		snprintf(s->err, sizeof s->err, "addr2line -e %s: no answer "
+		    "(is binutils installed?)", o->path);
+		stop(o);
+		return 0;
+	}
+	chomp(fn);
+	chomp(fl);
+	if ((sp = strstr(fl, " (discriminator")) != NULL)
+		*sp = '\0';
+	if (strcmp(fn, "??") != 0)
+		func = rt_str_intern(fn, strlen(fn));
+	if ((c = strrchr(fl, ':')) != NULL) {
+		*c = '\0';
+		line = strtoul(c + 1, NULL, 10);
+		if (strcmp(fl, "??") != 0)
+			file = rt_str_intern(fl, strlen(fl));
+	}
+	if (file == 0)
+		line = 0;
+	return rt_loc_intern(file, (uint32_t)line, func);
+}
+
+static void
+cache_put(struct rt_sym *s, uint64_t pc, uint32_t loc)
+{
+	size_t i, j, n;
+	uint64_t *ok;
+	uint32_t *ov;
+
+	if ((s->used + 1) * 2 > s->ncache) {
+		n = s->ncache;
+		ok = s->key;
+		ov = s->val;
+		s->key = calloc(n * 2, sizeof *s->key);
+		s->val = calloc(n * 2, sizeof *s->val);
+		if (s->key == NULL || s->val == NULL) {
+			free(s->key);
+			free(s->val);
+			s->key = ok;
+			s->val = ov;
+			return;	/* no room: the answer is simply not cached */
+		}
+		s->ncache = n * 2;
+		for (i = 0; i < n; i++)
+			if (ok[i]) {
+				j = rt_hash64(ok[i]) & (s->ncache - 1);
+				while (s->key[j])
+					j = (j + 1) & (s->ncache - 1);
+				s->key[j] = ok[i];
+				s->val[j] = ov[i];
+			}
+		free(ok);
+		free(ov);
+	}
+	j = rt_hash64(pc + 1) & (s->ncache - 1);
+	while (s->key[j])
+		j = (j + 1) & (s->ncache - 1);
+	s->key[j] = pc + 1;
+	s->val[j] = loc;
+	s->used++;
+}
+
+uint32_t
+rt_sym_lookup(struct rt_sym *s, uint64_t pc)
+{
+	size_t j, i;
+	uint32_t loc = 0;
+
+	if (pc == RT_NOPC)
+		return 0;
+	j = rt_hash64(pc + 1) & (s->ncache - 1);
+	while (s->key[j]) {
+		if (s->key[j] == pc + 1)
+			return s->val[j];
+		j = (j + 1) & (s->ncache - 1);
+	}
+	for (i = s->n; i-- > 0;)	/* the newest mapping wins */
+		if (pc >= s->o[i].lo && pc < s->o[i].hi) {
+			loc = ask(s, &s->o[i], pc);
+			break;
+		}
+	cache_put(s, pc, loc);
+	return loc;
+}
+
+const char *
+rt_sym_error(const struct rt_sym *s)
+{
+	return s->err;
+}
+
+void
+rt_sym_free(struct rt_sym *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++) {
+		stop(&s->o[i]);
+		free(s->o[i].path);
+	}
+	free(s->o);
+	free(s->key);
+	free(s->val);
+	free(s);
+}

@@ -1,0 +1,192 @@
+/* util.c: command-line values, hashing and the seeded generator. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+
+const char rt_opchar[4] = { 'R', 'W', 'M', 'I' };
+
+int
+rt_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (s == NULL || *s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end != '\0')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* Parse a number with an optional K/M/G/T suffix (powers of 1024). */
+static int
+parse_scaled(const char *s, const char **endp, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+	int shift = 0;
+
+	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift && (*end == 'B' || *end == 'b'))
+		end++;
+	if (shift && x > (UINT64_MAX >> shift))
+		return -1;
+	*v = (uint64_t)x << shift;
+	*endp = end;
+	return 0;
+}
+
+int
+rt_parse_size(const char *s, uint64_t *v)
+{
+	const char *end;
+
+	if (s == NULL || parse_scaled(s, &end, v) || *end != '\0')
+		return -1;
+	return 0;
+}
+
+int
+rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	const char *end;
+	uint64_t a, b;
+
+	if (s == NULL || parse_scaled(s, &end, &a))
+		return -1;
+	if (*end == '\0') {	/* a single value */
+		*lo = *hi = a;
+		return 0;
+	}
+	if (*end != '-' && *end != '+')
+		return -1;
+	if (end[1] == '\0' && *end == '-') {	/* lo- : to the end */
+		*lo = a;
+		*hi = UINT64_MAX;
+		return 0;
+	}
+	if (rt_parse_size(end + 1, &b))
+		return -1;
+	if (*end == '+') {
+		if (b == 0 || a + (b - 1) < a)
+			return -1;
+		b = a + (b - 1);
+	}
+	if (b < a)
+		return -1;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+int
+rt_parse_ops(const char *s, unsigned *mask)
+{
+	unsigned m = 0;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	for (; *s; s++) {
+		switch (*s) {
+		case 'R': case 'r': case 'L': case 'l': m |= 1u << RT_READ; break;
+		case 'W': case 'w': case 'S': case 's': m |= 1u << RT_WRITE; break;
+		case 'M': case 'm': m |= 1u << RT_MODIFY; break;
+		case 'I': case 'i': m |= 1u << RT_IFETCH; break;
+		case ',': break;
+		default: return -1;
+		}
+	}
+	*mask = m;
+	return 0;
+}
+
+int
+rt_parse_double(const char *s, double *v)
+{
+	char *end;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || *end != '\0' || !isfinite(*v))
+		return -1;
+	return 0;
+}
+
+/* splitmix64 finaliser: a bijection with good avalanche, cheap enough
+ * for spatial sampling of every record. */
+uint64_t
+rt_hash64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
+void
+rt_rng_seed(struct rt_rng *g, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		g->s[i] = rt_hash64(seed + (uint64_t)i * 0x9e3779b97f4a7c15ULL);
+}
+
+static uint64_t
+rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t
+rt_rng_next(struct rt_rng *g)
+{
+	uint64_t *s = g->s, r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+double
+rt_rng_unit(struct rt_rng *g)
+{
+	return (rt_rng_next(g) >> 11) * 0x1.0p-53;
+}
+
+uint64_t
+rt_rng_below(struct rt_rng *g, uint64_t n)
+{
+	uint64_t x, lim = n ? UINT64_MAX - UINT64_MAX % n : 0;
+
+	if (n == 0)
+		return 0;
+	do
+		x = rt_rng_next(g);
+	while (x >= lim);
+	return x % n;
+}
