@@ -869,6 +869,18 @@ binblock(struct rt_reader *r)
 		}
 	}
 	h = (const unsigned char *)r->buf + r->pos;
+	if (memcmp(h, RTB_MAGIC, 8) == 0) {	/* concatenated files */
+		while (r->len - r->pos < RTB_HDRLEN) {
+			if ((k = refill(r)) < 0)
+				return RT_EIO;
+			if (k == 0)
+				return bincorrupt(r, "truncated file header");
+		}
+		if (r->buf[r->pos + 8] != RTB_VERSION)
+			return bincorrupt(r, "another version's header");
+		r->bend = r->pos + RTB_HDRLEN;
+		return binblock(r);
+	}
 	plen = h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24;
 	count = h[4] | h[5] << 8 | h[6] << 16 | (uint32_t)h[7] << 24;
 	if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))

@@ -241,8 +241,10 @@ ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 	if ((c = strrchr(fl, ':')) != NULL) {
 		*c = '\0';
 		line = strtoul(c + 1, NULL, 10);
-		if (strcmp(fl, "??") != 0)
-			file = rt_str_intern(fl, strlen(fl));
+		for (c = fl; c[0] == '.' && c[1] == '/';)
+			c += 2;	/* "./x.c" from a relative compile dir */
+		if (strcmp(c, "??") != 0)
+			file = rt_str_intern(c, strlen(c));
 	}
 	if (file == 0)
 		line = 0;

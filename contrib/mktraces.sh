@@ -1,0 +1,24 @@
+#!/bin/sh
+# mktraces.sh DIR: build the example programs and record their traces in DIR.
+set -e
+dir=${1:-t/data}
+here=$(cd "$(dirname "$0")" && pwd)
+command -v valgrind >/dev/null || { echo "mktraces: valgrind not found" >&2; exit 1; }
+mkdir -p "$dir"
+out=$(cd "$dir" && pwd)
+for p in bsort matmul interchange fir2dim; do
+	(cd "$here/examples" && ${CC:-cc} -g -O0 -fdebug-prefix-map="$here/examples"=. -o "$out/$p" "$p.c")
+done
+t() {	# name program args
+	name=$1; shift
+	"$here/rttrace" -o "$dir/$name.lk.gz" "$@" 2>/dev/null
+}
+t bsort-sorted "$dir/bsort" sorted
+t bsort-reversed "$dir/bsort" reversed
+t bsort-shuffled "$dir/bsort" shuffled
+t matmul-standard "$dir/matmul" standard
+t matmul-transposed "$dir/matmul" transposed
+t matmul-blocked "$dir/matmul" blocked
+t interchange-rowwise "$dir/interchange" rowwise
+t interchange-colwise "$dir/interchange" colwise
+t fir2dim "$dir/fir2dim"

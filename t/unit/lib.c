@@ -1,0 +1,179 @@
+/* lib.c: unit tests of the library internals, as TAP. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+
+static int n, failed;
+
+static void
+ok(int cond, const char *desc)
+{
+	printf("%sok %d - %s\n", cond ? "" : "not ", ++n, desc);
+	if (!cond)
+		failed++;
+}
+
+static void
+parse_tests(void)
+{
+	uint64_t v, lo, hi;
+	unsigned m;
+
+	ok(rt_parse_size("32K", &v) == 0 && v == 32768, "32K is 32768");
+	ok(rt_parse_size("8M", &v) == 0 && v == 8u << 20, "8M");
+	ok(rt_parse_size("1G", &v) == 0 && v == 1u << 30, "1G");
+	ok(rt_parse_size("0x40", &v) == 0 && v == 64, "hex size");
+	ok(rt_parse_size("12Q", &v) < 0, "bad suffix refused");
+	ok(rt_parse_size("-1", &v) < 0, "negative refused");
+	ok(rt_parse_size("99999999999999999999", &v) < 0, "overflow refused");
+	ok(rt_parse_size("17179869184T", &v) < 0, "suffix overflow refused");
+	ok(rt_parse_range("0x1000-0x1fff", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo-hi");
+	ok(rt_parse_range("0x1000+4K", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo+len");
+	ok(rt_parse_range("5", &lo, &hi) == 0 && lo == 5 && hi == 5, "single value");
+	ok(rt_parse_range("7-", &lo, &hi) == 0 && lo == 7 && hi == UINT64_MAX, "open range");
+	ok(rt_parse_range("9-3", &lo, &hi) < 0, "reversed range refused");
+	ok(rt_parse_range("3+0", &lo, &hi) < 0, "empty length refused");
+	ok(rt_parse_ops("RW", &m) == 0 && m == 3, "ops RW");
+	ok(rt_parse_ops("LSMI", &m) == 0 && m == 15, "lackey letters");
+	ok(rt_parse_ops("X", &m) < 0, "bad op refused");
+}
+
+static void
+rng_tests(void)
+{
+	struct rt_rng a, b;
+	int i, same = 1, hist[10] = { 0 }, okh = 1;
+	uint64_t x;
+
+	rt_rng_seed(&a, 42);
+	rt_rng_seed(&b, 42);
+	for (i = 0; i < 1000; i++)
+		if (rt_rng_next(&a) != rt_rng_next(&b))
+			same = 0;
+	ok(same, "same seed, same stream");
+	rt_rng_seed(&b, 43);
+	ok(rt_rng_next(&a) != rt_rng_next(&b), "other seed, other stream");
+	for (i = 0; i < 100000; i++) {
+		x = rt_rng_below(&a, 10);
+		if (x >= 10)
+			okh = 0;
+		else
+			hist[x]++;
+	}
+	for (i = 0; i < 10; i++)	/* 10000 expected, sd 95: 6 sd */
+		if (hist[i] < 9430 || hist[i] > 10570)
+			okh = 0;
+	ok(okh, "rt_rng_below is uniform within 6 sd");
+	ok(rt_hash64(1) != rt_hash64(2) && rt_hash64(0) != 0, "hash spreads");
+}
+
+static void
+str_tests(void)
+{
+	uint32_t a = rt_str_intern("alpha", 5), b = rt_str_intern("beta", 4);
+	uint32_t c = rt_str_intern("alphabet", 5), i, l1, l2;
+	char buf[32];
+	int good = 1;
+
+	ok(a != 0 && a != b && a == c, "interning: equal strings, equal ids");
+	ok(strcmp(rt_str(b), "beta") == 0, "rt_str returns the text");
+	ok(rt_str_intern("", 0) == 0, "empty string is id 0");
+	for (i = 0; i < 5000; i++) {	/* past several table growths */
+		snprintf(buf, sizeof buf, "s%u", i);
+		if (strcmp(rt_str(rt_str_intern(buf, strlen(buf))), buf) != 0)
+			good = 0;
+	}
+	ok(good && rt_str_intern("beta", 4) == b, "ids survive growth");
+	l1 = rt_loc_intern(a, 12, b);
+	l2 = rt_loc_intern(a, 13, b);
+	ok(l1 && l1 != l2 && rt_loc_intern(a, 12, b) == l1, "locations intern");
+	ok(rt_loc_get(l2)->line == 13 && rt_loc_get(0)->file == 0, "rt_loc_get");
+}
+
+/* Random records through a writer and back through a reader. */
+static void
+roundtrip(int fmt, const char *name)
+{
+	char path[] = "/tmp/rtunitXXXXXX", err[256], desc[128];
+	struct rt_rec *v = calloc(300000, sizeof *v), got;
+	struct rt_writer *w;
+	struct rt_reader *r;
+	struct rt_rng g;
+	int fd, i, k, good = 1, z;
+
+	for (z = 0; z < 2; z++) {
+		rt_rng_seed(&g, 7);
+		fd = mkstemp(path);
+		close(fd);
+		w = rt_wopen(path, fmt, z);
+		for (i = 0; i < 300000; i++) {
+			struct rt_rec *x = &v[i];
+
+			memset(x, 0, sizeof *x);
+			x->kind = RT_ACCESS;
+			if (rt_rng_below(&g, 1000) == 0) {
+				x->kind = 1 + rt_rng_below(&g, 3);
+				x->name = rt_str_intern("ev ent%", 7);
+				x->addr = x->kind != RT_MARK ? rt_rng_next(&g) : 0;
+				x->size = x->kind == RT_REGION ? rt_rng_below(&g, 1 << 20) : 0;
+				x->elem = x->kind == RT_REGION ? 8 : 0;
+				x->tid = RT_NOTID;
+				x->seq = i ? v[i - 1].seq + 1 : 0;
+			} else {
+				x->seq = i ? v[i - 1].seq + 1 + (rt_rng_below(&g, 4) == 0) * rt_rng_below(&g, 100) : 5;
+				x->op = rt_rng_below(&g, 4);
+				x->addr = rt_rng_below(&g, 2) ? rt_rng_next(&g) : (i ? v[i - 1].addr + 8 : 0);
+				x->size = 1 + rt_rng_below(&g, 64);
+				x->pc = rt_rng_below(&g, 3) ? 0x400000 + rt_rng_below(&g, 64) : 0;
+				x->tid = rt_rng_below(&g, 2) ? (uint32_t)rt_rng_below(&g, 4) : RT_NOTID;
+				x->loc = rt_rng_below(&g, 2) ? rt_loc_intern(rt_str_intern("f 1.c", 5),
+				    (uint32_t)rt_rng_below(&g, 50), rt_str_intern("fn", 2)) : 0;
+				x->var = rt_rng_below(&g, 5) == 0 ? rt_str_intern("x[1]", 4) : 0;
+			}
+			if (rt_write(w, x))
+				good = 0;
+		}
+		if (rt_wclose(w))
+			good = 0;
+		r = rt_ropen(path, RT_FMT_AUTO, err, sizeof err);
+		if (r == NULL) {
+			good = 0;
+		} else {
+			for (i = 0; (k = rt_read(r, &got)) == 1; i++) {
+				if (i >= 300000 || got.kind != v[i].kind || got.seq != v[i].seq ||
+				    got.addr != v[i].addr || got.size != v[i].size ||
+				    (got.kind == RT_ACCESS && (got.op != v[i].op || got.pc != v[i].pc ||
+				    got.tid != v[i].tid || got.loc != v[i].loc || got.var != v[i].var)) ||
+				    got.name != v[i].name || got.elem != v[i].elem) {
+					if (good)
+						printf("# item %d differs\n", i);
+					good = 0;
+					break;
+				}
+			}
+			if (k != 0 || i != 300000)
+				good = 0;
+			rt_rclose(r);
+		}
+		unlink(path);
+		snprintf(desc, sizeof desc, "%s%s round trip of 300000 random items", name,
+		    z ? " gzip" : "");
+		ok(good, desc);
+	}
+	free(v);
+}
+
+int
+main(void)
+{
+	printf("1..31\n");
+	parse_tests();
+	rng_tests();
+	str_tests();
+	roundtrip(RT_FMT_BINARY, "binary");
+	roundtrip(RT_FMT_TEXT, "text");
+	return failed != 0;
+}
