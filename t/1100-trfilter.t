@@ -1,0 +1,118 @@
+#!/bin/sh
+# trfilter: every selection, mapping and conversion against awk, nm and
+# addr2line run here on the raw lackey file.
+. "$(dirname "$0")/lib.sh"
+plan 37
+
+L=$D/bsort-reversed.lk.gz
+P=$D/bsort
+zcat "$L" >"$tmp/b.lk"
+# The model: seq op addr size pc (decimal), straight from the lackey lines.
+awk "$HEX"' /^I  / || /^ [LSM] / { split($2, a, ","); v = hex(a[1]);
+	if ($1 == "I") { pc = v; op = "I" } else op = ($1 == "L" ? "R" : $1 == "S" ? "W" : "M");
+	printf "%d %s %.0f %d %.0f\n", n++, op, v, a[2], pc }' "$tmp/b.lk" >"$tmp/model"
+# trfilter's output in the model's terms
+cat >"$tmp/tomodel" <<'A'
+!/^#/ { printf "%d %s %.0f %d %.0f\n", $1, $2, hex($3), $4, hex($6) }
+A
+tm() { awk "$HEX"' !/^#/ { printf "%d %s %.0f %d %.0f\n", $1, $2, hex($3), $4, hex($6) }'; }
+seqs() { awk '!/^#/ {print $1}'; }
+
+check_same "no options: every record" "trfilter $L | tm" "cat $tmp/model"
+check_same "-t R: the reads" "trfilter -t R $L | seqs" "awk '\$2 == \"R\" {print \$1}' $tmp/model"
+check_same "-t WM: writes and modifies" "trfilter -t WM $L | seqs" "awk '\$2 == \"W\" || \$2 == \"M\" {print \$1}' $tmp/model"
+check_same "-v -t I: all but fetches" "trfilter -v -t I $L | seqs" "awk '\$2 != \"I\" {print \$1}' $tmp/model"
+check_same "-t R and -v -t R partition the trace" \
+    "(trfilter -t R $L; trfilter -v -t R $L) | seqs | sort -n" "awk '{print \$1}' $tmp/model"
+
+lo=$(printf '%d' 0x1fff000500) hi=$(printf '%d' 0x1fff0005ff)
+check_same "-a lo-hi: accesses that overlap the range" \
+    "trfilter -a 0x1fff000500-0x1fff0005ff $L | seqs" \
+    "awk '\$2 != \"I\" || 1 {if (\$3 <= $hi && \$3 + \$4 - 1 >= $lo) print \$1}' $tmp/model"
+check_same "-a lo+len is the same range" \
+    "trfilter -a 0x1fff000500+256 $L | seqs" "trfilter -a 0x1fff000500-0x1fff0005ff $L | seqs"
+check_same "-a twice: either range" \
+    "trfilter -a 0x1fff000500+16 -a 0x1fff000580+16 $L | seqs" \
+    "awk '{if ((\$3 <= $lo + 15 && \$3 + \$4 - 1 >= $lo) || (\$3 <= $lo + 143 && \$3 + \$4 - 1 >= $lo + 128)) print \$1}' $tmp/model"
+check_same "-n: a seq range" "trfilter -n 1000-1999 $L | seqs" "seq 1000 1999"
+check_same "-n lo+len" "trfilter -n 5+3 $L | seqs" "printf '5\n6\n7\n'"
+plo=$(printf '%d' 0x109300) phi=$(printf '%d' 0x1093ff)
+check_same "-p: a pc range" "trfilter -p 0x109300-0x1093ff $L | seqs" \
+    "awk '\$5 >= $plo && \$5 <= $phi {print \$1}' $tmp/model"
+awk '/reftrace mark sort/ {on = 1; next} /reftrace mark done/ {on = 0} on && (/^I  / || /^ [LSM] /) {c++} END {print c}' "$tmp/b.lk" >"$tmp/marked"
+check_same "-m sort,done: records between the marks" "trfilter -m sort,done $L | grep -v -c '^#'" "cat $tmp/marked"
+check_same "-m sort: up to the next mark" "trfilter -m sort $L | seqs" "trfilter -m sort,done $L | seqs"
+check_same "marks, regions and objects pass through a selection" \
+    "trfilter -t R $L | grep '^#' | grep -v '^#reftrace'" "trfilter $L | grep '^#' | grep -v '^#reftrace'"
+
+# functions: nm gives bsort's extent, the trace gives the bias
+bias=$(awk "$HEX"' /Reading syms from/ {p = $NF} /svma 0x/ && p ~ /data\/bsort$/ {printf "%d", hex($5) - hex(substr($3, 1, length($3) - 1)); exit}' "$tmp/b.lk")
+set -- $(nm -S "$P" | awk "$HEX"' $4 == "bsort" {printf "%d %d", hex($1), hex($2)}')
+flo=$(($1 + bias)) fhi=$(($1 + bias + $2))
+check_same "-F bsort -t RWM: the data references inside bsort (nm + awk)" \
+    "trfilter -e $P -F bsort -t RWM $L | seqs" \
+    "awk '\$2 != \"I\" && \$5 >= $flo && \$5 < $fhi {print \$1}' $tmp/model"
+check_same "-F bsort: 276 data references for 5 reversed ints" \
+    "trfilter -e $P -F bsort -t RWM $L | grep -v -c '^#'" "echo 276"
+# source lines: addr2line asked here, once per pc
+awk '$2 != "I" && $5 >= '$flo' && $5 < '$fhi' {printf "0x%x\n", $5 - '$bias'}' "$tmp/model" | sort -u >"$tmp/pcs"
+addr2line -e "$P" <"$tmp/pcs" | sed 's/ (discriminator.*//; s|.*/||' | paste -d' ' "$tmp/pcs" - >"$tmp/lines"
+awk 'NR == FNR {split($2, a, ":"); line[$1] = a[2]; next}
+    $2 != "I" && $5 >= '$flo' && $5 < '$fhi' {pc = sprintf("0x%x", $5 - '$bias'); if (line[pc] >= 15 && line[pc] <= 17) print $1}' \
+    "$tmp/lines" "$tmp/model" >"$tmp/l1517"
+check_same "-L bsort.c:15-17: by source line (addr2line)" \
+    "trfilter -e $P -t RWM -L bsort.c:15-17 $L | seqs" "cat $tmp/l1517"
+check_same "-l: file:line and function attached (addr2line)" \
+    "trfilter -e $P -l -F bsort -t RWM $L | awk '!/^#/ {print \$7, \$8}' | sort | uniq -c" \
+    "awk 'NR == FNR {l[\$1] = \$2; next} \$2 != \"I\" && \$5 >= $flo && \$5 < $fhi {print l[sprintf(\"0x%x\", \$5 - $bias)], \"bsort\"}' $tmp/lines $tmp/model | sort | uniq -c"
+grep -v '^#object' "$tmp/b.lk" >/dev/null
+trfilter $L | grep -v '^#object' >"$tmp/noobj.txt"
+check_same "-e on a PIE with no object lines: valgrind's 0x108000 is assumed" \
+    "trfilter -e $P -F bsort $tmp/noobj.txt | seqs" "trfilter -e $P -F bsort $L | seqs"
+check_same "the stream's bias wins for an object named like -e" \
+    "mkdir -p $tmp/else && cp $P $tmp/else/ && trfilter -e $tmp/else/bsort -F bsort $L | seqs" \
+    "trfilter -e $P -F bsort $L | seqs"
+
+# regions
+set -- $(trfilter $L | awk "$HEX"' $1 == "#region" && $3 == "a" {printf "%.0f %d %d", hex($4), $5, $2}')
+rlo=$1 rhi=$(($1 + $2 - 1)) rseq=$3
+check_same "-r a: accesses to the array once it is registered" "trfilter -r a $L | seqs" \
+    "awk '\$1 >= $rseq && \$3 <= $rhi && \$3 + \$4 - 1 >= $rlo {print \$1}' $tmp/model"
+check_same "-l names the region an access falls in" \
+    "trfilter -e $P -l $L | awk '!/^#/ && \$9 == \"a\" {print \$1}'" "trfilter -r a $L | seqs"
+cat >"$tmp/g.txt" <<'G'
+START PID 517
+S 7ff000490 8 1 S main LV _zzq_result
+S 000601080 8 2 G func GS glStrcArray[0].var1
+L 000601260 4 2 G func GS glArray[0]
+S 0006010b0 8 1 G func GS glStrcArray[1].var1
+G
+check_same "-r on Gleipnir variables: the structure's elements" "trfilter -r glStrcArray $tmp/g.txt | seqs" "printf '1\n3\n'"
+check_same "-T: one thread" "trfilter -T 2 $tmp/g.txt | seqs" "printf '1\n2\n'"
+check_same "-F on Gleipnir functions" "trfilter -F func $tmp/g.txt | seqs" "printf '1\n2\n3\n'"
+
+# blocks and partitions
+check_same "-B 64: block numbers and blocks spanned" \
+    "trfilter -B 64 $L | awk '$HEX !/^#/ {printf \"%d %.0f %d\\n\", \$1, hex(\$3), \$4}'" \
+    "awk '{f = int(\$3 / 64); l = int((\$3 + \$4 - 1) / 64); printf \"%d %.0f %d\\n\", \$1, f, l - f + 1}' $tmp/model"
+for k in 0 1 2 3; do trfilter -P $k/4 $L; done | tm | sort -n -k1,1 -k3,3 >"$tmp/parts"
+check_same "-P k/4: the four partitions hold every block's bytes once" \
+    "cat $tmp/parts | awk '{print \$1, \$3, \$4}'" \
+    "awk '{a = \$3; e = \$3 + \$4 - 1; for (b = int(a / 64); b <= int(e / 64); b++) { lo = b * 64 > a ? b * 64 : a; hi = b * 64 + 63 < e ? b * 64 + 63 : e; printf \"%d %.0f %d\\n\", \$1, lo, hi - lo + 1 } }' $tmp/model"
+check "-P 1/4: every piece is in a block = 1 mod 4" \
+    "trfilter -P 1/4 $L | tm | awk '{ if (int(\$3 / 64) % 4 != 1) bad = 1 } END { exit bad }'"
+check "-P 3/8:4096: pages = 3 mod 8" \
+    "trfilter -P 3/8:4K $L | tm | awk '{ if (int(\$3 / 4096) % 8 != 3) bad = 1; n++ } END { exit bad || n == 0 }'"
+
+# conversion and plumbing
+check_same "-O din: one line per access, two per modify" "trfilter -O din $L | wc -l" \
+    "awk '{n += (\$2 == \"M\") ? 2 : 1} END {print n}' $tmp/model"
+check_same "stdin, '-' and a file are the same" "trfilter <$L" "trfilter - <$L"
+check_same "several files are read in order" "trfilter $L $L | grep -v -c '^#'" "echo \$((2 * \$(wc -l <$tmp/model)))"
+check_fail "a missing file: named, exit 1" 1 "trfilter: nosuch: No such file" "trfilter nosuch"
+check_fail "a missing file does not stop the others" 1 "nosuch" \
+    "trfilter nosuch $L >$tmp/after && test \$(grep -v -c '^#' $tmp/after) -eq \$(wc -l <$tmp/model)"
+check_fail "a bad option: usage, exit 2" 2 "usage: trfilter" "trfilter -Q $L"
+check_fail "a bad range: exit 2" 2 "bad range" "trfilter -a 9-3 $L"
+check "a closed pipe ends it quietly" \
+    "trfilter $D/fir2dim.lk.gz 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
