@@ -1,0 +1,73 @@
+#!/bin/sh
+# trsample: every sampler against positions computed by awk, and the
+# random ones against their distributions.
+. "$(dirname "$0")/lib.sh"
+plan 27
+
+L=$D/bsort-reversed.lk.gz
+trfilter "$L" >"$tmp/b.txt"
+grep -v '^#' "$tmp/b.txt" | awk '{print $1}' >"$tmp/seqs"
+N=$(wc -l <"$tmp/seqs")
+seqs() { awk '!/^#/ {print $1}'; }
+
+check_same "-i 7: every 7th record from the first" "trsample -i 7 $L | seqs" "awk 'NR % 7 == 1' $tmp/seqs"
+check_same "-s 100 -c 50: a slice" "trsample -s 100 -c 50 $L | seqs" "sed -n '101,150p' $tmp/seqs"
+check_same "-c 700: the first 700" "trsample -c 700 $L | seqs" "head -700 $tmp/seqs"
+check_same "-s 1000 -c 10000 -i 10: 1 in 10 of a segment (the MPM figure)" \
+    "trsample -s 1000 -c 10000 -i 10 $L | seqs" "sed -n '1001,11000p' $tmp/seqs | awk 'NR % 10 == 1'"
+check_same "-u 3/10: bursts of 3 in every 10" "trsample -u 3/10 $L | seqs" "awk '(NR - 1) % 10 < 3' $tmp/seqs"
+check_same "-i 2 -u 2/5: bursts over the systematic sample" "trsample -i 2 -u 2/5 $L | seqs" \
+    "awk '(NR - 1) % 2 == 0 { k = (NR - 1) / 2; if (k % 5 < 2) print }' $tmp/seqs"
+check_same "seq is kept: records are the input's" \
+    "trsample -i 13 $L | grep -v '^#'" "grep -v '^#' $tmp/b.txt | awk 'NR % 13 == 1'"
+check_same "marks, regions and objects pass through" \
+    "trsample -i 1000 $L | grep '^#'" "grep '^#' $tmp/b.txt"
+
+# Bernoulli
+check_same "-R: the same seed gives the same sample" "trsample -R 0.1 -S 5 $L" "trsample -R 0.1 -S 5 $L"
+check "-R: another seed gives another sample" "! cmp -s \$(trsample -R 0.1 -S 5 $L >$tmp/r5; echo $tmp/r5) \$(trsample -R 0.1 -S 6 $L >$tmp/r6; echo $tmp/r6)"
+check "-R 0.1: the count is within 5 sd of the binomial mean" \
+    "trsample -R 0.1 -S 9 $L | seqs | wc -l | awk -v n=$N '{m = n * 0.1; sd = sqrt(n * 0.1 * 0.9); d = \$1 - m; exit !(d < 5 * sd && -d < 5 * sd)}'"
+check "-R: a subsequence of the input" \
+    "trsample -R 0.3 -S 2 $L | seqs | awk 'NR == FNR {in_[\$1] = 1; next} !(\$1 in in_) || (k++ && \$1 <= last) {bad = 1} {last = \$1} END {exit bad}' $tmp/seqs -"
+
+# reservoir
+check_same "-N 500: exactly 500" "trsample -N 500 -S 3 $L | seqs | wc -l" "echo 500"
+check "-N: in trace order, all from the input" \
+    "trsample -N 500 -S 3 $L | seqs | awk 'NR == FNR {in_[\$1] = 1; next} !(\$1 in in_) || (k++ && \$1 <= last) {bad = 1} {last = \$1} END {exit bad}' $tmp/seqs -"
+check_same "-N larger than the input: all of it" "trsample -N 100000000 $L | seqs | wc -l" "echo $N"
+check_same "-N keeps the events, in place" "trsample -N 10 -S 1 $L | grep '^#'" "grep '^#' $tmp/b.txt"
+# uniformity: 400 reservoirs of 5 from 20 records; each is kept 100 times on
+# average, sd sqrt(400 * .25 * .75) = 8.7; all within 5 sd
+printf '#reftrace trace 1\n' >"$tmp/twenty"
+seq 0 19 | awk '{print $1, "R", $1 * 64, 4}' >>"$tmp/twenty"
+for s in $(seq 1 400); do trsample -N 5 -S $s "$tmp/twenty"; done | seqs | sort -n | uniq -c >"$tmp/hist"
+check "-N is uniform: each of 20 records kept 100 +- 44 times in 400 draws of 5" \
+    "test \$(wc -l <$tmp/hist) -eq 20 && awk '\$1 < 56 || \$1 > 144 {bad = 1} END {exit bad}' $tmp/hist"
+
+# spatial hash sampling: closure, rate and monotonicity on blocks of B
+blocks() {	# B: seq first-block last-block
+	awk "$HEX"' !/^#/ {a = hex($3); printf "%d %.0f %.0f\n", $1, int(a / B), int((a + $4 - 1) / B)}' B=$1
+}
+trfilter "$L" | blocks 64 >"$tmp/all64"
+trsample -H 0.25 -S 4 "$L" | blocks 64 >"$tmp/h25"
+closed='NR == FNR { if ($2 == $3) keep[$2] = 1; out[$1] = 1; next } (($2 in keep) || ($3 in keep)) && !($1 in out) {bad = 1} END {exit bad}'
+check "-H 0.25: every reference to a sampled block is kept" "awk '$closed' $tmp/h25 $tmp/all64"
+check "-H 0.25: a quarter of the blocks, within 5 sd" \
+    "awk '\$2 != \$3 {next} NR == FNR {k[\$2] = 1; next} {all[\$2] = 1} END {for (b in all) n++; for (b in k) m++; sd = sqrt(n * .25 * .75); d = m - n * .25; exit !(n > 500 && d < 5 * sd && -d < 5 * sd)}' $tmp/h25 $tmp/all64"
+trsample -H 0.5 -S 4 "$L" | seqs >"$tmp/h50"
+check "-H: the sample at rate 0.25 is inside the one at 0.5 (one hash)" \
+    "awk 'NR == FNR {k[\$1] = 1; next} !(\$1 in k) {bad = 1} END {exit bad}' $tmp/h50 $tmp/h25"
+trfilter "$L" | blocks 4096 >"$tmp/all4k"
+trsample -H 0.3 -B 4K -S 1 "$L" | blocks 4096 >"$tmp/h4k"
+check "-H -B 4K: whole pages are sampled" "awk '$closed' $tmp/h4k $tmp/all4k && test -s $tmp/h4k"
+
+# plumbing
+check_same "stdin and '-'" "trsample -i 5 <$L" "trsample -i 5 - <$L"
+check_same "-b writes binary" "trsample -b -i 5 $L | trfilter" "trsample -i 5 $L"
+check_fail "a missing file: named, exit 1" 1 "trsample: nosuch: No such file" "trsample nosuch"
+check_fail "a bad option: usage, exit 2" 2 "usage: trsample" "trsample -Q $L"
+check_fail "a rate above 1: exit 2" 2 "want a rate" "trsample -R 1.5 $L"
+F=$D/fir2dim.lk.gz
+check "a closed pipe ends it quietly" \
+    "trsample $F 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
