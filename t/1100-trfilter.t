@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 40
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
@@ -80,6 +80,12 @@ check_same "-r a: accesses to the array once it is registered" "trfilter -r a $L
     "awk '\$1 >= $rseq && \$3 <= $rhi && \$3 + \$4 - 1 >= $rlo {print \$1}' $tmp/model"
 check_same "-l names the region an access falls in" \
     "trfilter -e $P -l $L | awk '!/^#/ && \$9 == \"a\" {print \$1}'" "trfilter -r a $L | seqs"
+# by hand: bubble sort of 5 makes 10 comparisons (2 reads each) and one
+# swap (2 reads, 2 writes) per inversion: 0, 6 and 10 inversions
+for c in sorted:20 shuffled:44 reversed:60; do
+	check_same "-r a -m sort,done: ${c%:*} input touches a[] ${c#*:} times (by hand)" \
+	    "trfilter -r a -m sort,done $D/bsort-${c%:*}.lk.gz | grep -v -c '^#'" "echo ${c#*:}"
+done
 cat >"$tmp/g.txt" <<'G'
 START PID 517
 S 7ff000490 8 1 S main LV _zzq_result

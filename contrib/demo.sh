@@ -1,0 +1,23 @@
+#!/bin/sh
+# demo.sh: the main job on the bundled bubble sort trace (make demo).
+# Grows as the suite's programs land.
+set -e
+cd "$(dirname "$0")/.."
+PATH=$PWD/cmd:$PATH
+T=t/data/bsort-reversed.lk.gz
+mkdir -p demo
+echo "== bubble sort of 5 reversed ints: $T"
+trfilter -e t/data/bsort -l -F bsort -t RWM -b -o demo/bsort.rtb $T
+trfilter demo/bsort.rtb >demo/bsort.txt
+awk '!/^#/ {n++; op[$2]++; line[$7]++}
+    END {
+	printf "data references inside bsort(): %d (%d reads, %d writes, %d modifies)\n", n, op["R"], op["W"], op["M"]
+	print "by source line:"
+	for (l in line) printf "  %-14s %4d\n", l, line[l] | "sort"
+    }' demo/bsort.txt
+printf 'whole trace: %d records, %d of them in the sort phase (marks sort..done)\n' \
+    "$(trfilter $T | grep -v -c '^#')" "$(trfilter -m sort,done $T | grep -v -c '^#')"
+printf 'accesses to the registered array a[5]: %d\n' "$(trfilter -r a -m sort,done $T | grep -v -c '^#')"
+echo "the first 10 of 700 records sampled for the topological pipeline:"
+trfilter -m sort,done $T | trsample -c 700 | grep -v '^#' | head -10 | sed 's/^/  /'
+echo "written: demo/bsort.rtb (binary, $(wc -c <demo/bsort.rtb) bytes), demo/bsort.txt"

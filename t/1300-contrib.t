@@ -1,0 +1,32 @@
+#!/bin/sh
+# contrib: the marker header and the tracing script, on a fresh build of
+# the bubble sort example (skipped without valgrind or a C compiler).
+. "$(dirname "$0")/lib.sh"
+plan 6
+
+C=$(cd "$(dirname "$0")/../contrib" && pwd)
+cc=${CC:-cc}
+if ! command -v "$cc" >/dev/null; then
+	for i in 1 2 3 4 5 6; do skip "no C compiler"; done
+	exit 0
+fi
+check "the example builds without valgrind's header (REFTRACE_OFF)" \
+    "$cc -DREFTRACE_OFF -o $tmp/bs0 $C/examples/bsort.c && $tmp/bs0 shuffled | grep -q '^1 2 3 4 5\$'"
+(cd "$C/examples" && $cc -g -O0 -o "$tmp/bsort" bsort.c)
+check "with valgrind's header, it runs natively and sorts" "$tmp/bsort reversed | grep -q '^1 2 3 4 5\$'"
+if ! command -v valgrind >/dev/null; then
+	for i in 3 4 5 6; do skip "no valgrind"; done
+	exit 0
+fi
+check "rttrace writes a gzipped lackey trace" "$C/rttrace -o $tmp/t.lk.gz $tmp/bsort reversed 2>/dev/null && gzip -t $tmp/t.lk.gz"
+check_same "the marks and the region arrive in the trace" \
+    "trfilter $tmp/t.lk.gz | awk '/^#(mark|region)/ {print \$1, \$3}'" \
+    "printf '#region a\n#mark sort\n#mark done\n'"
+zcat "$tmp/t.lk.gz" >"$tmp/t.lk"
+bias=$(awk "$HEX"' /Reading syms from/ {p = $NF} /svma 0x/ && p ~ /\/bsort$/ {printf "%d", hex($5) - hex(substr($3, 1, length($3) - 1)); exit}' "$tmp/t.lk")
+set -- $(nm -S "$tmp/bsort" | awk "$HEX"' $4 == "bsort" {printf "%d %d", hex($1), hex($2)}')
+awk "$HEX"' /^I  / {split($2, a, ","); pc = hex(a[1])} /^ [LSM] / && pc >= lo && pc < hi {n++} END {print n}' \
+    lo=$(($1 + bias)) hi=$(($1 + bias + $2)) "$tmp/t.lk" >"$tmp/want"
+check_same "a fresh trace: data references in bsort, symbolized from the -v -v lines" \
+    "trfilter -F bsort -t RWM $tmp/t.lk.gz | grep -v -c '^#'" "cat $tmp/want"
+check_same "the PIE was loaded at valgrind's 0x108000" "echo $bias" "echo $((0x108000))"
