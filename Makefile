@@ -43,7 +43,7 @@ check: all $(UNITS)
 
 # The sanitizer build in a tree of its own, so the optimised build stays.
 asan:
-	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib cmd t man .asan/
+	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib cmd t man contrib .asan/
 	$(MAKE) -C .asan SAN=1 clean check
 
 demo: all
