@@ -9,14 +9,14 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 {
 	char err[1024];
 	struct rt_reader *r;
-	struct rt_rec rec;
+	struct rt_rec *rec;
 	int k, status = 0;
 
 	if ((r = rt_ropen(path, fmt, err, sizeof err)) == NULL) {
 		diag(err, 1);
 		return 1;
 	}
-	while ((k = rt_read(r, &rec)) != 0) {
+	while ((k = rt_readp(r, &rec)) != 0) {
 		if (k == RT_EBAD && skipbad) {
 			diag(rt_rerror(r), 0);
 			continue;
@@ -26,7 +26,7 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 			status = 1;
 			break;
 		}
-		if (fn(ctx, &rec)) {
+		if (fn(ctx, rec)) {
 			status = -1;
 			break;
 		}

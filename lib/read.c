@@ -15,7 +15,11 @@
 #define MAXLINE (1u << 20)
 
 struct rt_reader {
-	gzFile gz;
+	int fd;
+	int gz;			/* input is gzip: inflate through zs */
+	z_stream zs;
+	unsigned char *in;	/* compressed input */
+	int inend;		/* no more compressed input */
 	char *path;		/* as named in diagnostics */
 	int fmt;
 	char *buf;		/* buf[len] is always writable for a NUL */
@@ -28,14 +32,16 @@ struct rt_reader {
 	uint64_t pc;		/* lackey: the last instruction fetched */
 	uint32_t loc;		/* mtv: location set by the last L line */
 	uint32_t objpath;	/* lackey: "Reading syms from" awaiting svma */
-	struct rt_rec pend;	/* an item decoded ahead (din modify, events) */
-	int havepend;
 
 	/* text: the last location, function and variable texts seen */
 	char lastloc[256], lastfunc[256], lastvar[256];
 	uint32_t lastlocid, lastfuncid, lastvarid;
 
-	/* binary */
+	/* binary: items are decoded a batch at a time into q */
+	struct rt_rec q[256];
+	struct rt_rec one;	/* the item of a text format */
+	int qi, qn;
+	int qerr;		/* an error met after the queued items */
 	struct rt_rec prev;
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in buf */
@@ -94,15 +100,80 @@ ioerr(struct rt_reader *r, const char *fmt, ...)
 	return RT_EIO;
 }
 
+static ssize_t
+rawread(struct rt_reader *r, void *p, size_t n)
+{
+	ssize_t k;
+
+	do
+		k = read(r->fd, p, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		ioerr(r, "%s", strerror(errno));
+	return k;
+}
+
+/* Inflate into p; gzip members may follow each other (as cat makes them). */
+static ssize_t
+gzfill(struct rt_reader *r, unsigned char *p, size_t n)
+{
+	z_stream *z = &r->zs;
+	ssize_t k;
+	int e;
+
+	if (n > (1u << 30))
+		n = 1u << 30;
+	z->next_out = p;
+	z->avail_out = (uInt)n;
+	while (z->avail_out == n) {
+		if (z->avail_in == 0 && !r->inend) {
+			if ((k = rawread(r, r->in, BUFSZ)) < 0)
+				return -1;
+			if (k == 0)
+				r->inend = 1;
+			z->next_in = r->in;
+			z->avail_in = (uInt)k;
+		}
+		if (r->gz == 2) {	/* between members */
+			if (z->avail_in == 0 && r->inend)
+				return 0;
+			if (z->avail_in == 0)
+				continue;
+			if (z->next_in[0] == 0) {	/* zero padding, as tar leaves */
+				z->next_in++;
+				z->avail_in--;
+				continue;
+			}
+			if (z->next_in[0] != 0x1f) {
+				ioerr(r, "trailing garbage after gzip data");
+				return -1;
+			}
+			inflateReset(z);
+			r->gz = 1;
+		}
+		if (z->avail_in == 0 && r->inend) {
+			ioerr(r, "truncated gzip input");
+			return -1;
+		}
+		e = inflate(z, Z_NO_FLUSH);
+		if (e == Z_STREAM_END)
+			r->gz = 2;
+		else if (e != Z_OK && e != Z_BUF_ERROR) {
+			ioerr(r, "gzip: %s", z->msg ? z->msg : "corrupt data");
+			return -1;
+		}
+	}
+	return (ssize_t)(n - z->avail_out);
+}
+
 /* Read more input behind what is unread; 1 if some came, 0 at the end. */
 static int
 refill(struct rt_reader *r)
 {
-	int n, zerr;
-	const char *msg;
+	ssize_t n;
 
 	if (r->eof)
-		return 0;
+		return r->eof == 2 ? -1 : 0;
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
@@ -113,28 +184,22 @@ refill(struct rt_reader *r)
 
 		if (r->cap >= RTB_MAXPAYLOAD + 2 * BUFSZ)
 			return -1;
-		if ((nb = realloc(r->buf, r->cap * 2)) == NULL)
+		if ((nb = realloc(r->buf, r->cap * 2 + 16)) == NULL)
 			return -1;
 		r->buf = nb;
 		r->cap *= 2;
 	}
-	n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len - 1));
-	if (n < 0) {
-		msg = gzerror(r->gz, &zerr);
-		ioerr(r, "%s", zerr == Z_ERRNO ? strerror(errno) : msg);
+	if (r->gz)
+		n = gzfill(r, (unsigned char *)r->buf + r->len, r->cap - r->len - 1);
+	else
+		n = rawread(r, r->buf + r->len, r->cap - r->len - 1);
+	if (n < 0)
 		return -1;
-	}
 	if (n == 0) {
-		msg = gzerror(r->gz, &zerr);
-		if (zerr != Z_OK && zerr != Z_STREAM_END) {
-			ioerr(r, "%s", zerr == Z_ERRNO ? strerror(errno) :
-			    zerr == Z_BUF_ERROR ? "truncated gzip input" : msg);
-			return -1;
-		}
 		r->eof = 1;
 		return 0;
 	}
-	r->len += n;
+	r->len += (size_t)n;
 	return 1;
 }
 
@@ -198,16 +263,22 @@ gethex(char **pp, uint64_t *v)
 	uint64_t x = 0;
 	int n = 0;
 
-	while (hexval[*p]) {
-		if (x >> 60)
-			return -1;
-		x = x << 4 | (uint64_t)(hexval[*p++] - 1);
+	while (hexval[p[n]] && n < 17)
 		n++;
+	if (n == 0 || n > 16) {
+		/* leading zeros are not overflow: lackey pads addresses */
+		while (*p == '0' && hexval[p[1]])
+			p++;
+		n = 0;
+		while (hexval[p[n]] && n < 17)
+			n++;
+		if (n == 0 || n > 16)
+			return -1;
 	}
-	if (n == 0)
-		return -1;
+	*pp = (char *)p + n;
+	while (n--)
+		x = x << 4 | (uint64_t)(hexval[*p++] - 1);
 	*v = x;
-	*pp = (char *)p;
 	return 0;
 }
 
@@ -785,7 +856,7 @@ read_addr(struct rt_reader *r, struct rt_rec *rec)
 }
 
 /* Binary: LEB128 varints and zigzag deltas, bounds-checked. */
-static int
+static inline int
 varint(const unsigned char **pp, const unsigned char *end, uint64_t *v)
 {
 	const unsigned char *p = *pp;
@@ -801,6 +872,29 @@ varint(const unsigned char **pp, const unsigned char *end, uint64_t *v)
 	*v = x;
 	*pp = p;
 	return 0;
+}
+
+/* Unchecked LEB128: the buffer has 16 bytes of slack past any block and
+ * the caller checks p against the block's end once per item. */
+static inline uint64_t
+fastvar(const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	uint64_t x = p[0];
+	int i;
+
+	if (x < 0x80) {
+		*pp = p + 1;
+		return x;
+	}
+	x &= 0x7f;
+	for (i = 1; i < 10; i++) {
+		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (p[i] < 0x80)
+			break;
+	}
+	*pp = p + i + 1;
+	return x;
 }
 
 static uint64_t
@@ -902,126 +996,159 @@ binblock(struct rt_reader *r)
 
 #define NEXT(v) do { if (varint(&p, end, &(v))) goto corrupt; } while (0)
 
+/* Decode up to a batch of items of the current block into r->q, with the
+ * block's running state in locals.  Returns the count, 0 at the end of
+ * the input, or an error. */
 static int
-read_binary(struct rt_reader *r, struct rt_rec *rec)
+binbatch(struct rt_reader *r)
 {
 	const unsigned char *p, *end;
-	uint64_t v, a, b, c;
-	uint32_t id;
+	uint64_t v, a, b, c, seq, addr, size, pc;
+	uint32_t id, tid, loc, var;
 	unsigned h;
-	int k;
-	struct rt_rec *pv = &r->prev;
+	int k, n = 0;
+	struct rt_rec *pv = &r->prev, *rec;
 
-again:
-	if (r->bleft == 0) {
+	while (r->bleft == 0) {
 		if ((k = binblock(r)) <= 0)
 			return k;
-		r->line = 0;
 	}
 	p = (const unsigned char *)r->buf + r->pos;
 	end = (const unsigned char *)r->buf + r->bend;
-	if (p >= end)
-		goto corrupt;
-	h = *p++;
-	r->bleft--;
-	if (h < 0x80) {
-		rec->kind = RT_ACCESS;
-		rec->op = h & 3;
-		rec->seq = pv->seq + 1;
-		if (h & RTB_SEQ) {
-			NEXT(v);
-			rec->seq += unzig(v);
-		}
-		NEXT(v);
-		rec->addr = pv->addr + unzig(v);
-		rec->size = pv->size;
-		if (h & RTB_SIZE)
-			NEXT(rec->size);
-		rec->pc = pv->pc;
-		if (h & RTB_PC) {
-			NEXT(v);
-			rec->pc += unzig(v);
-		}
-		rec->tid = pv->tid;
-		if (h & RTB_TID) {
-			NEXT(v);
-			if (v > RT_NOTID)
-				goto corrupt;
-			rec->tid = v ? (uint32_t)(v - 1) : RT_NOTID;
-		}
-		rec->loc = pv->loc;
-		rec->var = pv->var;
-		if (h & RTB_LOC) {
-			NEXT(v);
-			if (mapid(r, &r->lmap, &r->nlmap, v, &rec->loc))
-				goto corrupt;
-			NEXT(v);
-			if (mapid(r, &r->smap, &r->nsmap, v, &rec->var))
-				goto corrupt;
-		}
-		rec->name = 0;
-		rec->elem = 0;
-		*pv = *rec;
-		r->pos = (const char *)p - r->buf;
-		return 1;
-	}
-	switch (h) {
-	case RTB_MARK:
-	case RTB_REGION:
-	case RTB_OBJECT:
-		NEXT(v);
-		memset(rec, 0, sizeof *rec);
-		rec->tid = RT_NOTID;
-		rec->seq = pv->seq + 1 + unzig(v);
-		NEXT(v);
-		if (mapid(r, &r->smap, &r->nsmap, v, &rec->name))
+	seq = pv->seq, addr = pv->addr, size = pv->size, pc = pv->pc;
+	tid = pv->tid, loc = pv->loc, var = pv->var;
+	while (r->bleft > 0 && n < (int)(sizeof r->q / sizeof r->q[0])) {
+		if (p >= end)
 			goto corrupt;
-		rec->kind = h == RTB_MARK ? RT_MARK : h == RTB_REGION ? RT_REGION : RT_OBJECT;
-		if (h != RTB_MARK)
-			NEXT(rec->addr);
-		if (h == RTB_REGION) {
-			NEXT(rec->size);
-			NEXT(v);
-			if (v > UINT32_MAX)
+		h = *p++;
+		r->bleft--;
+		if (h < 0x80) {
+			seq++;
+			if (h & RTB_SEQ)
+				seq += unzig(fastvar(&p));
+			addr += unzig(fastvar(&p));
+			if (h & (RTB_SIZE | RTB_PC | RTB_TID | RTB_LOC)) {
+				if (h & RTB_SIZE)
+					size = fastvar(&p);
+				if (h & RTB_TID) {
+					v = fastvar(&p);
+					if (v > RT_NOTID)
+						goto corrupt;
+					tid = v ? (uint32_t)(v - 1) : RT_NOTID;
+				}
+				if (h & RTB_LOC) {
+					v = fastvar(&p);
+					if (mapid(r, &r->lmap, &r->nlmap, v, &loc))
+						goto corrupt;
+					v = fastvar(&p);
+					if (mapid(r, &r->smap, &r->nsmap, v, &var))
+						goto corrupt;
+				}
+			}
+			/* a fetch's pc is its address unless said otherwise */
+			if ((h & 3) == RT_IFETCH)
+				pc = addr;
+			if (h & RTB_PC)
+				pc += unzig(fastvar(&p));
+			if (p > end)
 				goto corrupt;
-			rec->elem = (uint32_t)v;
+			rec = &r->q[n++];
+			rec->seq = seq;
+			rec->addr = addr;
+			rec->size = size;
+			rec->pc = pc;
+			rec->tid = tid;
+			rec->loc = loc;
+			rec->var = var;
+			rec->name = 0;
+			rec->elem = 0;
+			rec->kind = RT_ACCESS;
+			rec->op = h & 3;
+			continue;
 		}
-		pv->seq = rec->seq - 1;
-		r->pos = (const char *)p - r->buf;
-		return 1;
-	case RTB_STRDEF:
-		NEXT(a);
-		NEXT(b);
-		if (b > (uint64_t)(end - p))
-			goto corrupt;
-		id = rt_str_intern((const char *)p, b);
-		p += b;
-		if (setmap(&r->smap, &r->nsmap, a, id))
-			goto corrupt;
-		break;
-	case RTB_LOCDEF:
-		NEXT(a);
-		NEXT(b);
-		NEXT(c);
-		NEXT(v);
-		{
-			uint32_t f, fn;
+		switch (h) {
+		case RTB_MARK:
+		case RTB_REGION:
+		case RTB_OBJECT:
+			rec = &r->q[n];
+			NEXT(v);
+			memset(rec, 0, sizeof *rec);
+			rec->tid = RT_NOTID;
+			rec->seq = seq + 1 + unzig(v);
+			NEXT(v);
+			if (mapid(r, &r->smap, &r->nsmap, v, &rec->name))
+				goto corrupt;
+			rec->kind = h == RTB_MARK ? RT_MARK : h == RTB_REGION ? RT_REGION : RT_OBJECT;
+			if (h != RTB_MARK)
+				NEXT(rec->addr);
+			if (h == RTB_REGION) {
+				NEXT(rec->size);
+				NEXT(v);
+				if (v > UINT32_MAX)
+					goto corrupt;
+				rec->elem = (uint32_t)v;
+			}
+			seq = rec->seq - 1;
+			n++;
+			break;
+		case RTB_STRDEF:
+			NEXT(a);
+			NEXT(b);
+			if (b > (uint64_t)(end - p))
+				goto corrupt;
+			id = rt_str_intern((const char *)p, b);
+			p += b;
+			if (setmap(&r->smap, &r->nsmap, a, id))
+				goto corrupt;
+			break;
+		case RTB_LOCDEF:
+			NEXT(a);
+			NEXT(b);
+			NEXT(c);
+			NEXT(v);
+			{
+				uint32_t f, fn;
 
-			if (mapid(r, &r->smap, &r->nsmap, b, &f) ||
-			    mapid(r, &r->smap, &r->nsmap, v, &fn) || c > UINT32_MAX)
+				if (mapid(r, &r->smap, &r->nsmap, b, &f) ||
+				    mapid(r, &r->smap, &r->nsmap, v, &fn) || c > UINT32_MAX)
+					goto corrupt;
+				id = rt_loc_intern(f, (uint32_t)c, fn);
+			}
+			if (setmap(&r->lmap, &r->nlmap, a, id))
 				goto corrupt;
-			id = rt_loc_intern(f, (uint32_t)c, fn);
-		}
-		if (setmap(&r->lmap, &r->nlmap, a, id))
+			break;
+		default:
 			goto corrupt;
-		break;
-	default:
-		goto corrupt;
+		}
 	}
+	pv->seq = seq, pv->addr = addr, pv->size = size, pv->pc = pc;
+	pv->tid = tid, pv->loc = loc, pv->var = var;
 	r->pos = (const char *)p - r->buf;
-	goto again;
+	return n ? n : -3;	/* -3: only definitions, go on */
 corrupt:
-	return bincorrupt(r, "bad item");
+	bincorrupt(r, "bad item");
+	if (n > 0) {	/* hand out what was good, then the error */
+		r->qerr = 1;
+		return n;
+	}
+	return RT_EIO;
+}
+
+static int
+read_binary(struct rt_reader *r, struct rt_rec **pp)
+{
+	int n;
+
+	if (r->qerr)
+		return RT_EIO;
+	while ((n = binbatch(r)) == -3)
+		;	/* a batch of definitions only */
+	if (n <= 0)
+		return n;
+	r->qn = n;
+	r->qi = 1;
+	*pp = &r->q[0];
+	return 1;
 }
 
 /* Guess the format from the first lines. */
@@ -1077,6 +1204,38 @@ detect(struct rt_reader *r)
 	return -1;
 }
 
+/* Look at the first bytes: gzip input is inflated from here on. */
+static int
+opengz(struct rt_reader *r)
+{
+	ssize_t k;
+
+	while (r->len < 2) {
+		if ((k = rawread(r, r->buf + r->len, r->cap - r->len - 1)) < 0)
+			return -1;
+		if (k == 0)
+			break;
+		r->len += (size_t)k;
+	}
+	if (r->len < 2 || (unsigned char)r->buf[0] != 0x1f ||
+	    (unsigned char)r->buf[1] != 0x8b)
+		return 0;
+	if ((r->in = malloc(BUFSZ)) == NULL) {
+		ioerr(r, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	memcpy(r->in, r->buf, r->len);
+	r->zs.next_in = r->in;
+	r->zs.avail_in = (uInt)r->len;
+	r->len = 0;
+	if (inflateInit2(&r->zs, 15 + 16) != Z_OK) {
+		ioerr(r, "gzip: cannot initialise");
+		return -1;
+	}
+	r->gz = 1;
+	return 0;
+}
+
 struct rt_reader *
 rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 {
@@ -1084,9 +1243,11 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 	int fd;
 	const char *name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 
-	if ((r = calloc(1, sizeof *r)) == NULL ||
+	if ((r = calloc(1, sizeof *r)) != NULL)
+		r->fd = -1;
+	if (r == NULL ||
 	    (r->path = strdup(name)) == NULL ||
-	    (r->buf = malloc(BUFSZ)) == NULL)
+	    (r->buf = malloc(BUFSZ + 16)) == NULL)
 		goto nomem;
 	r->cap = BUFSZ;
 	if (path == NULL || strcmp(path, "-") == 0)
@@ -1097,11 +1258,11 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "%s: %s", name, strerror(errno));
 		goto fail;
 	}
-	if ((r->gz = gzdopen(fd, "rb")) == NULL) {
-		close(fd);
-		goto nomem;
+	r->fd = fd;
+	if (opengz(r) < 0) {
+		snprintf(errbuf, errlen, "%s", r->err);
+		goto fail;
 	}
-	gzbuffer(r->gz, BUFSZ);
 	if (fmt == RT_FMT_AUTO && (fmt = detect(r)) < 0) {
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
@@ -1143,20 +1304,36 @@ fail:
 }
 
 int
-rt_read(struct rt_reader *r, struct rt_rec *rec)
+rt_readp(struct rt_reader *r, struct rt_rec **pp)
 {
+	if (r->qi < r->qn) {
+		*pp = &r->q[r->qi++];
+		return 1;
+	}
 	if (r->eof == 2)
 		return RT_EIO;
+	*pp = &r->one;
 	switch (r->fmt) {
-	case RT_FMT_TEXT: return read_text(r, rec);
-	case RT_FMT_BINARY: return read_binary(r, rec);
-	case RT_FMT_LACKEY: return read_lackey(r, rec);
-	case RT_FMT_GLEIPNIR: return read_gleipnir(r, rec);
-	case RT_FMT_DIN: return read_din(r, rec);
-	case RT_FMT_MTV: return read_mtv(r, rec);
-	case RT_FMT_ADDR: return read_addr(r, rec);
+	case RT_FMT_TEXT: return read_text(r, &r->one);
+	case RT_FMT_BINARY: return read_binary(r, pp);
+	case RT_FMT_LACKEY: return read_lackey(r, &r->one);
+	case RT_FMT_GLEIPNIR: return read_gleipnir(r, &r->one);
+	case RT_FMT_DIN: return read_din(r, &r->one);
+	case RT_FMT_MTV: return read_mtv(r, &r->one);
+	case RT_FMT_ADDR: return read_addr(r, &r->one);
 	}
 	return ioerr(r, "no reader for this format");
+}
+
+int
+rt_read(struct rt_reader *r, struct rt_rec *rec)
+{
+	struct rt_rec *p;
+	int k = rt_readp(r, &p);
+
+	if (k == 1)
+		*rec = *p;
+	return k;
 }
 
 const char *
@@ -1176,8 +1353,11 @@ rt_rclose(struct rt_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (r->gz != NULL)
-		gzclose(r->gz);
+	if (r->gz)
+		inflateEnd(&r->zs);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->in);
 	free(r->path);
 	free(r->buf);
 	free(r->smap);

@@ -73,6 +73,9 @@ const char *rt_fmt_name(int fmt);
 struct rt_reader;
 struct rt_reader *rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen);
 int rt_read(struct rt_reader *r, struct rt_rec *rec);
+/* The same without a copy: *pp points at the item, valid (and free to
+ * change) until the next call. */
+int rt_readp(struct rt_reader *r, struct rt_rec **pp);
 const char *rt_rerror(const struct rt_reader *r);
 int rt_rformat(const struct rt_reader *r);
 void rt_rclose(struct rt_reader *r);

@@ -17,7 +17,8 @@
 /* Item header bytes.  Below 0x80: an access, op in the low two bits. */
 #define RTB_SEQ 0x04	/* seq is not previous + 1: zigzag delta follows */
 #define RTB_SIZE 0x08	/* size differs: varint follows */
-#define RTB_PC 0x10	/* pc differs: zigzag delta follows */
+#define RTB_PC 0x10	/* pc differs from the previous pc (for a fetch: from its
+			 * address): zigzag delta follows, after tid and loc */
 #define RTB_TID 0x20	/* tid differs: varint tid+1 (0 = unknown) */
 #define RTB_LOC 0x40	/* loc or var differs: two varints follow */
 #define RTB_MARK 0x80

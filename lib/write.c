@@ -131,28 +131,39 @@ rt_wopen(const char *path, int fmt, int gzip)
 static char *
 putdec(char *p, uint64_t v)
 {
-	char t[24];
-	int n = 0;
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	    "8081828384858687888990919293949596979899";
+	char t[48], *e = t + 24, *q = e;
+	size_t n;
 
-	do
-		t[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n)
-		*p++ = t[--n];
-	return p;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else
+		*--q = (char)('0' + v);
+	n = (size_t)(e - q);
+	memcpy(p, q, 24);	/* a constant copy; callers leave 24 bytes of slack */
+	return p + n;
 }
 
 static char *
 puthex(char *p, uint64_t v)
 {
 	static const char dig[] = "0123456789abcdef";
-	int n = 1;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1, i;
 
-	while (n < 16 && (v >> (4 * n)) != 0)
-		n++;
-	while (n--)
-		*p++ = dig[(v >> (4 * n)) & 15];
-	return p;
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = dig[v & 15];
+		v >>= 4;
+	}
+	return p + n;
 }
 
 /* A text field: '-' when empty; blanks, '%' and controls escaped. */
@@ -217,6 +228,13 @@ write_text(struct rt_writer *w, const struct rt_rec *r)
 		*p++ = '\n';
 		return out(w, line, p - line);
 	}
+	/* the fixed fields straight into the output buffer */
+	if (w->len + 128 > OBUFSZ) {
+		if (flushbuf(w, w->buf, w->len))
+			return -1;
+		w->len = 0;
+	}
+	p = w->buf + w->len;
 	p = putdec(p, r->seq);
 	*p++ = ' ';
 	*p++ = rt_opchar[r->op & 3];
@@ -240,9 +258,12 @@ write_text(struct rt_writer *w, const struct rt_rec *r)
 		p = puthex(p, r->pc);
 	}
 	if (r->loc == 0 && r->var == 0) {
-		p = stpcpy(p, " - - -\n");
-		return out(w, line, p - line);
+		memcpy(p, " - - -\n", 7);
+		w->len = p + 7 - w->buf;
+		return 0;
 	}
+	w->len = p - w->buf;
+	p = line;
 	*p++ = ' ';
 	if (out(w, line, p - line))
 		return -1;
@@ -438,6 +459,7 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 {
 	unsigned char *p, *h;
 	struct rt_rec *pv = &w->prev;
+	uint64_t base;
 
 	if (!w->started) {
 		unsigned char hdr[RTB_HDRLEN] = { 0 };
@@ -491,10 +513,6 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 		*h |= RTB_SIZE;
 		p = putvar(p, r->size);
 	}
-	if (r->pc != pv->pc) {
-		*h |= RTB_PC;
-		p = putvar(p, zig(r->pc - pv->pc));
-	}
 	if (r->tid != pv->tid) {
 		*h |= RTB_TID;
 		p = putvar(p, r->tid == RT_NOTID ? 0 : (uint64_t)r->tid + 1);
@@ -503,6 +521,12 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 		*h |= RTB_LOC;
 		p = putvar(p, r->loc);
 		p = putvar(p, r->var);
+	}
+	/* a fetch's pc is its address unless said otherwise */
+	base = (r->op & 3) == RT_IFETCH ? r->addr : pv->pc;
+	if (r->pc != base) {
+		*h |= RTB_PC;
+		p = putvar(p, zig(r->pc - base));
 	}
 	w->blen = p - w->blk;
 	w->bcount++;
