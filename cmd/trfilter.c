@@ -32,6 +32,7 @@ static const char *oflag, *eflag;
 static struct rt_writer *w;
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
+static int others;		/* selections beyond -t and -n */
 static struct region { uint32_t name; uint64_t lo, hi; } *regs;
 static size_t nregs;
 static int status;
@@ -157,6 +158,8 @@ selected(struct rt_rec *rec)
 
 	if (!(tflag >> rec->op & 1) || rec->seq < nflag.lo || rec->seq > nflag.hi)
 		return 0;
+	if (!others)	/* nothing but ops and seqs asked for */
+		return 1;
 	if (mfrom != NULL && !inmark)
 		return 0;
 	if (na) {
@@ -389,6 +392,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	others = mfrom || na || np || nT || nr || nF || nL;
 	if (lflag || nF || nL || eflag) {
 		if ((sym = rt_sym_new()) == NULL)
 			err(1, NULL);

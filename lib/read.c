@@ -42,7 +42,8 @@ struct rt_reader {
 	struct rt_rec one;	/* the item of a text format */
 	int qi, qn;
 	int qerr;		/* an error met after the queued items */
-	struct rt_rec prev;
+	struct rt_rec prev;	/* the block's running state; addr: of data */
+	uint64_t iaddr;		/* the block's last fetch address */
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in buf */
 	uint32_t *smap, nsmap;	/* file string id -> process id */
@@ -259,42 +260,46 @@ static const signed char hexval[256] = {
 static int
 gethex(char **pp, uint64_t *v)
 {
-	unsigned char *p = (unsigned char *)*pp;
+	unsigned char *p = (unsigned char *)*pp, *q;
 	uint64_t x = 0;
-	int n = 0;
+	unsigned d;
 
-	while (hexval[p[n]] && n < 17)
-		n++;
-	if (n == 0 || n > 16) {
-		/* leading zeros are not overflow: lackey pads addresses */
-		while (*p == '0' && hexval[p[1]])
-			p++;
-		n = 0;
-		while (hexval[p[n]] && n < 17)
-			n++;
-		if (n == 0 || n > 16)
-			return -1;
+	while (p[0] == '0' && hexval[p[1]])
+		p++;	/* lackey pads addresses with zeros */
+	q = p;
+	while ((d = (unsigned)hexval[*p]) != 0) {
+		x = x << 4 | (d - 1);
+		p++;
 	}
-	*pp = (char *)p + n;
-	while (n--)
-		x = x << 4 | (uint64_t)(hexval[*p++] - 1);
+	if (p == q || p - q > 16)
+		return -1;
 	*v = x;
+	*pp = (char *)p;
 	return 0;
 }
 
 static int
 getdec(char **pp, uint64_t *v)
 {
-	unsigned char *p = (unsigned char *)*pp;
-	uint64_t x = 0, d;
+	unsigned char *p = (unsigned char *)*pp, *q = p;
+	uint64_t x = 0;
+	unsigned d;
 
-	if (*p - '0' > 9u)
-		return -1;
 	while ((d = *p - (unsigned)'0') <= 9) {
-		if (x > (UINT64_MAX - d) / 10)
-			return -1;
 		x = x * 10 + d;
 		p++;
+	}
+	if (p == q)
+		return -1;
+	if (p - q > 19) {	/* only 20 digits can overflow: check them */
+		uint64_t y = 0;
+
+		for (q = (unsigned char *)*pp; q < p; q++) {
+			d = *q - '0';
+			if (y > (UINT64_MAX - d) / 10)
+				return -1;
+			y = y * 10 + d;
+		}
 	}
 	*v = x;
 	*pp = (char *)p;
@@ -321,6 +326,8 @@ isblank_(int c)
 static char *
 skipws(char *p)
 {
+	if (*p == ' ' && !isblank_(p[1]))	/* the usual single blank */
+		return p + 1;
 	while (isblank_(*p))
 		p++;
 	return p;
@@ -532,6 +539,8 @@ read_text(struct rt_reader *r, struct rt_rec *rec)
 		p++;
 	else if (getaddr(&p, &rec->pc) || !fieldend(p))
 		return bad(r, "bad pc");
+	if (memcmp(p, " - - -", 7) == 0)	/* no location: the usual end */
+		return 1;
 	p = skipws(p);
 	if (*p == '\0')
 		return 1;
@@ -888,6 +897,10 @@ fastvar(const unsigned char **pp)
 		return x;
 	}
 	x &= 0x7f;
+	if (p[1] < 0x80) {
+		*pp = p + 2;
+		return x | (uint64_t)p[1] << 7;
+	}
 	for (i = 1; i < 10; i++) {
 		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
 		if (p[i] < 0x80)
@@ -989,6 +1002,7 @@ binblock(struct rt_reader *r)
 	r->bend = r->pos + plen;
 	r->bleft = count;
 	memset(&r->prev, 0, sizeof r->prev);
+	r->iaddr = 0;
 	r->prev.seq = UINT64_MAX;	/* so that seq 0 needs no delta */
 	r->prev.tid = RT_NOTID;
 	return 1;
@@ -1003,7 +1017,7 @@ static int
 binbatch(struct rt_reader *r)
 {
 	const unsigned char *p, *end;
-	uint64_t v, a, b, c, seq, addr, size, pc;
+	uint64_t v, a, b, c, seq, addr, size, pc, iaddr;
 	uint32_t id, tid, loc, var;
 	unsigned h;
 	int k, n = 0;
@@ -1016,7 +1030,7 @@ binbatch(struct rt_reader *r)
 	p = (const unsigned char *)r->buf + r->pos;
 	end = (const unsigned char *)r->buf + r->bend;
 	seq = pv->seq, addr = pv->addr, size = pv->size, pc = pv->pc;
-	tid = pv->tid, loc = pv->loc, var = pv->var;
+	tid = pv->tid, loc = pv->loc, var = pv->var, iaddr = r->iaddr;
 	while (r->bleft > 0 && n < (int)(sizeof r->q / sizeof r->q[0])) {
 		if (p >= end)
 			goto corrupt;
@@ -1026,7 +1040,11 @@ binbatch(struct rt_reader *r)
 			seq++;
 			if (h & RTB_SEQ)
 				seq += unzig(fastvar(&p));
-			addr += unzig(fastvar(&p));
+			/* fetches and data each delta against their own last */
+			if ((h & 3) == RT_IFETCH)
+				iaddr += unzig(fastvar(&p));
+			else
+				addr += unzig(fastvar(&p));
 			if (h & (RTB_SIZE | RTB_PC | RTB_TID | RTB_LOC)) {
 				if (h & RTB_SIZE)
 					size = fastvar(&p);
@@ -1047,14 +1065,14 @@ binbatch(struct rt_reader *r)
 			}
 			/* a fetch's pc is its address unless said otherwise */
 			if ((h & 3) == RT_IFETCH)
-				pc = addr;
+				pc = iaddr;
 			if (h & RTB_PC)
 				pc += unzig(fastvar(&p));
 			if (p > end)
 				goto corrupt;
 			rec = &r->q[n++];
 			rec->seq = seq;
-			rec->addr = addr;
+			rec->addr = (h & 3) == RT_IFETCH ? iaddr : addr;
 			rec->size = size;
 			rec->pc = pc;
 			rec->tid = tid;
@@ -1122,7 +1140,7 @@ binbatch(struct rt_reader *r)
 		}
 	}
 	pv->seq = seq, pv->addr = addr, pv->size = size, pv->pc = pc;
-	pv->tid = tid, pv->loc = loc, pv->var = var;
+	pv->tid = tid, pv->loc = loc, pv->var = var, r->iaddr = iaddr;
 	r->pos = (const char *)p - r->buf;
 	return n ? n : -3;	/* -3: only definitions, go on */
 corrupt:
@@ -1303,13 +1321,10 @@ fail:
 	return NULL;
 }
 
-int
-rt_readp(struct rt_reader *r, struct rt_rec **pp)
+/* Kept out of line so that the common case below needs no frame. */
+static __attribute__((noinline)) int
+readslow(struct rt_reader *r, struct rt_rec **pp)
 {
-	if (r->qi < r->qn) {
-		*pp = &r->q[r->qi++];
-		return 1;
-	}
 	if (r->eof == 2)
 		return RT_EIO;
 	*pp = &r->one;
@@ -1323,6 +1338,16 @@ rt_readp(struct rt_reader *r, struct rt_rec **pp)
 	case RT_FMT_ADDR: return read_addr(r, &r->one);
 	}
 	return ioerr(r, "no reader for this format");
+}
+
+int
+rt_readp(struct rt_reader *r, struct rt_rec **pp)
+{
+	if (r->qi < r->qn) {
+		*pp = &r->q[r->qi++];
+		return 1;
+	}
+	return readslow(r, pp);
 }
 
 int

@@ -24,7 +24,8 @@ struct rt_writer {
 	unsigned char *blk;
 	size_t blen, bcap;
 	uint32_t bcount;
-	struct rt_rec prev;
+	struct rt_rec prev;	/* addr: the last data address */
+	uint64_t iaddr;		/* the last fetch address */
 	unsigned char *sdone, *ldone;	/* ids already defined in the stream */
 	uint32_t nsdone, nldone;
 };
@@ -450,6 +451,7 @@ static void
 resetprev(struct rt_writer *w)
 {
 	memset(&w->prev, 0, sizeof w->prev);
+	w->iaddr = 0;
 	w->prev.seq = UINT64_MAX;
 	w->prev.tid = RT_NOTID;
 }
@@ -508,7 +510,11 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 		*h |= RTB_SEQ;
 		p = putvar(p, zig(r->seq - (pv->seq + 1)));
 	}
-	p = putvar(p, zig(r->addr - pv->addr));
+	/* fetches and data each delta against their own last address */
+	if ((r->op & 3) == RT_IFETCH)
+		p = putvar(p, zig(r->addr - w->iaddr));
+	else
+		p = putvar(p, zig(r->addr - pv->addr));
 	if (r->size != pv->size) {
 		*h |= RTB_SIZE;
 		p = putvar(p, r->size);
@@ -530,7 +536,14 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 	}
 	w->blen = p - w->blk;
 	w->bcount++;
-	*pv = *r;
+	if ((r->op & 3) == RT_IFETCH) {
+		uint64_t a = pv->addr;
+
+		*pv = *r;
+		w->iaddr = r->addr;
+		pv->addr = a;
+	} else
+		*pv = *r;
 	return 0;
 }
 
