@@ -44,7 +44,8 @@ check: all $(UNITS)
 # The sanitizer build in a tree of its own, so the optimised build stays.
 asan:
 	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib cmd t man contrib .asan/
-	$(MAKE) -C .asan SAN=1 clean check
+	ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
+	    $(MAKE) -C .asan SAN=1 clean check
 
 demo: all
 	sh contrib/demo.sh

@@ -33,8 +33,7 @@ static struct rt_writer *w;
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
 static int others;		/* selections beyond -t and -n */
-static struct region { uint32_t name; uint64_t lo, hi; } *regs;
-static size_t nregs;
+static struct rt_regions *regs;
 static int status;
 
 static void
@@ -66,37 +65,6 @@ symwarn(void)
 		warnx("%s", e);
 		snprintf(last, sizeof last, "%s", e);
 	}
-}
-
-static void
-addregion(const struct rt_rec *rec)
-{
-	size_t i;
-	struct region *nr_;
-
-	for (i = 0; i < nregs; i++)
-		if (regs[i].name == rec->name)
-			break;
-	if (i == nregs) {
-		if ((nr_ = realloc(regs, (nregs + 1) * sizeof *regs)) == NULL)
-			err(1, NULL);
-		regs = nr_;
-		nregs++;
-	}
-	regs[i].name = rec->name;	/* a new registration replaces the old */
-	regs[i].lo = rec->addr;
-	regs[i].hi = rec->addr + (rec->size ? rec->size - 1 : 0);
-}
-
-static uint32_t
-regionof(uint64_t addr)
-{
-	size_t i;
-
-	for (i = nregs; i-- > 0;)
-		if (addr >= regs[i].lo && addr <= regs[i].hi)
-			return regs[i].name;
-	return 0;
 }
 
 /* "glStrcArray[0].var1" belongs to the region "glStrcArray". */
@@ -182,12 +150,8 @@ selected(struct rt_rec *rec)
 	}
 	if (nr) {
 		for (ok = i = 0; i < nr && !ok; i++) {
-			size_t j;
-
-			ok = rec->var && varis(rec->var, rflag[i]);
-			for (j = 0; j < nregs && !ok; j++)
-				ok = strcmp(rt_str(regs[j].name), rflag[i]) == 0 &&
-				    rec->addr <= regs[j].hi && end >= regs[j].lo;
+			ok = (rec->var && varis(rec->var, rflag[i])) ||
+			    rt_regions_overlap(regs, rflag[i], rec->addr, end);
 		}
 		if (!ok)
 			return 0;
@@ -236,8 +200,8 @@ item(void *ctx, struct rt_rec *rec)
 				inmark = 1;
 			else if (mto == NULL || strcmp(name, mto) == 0)
 				inmark = 0;
-		} else if (rec->kind == RT_REGION)
-			addregion(rec);
+		} else if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
+			err(1, NULL);
 		else if (rec->kind == RT_OBJECT && sym != NULL)
 			addobject(rec);
 		return emit(rec);
@@ -250,7 +214,7 @@ item(void *ctx, struct rt_rec *rec)
 			symwarn();
 		}
 		if (rec->var == 0)
-			rec->var = regionof(rec->addr);
+			rec->var = rt_regions_find(regs, rec->addr);
 	}
 	if (Pn) {	/* every block of partition k, clipped to it */
 		first = rec->addr / Pbytes;
@@ -392,6 +356,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if ((regs = rt_regions_new()) == NULL)
+		err(1, NULL);
 	others = mfrom || na || np || nT || nr || nF || nL;
 	if (lflag || nF || nL || eflag) {
 		if ((sym = rt_sym_new()) == NULL)
@@ -410,6 +376,6 @@ main(int argc, char *argv[])
 		status = 1;
 	}
 	rt_sym_free(sym);
-	free(regs);
+	rt_regions_free(regs);
 	return status;
 }

@@ -106,6 +106,37 @@ uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
 const char *rt_sym_error(const struct rt_sym *s);
 void rt_sym_free(struct rt_sym *s);
 
+/* Regions registered in the stream: the latest registration of a name
+ * replaces the earlier one. */
+struct rt_regions;
+struct rt_regions *rt_regions_new(void);
+int rt_regions_add(struct rt_regions *g, const struct rt_rec *region_event);
+uint32_t rt_regions_find(const struct rt_regions *g, uint64_t addr);	/* name id or 0 */
+int rt_regions_overlap(const struct rt_regions *g, const char *name, uint64_t lo, uint64_t hi);
+void rt_regions_free(struct rt_regions *g);
+
+/* Exact LRU stack distances.  rt_reuse_access sets *dist to the number of
+ * distinct other blocks touched since the block's previous access and
+ * *tdist (when timed) to the number of accesses between, RT_COLD for a
+ * first access; 0, or -1 out of memory. */
+#define RT_COLD UINT64_MAX
+struct rt_reuse;
+struct rt_reuse *rt_reuse_new(int timed);
+int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist);
+int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
+uint64_t rt_reuse_blocks(const struct rt_reuse *r);
+size_t rt_reuse_memory(const struct rt_reuse *r);
+void rt_reuse_free(struct rt_reuse *r);
+
+/* Sparse weighted histograms. */
+struct rt_bin { uint64_t key; double w; };
+struct rt_hist;
+struct rt_hist *rt_hist_new(void);
+int rt_hist_add(struct rt_hist *h, uint64_t key, double w);
+void rt_hist_scale(struct rt_hist *h, double f);
+struct rt_bin *rt_hist_sorted(const struct rt_hist *h, size_t *n);
+void rt_hist_free(struct rt_hist *h);
+
 /* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len
  * (hi inclusive), op sets like "RW".  Return 0 or -1. */
 int rt_parse_u64(const char *s, uint64_t *v);

@@ -2,7 +2,7 @@
 # trsample: every sampler against positions computed by awk, and the
 # random ones against their distributions.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 34
 
 L=$D/bsort-reversed.lk.gz
 trfilter "$L" >"$tmp/b.txt"
@@ -65,6 +65,15 @@ check "-H -B 4K: whole pages are sampled" "awk '$closed' $tmp/h4k $tmp/all4k && 
 # plumbing
 check_same "stdin and '-'" "trsample -i 5 <$L" "trsample -i 5 - <$L"
 check_same "-b writes binary" "trsample -b -i 5 $L | trfilter" "trsample -i 5 $L"
+check_same "-o writes the file" "trsample -i 9 -o $tmp/o.txt $L && cat $tmp/o.txt" "trsample -i 9 $L"
+check_same "-z compresses" "trsample -z -i 9 $L | gzip -d" "trsample -i 9 $L"
+check_same "-O din" "trsample -O din -i 9 $L" "trsample -i 9 $L | trfilter -O din"
+check_same "-I forces a format: bare numbers read as din are labels" \
+    "printf '0 10\n1 20\n' | trsample -I din | grep -v -c '^#'" "echo 2"
+printf '#reftrace trace 1\n0 R 0x10 4\nbad line\n2 W 0x20 4\n' >"$tmp/bad.txt"
+check_fail "a bad line is named, exit 1" 1 "bad.txt:3: bad seq" "trsample $tmp/bad.txt"
+check_same "-k skips it with a warning" "trsample -k $tmp/bad.txt 2>/dev/null | seqs" "printf '0\n2\n'"
+check_same "-V: the version" "trsample -V" "echo 'trsample 0.1'"
 check_fail "a missing file: named, exit 1" 1 "trsample: nosuch: No such file" "trsample nosuch"
 check_fail "a bad option: usage, exit 2" 2 "usage: trsample" "trsample -Q $L"
 check_fail "a rate above 1: exit 2" 2 "want a rate" "trsample -R 1.5 $L"

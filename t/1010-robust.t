@@ -1,0 +1,58 @@
+#!/bin/sh
+# Bad input never crashes a reader: mutated inputs of every format (byte
+# flips, truncations, garbage lines) end with status 0, or 1 and an error
+# naming the file. Under make asan a sanitizer report exits 86.
+. "$(dirname "$0")/lib.sh"
+plan 9
+
+zcat "$D/bsort-reversed.lk.gz" | head -4000 >"$tmp/s.lk"
+trfilter "$tmp/s.lk" >"$tmp/s.txt"
+trfilter -b "$tmp/s.lk" >"$tmp/s.rtb"
+trfilter -e "$D/bsort" -l "$tmp/s.lk" >"$tmp/s.loc.txt"
+trfilter -b "$tmp/s.loc.txt" >"$tmp/s.loc.rtb"
+printf 'START PID 1\nS 7ff000490 8 1 S main LV x\nL 000601070 4 2 G f GS a[0].b\nX THREAD EXIT 0\nM 7ff000498 4 1 S main\n' >"$tmp/s.gl"
+printf '0 1000\n1 2004 8\n2 400000\n4 0\n3 30\n' >"$tmp/s.din"
+printf 'L /a/b.cpp:47\nR 0x7000ffa0\nW 0x7000ffa2 4\nL c.c:1\nR 0x10\n' >"$tmp/s.mtv"
+printf '4096\n0x2000\n17\n' >"$tmp/s.addr"
+
+# mutate SEED N: N variants of SEED as $tmp/m.SEED.K
+cat >"$tmp/mutate.pl" <<'P'
+my ($in, $n, $seed) = @ARGV;
+srand($seed);
+open(my $f, '<:raw', $in) or die; local $/; my $s = <$f>; close $f;
+for my $k (1 .. $n) {
+	my $t = $s;
+	my $m = $k % 4;
+	if ($m == 0) {		# flip bytes
+		for (1 .. 1 + int(rand(6))) { my $i = int(rand(length $t)); substr($t, $i, 1) = chr(int(rand(256))); }
+	} elsif ($m == 1) {	# truncate
+		$t = substr($t, 0, int(rand(length $t)));
+	} elsif ($m == 2) {	# a garbage line
+		my $i = index($t, "\n", int(rand(length $t))); $i = length $t if $i < 0;
+		substr($t, $i, 0) = "\n" . join('', map { chr(32 + int(rand(95))) } 1 .. int(rand(40)));
+	} else {		# bytes past the binary header, or anywhere
+		my $i = length($t) > 16 ? 16 + int(rand(length($t) - 16)) : 0;
+		substr($t, $i, 1 + int(rand(4))) = pack('C*', map { int(rand(256)) } 1 .. 1 + int(rand(4)));
+	}
+	open(my $o, '>:raw', "$in.m$k") or die; print $o $t; close $o;
+}
+P
+for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.mtv s.addr; do
+	perl "$tmp/mutate.pl" "$tmp/$s" 60 7 || exit 1
+	bad= errs=0
+	for k in $(seq 1 60); do
+		f=$tmp/$s.m$k
+		for opt in "" -k -b; do
+			trfilter $opt "$f" >/dev/null 2>"$tmp/err"
+			st=$?
+			case $st in
+			0) ;;
+			1) errs=$((errs + 1))
+			   grep -q "^trfilter: .*$s.m$k" "$tmp/err" || bad="$bad $k$opt(no file named)" ;;
+			*) bad="$bad $k$opt(status $st)" ;;
+			esac
+		done
+	done
+	check "$s: 60 mutants x 3 option sets end cleanly ($errs named errors)" \
+	    "test -z '$bad' && test $errs -gt 0 || { echo 'bad:$bad'; false; }"
+done
