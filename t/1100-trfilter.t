@@ -120,5 +120,8 @@ check_fail "a missing file does not stop the others" 1 "nosuch" \
     "trfilter nosuch $L >$tmp/after && test \$(grep -v -c '^#' $tmp/after) -eq \$(wc -l <$tmp/model)"
 check_fail "a bad option: usage, exit 2" 2 "usage: trfilter" "trfilter -Q $L"
 check_fail "a bad range: exit 2" 2 "bad range" "trfilter -a 9-3 $L"
+check_same "-o writes the file" "trfilter -t R -o $tmp/out.txt $L && cat $tmp/out.txt" "trfilter -t R $L"
+check_fail "-o into a missing directory: named, exit 1" 1 "nodir/x: No such file" "trfilter -o $tmp/nodir/x $L"
+check_same "-V: the version" "trfilter -V" "echo 'trfilter 0.1'"
 check "a closed pipe ends it quietly" \
     "trfilter $D/fir2dim.lk.gz 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
