@@ -254,12 +254,10 @@ finish(size_t *n, double *total)
 {
 	double expect = (double)naccess * rate;
 
-	if (rate < 1 && !Pn && expect > nsampled && rt_hist_add(hist, 0, expect - nsampled))
+	if (rate < 1 && rt_hist_add(hist, 0, expect - nsampled))
 		err(1, NULL);
-	if (rate < 1 && !Pn)
+	if (rate < 1)
 		rt_hist_scale(hist, 1 / rate);
-	else if (Pn)
-		rt_hist_scale(hist, (double)Pn);
 	*total = 0;
 	{
 		struct rt_bin *v = rt_hist_sorted(hist, n);
@@ -267,8 +265,11 @@ finish(size_t *n, double *total)
 
 		if (v == NULL)
 			err(1, NULL);
-		for (i = 0; i < *n; i++)
+		for (i = 0; i < *n; i++) {
+			if (v[i].w < 0)	/* a short sample can overshoot */
+				v[i].w = 0;
 			*total += v[i].w;
+		}
 		return v;
 	}
 }
@@ -278,7 +279,7 @@ header(const char *kind, const char *cols, double total)
 {
 	fprintf(fo, "#reftrace %s 1 %s\n", kind, cols);
 	fprintf(fo, "#block %llu\n#accesses %.0f\n#rate %.17g\n",
-	    (unsigned long long)Bflag, total, Pn ? 1.0 / (double)Pn : rate);
+	    (unsigned long long)Bflag, total, rate);
 }
 
 static void
@@ -383,7 +384,7 @@ write_summary(struct rt_bin *v, size_t n, double total)
 		if ((run += v[i].w) >= fin / 2)
 			med = (double)v[i].key;
 	fprintf(fo, "accesses            %.0f (%llu-byte blocks)%s\n", total,
-	    (unsigned long long)Bflag, rate < 1 || Pn ? ", estimated from a sample" : "");
+	    (unsigned long long)Bflag, rate < 1 ? ", estimated from a sample" : "");
 	fprintf(fo, "distinct blocks     %.0f (cold accesses)\n", cold);
 	if (fin > 0)
 		fprintf(fo, "%s distance   mean %.1f, median %.0f\n",
@@ -560,7 +561,7 @@ main(int argc, char *argv[])
 		merge(argv, argc);
 		goto done;
 	}
-	rate = Hflag;
+	rate = Pn ? 1.0 / (double)Pn : Hflag;	/* a partition is a sample */
 	threshold = Hflag >= 1 && !Nflag ? UINT64_MAX : Hflag >= 1 ? UINT64_MAX - 1 :
 	    (uint64_t)(Hflag * 0x1p64);
 	if (Nflag && (heap = malloc((Nflag + 1) * sizeof *heap)) == NULL)

@@ -1,0 +1,116 @@
+#!/bin/sh
+# reusedist: distances against a naive LRU stack, miss-ratio curves against
+# direct LRU simulation, hand-worked examples, SHARDS accuracy.
+. "$(dirname "$0")/lib.sh"
+plan 46
+
+U=$(cd "$(dirname "$0")/unit" && pwd)
+MAE="$(dirname "$0")/mae.awk"
+mk() { printf '#reftrace trace 1\n'; awk '{print NR - 1, ($2 ? $2 : "R"), $1, ($3 ? $3 : 1)}'; }
+dist() { awk '!/^#/ {print $3}'; }
+blocks() { trfilter | awk "$HEX"' !/^#/ {printf "%.0f\n", int(hex($3) / B)}' B=$1; }
+
+# hand-worked
+printf '0\n64\n128\n0\n' | mk >"$tmp/abca"
+check_same "a b c a: the second a is at distance 2" "reusedist -d $tmp/abca | dist" "printf -- '-\n-\n-\n2\n'"
+printf '0\n64\n64\n0\n' | mk >"$tmp/abba"
+check_same "a b b a: reuse distance 1, time distance 2" \
+    "reusedist -d $tmp/abba | dist; reusedist -D time -d $tmp/abba | dist" \
+    "printf -- '-\n-\n0\n1\n-\n-\n0\n2\n'"
+check_same "-d columns: seq, block, distance" "reusedist -d $tmp/abca" \
+    "printf '#reftrace reuse 1 seq block distance\n0 0 -\n1 1 -\n2 2 -\n3 0 2\n'"
+printf '60 R 8\n0 R 4\n64 R 4\n' | mk >"$tmp/straddle"
+check_same "an access across a block boundary touches both blocks" \
+    "reusedist -d $tmp/straddle | awk '!/^#/ {print \$2, \$3}'" "printf '0 -\n1 -\n0 1\n1 1\n'"
+printf '0 M 4\n0 M 4\n' | mk >"$tmp/mod"
+check_same "a modify is one access" "reusedist -d $tmp/mod | dist" "printf -- '-\n0\n'"
+check_same "-B 1: byte addresses" "printf '0\n1\n0\n' | mk | reusedist -B 1 -d | dist" "printf -- '-\n-\n1\n'"
+check_same "-x: the exact histogram of a b c a a c" \
+    "printf '0\n64\n128\n0\n0\n128\n' | mk | reusedist -x | grep -v '^#'" \
+    "printf '0 0 1 0.166667 0.166667\n1 1 1 0.166667 0.333333\n2 2 1 0.166667 0.5\ncold cold 3 0.5 1\n'"
+check_same "-C: its miss-ratio curve" \
+    "printf '0\n64\n128\n0\n0\n128\n' | mk | reusedist -C | grep -v '^#'" \
+    "printf '0 0 6 1\n1 64 5 0.833333\n2 128 4 0.666667\n3 192 3 0.5\n'"
+
+# against the naive stack, on random and real traces
+awk 'BEGIN {srand(11); for (i = 0; i < 20000; i++) print (rand() < .7 ? int(rand() * 40) : int(rand() * 3000)) * 64}' | mk >"$tmp/rand1"
+awk 'BEGIN {srand(12); for (i = 0; i < 20000; i++) print int(rand() * rand() * 5000) * 8}' | mk >"$tmp/rand2"
+for t in rand1 rand2; do
+	check_same "$t: distances = the naive stack's" \
+	    "reusedist -d $tmp/$t | dist" "blocks 64 <$tmp/$t | $U/naive stack"
+done
+check_same "rand2 -B 8: distances = the naive stack's" \
+    "reusedist -B 8 -d $tmp/rand2 | dist" "blocks 8 <$tmp/rand2 | $U/naive stack"
+check_same "rand1: time distances = the naive ones" \
+    "reusedist -D time -d $tmp/rand1 | dist" "blocks 64 <$tmp/rand1 | $U/naive time"
+for t in bsort-reversed matmul-blocked interchange-colwise; do
+	trfilter -t RWM "$D/$t.lk.gz" >"$tmp/$t"
+	check_same "$t (data): distances = the naive stack's" \
+	    "reusedist -d $tmp/$t | dist" \
+	    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/$t | $U/naive stack"
+done
+zcat "$D/bsort-reversed.lk.gz" | head -30000 | trfilter >"$tmp/bsall"
+check_same "bsort with fetches, 30000 lines: the naive stack's" \
+    "reusedist -d $tmp/bsall | dist" \
+    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/bsall | $U/naive stack"
+
+# Mattson: the curve at C blocks = a fully associative LRU cache of C blocks
+reusedist -C "$tmp/matmul-blocked" >"$tmp/mm.mrc"
+awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) printf "%.0f\n", b}' "$tmp/matmul-blocked" >"$tmp/mm.blocks"
+for c in 1 2 3 5 8 13 21 34 55 89 144; do
+	check_same "matmul-blocked: misses at $c blocks = LRU simulation" \
+	    "awk -v c=$c '!/^#/ && \$1 <= c {m = \$3} END {print m}' $tmp/mm.mrc" "$U/naive lru $c <$tmp/mm.blocks"
+done
+check_same "-C bytes column = blocks x block size" \
+    "reusedist -B 32 -C $tmp/rand1 | awk '!/^#/ && \$2 != \$1 * 32' | wc -l" "echo 0"
+
+# log2 bins, groups, windows
+check_same "log2 bins hold the exact counts" \
+    "reusedist $tmp/rand1 | awk '!/^#/ {print \$1, \$2, \$3}'" \
+    "reusedist -x $tmp/rand1 | awk '!/^#/ && \$1 != \"cold\" {k = \$1 == 0 ? 0 : 2 ^ int(log(\$1) / log(2) + 1e-9); c[k] += \$3} \$1 == \"cold\" {cold = \$3} END {for (k in c) print k, (k + 0 ? 2 * k - 1 : 0), c[k] | \"sort -n\"; close(\"sort -n\"); print \"cold cold\", cold}'"
+trfilter -e "$D/bsort" -l -t RWM "$D/bsort-reversed.lk.gz" >"$tmp/bsl"
+reusedist -d "$tmp/bsl" | awk '!/^#/' >"$tmp/bsl.d"
+awk 'NR == FNR {if (!/^#/) f[$1] = $8; next} {print f[$1], $1, $2, $3}' "$tmp/bsl" "$tmp/bsl.d" >"$tmp/bsl.j"
+check_same "-g func: count, cold, mean and sd per function (awk over -d)" \
+    "reusedist -g func $tmp/bsl | awk '\$1 == \"bsort\" || \$1 == \"main\"' | sort" \
+    "awk '{n[\$1]++} \$4 == \"-\" {c[\$1]++; next} {k[\$1]++; s[\$1] += \$4; q[\$1] += \$4 * \$4} END {for (f in n) if (f == \"bsort\" || f == \"main\") printf \"%s %d %d %.3f %.3f\n\", f, n[f], c[f], s[f] / k[f], sqrt((q[f] - s[f] * s[f] / k[f]) / (k[f] - 1))}' $tmp/bsl.j | sort"
+check_same "-g region: the array a's reuse (awk over -d)" \
+    "reusedist -g region $tmp/bsl | awk '\$1 == \"a\" {print \$2, \$3, \$4}'" \
+    "reusedist -d $tmp/bsl | awk 'NR == FNR {if (\$1 != \"#reftrace\" && \$9 == \"a\") a[\$1] = 1; next} (\$1 in a) {n++; if (\$3 == \"-\") c++; else {k++; s += \$3}} END {printf \"%d %d %.3f\n\", n, c, s / k}' $tmp/bsl -"
+check_same "-g loc: one row per source line, counts add up" \
+    "reusedist -g loc $tmp/bsl | awk '!/^#/ {n += \$2} END {print n}'" "wc -l <$tmp/bsl.d | tr -d ' '"
+check_same "-w 1000: the running mean (awk over -d)" \
+    "reusedist -w 1000 $tmp/rand1 | awk '!/^#/ {print \$2, \$3, \$4}'" \
+    "reusedist -d $tmp/rand1 | awk '!/^#/ {n++; if (\$3 == \"-\") c++; else {k++; s += \$3}} n == 1000 {printf \"%d %d %.3f\n\", n, c, s / k; n = c = k = s = 0} END {if (n) printf \"%d %d %.3f\n\", n, c, s / k}'"
+
+# sampling (SHARDS): accuracy on 10^7 accesses over the sizes a sample
+# resolves (1/rate blocks and up)
+"$U/synth" 10000000 5 | trfilter -b >"$tmp/syn.rtb"
+reusedist -C "$tmp/syn.rtb" >"$tmp/exact.mrc"
+reusedist -C -H 0.01 "$tmp/syn.rtb" >"$tmp/h.mrc"
+reusedist -C -N 8K "$tmp/syn.rtb" >"$tmp/n.mrc"
+check "-H 0.01 on 10^7 accesses: MAE < 0.01 from 100 blocks up" \
+    "awk -v lo=100 -f $MAE $tmp/exact.mrc $tmp/h.mrc | awk '{print \"# MAE\", \$1} \$1 >= 0.01 {exit 1}'"
+check "-N 8K (fixed size): MAE < 0.01 from 100 blocks up" \
+    "awk -v lo=100 -f $MAE $tmp/exact.mrc $tmp/n.mrc | awk '{print \"# MAE\", \$1} \$1 >= 0.01 {exit 1}'"
+check "-H 0.01: the access count is the trace's" "grep -q '^#accesses 10000000\$' $tmp/h.mrc"
+check_same "-H agrees with trsample -H (same hash, same seed): distances x 1/rate" \
+    "reusedist -H 0.1 -S 3 -d $tmp/rand1 | dist" \
+    "trsample -H 0.1 -S 3 $tmp/rand1 | reusedist -d | awk '!/^#/ {print \$3 == \"-\" ? \"-\" : \$3 * 10}'"
+for k in 0 1 2 3; do reusedist -x -P $k/4 "$tmp/syn.rtb" >"$tmp/p$k.h"; done
+check "-P k/4 partitions merged with -M: MAE < 0.01 from 100 blocks up" \
+    "reusedist -M -C $tmp/p0.h $tmp/p1.h $tmp/p2.h $tmp/p3.h >$tmp/pm.mrc && awk -v lo=100 -f $MAE $tmp/exact.mrc $tmp/pm.mrc | awk '{print \"# MAE\", \$1} \$1 >= 0.01 {exit 1}'"
+reusedist -x "$tmp/rand1" >"$tmp/r1.h"
+check_same "-M of one exact histogram is itself" "reusedist -M $tmp/r1.h" "cat $tmp/r1.h"
+
+# input handling
+check_same "stdin, '-', gzip and binary give the same" \
+    "reusedist -x <$tmp/rand1; gzip -c $tmp/rand1 | reusedist -x -; trfilter -b $tmp/rand1 | reusedist -x" \
+    "reusedist -x $tmp/rand1; reusedist -x $tmp/rand1; reusedist -x $tmp/rand1"
+printf '#reftrace trace 1\n0 R 0x10 4\n1 R zz 4\n2 R 0x10 4\n' >"$tmp/bad"
+check_fail "a bad line is named, exit 1" 1 "bad:3: bad address" "reusedist $tmp/bad"
+check_same "-k skips it" "reusedist -k -d $tmp/bad 2>/dev/null | dist" "printf -- '-\n0\n'"
+check_fail "a missing file: exit 1" 1 "reusedist: nosuch: No such file" "reusedist nosuch"
+check_fail "a bad option: usage, exit 2" 2 "usage: reusedist" "reusedist -Q"
+check_fail "-D time with -C: exit 2, says why" 2 "come from reuse distances" "reusedist -D time -C $tmp/rand1"
+check_fail "-M of a trace: not a histogram" 1 "not a reusedist histogram" "reusedist -M $tmp/rand1"
