@@ -21,3 +21,22 @@ printf 'accesses to the registered array a[5]: %d\n' "$(trfilter -r a -m sort,do
 echo "the first 10 of 700 records sampled for the topological pipeline:"
 trfilter -m sort,done $T | trsample -c 700 | grep -v '^#' | head -10 | sed 's/^/  /'
 echo "written: demo/bsort.rtb (binary, $(wc -c <demo/bsort.rtb) bytes), demo/bsort.txt"
+
+echo
+echo "== reuse distance: matrix multiply 16x16, standard vs blocked (data references)"
+for v in standard blocked; do
+	trfilter -t RWM -m matmul,done t/data/matmul-$v.lk.gz | reusedist -C >demo/matmul-$v.mrc
+done
+printf '  %-10s %10s %10s\n' "LRU cache" standard blocked
+for kb in 0.5 1 2 4 8; do
+	b=$(awk -v k=$kb 'BEGIN {print int(k * 1024 / 64)}')
+	printf '  %-10s' "${kb}K"
+	for v in standard blocked; do
+		awk -v c=$b '!/^#/ && $1 <= c {r = $4} END {printf " %10.4f", r}' demo/matmul-$v.mrc
+	done
+	echo
+done
+if command -v gnuplot >/dev/null; then
+	gnuplot -e "file='demo/matmul-standard.mrc demo/matmul-blocked.mrc'" contrib/mrc.gp >demo/matmul-mrc.png
+	echo "written: demo/matmul-mrc.png"
+fi

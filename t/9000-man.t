@@ -26,10 +26,11 @@ cp "$D/bsort" "$tmp/ex/bsort"
 cp "$D/bsort-reversed.lk.gz" "$tmp/ex/bsort.lk.gz"
 cp "$D/matmul-standard.lk.gz" "$tmp/ex/matmul.lk.gz"
 cp "$D/fir2dim.lk.gz" "$tmp/ex/fir2dim.lk.gz"
-mkdir "$tmp/ex/contrib" && cp "$C/rttrace" "$tmp/ex/contrib/"
+mkdir "$tmp/ex/contrib" && cp "$C/rttrace" "$C/mrc.gp" "$tmp/ex/contrib/"
 while IFS='	' read -r page cmd; do
 	case $cmd in
 	*rttrace*) command -v valgrind >/dev/null || { skip "$page: valgrind needed: $cmd"; continue; } ;;
+	*gnuplot*) command -v gnuplot >/dev/null || { skip "$page: gnuplot needed: $cmd"; continue; } ;;
 	esac
 	check "$page: $cmd" "cd $tmp/ex && ($cmd) >/dev/null 2>$tmp/ex.err && test ! -s $tmp/ex.err"
 done <"$tmp/examples"
