@@ -1,7 +1,12 @@
-/* gen: a synthetic trace shaped like a lackey trace of a loop nest.
- *   gen [-l] N > out     N records, reftrace binary (or lackey text with -l)
- * Three instructions in four carry a data access: strided array sweeps
- * (70%), a small stack (20%) and a random heap of 64 MB (10%). */
+/* gen: synthetic traces for the benchmarks.
+ *   gen [-l] N > out     N records shaped like a lackey trace of a loop
+ *                        nest, reftrace binary (or lackey text with -l):
+ *                        three instructions in four carry a data access:
+ *                        strided array sweeps (70%), a small stack (20%)
+ *                        and a random heap of 64 MB (10%)
+ *   gen -r N > out       N data accesses of 8 bytes over exactly 10^6
+ *                        64-byte blocks: sweeps over all of them (50%), a
+ *                        hot set of 1000 (30%), uniform random (20%) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +21,13 @@ main(int argc, char *argv[])
 	struct rt_rng g;
 	uint64_t n, i, pc = 0x401000, a = 0x10000000, b = 0x20000000, c = 0x30000000;
 	int lackey = argc > 1 && strcmp(argv[1], "-l") == 0;
+	int reuse = argc > 1 && strcmp(argv[1], "-r") == 0;
 	unsigned k;
 	char line[64];
 	static char obuf[1 << 20];
 
-	if (argc != 2 + lackey || rt_parse_size(argv[1 + lackey], &n)) {
-		fprintf(stderr, "usage: gen [-l] N\n");
+	if (argc != 2 + (lackey | reuse) || rt_parse_size(argv[1 + (lackey | reuse)], &n)) {
+		fprintf(stderr, "usage: gen [-l | -r] N\n");
 		return 2;
 	}
 	rt_rng_seed(&g, 1);
@@ -30,7 +36,24 @@ main(int argc, char *argv[])
 		return 1;
 	memset(&r, 0, sizeof r);
 	r.tid = RT_NOTID;
-	for (i = 0; i < n; i++) {
+	for (i = 0; reuse && i < n; i++) {
+		static uint64_t sweep;
+
+		r.seq = i;
+		r.op = RT_READ;
+		r.size = 8;
+		k = (unsigned)rt_rng_below(&g, 10);
+		if (k < 5 || i < 8000000) {	/* the first sweep touches every block */
+			r.addr = 0x10000000 + sweep;
+			sweep = (sweep + 8) % (1000000 * 64);
+		} else if (k < 8)
+			r.addr = 0x10000000 + 64 * rt_rng_below(&g, 1000);
+		else
+			r.addr = 0x10000000 + 64 * rt_rng_below(&g, 1000000);
+		if (rt_write(w, &r))
+			return 1;
+	}
+	for (i = 0; !reuse && i < n; i++) {
 		r.seq = i;
 		if (i % 2 == 0 || rt_rng_below(&g, 2) == 0) {	/* a fetch */
 			pc = 0x401000 + (pc - 0x401000 + 4 + rt_rng_below(&g, 4)) % 512;

@@ -38,6 +38,13 @@ static int status;
 static struct hb { uint64_t h, block; } *heap;
 static size_t nheap;
 
+/* block accesses queued so that the table is prefetched ahead of them */
+struct pend { uint64_t seq, addr, block; uint32_t loc, var; };
+#define NPEND 64
+#define AHEAD 8
+static struct pend pend[NPEND];
+static int npend;
+
 /* per-group statistics (Welford) and the running window */
 struct acc { uint64_t n, cold; double mean, m2; };
 static struct acc *groups;
@@ -80,15 +87,15 @@ acc_add(struct acc *a, uint64_t d)
 }
 
 static uint32_t
-groupof(const struct rt_rec *rec)
+groupof(const struct pend *p)
 {
 	switch (gflag) {
 	case G_LOC:
-		return rec->loc;
+		return p->loc;
 	case G_FUNC:
-		return rt_loc_get(rec->loc)->func;
+		return rt_loc_get(p->loc)->func;
 	default:
-		return rec->var ? rec->var : rt_regions_find(regs, rec->addr);
+		return p->var ? p->var : rt_regions_find(regs, p->addr);
 	}
 }
 
@@ -164,7 +171,7 @@ shrink(void)
 }
 
 static void
-record(const struct rt_rec *rec, uint64_t block, uint64_t d)
+record(const struct pend *rec, uint64_t block, uint64_t d)
 {
 	uint64_t key = d == RT_COLD ? RT_COLD : (uint64_t)llround((double)d / rate);
 
@@ -203,13 +210,59 @@ window_flush(uint64_t seq)
 	memset(&win, 0, sizeof win);
 }
 
+static void
+access1(const struct pend *p)
+{
+	uint64_t h = 0, d, td;
+
+	naccess++;
+	if (Pn && p->block % Pn != Pk)
+		return;
+	if (threshold != UINT64_MAX) {
+		h = rt_hash64(p->block ^ Sflag);
+		if (h >= threshold)
+			return;
+	}
+	if (rt_reuse_access(eng, p->block, &d, &td))
+		errx(1, "out of memory at %llu distinct blocks",
+		    (unsigned long long)rt_reuse_blocks(eng));
+	if (Nflag && d == RT_COLD) {
+		heap_push(h, p->block);
+		if (nheap > Nflag) {
+			shrink();
+			if (h >= threshold)
+				return;	/* this very block left */
+		}
+	}
+	record(p, p->block, Dtime ? td : d);
+	if (out == OUT_WINDOW && naccess - winseq >= wflag) {
+		window_flush(p->seq);
+		winseq = naccess;
+	}
+}
+
+static void
+drain(void)
+{
+	int i;
+
+	for (i = 0; i < npend; i++) {
+		if (i + AHEAD < npend)
+			rt_reuse_prefetch(eng, pend[i + AHEAD].block);
+		access1(&pend[i]);
+	}
+	npend = 0;
+}
+
 static int
 item(void *ctx, struct rt_rec *rec)
 {
-	uint64_t b, first, last, h = 0, d, td;
+	uint64_t b, first, last;
+	struct pend *p;
 
 	(void)ctx;
 	if (rec->kind != RT_ACCESS) {
+		drain();	/* regions apply from here on */
 		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
 			err(1, NULL);
 		return 0;
@@ -218,30 +271,16 @@ item(void *ctx, struct rt_rec *rec)
 	first = rec->addr / Bflag;
 	last = (rec->addr + (rec->size ? rec->size - 1 : 0)) / Bflag;
 	for (b = first; b <= last; b++) {	/* every block it covers */
-		naccess++;
-		if (Pn && b % Pn != Pk)
-			continue;
-		if (threshold != UINT64_MAX) {
-			h = rt_hash64(b ^ Sflag);
-			if (h >= threshold)
-				continue;
-		}
-		if (rt_reuse_access(eng, b, &d, &td))
-			errx(1, "out of memory at %llu distinct blocks",
-			    (unsigned long long)rt_reuse_blocks(eng));
-		if (Nflag && d == RT_COLD) {
-			heap_push(h, b);
-			if (nheap > Nflag) {
-				shrink();
-				if (h >= threshold)
-					continue;	/* this very block left */
-			}
-		}
-		record(rec, b, Dtime ? td : d);
-		if (out == OUT_WINDOW && naccess - winseq >= wflag) {
-			window_flush(rec->seq);
-			winseq = naccess;
-		}
+		if (npend == NPEND)
+			drain();
+		p = &pend[npend++];
+		p->seq = rec->seq;
+		p->addr = rec->addr;
+		p->block = b;
+		p->loc = rec->loc;
+		p->var = rec->var;
+		if (npend <= AHEAD && Pn == 0 && threshold == UINT64_MAX)
+			rt_reuse_prefetch(eng, b);
 	}
 	return 0;
 }
@@ -577,6 +616,7 @@ main(int argc, char *argv[])
 	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
 	if (k)
 		status = 1;
+	drain();
 	if (out == OUT_WINDOW)
 		window_flush(lastseq);
 	v = finish(&n, &total);

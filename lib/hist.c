@@ -4,7 +4,14 @@
 
 #include "reftrace.h"
 
+/* Keys below DENSE live in a plain array (grown on demand), the rest in an
+ * open-addressed map: small distances are the common case and a map would
+ * cost a cache miss each. */
+#define DENSE (1u << 24)
+
 struct rt_hist {
+	double *d;		/* keys below nd */
+	size_t nd;
 	uint64_t *key;
 	double *w;
 	unsigned char *used;
@@ -34,6 +41,7 @@ rt_hist_free(struct rt_hist *h)
 {
 	if (h == NULL)
 		return;
+	free(h->d);
 	free(h->key);
 	free(h->w);
 	free(h->used);
@@ -81,6 +89,25 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 {
 	size_t j;
 
+	if (key < h->nd) {
+		h->d[key] += w;
+		return 0;
+	}
+	if (key < DENSE) {
+		size_t n = h->nd ? h->nd : 4096;
+		double *d;
+
+		while (n <= key)
+			n *= 2;
+		if ((d = realloc(h->d, n * sizeof *d)) == NULL)
+			return -1;
+		memset(d + h->nd, 0, (n - h->nd) * sizeof *d);
+		h->d = d;
+		h->nd = n;
+		h->d[key] += w;
+		return 0;
+	}
+
 	if ((h->n + 1) * 2 > h->cap && hgrow(h))
 		return -1;
 	j = rt_hash64(key) & (h->cap - 1);
@@ -101,6 +128,8 @@ rt_hist_scale(struct rt_hist *h, double f)
 {
 	size_t i;
 
+	for (i = 0; i < h->nd; i++)
+		h->d[i] *= f;
 	for (i = 0; i < h->cap; i++)
 		if (h->used[i])
 			h->w[i] *= f;
@@ -118,17 +147,24 @@ bykey(const void *a, const void *b)
 struct rt_bin *
 rt_hist_sorted(const struct rt_hist *h, size_t *n)
 {
-	struct rt_bin *v = malloc((h->n + 1) * sizeof *v);
-	size_t i, k = 0;
+	struct rt_bin *v;
+	size_t i, k = 0, nz = 0;
 
-	if (v == NULL)
+	for (i = 0; i < h->nd; i++)
+		nz += h->d[i] != 0;
+	if ((v = malloc((h->n + nz + 1) * sizeof *v)) == NULL)
 		return NULL;
+	for (i = 0; i < h->nd; i++)
+		if (h->d[i] != 0) {
+			v[k].key = i;
+			v[k++].w = h->d[i];
+		}
 	for (i = 0; i < h->cap; i++)
 		if (h->used[i]) {
 			v[k].key = h->key[i];
 			v[k++].w = h->w[i];
 		}
-	qsort(v, k, sizeof *v, bykey);
+	qsort(v + nz, k - nz, sizeof *v, bykey);	/* the dense part is in order */
 	*n = k;
 	return v;
 }

@@ -124,6 +124,7 @@ struct rt_reuse;
 struct rt_reuse *rt_reuse_new(int timed);
 int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
+void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
 uint64_t rt_reuse_blocks(const struct rt_reuse *r);
 size_t rt_reuse_memory(const struct rt_reuse *r);
 void rt_reuse_free(struct rt_reuse *r);

@@ -18,14 +18,16 @@
 #define CHUNK 512		/* slots per Fenwick leaf */
 #define WPC (CHUNK / 64)	/* bitmap words per chunk */
 
+/* One cache miss per lookup: key and slot side by side, 12 bytes. */
+struct ent {
+	uint64_t key;
+	uint32_t slot;		/* NONE: empty */
+} __attribute__((packed));
+
 struct rt_reuse {
-	/* open addressing, linear probing: block -> slot */
-	uint64_t *key;
-	uint32_t *slot;		/* NONE: empty */
+	struct ent *e;		/* open addressing, linear probing */
 	uint64_t *when;		/* last access time, with time distances */
 	size_t cap, n;
-	/* slots */
-	uint32_t *owner;	/* slot -> table index */
 	uint64_t *bits;		/* live slots */
 	uint32_t *fen;		/* Fenwick tree of live counts per chunk, 1-based */
 	uint32_t nslots, now, nchunks;
@@ -33,16 +35,26 @@ struct rt_reuse {
 	int timed;
 };
 
+/* Eight consecutive blocks share a cache line of the table, so sweeps
+ * find their neighbours there; the rest of the key is hashed. */
+static size_t
+home(uint64_t block, size_t mask)
+{
+	return ((size_t)rt_hash64(block >> 3) << 3 | (size_t)(block & 7)) & mask;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__)
+#define CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define CLONES
+#endif
+
 static int
 slots_alloc(struct rt_reuse *r, uint32_t n)
 {
-	uint32_t *o = realloc(r->owner, (size_t)n * sizeof *o);
 	uint64_t *b;
 	uint32_t *f;
 
-	if (o == NULL)
-		return -1;
-	r->owner = o;
 	if ((b = realloc(r->bits, (size_t)n / 8)) == NULL)
 		return -1;
 	r->bits = b;
@@ -54,6 +66,18 @@ slots_alloc(struct rt_reuse *r, uint32_t n)
 	return 0;
 }
 
+static struct ent *
+table(size_t n)
+{
+	struct ent *e = malloc(n * sizeof *e);
+	size_t i;
+
+	if (e != NULL)
+		for (i = 0; i < n; i++)
+			e[i].slot = NONE;
+	return e;
+}
+
 struct rt_reuse *
 rt_reuse_new(int timed)
 {
@@ -63,15 +87,12 @@ rt_reuse_new(int timed)
 		return NULL;
 	r->timed = timed;
 	r->cap = 1024;
-	r->key = malloc(r->cap * sizeof *r->key);
-	r->slot = malloc(r->cap * sizeof *r->slot);
+	r->e = table(r->cap);
 	r->when = timed ? malloc(r->cap * sizeof *r->when) : NULL;
-	if (r->key == NULL || r->slot == NULL || (timed && r->when == NULL) ||
-	    slots_alloc(r, 1u << 16)) {
+	if (r->e == NULL || (timed && r->when == NULL) || slots_alloc(r, 1u << 16)) {
 		rt_reuse_free(r);
 		return NULL;
 	}
-	memset(r->slot, 0xff, r->cap * sizeof *r->slot);
 	memset(r->bits, 0, r->nslots / 8);
 	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);
 	return r;
@@ -82,10 +103,8 @@ rt_reuse_free(struct rt_reuse *r)
 {
 	if (r == NULL)
 		return;
-	free(r->key);
-	free(r->slot);
+	free(r->e);
 	free(r->when);
-	free(r->owner);
 	free(r->bits);
 	free(r->fen);
 	free(r);
@@ -101,7 +120,7 @@ fen_add(struct rt_reuse *r, uint32_t chunk, int32_t d)
 }
 
 /* Live slots at or before s. */
-static uint64_t
+CLONES static uint64_t
 rank(const struct rt_reuse *r, uint32_t s)
 {
 	uint32_t c = s / CHUNK, i, w = s / 64;
@@ -128,39 +147,55 @@ clearslot(struct rt_reuse *r, uint32_t s)
 	fen_add(r, s / CHUNK, -1);
 }
 
-/* Renumber the live slots 0..live-1 in order, growing the slot space
- * when the live ones fill more than half of it. */
-static int
+/* Renumber the live slots 0..live-1 in order: a live slot's new number is
+ * its rank among the live ones, which the bitmap already knows.  The slot
+ * space (a bit each) doubles when the live slots fill more than a quarter
+ * of it, so a compaction comes at most every 3 live counts of accesses. */
+CLONES static int
 compact(struct rt_reuse *r)
 {
-	uint32_t s, j = 0, c, i;
+	uint32_t *before, c, s, i, w;
+	size_t j;
+	uint32_t live = (uint32_t)r->n;
 
-	for (s = 0; s < r->now; s++)
-		if (r->bits[s / 64] >> (s % 64) & 1) {
-			r->owner[j] = r->owner[s];
-			r->slot[r->owner[j]] = j;
-			j++;
-		}
-	if (j > r->nslots / 2) {
+	if ((before = malloc(((size_t)r->nchunks + 1) * sizeof *before)) == NULL)
+		return -1;
+	for (c = 0, before[0] = 0; c < r->nchunks; c++) {
+		for (i = 0, w = 0; i < WPC; i++)
+			w += (uint32_t)__builtin_popcountll(r->bits[c * WPC + i]);
+		before[c + 1] = before[c] + w;
+	}
+	for (j = 0; j < r->cap; j++) {
+		if ((s = r->e[j].slot) == NONE)
+			continue;
+		c = s / CHUNK;
+		w = before[c];
+		for (i = c * WPC; i < s / 64; i++)
+			w += (uint32_t)__builtin_popcountll(r->bits[i]);
+		w += (uint32_t)__builtin_popcountll(r->bits[s / 64] & ((1ULL << (s % 64)) - 1));
+		r->e[j].slot = w;
+	}
+	free(before);
+	while (live > r->nslots / 4) {
 		if (r->nslots >= (1u << 31) || slots_alloc(r, r->nslots * 2))
 			return -1;
 	}
 	memset(r->bits, 0, r->nslots / 8);
-	for (s = 0; s < j / 64; s++)
+	for (s = 0; s < live / 64; s++)
 		r->bits[s] = ~0ULL;
-	if (j % 64)
-		r->bits[j / 64] = (1ULL << (j % 64)) - 1;
+	if (live % 64)
+		r->bits[live / 64] = (1ULL << (live % 64)) - 1;
 	/* a Fenwick tree built in linear time from the chunk counts */
 	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);
 	for (c = 0; c < r->nchunks; c++) {
 		uint32_t lo = c * CHUNK;
 
-		r->fen[c + 1] += lo >= j ? 0 : j - lo >= CHUNK ? CHUNK : j - lo;
+		r->fen[c + 1] += lo >= live ? 0 : live - lo >= CHUNK ? CHUNK : live - lo;
 		i = (c + 1) + ((c + 1) & -(c + 1));
 		if (i <= r->nchunks)
 			r->fen[i] += r->fen[c + 1];
 	}
-	r->now = j;
+	r->now = live;
 	return 0;
 }
 
@@ -168,35 +203,29 @@ static int
 grow(struct rt_reuse *r)
 {
 	size_t nc = r->cap * 2, i, j;
-	uint64_t *k = malloc(nc * sizeof *k), *w = NULL;
-	uint32_t *s = malloc(nc * sizeof *s);
+	struct ent *e = table(nc);
+	uint64_t *w = NULL;
 
 	if (r->timed)
 		w = malloc(nc * sizeof *w);
-	if (k == NULL || s == NULL || (r->timed && w == NULL)) {
-		free(k);
-		free(s);
+	if (e == NULL || (r->timed && w == NULL)) {
+		free(e);
 		free(w);
 		return -1;
 	}
-	memset(s, 0xff, nc * sizeof *s);
 	for (i = 0; i < r->cap; i++) {
-		if (r->slot[i] == NONE)
+		if (r->e[i].slot == NONE)
 			continue;
-		j = rt_hash64(r->key[i]) & (nc - 1);
-		while (s[j] != NONE)
+		j = home(r->e[i].key, nc - 1);
+		while (e[j].slot != NONE)
 			j = (j + 1) & (nc - 1);
-		k[j] = r->key[i];
-		s[j] = r->slot[i];
+		e[j] = r->e[i];
 		if (w)
 			w[j] = r->when[i];
-		r->owner[s[j]] = (uint32_t)j;
 	}
-	free(r->key);
-	free(r->slot);
+	free(r->e);
 	free(r->when);
-	r->key = k;
-	r->slot = s;
+	r->e = e;
 	r->when = w;
 	r->cap = nc;
 	return 0;
@@ -208,13 +237,12 @@ rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *td
 	size_t h, mask = r->cap - 1;
 	uint32_t s;
 
-	h = rt_hash64(block) & mask;
-	while (r->slot[h] != NONE && r->key[h] != block)
+	h = home(block, mask);
+	while (r->e[h].slot != NONE && r->e[h].key != block)
 		h = (h + 1) & mask;
 	if (r->now == r->nslots && compact(r))
 		return -1;
-	if (r->slot[h] != NONE) {
-		s = r->slot[h];
+	if ((s = r->e[h].slot) != NONE) {
 		*dist = r->n - rank(r, s);
 		if (r->timed) {
 			*tdist = r->t - r->when[h] - 1;
@@ -227,7 +255,7 @@ rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *td
 				return -1;
 			return rt_reuse_access(r, block, dist, tdist);
 		}
-		r->key[h] = block;
+		r->e[h].key = block;
 		r->n++;
 		*dist = RT_COLD;
 		if (r->timed) {
@@ -236,8 +264,7 @@ rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *td
 		}
 	}
 	r->t++;
-	r->slot[h] = r->now;
-	r->owner[r->now] = (uint32_t)h;
+	r->e[h].slot = r->now;
 	setslot(r, r->now);
 	r->now++;
 	return 0;
@@ -248,28 +275,32 @@ rt_reuse_remove(struct rt_reuse *r, uint64_t block)
 {
 	size_t h, j, k, mask = r->cap - 1;
 
-	h = rt_hash64(block) & mask;
-	while (r->slot[h] != NONE && r->key[h] != block)
+	h = home(block, mask);
+	while (r->e[h].slot != NONE && r->e[h].key != block)
 		h = (h + 1) & mask;
-	if (r->slot[h] == NONE)
+	if (r->e[h].slot == NONE)
 		return 0;
-	clearslot(r, r->slot[h]);
-	r->slot[h] = NONE;
+	clearslot(r, r->e[h].slot);
+	r->e[h].slot = NONE;
 	r->n--;
 	/* backward-shift deletion keeps every probe chain unbroken */
-	for (j = (h + 1) & mask; r->slot[j] != NONE; j = (j + 1) & mask) {
-		k = rt_hash64(r->key[j]) & mask;
+	for (j = (h + 1) & mask; r->e[j].slot != NONE; j = (j + 1) & mask) {
+		k = home(r->e[j].key, mask);
 		if ((j > h && (k <= h || k > j)) || (j < h && k <= h && k > j)) {
-			r->key[h] = r->key[j];
-			r->slot[h] = r->slot[j];
+			r->e[h] = r->e[j];
 			if (r->when)
 				r->when[h] = r->when[j];
-			r->owner[r->slot[h]] = (uint32_t)h;
-			r->slot[j] = NONE;
+			r->e[j].slot = NONE;
 			h = j;
 		}
 	}
 	return 1;
+}
+
+void
+rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block)
+{
+	__builtin_prefetch(&r->e[home(block, r->cap - 1)]);
 }
 
 uint64_t
@@ -281,7 +312,6 @@ rt_reuse_blocks(const struct rt_reuse *r)
 size_t
 rt_reuse_memory(const struct rt_reuse *r)
 {
-	return r->cap * (sizeof *r->key + sizeof *r->slot + (r->timed ? sizeof *r->when : 0)) +
-	    (size_t)r->nslots * (sizeof *r->owner) + r->nslots / 8 +
-	    (r->nchunks + 1) * sizeof *r->fen;
+	return r->cap * (sizeof *r->e + (r->timed ? sizeof *r->when : 0)) +
+	    r->nslots / 8 + (r->nchunks + 1) * sizeof *r->fen;
 }

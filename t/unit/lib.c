@@ -166,14 +166,75 @@ roundtrip(int fmt, const char *name)
 	free(v);
 }
 
+/* The engine against a plain array stack, with removals, across table
+ * growth, slot compactions and slot-space growth. */
+static void
+reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
+{
+	struct rt_reuse *r = rt_reuse_new(1);
+	uint64_t *st = malloc(nblocks * sizeof *st), *last = calloc(nblocks, sizeof *last);
+	unsigned char *seen = calloc(nblocks, 1);
+	struct rt_rng g;
+	size_t depth = 0, i, j;
+	uint64_t b, d, td, t = 0;
+	int k, good = 1;
+
+	rt_rng_seed(&g, (uint64_t)nblocks);
+	for (k = 0; k < nops && good; k++) {
+		/* sweeps, a hot set and random blocks */
+		uint64_t x = rt_rng_below(&g, 10);
+
+		b = x < 4 ? (uint64_t)k % nblocks : x < 7 ? rt_rng_below(&g, 16) :
+		    rt_rng_below(&g, nblocks);
+		b = b * 7919 + 3;	/* not consecutive numbers */
+		if (remove_every && k % remove_every == 0 && depth > 0) {
+			uint64_t v = st[rt_rng_below(&g, depth)];
+
+			for (i = 0; st[i] != v; i++)
+				;
+			memmove(st + i, st + i + 1, (depth - i - 1) * sizeof *st);
+			depth--;
+			seen[(v - 3) / 7919] = 0;
+			if (rt_reuse_remove(r, v) != 1)
+				good = 0;
+			continue;
+		}
+		for (i = 0; i < depth && st[i] != b; i++)
+			;
+		if (rt_reuse_access(r, b, &d, &td))
+			good = 0;
+		if (i == depth) {
+			if (d != RT_COLD)
+				good = 0;
+			depth++;
+		} else if (d != i || td != t - last[(b - 3) / 7919] - 1)
+			good = 0;
+		if (!good)
+			printf("# op %d block %llu: got %llu, want %zu\n", k,
+			    (unsigned long long)b, (unsigned long long)d, i);
+		for (j = i; j > 0; j--)
+			st[j] = st[j - 1];
+		st[0] = b;
+		last[(b - 3) / 7919] = t++;
+	}
+	ok(good && rt_reuse_blocks(r) == depth, desc);
+	rt_reuse_free(r);
+	free(st);
+	free(last);
+	free(seen);
+}
+
 int
 main(void)
 {
-	printf("1..31\n");
+	printf("1..34\n");
 	parse_tests();
 	rng_tests();
 	str_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
 	roundtrip(RT_FMT_TEXT, "text");
+	reuse_vs_naive(1000, 300000, 0, "reuse engine = naive stack: 300000 accesses, compactions");
+	reuse_vs_naive(1000, 300000, 7, "reuse engine = naive stack with removals");
+	reuse_vs_naive(40000, 120000, 0, "reuse engine = naive stack: 40000 blocks, slot space grows");
 	return failed != 0;
 }
