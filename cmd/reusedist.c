@@ -39,7 +39,7 @@ static struct hb { uint64_t h, block; } *heap;
 static size_t nheap;
 
 /* block accesses queued so that the table is prefetched ahead of them */
-struct pend { uint64_t seq, addr, block; uint32_t loc, var; };
+struct pend { uint64_t seq, addr, block, h; uint32_t loc, var; };
 #define NPEND 64
 #define AHEAD 8
 static struct pend pend[NPEND];
@@ -50,7 +50,7 @@ struct acc { uint64_t n, cold; double mean, m2; };
 static struct acc *groups;
 static size_t ngroups;
 static struct acc win;
-static uint64_t winseq, lastseq;
+static uint64_t winseq, lastseq, followed;
 
 static void
 usage(void)
@@ -116,6 +116,8 @@ group_add(uint32_t g, uint64_t d)
 	acc_add(&groups[g], d);
 }
 
+static void count_flush(void);
+
 static void
 heap_push(uint64_t h, uint64_t block)
 {
@@ -157,6 +159,7 @@ shrink(void)
 	struct hb top;
 	double nrate;
 
+	count_flush();	/* counts so far belong to the old rate */
 	while (nheap > Nflag) {
 		top = heap_pop();
 		rt_reuse_remove(eng, top.block);
@@ -170,14 +173,40 @@ shrink(void)
 	}
 }
 
+/* Histogram counts land AHEAD accesses late, their buckets prefetched
+ * meanwhile: a random distance is a cache miss in a large histogram. */
+static uint64_t late[AHEAD];
+static unsigned nlate;
+
+static void
+count(uint64_t key)
+{
+	uint64_t k = late[nlate % AHEAD];
+
+	if (nlate >= AHEAD && rt_hist_add(hist, k, 1))
+		err(1, NULL);
+	late[nlate++ % AHEAD] = key;
+	rt_hist_prefetch(hist, key);
+}
+
+static void
+count_flush(void)
+{
+	unsigned i, n = nlate < AHEAD ? nlate : AHEAD;
+
+	for (i = 0; i < n; i++)
+		if (rt_hist_add(hist, late[(nlate - n + i) % AHEAD], 1))
+			err(1, NULL);
+	nlate = 0;
+}
+
 static void
 record(const struct pend *rec, uint64_t block, uint64_t d)
 {
 	uint64_t key = d == RT_COLD ? RT_COLD : (uint64_t)llround((double)d / rate);
 
 	nsampled += 1;
-	if (rt_hist_add(hist, key, 1))
-		err(1, NULL);
+	count(key);
 	switch (out) {
 	case OUT_RECORDS:
 		if (d == RT_COLD)
@@ -213,16 +242,10 @@ window_flush(uint64_t seq)
 static void
 access1(const struct pend *p)
 {
-	uint64_t h = 0, d, td;
+	uint64_t h = p->h, d, td;
 
-	naccess++;
-	if (Pn && p->block % Pn != Pk)
-		return;
-	if (threshold != UINT64_MAX) {
-		h = rt_hash64(p->block ^ Sflag);
-		if (h >= threshold)
-			return;
-	}
+	if (h >= threshold && threshold != UINT64_MAX)
+		return;	/* the threshold fell since it was queued */
 	if (rt_reuse_access(eng, p->block, &d, &td))
 		errx(1, "out of memory at %llu distinct blocks",
 		    (unsigned long long)rt_reuse_blocks(eng));
@@ -235,9 +258,9 @@ access1(const struct pend *p)
 		}
 	}
 	record(p, p->block, Dtime ? td : d);
-	if (out == OUT_WINDOW && naccess - winseq >= wflag) {
+	if (out == OUT_WINDOW && ++followed - winseq >= wflag) {
 		window_flush(p->seq);
-		winseq = naccess;
+		winseq = followed;
 	}
 }
 
@@ -249,6 +272,8 @@ drain(void)
 	for (i = 0; i < npend; i++) {
 		if (i + AHEAD < npend)
 			rt_reuse_prefetch(eng, pend[i + AHEAD].block);
+		if (i + AHEAD / 2 < npend)
+			rt_reuse_prefetch2(eng, pend[i + AHEAD / 2].block);
 		access1(&pend[i]);
 	}
 	npend = 0;
@@ -271,15 +296,23 @@ item(void *ctx, struct rt_rec *rec)
 	first = rec->addr / Bflag;
 	last = (rec->addr + (rec->size ? rec->size - 1 : 0)) / Bflag;
 	for (b = first; b <= last; b++) {	/* every block it covers */
+		uint64_t h = 0;
+
+		naccess++;
+		if (Pn && b % Pn != Pk)
+			continue;
+		if (threshold != UINT64_MAX && (h = rt_hash64(b ^ Sflag)) >= threshold)
+			continue;	/* not sampled: nothing to queue */
 		if (npend == NPEND)
 			drain();
 		p = &pend[npend++];
+		p->h = h;
 		p->seq = rec->seq;
 		p->addr = rec->addr;
 		p->block = b;
 		p->loc = rec->loc;
 		p->var = rec->var;
-		if (npend <= AHEAD && Pn == 0 && threshold == UINT64_MAX)
+		if (npend <= AHEAD)
 			rt_reuse_prefetch(eng, b);
 	}
 	return 0;
@@ -617,6 +650,7 @@ main(int argc, char *argv[])
 	if (k)
 		status = 1;
 	drain();
+	count_flush();
 	if (out == OUT_WINDOW)
 		window_flush(lastseq);
 	v = finish(&n, &total);

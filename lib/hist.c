@@ -124,6 +124,13 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 }
 
 void
+rt_hist_prefetch(const struct rt_hist *h, uint64_t key)
+{
+	if (key < h->nd)
+		__builtin_prefetch(&h->d[key], 1);
+}
+
+void
 rt_hist_scale(struct rt_hist *h, double f)
 {
 	size_t i;

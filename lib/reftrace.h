@@ -125,6 +125,7 @@ struct rt_reuse *rt_reuse_new(int timed);
 int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
+void rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
 uint64_t rt_reuse_blocks(const struct rt_reuse *r);
 size_t rt_reuse_memory(const struct rt_reuse *r);
 void rt_reuse_free(struct rt_reuse *r);
@@ -135,6 +136,7 @@ struct rt_hist;
 struct rt_hist *rt_hist_new(void);
 int rt_hist_add(struct rt_hist *h, uint64_t key, double w);
 void rt_hist_scale(struct rt_hist *h, double f);
+void rt_hist_prefetch(const struct rt_hist *h, uint64_t key);
 struct rt_bin *rt_hist_sorted(const struct rt_hist *h, size_t *n);
 void rt_hist_free(struct rt_hist *h);
 

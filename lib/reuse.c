@@ -303,6 +303,20 @@ rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block)
 	__builtin_prefetch(&r->e[home(block, r->cap - 1)]);
 }
 
+/* The second stage, once the entry is near: the bitmap word of the
+ * block's slot, which rank will read.  A guess: the slot may move first. */
+void
+rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block)
+{
+	size_t h = home(block, r->cap - 1);
+	int probes = 0;
+
+	while (r->e[h].slot != NONE && r->e[h].key != block && probes++ < 4)
+		h = (h + 1) & (r->cap - 1);
+	if (r->e[h].slot != NONE && r->e[h].key == block)
+		__builtin_prefetch(&r->bits[r->e[h].slot / 64]);
+}
+
 uint64_t
 rt_reuse_blocks(const struct rt_reuse *r)
 {

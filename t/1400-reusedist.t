@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 46
+plan 51
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -103,7 +103,20 @@ check "-P k/4 partitions merged with -M: MAE < 0.01 from 100 blocks up" \
 reusedist -x "$tmp/rand1" >"$tmp/r1.h"
 check_same "-M of one exact histogram is itself" "reusedist -M $tmp/r1.h" "cat $tmp/r1.h"
 
+# the summary for people agrees with the tables
+reusedist -C "$tmp/syn.rtb" >"$tmp/syn.mrc"
+check_same "-A: the 32K miss ratio is the curve's at 512 blocks" \
+    "reusedist -A $tmp/syn.rtb | awk '/32K/ {print \$NF}'" \
+    "awk '!/^#/ && \$1 <= 512 {r = \$3 / 10000000} END {printf \"%.4f\\n\", r}' $tmp/syn.mrc"
+check_same "-A: accesses and distinct blocks" \
+    "reusedist -A $tmp/rand1 | awk '/^accesses/ {print \$2} /^distinct/ {print \$3}'" \
+    "awk '!/^#/' $tmp/rand1 | wc -l | tr -d ' '; reusedist -d $tmp/rand1 | awk '\$3 == \"-\"' | wc -l | tr -d ' '"
+
 # input handling
+check_same "-o writes the file" "reusedist -x -o $tmp/o.h $tmp/rand1 && cat $tmp/o.h" "reusedist -x $tmp/rand1"
+check_same "-V: the version" "reusedist -V" "echo 'reusedist 0.1'"
+check "a closed pipe ends it quietly" \
+    "reusedist -d $tmp/syn.rtb 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
 check_same "stdin, '-', gzip and binary give the same" \
     "reusedist -x <$tmp/rand1; gzip -c $tmp/rand1 | reusedist -x -; trfilter -b $tmp/rand1 | reusedist -x" \
     "reusedist -x $tmp/rand1; reusedist -x $tmp/rand1; reusedist -x $tmp/rand1"
