@@ -329,8 +329,7 @@ main(int argc, char *argv[])
 				errx(2, "-n %s: bad range", optarg);
 			break;
 		case 'O':
-			Oflag = rt_fmt_parse(optarg);
-			if (Oflag != RT_FMT_TEXT && Oflag != RT_FMT_BINARY && Oflag != RT_FMT_DIN)
+			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
 				errx(2, "-O %s: can write text, binary or din", optarg);
 			break;
 		case 'o': oflag = optarg; break;

@@ -210,8 +210,7 @@ main(int argc, char *argv[])
 		case 'k': kflag = 1; break;
 		case 'N': Nflag = num(optarg, c, 0); break;
 		case 'O':
-			Oflag = rt_fmt_parse(optarg);
-			if (Oflag != RT_FMT_TEXT && Oflag != RT_FMT_BINARY && Oflag != RT_FMT_DIN)
+			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
 				errx(2, "-O %s: can write text, binary or din", optarg);
 			break;
 		case 'o': oflag = optarg; break;

@@ -65,6 +65,14 @@ rt_fmt_parse(const char *name)
 	return -1;
 }
 
+int
+rt_fmt_parse_out(const char *name)
+{
+	int f = rt_fmt_parse(name);
+
+	return f == RT_FMT_TEXT || f == RT_FMT_BINARY || f == RT_FMT_DIN ? f : -1;
+}
+
 const char *
 rt_fmt_name(int fmt)
 {
@@ -360,6 +368,36 @@ split(char *p, char **f, int max)
 	}
 }
 
+/* The field at *pp (NULL for '-'), its length in *n; *pp moves to the
+ * next field. */
+static char *
+field(char **pp, size_t *n)
+{
+	char *q = *pp, *p = q;
+
+	while (!fieldend(p))
+		p++;
+	*n = (size_t)(p - q);
+	*pp = skipws(p);
+	return *n == 1 && *q == '-' ? NULL : q;
+}
+
+/* The next line that is neither blank nor a comment, leading blanks
+ * skipped; NULL at the end or on an error (r->eof == 2). */
+static char *
+dataline(struct rt_reader *r)
+{
+	char *p;
+	size_t n;
+
+	while ((p = nextline(r, &n)) != NULL) {
+		p = skipws(p);
+		if (*p != '\0' && *p != '#')
+			return p;
+	}
+	return NULL;
+}
+
 static void
 access_init(struct rt_rec *rec, uint64_t seq, int op, uint64_t addr, uint64_t size)
 {
@@ -544,32 +582,13 @@ read_text(struct rt_reader *r, struct rt_rec *rec)
 	p = skipws(p);
 	if (*p == '\0')
 		return 1;
-	q = p;
-	while (!fieldend(p))
-		p++;
-	if (!(p - q == 1 && *q == '-')) {
-		locs = q;
-		locn = p - q;
-	}
-	p = skipws(p);
-	if (*p) {
-		q = p;
-		while (!fieldend(p))
-			p++;
-		if (!(p - q == 1 && *q == '-'))
-			func = cached(q, p - q, r->lastfunc, &r->lastfuncid);
-		p = skipws(p);
-	}
-	if (*p) {
-		q = p;
-		while (!fieldend(p))
-			p++;
-		if (!(p - q == 1 && *q == '-'))
-			rec->var = cached(q, p - q, r->lastvar, &r->lastvarid);
-		p = skipws(p);
-		if (*p)
-			return bad(r, "too many fields");
-	}
+	locs = field(&p, &locn);
+	if (*p && (q = field(&p, &n)) != NULL)
+		func = cached(q, n, r->lastfunc, &r->lastfuncid);
+	if (*p && (q = field(&p, &n)) != NULL)
+		rec->var = cached(q, n, r->lastvar, &r->lastvarid);
+	if (*p)
+		return bad(r, "too many fields");
 	if (locs != NULL) {
 		/* the same file:line with another function is another location */
 		if (locn < 255 && r->lastloc[locn] == '\0' &&
@@ -723,16 +742,12 @@ static int
 read_gleipnir(struct rt_reader *r, struct rt_rec *rec)
 {
 	char *p, *f[9];
-	size_t n;
 	uint64_t addr, size, tid;
 	int nf, op;
 
 	for (;;) {
-		if ((p = nextline(r, &n)) == NULL)
+		if ((p = dataline(r)) == NULL)
 			return r->eof == 2 ? RT_EIO : 0;
-		p = skipws(p);
-		if (*p == '\0' || *p == '#')
-			continue;
 		if (strncmp(p, "START PID", 9) == 0 || (p[0] == 'X' && isblank_(p[1])))
 			continue;	/* header and keyword lines */
 		break;
@@ -774,16 +789,10 @@ static int
 read_din(struct rt_reader *r, struct rt_rec *rec)
 {
 	char *p;
-	size_t n;
 	uint64_t label, addr, size = 1;
 
-	for (;;) {
-		if ((p = nextline(r, &n)) == NULL)
-			return r->eof == 2 ? RT_EIO : 0;
-		p = skipws(p);
-		if (*p != '\0' && *p != '#')
-			break;
-	}
+	if ((p = dataline(r)) == NULL)
+		return r->eof == 2 ? RT_EIO : 0;
 	if (getdec(&p, &label) || !isblank_(*p) || label > 4)
 		return bad(r, "bad din label (want 0-4)");
 	p = skipws(p);
@@ -813,11 +822,8 @@ read_mtv(struct rt_reader *r, struct rt_rec *rec)
 	int op;
 
 	for (;;) {
-		if ((p = nextline(r, &n)) == NULL)
+		if ((p = dataline(r)) == NULL)
 			return r->eof == 2 ? RT_EIO : 0;
-		p = skipws(p);
-		if (*p == '\0' || *p == '#')
-			continue;
 		if (p[0] == 'L' && isblank_(p[1])) {
 			p = skipws(p + 1);
 			n = strlen(p);
@@ -848,16 +854,10 @@ static int
 read_addr(struct rt_reader *r, struct rt_rec *rec)
 {
 	char *p;
-	size_t n;
 	uint64_t addr;
 
-	for (;;) {
-		if ((p = nextline(r, &n)) == NULL)
-			return r->eof == 2 ? RT_EIO : 0;
-		p = skipws(p);
-		if (*p != '\0' && *p != '#')
-			break;
-	}
+	if ((p = dataline(r)) == NULL)
+		return r->eof == 2 ? RT_EIO : 0;
 	if (getaddr(&p, &addr) || *skipws(p) != '\0')
 		return bad(r, "bad address");
 	access_init(rec, r->seq++, RT_READ, addr, 1);

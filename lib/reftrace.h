@@ -63,6 +63,7 @@ enum rt_fmt {
 	RT_FMT_ADDR	/* one address a line */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */
+int rt_fmt_parse_out(const char *name);	/* -1 unless a writer has it */
 const char *rt_fmt_name(int fmt);
 
 /* Reading.  rt_read returns 1 with an item, 0 at the end, RT_EBAD for a
