@@ -1,0 +1,610 @@
+/* cache.c: set-associative caches and hierarchies of them, trace-driven.
+ *
+ * A level is an array of sets of ways; each way holds a block number, a
+ * dirty bit and the policy's state (a time stamp for LRU, MRU and FIFO,
+ * a count for LFU, a re-reference prediction for SRRIP, tree bits per set
+ * for pseudo-LRU).  The hierarchy sends a level's misses and writebacks to
+ * the level below it; main memory is below the last. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "reftrace.h"
+
+#define INVALID UINT64_MAX
+
+struct level {
+	struct rt_cache_cfg c;
+	uint64_t nsets, ways, mask;	/* mask: nsets - 1 when a power of two */
+	uint64_t *tag;
+	uint64_t *st;			/* policy state per way */
+	uint64_t *tree;			/* PLRU bits per set */
+	uint8_t *dirty;
+	struct rt_cache_stats s;
+};
+
+struct rt_hier {
+	struct level *lv;		/* data side: lv[0] .. lv[n-1] */
+	int n;
+	struct level *i1;		/* split instruction cache, or NULL */
+	int incl;
+	uint64_t now;			/* accesses, for stamps */
+	struct rt_rng rng;
+	struct rt_cache_stats mem;
+	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
+	int updirty;			/* an exclusive level handed up dirt */
+	rt_down_fn *down;		/* sees what a level sends below */
+	void *downctx;
+	int downlevel;
+};
+
+static const char *polnames[] = { "lru", "fifo", "random", "mru", "plru", "srrip", "lfu" };
+
+int
+rt_policy_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof polnames / sizeof polnames[0]; i++)
+		if (strcasecmp(s, polnames[i]) == 0)
+			return (int)i;
+	if (strcasecmp(s, "nru") == 0)	/* SRRIP with one bit */
+		return RT_SRRIP;
+	return -1;
+}
+
+const char *
+rt_policy_name(int p)
+{
+	return p >= 0 && p < (int)(sizeof polnames / sizeof polnames[0]) ? polnames[p] : "?";
+}
+
+/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]; ASSOC may be "full". */
+int
+rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen)
+{
+	char buf[128], *f[6], *p, *save = NULL;
+	int n = 0;
+	uint64_t v;
+
+	memset(c, 0, sizeof *c);
+	c->policy = RT_LRU;
+	if (strlen(spec) >= sizeof buf) {
+		snprintf(why, whylen, "too long");
+		return -1;
+	}
+	strcpy(buf, spec);
+	for (p = strtok_r(buf, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
+		f[n++] = p;
+	if (n < 3) {
+		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
+		return -1;
+	}
+	if (rt_parse_size(f[0], &c->size) || c->size == 0) {
+		snprintf(why, whylen, "bad size '%s'", f[0]);
+		return -1;
+	}
+	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (1u << 20)) {
+		snprintf(why, whylen, "block size '%s' is not a power of two", f[2]);
+		return -1;
+	}
+	c->block = (uint32_t)v;
+	if (strcasecmp(f[1], "full") == 0)
+		c->assoc = 0;
+	else if (rt_parse_size(f[1], &v) || v == 0 || v > (1u << 20)) {
+		snprintf(why, whylen, "bad associativity '%s'", f[1]);
+		return -1;
+	} else
+		c->assoc = (uint32_t)v;
+	if (c->size % c->block) {
+		snprintf(why, whylen, "size %llu is not a multiple of the block size %u",
+		    (unsigned long long)c->size, c->block);
+		return -1;
+	}
+	if (c->assoc == 0)
+		c->assoc = (uint32_t)(c->size / c->block);
+	if ((c->size / c->block) % c->assoc) {
+		snprintf(why, whylen, "size %llu is not a multiple of associativity x block (%u x %u)",
+		    (unsigned long long)c->size, c->assoc, c->block);
+		return -1;
+	}
+	if (n > 3 && (c->policy = rt_policy_parse(f[3])) < 0) {
+		snprintf(why, whylen, "unknown policy '%s' (lru, fifo, random, mru, plru, srrip, nru, lfu)", f[3]);
+		return -1;
+	}
+	if (c->policy == RT_PLRU && (c->assoc & (c->assoc - 1))) {
+		snprintf(why, whylen, "pseudo-LRU needs a power-of-two associativity, not %u", c->assoc);
+		return -1;
+	}
+	if (c->policy == RT_PLRU && c->assoc > 64) {
+		snprintf(why, whylen, "pseudo-LRU keeps at most 64 ways");
+		return -1;
+	}
+	if (n > 4) {
+		if (strcasecmp(f[4], "wt") == 0)
+			c->wt = 1;
+		else if (strcasecmp(f[4], "wb") != 0) {
+			snprintf(why, whylen, "write policy '%s': wb or wt", f[4]);
+			return -1;
+		}
+	}
+	if (n > 5) {
+		if (strcasecmp(f[5], "nwa") == 0)
+			c->nwa = 1;
+		else if (strcasecmp(f[5], "wa") != 0) {
+			snprintf(why, whylen, "write-miss policy '%s': wa or nwa", f[5]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+level_init(struct level *l, const struct rt_cache_cfg *c)
+{
+	uint64_t n;
+
+	memset(l, 0, sizeof *l);
+	l->c = *c;
+	l->ways = c->assoc;
+	l->nsets = c->size / c->block / c->assoc;
+	l->mask = (l->nsets & (l->nsets - 1)) == 0 ? l->nsets - 1 : 0;
+	n = l->nsets * l->ways;
+	l->tag = malloc(n * sizeof *l->tag);
+	l->st = calloc(n, sizeof *l->st);
+	l->dirty = calloc(n, 1);
+	l->tree = c->policy == RT_PLRU ? calloc(l->nsets, sizeof *l->tree) : NULL;
+	if (l->tag == NULL || l->st == NULL || l->dirty == NULL ||
+	    (c->policy == RT_PLRU && l->tree == NULL))
+		return -1;
+	memset(l->tag, 0xff, n * sizeof *l->tag);
+	return 0;
+}
+
+static void
+level_free(struct level *l)
+{
+	free(l->tag);
+	free(l->st);
+	free(l->dirty);
+	free(l->tree);
+}
+
+struct rt_hier *
+rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *icache,
+    int inclusion, uint64_t seed)
+{
+	struct rt_hier *h;
+	int i;
+
+	if (n < 1 || n > RT_MAXLEVEL || (h = calloc(1, sizeof *h)) == NULL)
+		return NULL;
+	h->n = n;
+	h->incl = inclusion;
+	rt_rng_seed(&h->rng, seed);
+	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (level_init(&h->lv[i], &levels[i]))
+			goto fail;
+	if (icache != NULL && ((h->i1 = calloc(1, sizeof *h->i1)) == NULL ||
+	    level_init(h->i1, icache)))
+		goto fail;
+	return h;
+fail:
+	rt_hier_free(h);
+	return NULL;
+}
+
+void
+rt_hier_free(struct rt_hier *h)
+{
+	int i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; h->lv && i < h->n; i++)
+		level_free(&h->lv[i]);
+	free(h->lv);
+	if (h->i1)
+		level_free(h->i1);
+	free(h->i1);
+	free(h);
+}
+
+void
+rt_hier_watch(struct rt_hier *h, int level, rt_down_fn *fn, void *ctx)
+{
+	h->down = fn;
+	h->downctx = ctx;
+	h->downlevel = level;
+}
+
+static uint64_t
+setof(const struct level *l, uint64_t block)
+{
+	return l->mask || l->nsets == 1 ? block & l->mask : block % l->nsets;
+}
+
+/* Tree pseudo-LRU: a bit per inner node points to the less recent half. */
+static void
+plru_touch(struct level *l, uint64_t set, uint64_t way)
+{
+	uint64_t node = 1, lo = 0, hi = l->ways, mid;
+
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		if (way < mid) {
+			l->tree[set] |= 1ULL << node;	/* the right half is older */
+			node = 2 * node;
+			hi = mid;
+		} else {
+			l->tree[set] &= ~(1ULL << node);
+			node = 2 * node + 1;
+			lo = mid;
+		}
+	}
+}
+
+static uint64_t
+plru_victim(const struct level *l, uint64_t set)
+{
+	uint64_t node = 1, lo = 0, hi = l->ways, mid;
+
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		if (l->tree[set] >> node & 1) {
+			node = 2 * node + 1;
+			lo = mid;
+		} else {
+			node = 2 * node;
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+static void
+touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
+{
+	uint64_t *st = &l->st[i];
+
+	switch (l->c.policy) {
+	case RT_LRU:
+	case RT_MRU:
+		*st = h->now;
+		break;
+	case RT_FIFO:
+		if (fill)
+			*st = h->now;
+		break;
+	case RT_LFU:
+		*st = fill ? 1 : *st + 1;
+		break;
+	case RT_SRRIP:	/* 2-bit RRPV: long re-reference on fill, near on hit */
+		*st = fill ? 2 : 0;
+		break;
+	case RT_PLRU:
+		plru_touch(l, set, i - set * l->ways);
+		break;
+	}
+}
+
+static uint64_t
+victim(struct rt_hier *h, struct level *l, uint64_t set)
+{
+	uint64_t b = set * l->ways, i, best = b, w;
+
+	for (i = b; i < b + l->ways; i++)
+		if (l->tag[i] == INVALID)
+			return i;
+	switch (l->c.policy) {
+	case RT_RANDOM:
+		return b + rt_rng_below(&h->rng, l->ways);
+	case RT_PLRU:
+		return b + plru_victim(l, set);
+	case RT_MRU:
+		for (i = b; i < b + l->ways; i++)
+			if (l->st[i] > l->st[best])
+				best = i;
+		return best;
+	case RT_SRRIP:
+		for (;;) {
+			for (i = b; i < b + l->ways; i++)
+				if (l->st[i] >= 3)
+					return i;
+			for (i = b; i < b + l->ways; i++)
+				l->st[i]++;
+		}
+	default:	/* LRU, FIFO, LFU: the smallest state, the first on ties */
+		for (i = b, w = UINT64_MAX; i < b + l->ways; i++)
+			if (l->st[i] < w) {
+				w = l->st[i];
+				best = i;
+			}
+		return best;
+	}
+}
+
+static int64_t
+lookup(const struct level *l, uint64_t block, uint64_t set)
+{
+	uint64_t b = set * l->ways, i;
+
+	for (i = b; i < b + l->ways; i++)
+		if (l->tag[i] == block)
+			return (int64_t)i;
+	return -1;
+}
+
+static int serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+
+/* Levels are numbered 0 .. n-1 on the data side; the split instruction
+ * cache is -1 and sits beside level 0, in front of level 1. */
+static int
+nextk(const struct rt_hier *h, int k)
+{
+	(void)h;
+	return k < 0 ? 1 : k + 1;
+}
+
+static struct level *
+lvl(struct rt_hier *h, int k)
+{
+	return k < 0 ? h->i1 : &h->lv[k];
+}
+
+/* What level k sends to the level below it, or to memory: the address
+ * of its block (levels may have blocks of different sizes). */
+static int
+below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	int n = nextk(h, k);
+
+	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
+		h->down(h->downctx, addr, op);
+	if (n < h->n)
+		return serve(h, n, addr, op, bytes);
+	h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
+	return h->n;
+}
+
+/* Inclusion: a block leaving level k >= 1 leaves every level above it.
+ * Returns whether an upper copy was dirty (its data goes down with it). */
+static int
+backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
+{
+	uint64_t block, a;
+	int j, dirty = 0;
+	int64_t i;
+	struct level *l;
+
+	for (j = k - 1; j >= -1; j--) {
+		if (j == -1 && h->i1 == NULL)
+			break;
+		l = lvl(h, j);
+		for (a = addr; a < addr + len; a += l->c.block) {	/* every upper block in it */
+			block = a / l->c.block;
+			if ((i = lookup(l, block, setof(l, block))) >= 0) {
+				dirty |= l->dirty[i];
+				l->tag[i] = INVALID;
+				l->dirty[i] = 0;
+				l->s.invalidations++;
+			}
+		}
+	}
+	return dirty;
+}
+
+/* Put block in level k, evicting as the policy says. */
+static void
+fill(struct rt_hier *h, int k, uint64_t block, int dirty)
+{
+	struct level *l = lvl(h, k);
+	uint64_t set = setof(l, block), i = victim(h, l, set), v = l->tag[i];
+	int vd = l->dirty[i], n = nextk(h, k);
+
+	if (v != INVALID) {
+		l->s.evictions++;
+		if (k >= 0)
+			h->evicted[k] = v * l->c.block;
+		if (h->incl == RT_INCLUSIVE && k >= 1)
+			vd |= backinval(h, k, v * l->c.block, l->c.block);
+		if (h->incl == RT_EXCLUSIVE && n < h->n) {
+			/* victim fill: the block moves down, clean or dirty */
+			l->s.bytes_down += l->c.block;
+			l->s.writebacks += vd;
+			fill(h, n, v * l->c.block / lvl(h, n)->c.block, vd);
+		} else if (vd) {
+			l->s.writebacks++;
+			l->s.bytes_down += l->c.block;
+			below(h, k, v * l->c.block, RT_WRITE, l->c.block);
+		}
+	}
+	l->tag[i] = block;
+	l->dirty[i] = (uint8_t)dirty;
+	l->s.bytes_up += l->c.block;
+	touch(h, l, set, i, 1);
+}
+
+/* One block access at level k; returns the level that had the block
+ * (h->n for memory). */
+static int
+serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	struct level *l = lvl(h, k);
+	uint64_t block = addr / l->c.block, set = setof(l, block), base = block * l->c.block;
+	int64_t i = lookup(l, block, set);
+	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, from, fetch;
+
+	h->now++;
+	l->s.acc[kind]++;
+	if (i >= 0) {
+		touch(h, l, set, (uint64_t)i, 0);
+		if (h->incl == RT_EXCLUSIVE && k > 0) {
+			/* found below the first level: it moves up, dirt and all */
+			h->updirty = l->dirty[i];
+			l->tag[i] = INVALID;
+			l->dirty[i] = 0;
+		} else if (op == RT_WRITE && l->c.wt) {
+			l->s.bytes_down += bytes;
+			below(h, k, base, RT_WRITE, bytes);
+		} else if (op == RT_WRITE)
+			l->dirty[i] = 1;
+		return k < 0 ? 0 : k;
+	}
+	l->s.miss[kind]++;
+	if (op == RT_WRITE && l->c.nwa) {
+		l->s.bytes_down += bytes;
+		return below(h, k, base, RT_WRITE, bytes);
+	}
+	fetch = op == RT_IFETCH ? RT_IFETCH : RT_READ;
+	if (h->incl == RT_EXCLUSIVE && k > 0)
+		return below(h, k, base, fetch, l->c.block);	/* no copy kept here */
+	h->updirty = 0;
+	from = below(h, k, base, fetch, l->c.block);
+	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty);
+	if (op == RT_WRITE && l->c.wt) {
+		l->s.bytes_down += bytes;
+		below(h, k, base, RT_WRITE, bytes);
+	}
+	return from;
+}
+
+int
+rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+{
+	int k;
+
+	memset(h->evicted, 0xff, sizeof h->evicted);
+	if (op == RT_IFETCH && h->i1 != NULL)
+		return serve(h, -1, addr, op, bytes);
+	if (op == RT_MODIFY) {	/* a read, then a write */
+		k = serve(h, 0, addr, RT_READ, bytes);
+		serve(h, 0, addr, RT_WRITE, bytes);
+		return k;
+	}
+	return serve(h, 0, addr, op, bytes);
+}
+
+uint32_t
+rt_hier_block(const struct rt_hier *h, int op)
+{
+	return op == RT_IFETCH && h->i1 != NULL ? h->i1->c.block : h->lv[0].c.block;
+}
+
+const uint64_t *
+rt_hier_evicted(const struct rt_hier *h)
+{
+	return h->evicted;
+}
+
+int
+rt_hier_levels(const struct rt_hier *h)
+{
+	return h->n;
+}
+
+const struct rt_cache_stats *
+rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
+{
+	if (k == -1 && h->i1 != NULL) {
+		*cfg = &h->i1->c;
+		return &h->i1->s;
+	}
+	if (k >= 0 && k < h->n) {
+		*cfg = &h->lv[k].c;
+		return &h->lv[k].s;
+	}
+	*cfg = NULL;
+	return &h->mem;
+}
+
+/* cachegrind's model (cg_sim.c): LRU, write-allocate, no dirty state; an
+ * access spanning two blocks is one reference that misses if either
+ * block does; LL is asked only after a first-level miss. */
+struct rt_cg {
+	struct level i1, d1, ll;
+	uint64_t now;
+	struct rt_cgstats s;
+};
+
+static int
+cg_miss1(struct rt_cg *g, struct level *l, uint64_t block)
+{
+	uint64_t set = setof(l, block), b = set * l->ways, i, j;
+
+	for (i = b; i < b + l->ways; i++)
+		if (l->tag[i] == block)
+			break;
+	/* move to the front: ways ordered from most to least recent */
+	j = i < b + l->ways ? i : b + l->ways - 1;
+	for (; j > b; j--)
+		l->tag[j] = l->tag[j - 1];
+	l->tag[b] = block;
+	(void)g;
+	return i == b + l->ways;
+}
+
+static int
+cg_ismiss(struct rt_cg *g, struct level *l, uint64_t addr, uint64_t size)
+{
+	uint64_t b1 = addr / l->c.block, b2 = (addr + (size ? size - 1 : 0)) / l->c.block;
+	int m = 0;
+
+	if (b1 == b2)
+		return cg_miss1(g, l, b1);
+	for (; b1 <= b2; b1++)
+		m |= cg_miss1(g, l, b1);
+	return m;
+}
+
+struct rt_cg *
+rt_cg_new(const struct rt_cache_cfg *i1, const struct rt_cache_cfg *d1, const struct rt_cache_cfg *ll)
+{
+	struct rt_cg *g = calloc(1, sizeof *g);
+
+	if (g == NULL)
+		return NULL;
+	if (level_init(&g->i1, i1) || level_init(&g->d1, d1) || level_init(&g->ll, ll)) {
+		rt_cg_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void
+rt_cg_access(struct rt_cg *g, const struct rt_rec *r)
+{
+	uint64_t *ref, *m1, *ml;
+
+	switch (r->op) {
+	case RT_IFETCH: ref = &g->s.ir; m1 = &g->s.i1mr; ml = &g->s.ilmr; break;
+	case RT_WRITE: ref = &g->s.dw; m1 = &g->s.d1mw; ml = &g->s.dlmw; break;
+	default: ref = &g->s.dr; m1 = &g->s.d1mr; ml = &g->s.dlmr; break;	/* R, M */
+	}
+	(*ref)++;
+	if (cg_ismiss(g, r->op == RT_IFETCH ? &g->i1 : &g->d1, r->addr, r->size)) {
+		(*m1)++;
+		if (cg_ismiss(g, &g->ll, r->addr, r->size))
+			(*ml)++;
+	}
+}
+
+const struct rt_cgstats *
+rt_cg_stats(const struct rt_cg *g)
+{
+	return &g->s;
+}
+
+void
+rt_cg_free(struct rt_cg *g)
+{
+	if (g == NULL)
+		return;
+	level_free(&g->i1);
+	level_free(&g->d1);
+	level_free(&g->ll);
+	free(g);
+}

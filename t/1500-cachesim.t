@@ -1,0 +1,102 @@
+#!/bin/sh
+# cachesim: every policy against a naive model, hand-worked examples,
+# inclusion and write policies, composition, and exact agreement with
+# valgrind's cachegrind on the example programs.
+. "$(dirname "$0")/lib.sh"
+plan 39
+
+U=$(cd "$(dirname "$0")/unit" && pwd)
+C=$(cd "$(dirname "$0")/../contrib" && pwd)
+mk() { printf '#reftrace trace 1\n'; awk '{print NR - 1, $1, $2, ($3 ? $3 : 4)}'; }
+col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}'; }	# level, column
+M=10 WB=16	# the misses and writebacks columns
+
+# every policy = the naive model, set-associative and fully associative
+awk 'BEGIN {srand(5); for (i = 0; i < 4000; i++) print (rand() < .2 ? "M" : rand() < .3 ? "W" : "R"), int(rand() * rand() * 300)}' >"$tmp/r.in"
+awk '{print $1, $2 * 64}' "$tmp/r.in" | mk >"$tmp/r.txt"
+for p in lru fifo random mru plru srrip lfu; do
+	check_same "$p, 8 sets x 4 ways: misses and writebacks = the naive model" \
+	    "cachesim -S 3 -c 2K:4:64:$p $tmp/r.txt | awk '\$1 == \"L1\" {print \$$M, \$$WB}'" \
+	    "$U/naivecache 8 4 $p 3 <$tmp/r.in"
+	check_same "$p, fully associative 16: = the naive model" \
+	    "cachesim -S 3 -c 1K:full:64:$p $tmp/r.txt | awk '\$1 == \"L1\" {print \$$M, \$$WB}'" \
+	    "$U/naivecache 1 16 $p 3 <$tmp/r.in"
+done
+check "nru is srrip" "test \"\$(cachesim -c 2K:4:64:nru $tmp/r.txt | col L1 $M)\" = \"\$(cachesim -c 2K:4:64:srrip $tmp/r.txt | col L1 $M)\""
+
+# hand-worked: 0x1000ccee, 256-byte blocks: block 0x1000cc, set 76 of 128
+printf 'R 0x1000ccee\nR %s\nR %s\n' $(printf '0x%x 0x%x' $((0x1000ccee + 32768)) $((0x1000ccee + 256))) | mk >"$tmp/set"
+check_same "0x1000ccee is block 0x1000cc in set 76: 0x1000ccee+32K evicts it, +256 does not" \
+    "cachesim -d -c 32K:1:256 $tmp/set | awk '!/^#/ {print \$2, \$3}'" \
+    "printf 'mem -\nmem 0x1000cc00\nmem -\n'"
+# the loop interchange example: float A[32][4], 16-byte blocks
+for v in colwise:128 rowwise:32; do
+	check_same "interchange ${v%:*}: L1 (4 blocks 2-way) read misses on A = ${v#*:}" \
+	    "trfilter -m loop,done -r A -t R $D/interchange-${v%:*}.lk.gz | cachesim -c 64:2:16 -c 128:8:16 | col L1 $M" \
+	    "echo ${v#*:}"
+done
+
+# writes
+printf 'W 0\nR 0\n' | mk >"$tmp/wr"
+check_same "write-allocate: W a then R a misses once" "cachesim -c 1K:2:64 $tmp/wr | col L1 $M" "echo 1"
+check_same "no-write-allocate: W a then R a misses twice" "cachesim -c 1K:2:64:lru:wb:nwa $tmp/wr | col L1 $M" "echo 2"
+printf 'W 0\nW 0\nW 4\nR 0\n' | mk >"$tmp/wt"
+check_same "write-through: every write reaches L2" "cachesim -c 1K:2:64:lru:wt -c 8K:4:64 $tmp/wt | awk '\$1 == \"L2\" {print \$8}'" "echo 3"
+check_same "write-back: one writeback when the dirty block leaves" \
+    "printf 'W 0\nR 64\nR 128\n' | mk | cachesim -c 64:1:64 | col L1 $WB" "echo 1"
+
+# inclusion (2-block fully associative levels): a b a c a
+printf 'R 0\nR 64\nR 0\nR 128\nR 0\n' | mk >"$tmp/abaca"
+check_same "non-inclusive: L1 misses a b c" "cachesim -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 3"
+check_same "inclusive: L2 evicts a, back-invalidation costs L1 a 4th miss" \
+    "cachesim --inclusion inclusive -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 4"
+printf 'R 0\nR 64\nR 0\n' | mk >"$tmp/aba"
+check_same "exclusive (1-block levels): a b a fetches twice from memory, not 3 times" \
+    "cachesim --inclusion exclusive -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'; cachesim -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'" \
+    "printf '2\n3\n'"
+
+# accesses across blocks, split caches, composition
+printf 'R 60 8\n' | mk >"$tmp/span"
+check_same "an access across a boundary touches both blocks" "cachesim -c 1K:2:64 $tmp/span | col L1 $M" "echo 2"
+check_same "split I/D: fetches go to L1I" \
+    "cachesim -i 1K:2:64 -c 1K:2:64 $D/bsort-reversed.lk.gz | awk '\$1 == \"L1I\" {print \$9 == \$6} \$1 == \"L1D\" {print \$9}'" "printf '1\n0\n'"
+B=$D/matmul-blocked.lk.gz
+check_same "--misses 1 | cachesim = the second level of the hierarchy" \
+    "cachesim -c 1K:2:64 --misses 1 $B | cachesim -c 8K:4:64 | awk '\$1 == \"L1\" {print \$6, \$10, \$16}'" \
+    "cachesim -c 1K:2:64 -c 8K:4:64 $B | awk '\$1 == \"L2\" {print \$6, \$10, \$16}'"
+check_same "-d: one row per block access, served level named" \
+    "cachesim -d -c 1K:2:64 -c 8K:4:64 $tmp/abaca | awk '!/^#/ {print \$2}'" "printf 'mem\nmem\nL1\nmem\nL1\n'"
+check_same "-c i7: the dissertation's three levels" \
+    "cachesim -c i7 $tmp/abaca | awk '/^L/ {print \$1, \$2, \$3, \$4}'" \
+    "printf 'L1 32768 8 64\nL2 262144 8 64\nL3 8388608 16 64\n'"
+check_same "average access time: 3 + m1 (15 + m2 x 300) by hand" \
+    "cachesim -c 128:full:64 -c 128:full:64 $tmp/abaca | awk '/^#amat/ {print \$2}'" \
+    "awk 'BEGIN {printf \"%.4f\n\", 3 + 3 / 5 * (15 + 3 / 3 * 300)}'"
+
+# geometry and input errors
+check_fail "size not a multiple of assoc x block: exit 2, says why" 2 "not a multiple of associativity" "cachesim -c 32K:3:64 $tmp/r.txt"
+check_fail "block not a power of two: exit 2" 2 "not a power of two" "cachesim -c 32K:8:48 $tmp/r.txt"
+check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cachesim -c 24K:6:64:plru $tmp/r.txt"
+check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
+check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
+check_fail "a missing file: exit 1" 1 "cachesim: nosuch: No such file" "cachesim nosuch"
+check_same "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
+
+# cachegrind parity: both tools on the same program, back to back
+if ! command -v valgrind >/dev/null || ! command -v cc >/dev/null; then
+	skip "no valgrind"; exit 0
+fi
+ok=0 bad=
+for p in "bsort sorted" "bsort reversed" "bsort shuffled" "matmul standard" "matmul transposed" \
+    "matmul blocked" "interchange rowwise" "interchange colwise" "fir2dim"; do
+	set -- $p
+	(cd "$C/examples" && cc -g -O0 -o "$tmp/$1" "$1.c")
+	valgrind --tool=lackey --trace-mem=yes --log-file="$tmp/lk" "$tmp/$1" ${2:-} >/dev/null 2>&1
+	valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=16384,4,64 --LL=262144,8,64 \
+	    --cachegrind-out-file="$tmp/cg" "$tmp/$1" ${2:-} >/dev/null 2>&1
+	want=$(awk '/^summary:/ {$1 = ""; print substr($0, 2)}' "$tmp/cg")
+	got=$(cachesim --cachegrind -i 32K:8:64 -c 16K:4:64 -c 256K:8:64 "$tmp/lk" | awk '!/^#/')
+	if [ "$want" = "$got" ]; then ok=$((ok + 1)); else bad="$bad [$p: cachegrind $want, cachesim $got]"; fi
+done
+check "cachegrind mode = cachegrind's summary on all 9 example runs ($ok equal)" \
+    "test -z '$bad' || { echo '$bad'; false; }"
