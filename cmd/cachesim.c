@@ -10,7 +10,10 @@
 #include "reftrace.h"
 
 static struct rt_cache_cfg cflag[RT_MAXLEVEL], iflag;
-static int nc, hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses;
+static int nc, hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec;
+static int by = -1;			/* --by: BY_SET ... */
+enum { BY_SET, BY_REGION, BY_LOC, BY_FUNC };
+static const char *bynames[] = { "set", "region", "loc", "func" };
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
@@ -22,14 +25,25 @@ static struct rt_hier *hier;
 static struct rt_cg *cg;
 static struct rt_writer *mw;		/* the miss stream */
 static struct rt_rec cur;		/* the record being simulated */
+static struct rt_regions *regs;
+static uint64_t *grp;			/* --by: per key, accesses then misses per level */
+static size_t ngrp;
 static int status;
+
+/* OPT and PES: a first pass records every block access at each level's
+ * block size; rt_future turns that into the position of the next use. */
+static int future;
+static uint64_t *fut[RT_MAXLEVEL + 1];
+static size_t nfut, capfut, tpos;
+static uint32_t fbs[RT_MAXLEVEL + 1];
 
 static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: cachesim [-Abdkz] [-c size:assoc:block[:policy[:wb|wt[:wa|nwa]]] | -c preset]\n"
-	    "                [-i icache] [-I format] [-o file] [-S seed] [--cachegrind]\n"
+	    "usage: cachesim [-3Abdkz] [-c size:assoc:block[:policy[:wb|wt[:wa|nwa]]] | -c preset]\n"
+	    "                [-i icache] [-I format] [-o file] [-S seed] [--by set|region|loc|func]\n"
+	    "                [--cachegrind]\n"
 	    "                [--inclusion nine|inclusive|exclusive] [--latency c1,c2,...,mem]\n"
 	    "                [--misses level] [file ...]\n");
 	exit(2);
@@ -84,6 +98,144 @@ down(void *ctx, uint64_t addr, int op)
 }
 
 static int
+collect(void *ctx, struct rt_rec *rec)
+{
+	uint64_t a, end, bs, next;
+	int j;
+
+	(void)ctx;
+	if (rec->kind != RT_ACCESS)
+		return 0;
+	bs = rt_hier_block(hier, rec->op);
+	end = rec->addr + (rec->size ? rec->size - 1 : 0);
+	for (a = rec->addr; a <= end; a = next) {
+		next = (a / bs + 1) * bs;
+		if (nfut == capfut) {
+			capfut = capfut ? capfut * 2 : 1 << 16;
+			for (j = 0; j <= nc; j++)
+				if ((fut[j] = realloc(fut[j], capfut * sizeof *fut[j])) == NULL)
+					errx(1, "OPT/PES: no memory for %zu accesses", nfut);
+		}
+		for (j = 0; j <= nc; j++)
+			fut[j][nfut] = a / fbs[j];
+		nfut++;
+		if (next == 0)
+			break;
+	}
+	return 0;
+}
+
+static int
+spool(void *ctx, struct rt_rec *rec)
+{
+	if (rt_write(ctx, rec))
+		err(1, "spooling standard input");
+	return 0;
+}
+
+/* OPT/PES need the future: read the input once to learn it (standard
+ * input goes to a temporary file first), then again to simulate. */
+static void
+foresee(char ***argvp, int *argcp, char *tmpname)
+{
+	const struct rt_cache_cfg *c;
+	struct rt_writer *sw;
+	int i, fd, k, spooled = *argcp == 0;
+	static char *one[1];
+
+	for (i = 0; i < *argcp; i++)
+		spooled |= strcmp((*argvp)[i], "-") == 0;
+	if (spooled) {
+		const char *dir = getenv("TMPDIR");
+
+		snprintf(tmpname, 4096, "%s/cachesimXXXXXX", dir && *dir ? dir : "/tmp");
+		if ((fd = mkstemp(tmpname)) < 0)
+			err(1, "%s", tmpname);
+		close(fd);
+		if ((sw = rt_wopen(tmpname, RT_FMT_BINARY, 0)) == NULL)
+			err(1, "%s", tmpname);
+		if (rt_foreach(*argvp, *argcp, Iflag, kflag, spool, sw, diag))
+			status = 1;
+		if (rt_wclose(sw))
+			err(1, "%s", tmpname);
+		one[0] = tmpname;
+		*argvp = one;
+		*argcp = 1;
+		Iflag = RT_FMT_BINARY;
+	}
+	for (k = -1; k < nc; k++) {
+		rt_hier_stats(hier, k, &c);
+		fbs[k + 1] = c != NULL ? c->block : cflag[0].block;
+	}
+	if (rt_foreach(*argvp, *argcp, Iflag, kflag, collect, NULL, diag))
+		status = 1;
+	for (k = 0; k <= nc; k++)
+		if (nfut && rt_future(fut[k], nfut))
+			errx(1, "OPT/PES: no memory for %zu accesses", nfut);
+}
+
+/* --by: count an access and the levels it missed under its key. */
+static void
+tally(uint64_t key, int served)
+{
+	size_t n, w = (size_t)nc + 1;
+	int k;
+
+	if (key >= ngrp) {
+		for (n = ngrp ? ngrp : 64; n <= key; n *= 2)
+			;
+		if (key > (1u << 28) || (grp = realloc(grp, n * w * sizeof *grp)) == NULL)
+			errx(1, "--by: too many groups");
+		memset(grp + ngrp * w, 0, (n - ngrp) * w * sizeof *grp);
+		ngrp = n;
+	}
+	grp[key * w] += cur.op == RT_MODIFY ? 2 : 1;	/* a read and a write */
+	for (k = 0; k < served && k < nc; k++)
+		grp[key * w + 1 + k]++;
+}
+
+static uint64_t
+keyof(const struct rt_rec *rec, uint64_t addr)
+{
+	switch (by) {
+	case BY_SET: return rt_hier_set(hier, addr, rec->op);
+	case BY_REGION: return rec->var ? rec->var : rt_regions_find(regs, addr);
+	case BY_LOC: return rec->loc;
+	default: return rt_loc_get(rec->loc)->func;
+	}
+}
+
+static void
+write_by(void)
+{
+	size_t g, w = (size_t)nc + 1;
+	int k;
+	const struct rt_loc *l;
+
+	fprintf(fo, "#reftrace cache-by-%s 1 %s accesses", bynames[by], bynames[by]);
+	for (k = 1; k <= nc; k++)
+		fprintf(fo, " L%d_misses", k);
+	fputc('\n', fo);
+	for (g = 0; g < ngrp; g++) {
+		if (grp[g * w] == 0)
+			continue;
+		if (by == BY_SET)
+			fprintf(fo, "%zu", g);
+		else if (by == BY_LOC && g) {
+			l = rt_loc_get((uint32_t)g);
+			if (l->file || l->line)
+				fprintf(fo, "%s:%u", *rt_str(l->file) ? rt_str(l->file) : "?", l->line);
+			else
+				fprintf(fo, "%s", rt_str(l->func));
+		} else
+			fprintf(fo, "%s", g ? rt_str((uint32_t)g) : "-");
+		for (k = 0; k <= nc; k++)
+			fprintf(fo, " %llu", (unsigned long long)grp[g * w + k]);
+		fputc('\n', fo);
+	}
+}
+
+static int
 item(void *ctx, struct rt_rec *rec)
 {
 	uint64_t a, end, bs, next;
@@ -92,6 +244,8 @@ item(void *ctx, struct rt_rec *rec)
 
 	(void)ctx;
 	if (rec->kind != RT_ACCESS) {
+		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
+			err(1, NULL);
 		if (mw != NULL && rt_write(mw, rec) && errno != EPIPE)
 			warn("%s", oflag ? oflag : "<stdout>");
 		return 0;
@@ -105,8 +259,18 @@ item(void *ctx, struct rt_rec *rec)
 	end = rec->addr + (rec->size ? rec->size - 1 : 0);
 	for (a = rec->addr; a <= end; a = next) {	/* every first-level block */
 		next = (a / bs + 1) * bs;
+		if (future) {
+			uint64_t v[RT_MAXLEVEL + 1];
+
+			for (i = 0; i <= nc; i++)
+				v[i] = fut[i][tpos];
+			tpos++;
+			rt_hier_future(hier, v);
+		}
 		k = rt_hier_access(hier, a, rec->op,
 		    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
+		if (by >= 0)
+			tally(keyof(rec, a), k);
 		if (dflag) {
 			n = rt_hier_levels(hier);
 			fprintf(fo, "%llu ", (unsigned long long)rec->seq);
@@ -148,15 +312,19 @@ row(const char *name, const struct rt_cache_cfg *c, const struct rt_cache_stats 
 	fprintf(fo, " %.0f %llu %llu %llu", a, (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (c == NULL) {	/* memory: every access is served */
-		fprintf(fo, " - - - - - - - - - - -\n");
+		fprintf(fo, " - - - - - - - - - - -%s\n", threec ? " - - -" : "");
 		return;
 	}
-	fprintf(fo, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu\n", m,
+	fprintf(fo, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", m,
 	    (unsigned long long)s->miss[0], (unsigned long long)s->miss[1],
 	    (unsigned long long)s->miss[2], a ? m / a : 0,
 	    (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
 	    (unsigned long long)s->invalidations, (unsigned long long)s->bytes_up,
 	    (unsigned long long)s->bytes_down);
+	if (threec)
+		fprintf(fo, " %llu %llu %llu", (unsigned long long)s->compulsory,
+		    (unsigned long long)s->capacity, (unsigned long long)s->conflict);
+	fputc('\n', fo);
 }
 
 /* Average access time: the first level's latency plus, at each level,
@@ -199,13 +367,18 @@ report(void)
 			    "(%llu writebacks)\n", name, total(s->acc), total(s->miss),
 			    total(s->acc) ? total(s->miss) / total(s->acc) : 0,
 			    (unsigned long long)s->writebacks);
+			if (threec)
+				fprintf(fo, "%-7s %12llu compulsory %10llu capacity %10llu conflict\n", "",
+				    (unsigned long long)s->compulsory, (unsigned long long)s->capacity,
+				    (unsigned long long)s->conflict);
 		}
 		fprintf(fo, "average access time %.2f cycles\n", amat());
 		return;
 	}
 	fprintf(fo, "#reftrace cache 1 level size assoc block policy accesses reads writes"
 	    " fetches misses read_misses write_misses fetch_misses miss_ratio"
-	    " evictions writebacks invalidations bytes_in bytes_out\n");
+	    " evictions writebacks invalidations bytes_in bytes_out%s\n",
+	    threec ? " compulsory capacity conflict" : "");
 	for (k = hasi ? -1 : 0; k <= n; k++) {
 		s = rt_hier_stats(hier, k, &c);
 		snprintf(name, sizeof name, k < 0 ? "L1I" : k == n ? "mem" :
@@ -231,6 +404,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option lo[] = {
+		{ "by", required_argument, NULL, 'Y' },
 		{ "cachegrind", no_argument, NULL, 'G' },
 		{ "inclusion", required_argument, NULL, 'X' },
 		{ "latency", required_argument, NULL, 'L' },
@@ -238,12 +412,13 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	static const double deflat[] = { 3, 15, 40, 80, 120, 160, 200, 240 };
-	char why[160];
+	char why[160], tmpname[4096] = "";
 	uint64_t v;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "Abc:dhI:i:ko:S:Vz", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "3Abc:dhI:i:ko:S:Vz", lo, NULL)) != -1) {
 		switch (c) {
+		case '3': threec = 1; break;
 		case 'A': Aflag = 1; break;
 		case 'b': bflag = 1; break;
 		case 'c': addlevel(optarg); break;
@@ -281,6 +456,12 @@ main(int argc, char *argv[])
 			else
 				errx(2, "--inclusion %s: nine, inclusive or exclusive", optarg);
 			break;
+		case 'Y':
+			for (by = 0; by < 4 && strcmp(optarg, bynames[by]) != 0; by++)
+				;
+			if (by == 4)
+				errx(2, "--by %s: set, region, loc or func", optarg);
+			break;
 		case 'z': zflag = 1; break;
 		default: usage();
 		}
@@ -289,6 +470,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nc == 0 && !cgflag)
 		addlevel("i7");
+	if ((regs = rt_regions_new()) == NULL)
+		err(1, NULL);
 	if (misses > nc)
 		errx(2, "--misses %d: there are %d levels", misses, nc);
 	if (oflag == NULL || misses)
@@ -311,7 +494,8 @@ main(int argc, char *argv[])
 		if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL)
 			err(1, NULL);
 	} else {
-		if ((hier = rt_hier_new(cflag, nc, hasi ? &iflag : NULL, incl, Sflag)) == NULL)
+		if ((hier = rt_hier_new(cflag, nc, hasi ? &iflag : NULL, incl, Sflag)) == NULL ||
+		    (threec && rt_hier_3c(hier)))
 			errx(1, "cannot allocate the caches");
 		for (k = 0; k <= nc; k++)
 			lat[k] = k < nlat ? lat[k] : k == nc ? 300 : deflat[k];
@@ -331,7 +515,22 @@ main(int argc, char *argv[])
 	}
 	if (!Aflag && !dflag && !misses && !cgflag && isatty(fileno(fo)))
 		Aflag = 1;
+	for (k = 0; k < nc; k++)
+		if (cflag[k].policy == RT_OPT || cflag[k].policy == RT_PES) {
+			/* Belady at level k needs level k's own future, which the
+			 * levels above decide: only the first level knows it. */
+			if (k > 0)
+				errx(2, "-c: OPT and PES are simulated at the first level only");
+			future = 1;
+		}
+	future |= hasi && (iflag.policy == RT_OPT || iflag.policy == RT_PES);
+	if (future && !cgflag)
+		foresee(&argv, &argc, tmpname);
+	else
+		future = 0;
 	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
+	if (*tmpname)
+		unlink(tmpname);
 	if (k)
 		status = 1;
 	if (cg != NULL) {
@@ -350,7 +549,9 @@ main(int argc, char *argv[])
 			status = 1;
 		}
 		fo = NULL;
-	} else if (!dflag)
+	} else if (by >= 0)
+		write_by();
+	else if (!dflag)
 		report();
 	if (fo != NULL && (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo)))) {
 		if (errno != EPIPE)
@@ -359,5 +560,9 @@ main(int argc, char *argv[])
 	}
 	rt_hier_free(hier);
 	rt_cg_free(cg);
+	for (k = 0; k <= nc; k++)
+		free(fut[k]);
+	free(grp);
+	rt_regions_free(regs);
 	return status;
 }

@@ -21,6 +21,7 @@ struct level {
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
 	uint8_t *dirty;
+	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
 	struct rt_cache_stats s;
 };
 
@@ -33,13 +34,17 @@ struct rt_hier {
 	struct rt_rng rng;
 	struct rt_cache_stats mem;
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
+	uint64_t next[RT_MAXLEVEL + 1];	/* OPT/PES: the access's next use, per level + 1 */
 	int updirty;			/* an exclusive level handed up dirt */
 	rt_down_fn *down;		/* sees what a level sends below */
 	void *downctx;
 	int downlevel;
 };
 
-static const char *polnames[] = { "lru", "fifo", "random", "mru", "plru", "srrip", "lfu" };
+static struct level *lvl(struct rt_hier *h, int k);
+
+static const char *polnames[] = { "lru", "fifo", "random", "mru", "plru", "srrip", "lfu",
+	"opt", "pes" };
 
 int
 rt_policy_parse(const char *s)
@@ -110,7 +115,7 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 		return -1;
 	}
 	if (n > 3 && (c->policy = rt_policy_parse(f[3])) < 0) {
-		snprintf(why, whylen, "unknown policy '%s' (lru, fifo, random, mru, plru, srrip, nru, lfu)", f[3]);
+		snprintf(why, whylen, "unknown policy '%s' (lru, fifo, random, mru, plru, srrip, nru, lfu, opt, pes)", f[3]);
 		return -1;
 	}
 	if (c->policy == RT_PLRU && (c->assoc & (c->assoc - 1))) {
@@ -165,6 +170,7 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 static void
 level_free(struct level *l)
 {
+	rt_reuse_free(l->shadow);
 	free(l->tag);
 	free(l->st);
 	free(l->dirty);
@@ -288,6 +294,10 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 	case RT_PLRU:
 		plru_touch(l, set, i - set * l->ways);
 		break;
+	case RT_OPT:	/* when the block is wanted next */
+	case RT_PES:
+		*st = h->next[l == h->i1 ? 0 : (size_t)(l - h->lv) + 1];
+		break;
 	}
 }
 
@@ -305,6 +315,7 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 	case RT_PLRU:
 		return b + plru_victim(l, set);
 	case RT_MRU:
+	case RT_OPT:	/* Belady: the one wanted furthest in the future */
 		for (i = b; i < b + l->ways; i++)
 			if (l->st[i] > l->st[best])
 				best = i;
@@ -317,7 +328,7 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 			for (i = b; i < b + l->ways; i++)
 				l->st[i]++;
 		}
-	default:	/* LRU, FIFO, LFU: the smallest state, the first on ties */
+	default:	/* LRU, FIFO, LFU, PES: the smallest state, the first on ties */
 		for (i = b, w = UINT64_MAX; i < b + l->ways; i++)
 			if (l->st[i] < w) {
 				w = l->st[i];
@@ -440,6 +451,18 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 
 	h->now++;
 	l->s.acc[kind]++;
+	if (l->shadow != NULL) {
+		uint64_t d, td;
+
+		if (rt_reuse_access(l->shadow, block, &d, &td) == 0 && i < 0) {
+			if (d == RT_COLD)
+				l->s.compulsory++;
+			else if (d >= l->c.size / l->c.block)
+				l->s.capacity++;
+			else
+				l->s.conflict++;
+		}
+	}
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
@@ -488,6 +511,54 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 	return serve(h, 0, addr, op, bytes);
 }
 
+void
+rt_hier_future(struct rt_hier *h, const uint64_t *next)
+{
+	memcpy(h->next, next, (size_t)(h->n + 1) * sizeof *next);
+}
+
+/* Turn a sequence of block numbers into, at each position, the position
+ * of the same block's next appearance (UINT64_MAX: none), scanning back. */
+int
+rt_future(uint64_t *v, size_t n)
+{
+	size_t cap = 1024, i, j, used = 0;
+	uint64_t *key, *at, b;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if ((key = malloc(cap * sizeof *key)) == NULL || (at = malloc(cap * sizeof *at)) == NULL) {
+		free(key);
+		return -1;
+	}
+	memset(at, 0xff, cap * sizeof *at);	/* at: UINT64_MAX = empty */
+	for (i = n; i-- > 0;) {
+		b = v[i];
+		j = rt_hash64(b) & (cap - 1);
+		while (at[j] != UINT64_MAX && key[j] != b)
+			j = (j + 1) & (cap - 1);
+		if (at[j] == UINT64_MAX) {
+			key[j] = b;
+			used++;
+			v[i] = UINT64_MAX;
+		} else
+			v[i] = at[j];
+		at[j] = i;
+	}
+	(void)used;
+	free(key);
+	free(at);
+	return 0;
+}
+
+uint64_t
+rt_hier_set(const struct rt_hier *h, uint64_t addr, int op)
+{
+	const struct level *l = op == RT_IFETCH && h->i1 != NULL ? h->i1 : &h->lv[0];
+
+	return setof(l, addr / l->c.block);
+}
+
 uint32_t
 rt_hier_block(const struct rt_hier *h, int op)
 {
@@ -498,6 +569,19 @@ const uint64_t *
 rt_hier_evicted(const struct rt_hier *h)
 {
 	return h->evicted;
+}
+
+/* 3C (Hill): every miss is compulsory (never seen), capacity (a fully
+ * associative LRU cache of the same size misses too) or conflict. */
+int
+rt_hier_3c(struct rt_hier *h)
+{
+	int k;
+
+	for (k = h->i1 ? -1 : 0; k < h->n; k++)
+		if ((lvl(h, k)->shadow = rt_reuse_new(0)) == NULL)
+			return -1;
+	return 0;
 }
 
 int

@@ -143,7 +143,7 @@ void rt_hist_free(struct rt_hist *h);
 
 /* Caches.  A level: size, associativity (ways), block size, replacement
  * policy, write-through (else write-back), no-write-allocate. */
-enum { RT_LRU, RT_FIFO, RT_RANDOM, RT_MRU, RT_PLRU, RT_SRRIP, RT_LFU };
+enum { RT_LRU, RT_FIFO, RT_RANDOM, RT_MRU, RT_PLRU, RT_SRRIP, RT_LFU, RT_OPT, RT_PES };
 enum { RT_NINE, RT_INCLUSIVE, RT_EXCLUSIVE };	/* inclusion between levels */
 #define RT_MAXLEVEL 8
 struct rt_cache_cfg {
@@ -154,6 +154,7 @@ struct rt_cache_cfg {
 struct rt_cache_stats {
 	uint64_t acc[3], miss[3];	/* reads, writes, fetches */
 	uint64_t evictions, writebacks, invalidations;
+	uint64_t compulsory, capacity, conflict;	/* with rt_hier_3c */
 	uint64_t bytes_up, bytes_down;	/* filled from below, sent below */
 };
 int rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
@@ -170,6 +171,13 @@ struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
 int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
+uint64_t rt_hier_set(const struct rt_hier *h, uint64_t addr, int op);	/* first level's set */
+int rt_hier_3c(struct rt_hier *h);	/* classify misses from now on */
+/* OPT and PES: before each access, the position of its block's next use
+ * at every level (index 0 the split I-cache, k + 1 level k). */
+void rt_hier_future(struct rt_hier *h, const uint64_t *next);
+/* Block numbers in place -> positions of each block's next use. */
+int rt_future(uint64_t *v, size_t n);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 39
+plan 55
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -14,7 +14,7 @@ M=10 WB=16	# the misses and writebacks columns
 # every policy = the naive model, set-associative and fully associative
 awk 'BEGIN {srand(5); for (i = 0; i < 4000; i++) print (rand() < .2 ? "M" : rand() < .3 ? "W" : "R"), int(rand() * rand() * 300)}' >"$tmp/r.in"
 awk '{print $1, $2 * 64}' "$tmp/r.in" | mk >"$tmp/r.txt"
-for p in lru fifo random mru plru srrip lfu; do
+for p in lru fifo random mru plru srrip lfu opt pes; do
 	check_same "$p, 8 sets x 4 ways: misses and writebacks = the naive model" \
 	    "cachesim -S 3 -c 2K:4:64:$p $tmp/r.txt | awk '\$1 == \"L1\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 8 4 $p 3 <$tmp/r.in"
@@ -23,6 +23,41 @@ for p in lru fifo random mru plru srrip lfu; do
 	    "$U/naivecache 1 16 $p 3 <$tmp/r.in"
 done
 check "nru is srrip" "test \"\$(cachesim -c 2K:4:64:nru $tmp/r.txt | col L1 $M)\" = \"\$(cachesim -c 2K:4:64:srrip $tmp/r.txt | col L1 $M)\""
+
+# the offline bounds
+for t in bsort-reversed matmul-standard; do
+	trfilter $D/$t.lk.gz >"$tmp/$t"
+	check "$t: OPT misses <= every policy's <= PES's (8K 4-way)" \
+	    "for p in opt lru fifo random mru plru srrip lfu pes; do cachesim -c 8K:4:64:\$p $tmp/$t | col L1 $M; done | awk 'NR == 1 {o = \$1} {v[NR] = \$1} END {for (i = 2; i < NR; i++) if (v[i] < o || v[i] > v[NR]) exit 1; exit !(o < v[NR])}'"
+done
+check_same "OPT on standard input (spooled) = on the file" \
+    "cachesim -c 2K:4:64:opt <$tmp/r.txt" "cachesim -c 2K:4:64:opt $tmp/r.txt"
+check_fail "OPT below the first level is refused, with the reason" 2 "first level only" \
+    "cachesim -c 1K:2:64 -c 8K:4:64:opt $tmp/matmul-standard"
+
+# 3C: compulsory + capacity + conflict = misses; by hand on a direct-mapped cache
+check "-3: the three kinds add up to the misses at every level" \
+    "cachesim -3 -c 1K:2:64 -c 8K:4:64 $tmp/matmul-standard | awk '/^L/ {if (\$20 + \$21 + \$22 != \$10) exit 1; n++} END {exit n != 2}'"
+printf 'R 0\nR 128\nR 0\nR 128\nR 64\nR 192\nR 256\nR 0\n' | mk >"$tmp/3c"
+# 2 sets x 1 way of 64 B: blocks 0 2 0 2 1 3 4 0; FA shadow of 2 blocks
+check_same "-3 by hand: 6 compulsory, 1 capacity, 2 conflict" \
+    "cachesim -3 -c 128:1:64 $tmp/3c | awk '\$1 == \"L1\" {print \$10, \$20, \$21, \$22}'" "echo 8 5 1 2"
+
+# breakdowns
+check_same "--by set: accesses and misses per set add up to the totals" \
+    "cachesim --by set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {a += \$2; m += \$3} END {print a, m}'" \
+    "cachesim -c 512:2:64 $tmp/r.txt | awk '\$1 == \"L1\" {print \$6, \$10}'"
+check_same "--by set: the keys are block mod sets (4 sets here)" \
+    "cachesim --by set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {print \$1, \$2}'" \
+    "awk '{n[int(\$2 % 4)] += (\$1 == \"M\") ? 2 : 1} END {for (k = 0; k < 4; k++) print k, n[k]}' $tmp/r.in"
+check_same "--by region: matmul's B misses every access in a 1K cache" \
+    "cachesim --by region -c 1K:2:64 -c 8K:4:64 $D/matmul-standard.lk.gz | awk '\$1 == \"B\" {print \$2 == \$3}'" "echo 1"
+trfilter -e "$D/bsort" -l -t RWM -m sort,done "$D/bsort-reversed.lk.gz" >"$tmp/bsl"
+check_same "--by func: every access of the sort phase is bsort's or main's" \
+    "cachesim --by func $tmp/bsl | awk '!/^#/ {n += \$2} END {print n}'" \
+    "cachesim $tmp/bsl | awk '\$1 == \"L1\" {print \$6}'"
+check "--by loc: rows are file:line" "cachesim --by loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
+check_fail "--by something else: exit 2" 2 "set, region, loc or func" "cachesim --by colour $tmp/r.txt"
 
 # hand-worked: 0x1000ccee, 256-byte blocks: block 0x1000cc, set 76 of 128
 printf 'R 0x1000ccee\nR %s\nR %s\n' $(printf '0x%x 0x%x' $((0x1000ccee + 32768)) $((0x1000ccee + 256))) | mk >"$tmp/set"

@@ -2,6 +2,7 @@
  * write-allocate cache, to check cachesim against (test helper).
  *   naivecache SETS WAYS POLICY [SEED] < lines of "OP BLOCK"
  * OP is R, W or M (a read then a write); prints "misses writebacks".
+ * opt and pes look ahead through the input for each way's next use.
  * Each set is a list of ways kept in the most-recent-first order with
  * per-way fill time, use count and RRPV, searched linearly. */
 #include <stdio.h>
@@ -17,6 +18,20 @@ static struct way *w;
 static unsigned long long *tree, now, misses, wbacks;
 static const char *pol;
 static struct rt_rng g;	/* the same generator cachesim seeds, for RANDOM */
+static long long *blks;	/* the whole input, for opt and pes */
+static long nin, pos;
+
+/* The next position after pos that names block b, or a huge number. */
+static long
+nextuse(long long b)
+{
+	long i;
+
+	for (i = pos + 1; i < nin; i++)
+		if (blks[i] == b)
+			return i;
+	return 1L << 62;
+}
 
 static long
 pick(long s)
@@ -47,6 +62,18 @@ pick(long s)
 			for (i = 0; i < ways; i++)
 				v[i].rrpv++;
 		}
+	}
+	if (!strcmp(pol, "opt") || !strcmp(pol, "pes")) {
+		long far = nextuse(v[0].blk), u;
+
+		for (i = 1; i < ways; i++) {
+			u = nextuse(v[i].blk);
+			if (!strcmp(pol, "opt") ? u > far : u < far) {
+				far = u;
+				best = i;
+			}
+		}
+		return best;
 	}
 	for (i = 1; i < ways; i++) {
 		if (!strcmp(pol, "lru") && v[i].used < v[best].used) best = i;
@@ -116,12 +143,23 @@ main(int argc, char *argv[])
 		w[i].blk = -1;
 	if (!strcmp(pol, "plru"))
 		tree = calloc(sets, sizeof *tree);
-	while (scanf("%7s %lld", op, &b) == 2) {
-		if (op[0] == 'M') {
-			ref(b, 0);
-			ref(b, 1);
-		} else
-			ref(b, op[0] == 'W');
+	{
+		char *ops = NULL;
+
+		while (scanf("%7s %lld", op, &b) == 2) {
+			blks = realloc(blks, (nin + 1) * sizeof *blks);
+			ops = realloc(ops, nin + 1);
+			blks[nin] = b;
+			ops[nin++] = op[0];
+		}
+		for (pos = 0; pos < nin; pos++) {
+			if (ops[pos] == 'M') {
+				ref(blks[pos], 0);
+				ref(blks[pos], 1);
+			} else
+				ref(blks[pos], ops[pos] == 'W');
+		}
+		free(ops);
 	}
 	printf("%llu %llu\n", misses, wbacks);
 	return 0;
