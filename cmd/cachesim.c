@@ -21,7 +21,19 @@ static int nlat;
 static const char *oflag;
 
 static FILE *fo;
-static struct rt_hier *hier;
+static struct rt_hier *hier;		/* the first (or only) configuration */
+#define MAXH 256
+static struct rt_hier *hiers[MAXH];	/* -E: an ensemble, one pass */
+static char *hname[MAXH];
+static int nh, served[MAXH];
+static const char *mapfile;		/* --map */
+static uint64_t mapw = 512, tempw;	/* --width, --temperature */
+static int diffmode;
+static unsigned char *mapv;		/* the served level of every access */
+static size_t nmap, capmap;
+static signed char *tring;		/* temperature: scores, window x levels */
+static long *tsum;
+static uint64_t tn;
 static struct rt_cg *cg;
 static struct rt_writer *mw;		/* the miss stream */
 static struct rt_rec cur;		/* the record being simulated */
@@ -81,6 +93,73 @@ addlevel(const char *spec)
 	nc++;
 }
 
+/* -E: expand "1K..8M" sizes and "lru,fifo" policies into every
+ * combination; levels are separated by '/'. */
+static void
+expand(const char *prefix, char *rest)
+{
+	char lvl[128], *slash, *f[6], *save = NULL, *p, buf[512], alt[128];
+	char *pols[16], *psave = NULL;
+	uint64_t lo, hi, sz;
+	int n = 0, np = 0, i;
+
+	if (rest == NULL || *rest == '\0') {
+		if (nh == MAXH)
+			errx(2, "-E: at most %d configurations", MAXH);
+		if ((hname[nh++] = strdup(prefix)) == NULL)
+			err(1, NULL);
+		return;
+	}
+	slash = strchr(rest, '/');
+	snprintf(lvl, sizeof lvl, "%.*s", slash ? (int)(slash - rest) : (int)strlen(rest), rest);
+	for (p = strtok_r(lvl, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
+		f[n++] = p;
+	if (n < 3)
+		errx(2, "-E %s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
+	if ((p = strstr(f[0], "..")) != NULL) {
+		*p = '\0';
+		if (rt_parse_size(f[0], &lo) || rt_parse_size(p + 2, &hi) || lo == 0 || hi < lo)
+			errx(2, "-E: bad size range %s..%s", f[0], p + 2);
+	} else if (rt_parse_size(f[0], &lo))
+		errx(2, "-E: bad size %s", f[0]);
+	else
+		hi = lo;
+	if (n > 3)
+		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
+			pols[np++] = p;
+	if (np == 0)
+		pols[np++] = "lru";
+	for (sz = lo; sz <= hi; sz *= 2)
+		for (i = 0; i < np; i++) {
+			snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
+			    (unsigned long long)sz, f[1], f[2], pols[i],
+			    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "", n > 5 ? f[5] : "");
+			snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
+			expand(buf, slash ? slash + 1 : NULL);
+		}
+}
+
+static struct rt_hier *
+build(char *spec, struct rt_cache_cfg *lv, int *nlv)
+{
+	char why[160], *p, *save = NULL;
+	struct rt_hier *h;
+
+	*nlv = 0;
+	for (p = strtok_r(spec, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		if (*nlv == RT_MAXLEVEL)
+			errx(2, "-E: at most %d levels", RT_MAXLEVEL);
+		if (rt_cache_parse(p, &lv[*nlv], why, sizeof why))
+			errx(2, "-E %s: %s", p, why);
+		if (lv[*nlv].policy >= RT_OPT && *nlv > 0)
+			errx(2, "-E: OPT and PES are simulated at the first level only");
+		(*nlv)++;
+	}
+	if ((h = rt_hier_new(lv, *nlv, hasi ? &iflag : NULL, incl, Sflag)) == NULL)
+		errx(1, "cannot allocate the caches");
+	return h;
+}
+
 static void
 down(void *ctx, uint64_t addr, int op)
 {
@@ -95,6 +174,99 @@ down(void *ctx, uint64_t addr, int op)
 			warn("%s", oflag ? oflag : "<stdout>");
 		exit(1);
 	}
+}
+
+static double total(const uint64_t v[3]);
+static double amat(void);
+
+static void
+mapput(unsigned char k)
+{
+	if (nmap == capmap) {
+		capmap = capmap ? capmap * 2 : 1 << 20;
+		if ((mapv = realloc(mapv, capmap)) == NULL)
+			errx(1, "--map: no memory for %zu accesses", nmap);
+	}
+	mapv[nmap++] = k;
+}
+
+/* L1 blue ... memory red; the levels between, in order. */
+static void
+writemap(void)
+{
+	static const unsigned char pal[][3] = {
+		{ 44, 123, 182 }, { 171, 217, 233 }, { 255, 255, 191 }, { 253, 174, 97 },
+		{ 244, 109, 67 }, { 215, 48, 39 }, { 165, 0, 38 }, { 120, 0, 30 }, { 80, 0, 20 },
+	};
+	unsigned char palette[3 * 10], *row;
+	int n = rt_hier_levels(hier), k;
+	size_t i, y, h = nmap ? (nmap + mapw - 1) / mapw : 1;
+	FILE *f;
+	struct rt_png *p;
+
+	for (k = 0; k < n; k++)
+		memcpy(palette + 3 * k, pal[k], 3);
+	memcpy(palette + 3 * n, pal[5 + (n > 3)], 3);	/* memory: red */
+	palette[3 * (n + 1)] = palette[3 * (n + 1) + 1] = palette[3 * (n + 1) + 2] = 255;
+	if ((f = fopen(mapfile, "wb")) == NULL)
+		err(1, "%s", mapfile);
+	if ((row = malloc(mapw)) == NULL || (p = rt_png_open(f, (uint32_t)mapw, (uint32_t)h, palette, n + 2)) == NULL)
+		errx(1, "%s: cannot start the picture", mapfile);
+	for (y = 0; y < h; y++) {
+		for (i = 0; i < mapw; i++)
+			row[i] = y * mapw + i < nmap ? mapv[y * mapw + i] : (unsigned char)(n + 1);
+		rt_png_row(p, row);
+	}
+	if (rt_png_close(p) || fclose(f))
+		err(1, "%s", mapfile);
+	free(row);
+}
+
+/* Cache temperature (Choudhury, 5.2.4): per level, over the last tempw
+ * accesses, +1 for a hit there, -1 for a miss, 0 when it was not asked. */
+static void
+temperature(uint64_t seq, int k)
+{
+	int j, n = rt_hier_levels(hier);
+	size_t slot = (size_t)(tn % tempw) * (size_t)n;
+	signed char v;
+
+	fprintf(fo, "%llu", (unsigned long long)seq);
+	for (j = 0; j < n; j++) {
+		v = (signed char)(k == j ? 1 : k > j ? -1 : 0);
+		tsum[j] += v - (tn >= tempw ? tring[slot + j] : 0);
+		tring[slot + j] = v;
+		fprintf(fo, " %.4f", (double)tsum[j] / (double)(tn + 1 < tempw ? tn + 1 : tempw));
+	}
+	fputc('\n', fo);
+	tn++;
+}
+
+static void
+write_ensemble(void)
+{
+	const struct rt_cache_cfg *c;
+	const struct rt_cache_stats *st;
+	int i, k;
+
+	fprintf(fo, "#reftrace cache-ensemble 1 config accesses");
+	for (k = 1; k <= RT_MAXLEVEL && k <= nc; k++)
+		fprintf(fo, " L%d_misses L%d_ratio", k, k);
+	fprintf(fo, " amat\n");
+	for (i = 0; i < nh; i++) {
+		hier = hiers[i];
+		st = rt_hier_stats(hier, 0, &c);
+		fprintf(fo, "%s %.0f", hname[i], total(st->acc));
+		for (k = 0; k < rt_hier_levels(hier); k++) {
+			st = rt_hier_stats(hier, k, &c);
+			fprintf(fo, " %.0f %.6f", total(st->miss),
+			    total(st->acc) ? total(st->miss) / total(st->acc) : 0);
+		}
+		for (; k < nc; k++)
+			fprintf(fo, " - -");
+		fprintf(fo, " %.4f\n", amat());
+	}
+	hier = hiers[0];
 }
 
 static int
@@ -176,7 +348,7 @@ foresee(char ***argvp, int *argcp, char *tmpname)
 
 /* --by: count an access and the levels it missed under its key. */
 static void
-tally(uint64_t key, int served)
+tally(uint64_t key, int level)
 {
 	size_t n, w = (size_t)nc + 1;
 	int k;
@@ -190,7 +362,7 @@ tally(uint64_t key, int served)
 		ngrp = n;
 	}
 	grp[key * w] += cur.op == RT_MODIFY ? 2 : 1;	/* a read and a write */
-	for (k = 0; k < served && k < nc; k++)
+	for (k = 0; k < level && k < nc; k++)
 		grp[key * w + 1 + k]++;
 }
 
@@ -265,10 +437,21 @@ item(void *ctx, struct rt_rec *rec)
 			for (i = 0; i <= nc; i++)
 				v[i] = fut[i][tpos];
 			tpos++;
-			rt_hier_future(hier, v);
+			for (i = 0; i < nh; i++)
+				rt_hier_future(hiers[i], v);
 		}
-		k = rt_hier_access(hier, a, rec->op,
-		    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
+		for (i = 0; i < nh; i++)
+			served[i] = rt_hier_access(hiers[i], a, rec->op,
+			    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
+		k = served[0];
+		if (diffmode && served[0] != served[1])
+			fprintf(fo, "%llu %s%.0d %s%.0d\n", (unsigned long long)rec->seq,
+			    served[0] == rt_hier_levels(hiers[0]) ? "mem" : "L", served[0] == rt_hier_levels(hiers[0]) ? 0 : served[0] + 1,
+			    served[1] == rt_hier_levels(hiers[1]) ? "mem" : "L", served[1] == rt_hier_levels(hiers[1]) ? 0 : served[1] + 1);
+		if (mapfile)
+			mapput((unsigned char)k);
+		if (tempw)
+			temperature(rec->seq, k);
 		if (by >= 0)
 			tally(keyof(rec, a), k);
 		if (dflag) {
@@ -405,6 +588,10 @@ main(int argc, char *argv[])
 {
 	static const struct option lo[] = {
 		{ "by", required_argument, NULL, 'Y' },
+		{ "diff", no_argument, NULL, 'D' },
+		{ "map", required_argument, NULL, 'P' },
+		{ "temperature", required_argument, NULL, 'T' },
+		{ "width", required_argument, NULL, 'W' },
 		{ "cachegrind", no_argument, NULL, 'G' },
 		{ "inclusion", required_argument, NULL, 'X' },
 		{ "latency", required_argument, NULL, 'L' },
@@ -416,13 +603,24 @@ main(int argc, char *argv[])
 	uint64_t v;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "3Abc:dhI:i:ko:S:Vz", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "3Abc:dE:hI:i:ko:S:Vz", lo, NULL)) != -1) {
 		switch (c) {
 		case '3': threec = 1; break;
 		case 'A': Aflag = 1; break;
 		case 'b': bflag = 1; break;
 		case 'c': addlevel(optarg); break;
 		case 'd': dflag = 1; break;
+		case 'D': diffmode = 1; break;
+		case 'E': expand("", optarg); break;
+		case 'P': mapfile = optarg; break;
+		case 'T':
+			if (rt_parse_size(optarg, &tempw) || tempw == 0)
+				errx(2, "--temperature %s: a window of accesses", optarg);
+			break;
+		case 'W':
+			if (rt_parse_size(optarg, &mapw) || mapw == 0 || mapw > 65536)
+				errx(2, "--width %s: 1 to 65536 pixels", optarg);
+			break;
 		case 'G': cgflag = 1; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
@@ -468,7 +666,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (nc == 0 && !cgflag)
+	if (nh && nc)
+		errx(2, "-E and -c: give the configurations one way");
+	if (diffmode && nh != 2)
+		errx(2, "--diff compares two configurations: give -E twice");
+	if (nh && (dflag || misses || by >= 0 || threec || cgflag))
+		errx(2, "-E: an ensemble writes one row per configuration (not with -d, --misses, --by, -3, --cachegrind)");
+	if (nc == 0 && !cgflag && !nh)
 		addlevel("i7");
 	if ((regs = rt_regions_new()) == NULL)
 		err(1, NULL);
@@ -494,9 +698,29 @@ main(int argc, char *argv[])
 		if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL)
 			err(1, NULL);
 	} else {
-		if ((hier = rt_hier_new(cflag, nc, hasi ? &iflag : NULL, incl, Sflag)) == NULL ||
-		    (threec && rt_hier_3c(hier)))
-			errx(1, "cannot allocate the caches");
+		if (nh) {
+			int nlv;
+
+			for (k = 0; k < nh; k++) {
+				char *spec = strdup(hname[k]);
+
+				hiers[k] = build(spec, k == 0 ? cflag : (struct rt_cache_cfg[RT_MAXLEVEL]){ 0 }, &nlv);
+				if (k == 0)
+					nc = nlv;
+				else if (nlv > nc)
+					nc = nlv;
+				free(spec);
+			}
+			hier = hiers[0];
+		} else {
+			if ((hier = rt_hier_new(cflag, nc, hasi ? &iflag : NULL, incl, Sflag)) == NULL ||
+			    (threec && rt_hier_3c(hier)))
+				errx(1, "cannot allocate the caches");
+			hiers[nh++] = hier;
+		}
+		if (tempw && ((tring = calloc(tempw, (size_t)nc)) == NULL ||
+		    (tsum = calloc((size_t)nc, sizeof *tsum)) == NULL))
+			errx(1, "--temperature: no memory for the window");
 		for (k = 0; k <= nc; k++)
 			lat[k] = k < nlat ? lat[k] : k == nc ? 300 : deflat[k];
 		if (nlat && nlat != nc + 1)
@@ -507,23 +731,40 @@ main(int argc, char *argv[])
 			rt_hier_watch(hier, misses - 1, down, NULL);
 		}
 	}
+	if (tempw) {
+		fprintf(fo, "#reftrace cache-temperature 1 seq");
+		for (k = 1; k <= nc; k++)
+			fprintf(fo, " L%d", k);
+		fputc('\n', fo);
+	}
+	if (diffmode)
+		fprintf(fo, "#reftrace cache-diff 1 seq served_a served_b\n");
 	if (dflag && !misses) {
 		fprintf(fo, "#reftrace cache-records 1 seq served");
 		for (k = 1; k <= nc; k++)
 			fprintf(fo, " evicted_L%d", k);
 		fputc('\n', fo);
 	}
-	if (!Aflag && !dflag && !misses && !cgflag && isatty(fileno(fo)))
+	if (!Aflag && !dflag && !misses && !cgflag && !nh && isatty(fileno(fo)))
 		Aflag = 1;
-	for (k = 0; k < nc; k++)
-		if (cflag[k].policy == RT_OPT || cflag[k].policy == RT_PES) {
-			/* Belady at level k needs level k's own future, which the
-			 * levels above decide: only the first level knows it. */
-			if (k > 0)
+	for (k = 0; !cgflag && k < nh; k++) {
+		const struct rt_cache_cfg *c0, *ci;
+		int j;
+
+		for (j = 1; j < rt_hier_levels(hiers[k]); j++) {
+			rt_hier_stats(hiers[k], j, &c0);
+			/* Belady at level j needs level j's own future, which
+			 * the levels above decide: only the first level knows it. */
+			if (c0->policy >= RT_OPT)
 				errx(2, "-c: OPT and PES are simulated at the first level only");
-			future = 1;
 		}
-	future |= hasi && (iflag.policy == RT_OPT || iflag.policy == RT_PES);
+		rt_hier_stats(hiers[k], 0, &c0);
+		rt_hier_stats(hiers[k], -1, &ci);
+		if (c0->policy >= RT_OPT || (ci != NULL && ci->policy >= RT_OPT))
+			future = 1;
+		if (c0->block != cflag[0].block && future)
+			errx(2, "-E: OPT and PES in an ensemble need one first-level block size");
+	}
 	if (future && !cgflag)
 		foresee(&argv, &argc, tmpname);
 	else
@@ -551,15 +792,27 @@ main(int argc, char *argv[])
 		fo = NULL;
 	} else if (by >= 0)
 		write_by();
+	else if (diffmode || tempw)
+		;	/* the stream was the output */
+	else if (nh > 1 || (nh == 1 && hname[0] != NULL))
+		write_ensemble();
 	else if (!dflag)
 		report();
+	if (mapfile && !cgflag)
+		writemap();
 	if (fo != NULL && (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo)))) {
 		if (errno != EPIPE)
 			warn("%s", oflag ? oflag : "<stdout>");
 		status = 1;
 	}
-	rt_hier_free(hier);
+	for (k = 0; k < nh; k++) {
+		rt_hier_free(hiers[k]);
+		free(hname[k]);
+	}
 	rt_cg_free(cg);
+	free(mapv);
+	free(tring);
+	free(tsum);
 	for (k = 0; k <= nc; k++)
 		free(fut[k]);
 	free(grp);

@@ -198,6 +198,14 @@ void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec);
 const struct rt_cgstats *rt_cg_stats(const struct rt_cg *g);
 void rt_cg_free(struct rt_cg *g);
 
+/* PNG pictures: 8-bit palette (npal RGB triples) or RGB when palette is
+ * NULL; rows of w pixels given top to bottom, h of them. */
+#include <stdio.h>
+struct rt_png;
+struct rt_png *rt_png_open(FILE *f, uint32_t w, uint32_t h, const unsigned char *palette, int npal);
+int rt_png_row(struct rt_png *p, const unsigned char *pixels);
+int rt_png_close(struct rt_png *p);
+
 /* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len
  * (hi inclusive), op sets like "RW".  Return 0 or -1. */
 int rt_parse_u64(const char *s, uint64_t *v);

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 55
+plan 62
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -107,6 +107,44 @@ check_same "-c i7: the dissertation's three levels" \
 check_same "average access time: 3 + m1 (15 + m2 x 300) by hand" \
     "cachesim -c 128:full:64 -c 128:full:64 $tmp/abaca | awk '/^#amat/ {print \$2}'" \
     "awk 'BEGIN {printf \"%.4f\n\", 3 + 3 / 5 * (15 + 3 / 3 * 300)}'"
+
+# ensembles, diff, temperature, the event map
+check_same "-E 1K..8K:2:64: four configurations, each = its own run" \
+    "cachesim -E 1K..8K:2:64 $B | awk '!/^#/ {print \$1, \$3}'" \
+    "for s in 1024 2048 4096 8192; do echo \$s:2:64:lru \$(cachesim -c \$s:2:64 $B | col L1 $M); done"
+check_same "-E with policies and two levels: rows = single runs" \
+    "cachesim -E 4K:4:64:lru,opt/32K:8:64 $B | awk '!/^#/ {print \$3, \$5}'" \
+    "for p in lru opt; do cachesim -c 4K:4:64:\$p -c 32K:8:64 $B | awk '/^L/ {printf \"%s \", \$$M} END {print \"\"}' | sed 's/ \$//'; done"
+cachesim -d -c 1K:2:64 -c 8K:4:64 "$B" | awk '!/^#/ {print $1, $2}' >"$tmp/da"
+cachesim -d -c 2K:2:64 -c 8K:4:64 "$B" | awk '!/^#/ {print $1, $2}' >"$tmp/db"
+check_same "--diff: the accesses two configurations serve from different levels" \
+    "cachesim --diff -E 1K:2:64/8K:4:64 -E 2K:2:64/8K:4:64 $B | awk '!/^#/'" \
+    "paste -d' ' $tmp/da $tmp/db | awk '\$2 != \$4 {print \$1, \$2, \$4}'"
+check_same "--temperature 50: +1 hit, -1 miss, 0 not asked, averaged (awk over -d)" \
+    "cachesim --temperature 50 -c 1K:2:64 -c 8K:4:64 $B | awk '!/^#/'" \
+    "awk '{v = \$2 == \"L1\" ? 0 : \$2 == \"L2\" ? 1 : 2; for (j = 0; j < 2; j++) {s = v == j ? 1 : v > j ? -1 : 0; t = n % 50; if (n >= 50) sum[j] -= r[t, j]; r[t, j] = s; sum[j] += s} n++; w = n < 50 ? n : 50; printf \"%s %.4f %.4f\\n\", \$1, sum[0] / w, sum[1] / w}' $tmp/da"
+check_fail "--diff needs two -E" 2 "give -E twice" "cachesim --diff -E 1K:2:64 $B"
+check_fail "-E with -d is refused" 2 "one row per configuration" "cachesim -d -E 1K:2:64 $B"
+if command -v python3 >/dev/null; then
+	trfilter -m matmul,done -t RWM "$B" >"$tmp/mm"
+	cachesim -c 512:2:64 -c 4K:4:64 --map "$tmp/map.png" --width 100 "$tmp/mm" >/dev/null
+	check_same "--map: a valid PNG, one pixel per access coloured by level (decoded by Python)" \
+	    "python3 -c 'import sys, zlib, struct
+d = open(sys.argv[1], \"rb\").read(); assert d[:8] == b\"\\x89PNG\\r\\n\\x1a\\n\"
+p, idat, w = 8, b\"\", 0
+while p < len(d):
+    n, t = struct.unpack(\">I4s\", d[p:p + 8]); body = d[p + 8:p + 8 + n]
+    assert zlib.crc32(t + body) == struct.unpack(\">I\", d[p + 8 + n:p + 12 + n])[0]
+    if t == b\"IHDR\": w, h = struct.unpack(\">II\", body[:8])
+    if t == b\"IDAT\": idat += body
+    p += 12 + n
+raw = zlib.decompress(idat)
+px = b\"\".join(raw[y * (w + 1) + 1:(y + 1) * (w + 1)] for y in range(h))
+print(w, h); print(\"\\n\".join(str(c) for c in px.rstrip(bytes([3]))))' $tmp/map.png" \
+	    "n=\$(cachesim -d -c 512:2:64 -c 4K:4:64 $tmp/mm | grep -v -c '^#'); echo 100 \$(( (n + 99) / 100 )); cachesim -d -c 512:2:64 -c 4K:4:64 $tmp/mm | awk '!/^#/ {print \$2 == \"L1\" ? 0 : \$2 == \"L2\" ? 1 : 2}'"
+else
+	skip "no python3 to decode the PNG"
+fi
 
 # geometry and input errors
 check_fail "size not a multiple of assoc x block: exit 2, says why" 2 "not a multiple of associativity" "cachesim -c 32K:3:64 $tmp/r.txt"

@@ -1,0 +1,116 @@
+/* png.c: PNG images with zlib alone: 8-bit palette or RGB, one IDAT
+ * stream deflated as rows are given. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "reftrace.h"
+
+struct rt_png {
+	FILE *f;
+	uint32_t w, h, row, bpp;
+	z_stream z;
+	unsigned char *out;
+	int err;
+};
+
+#define ZCHUNK (64u << 10)
+
+static void
+be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static void
+chunk(struct rt_png *p, const char *type, const unsigned char *data, uint32_t n)
+{
+	unsigned char b[8];
+	uLong crc = crc32(0, (const Bytef *)type, 4);
+
+	be32(b, n);
+	memcpy(b + 4, type, 4);
+	if (n)
+		crc = crc32(crc, data, n);
+	if (fwrite(b, 1, 8, p->f) != 8 || (n && fwrite(data, 1, n, p->f) != n))
+		p->err = 1;
+	be32(b, (uint32_t)crc);
+	if (fwrite(b, 1, 4, p->f) != 4)
+		p->err = 1;
+}
+
+/* palette: npal RGB triples (color type 3), or NULL for RGB rows. */
+struct rt_png *
+rt_png_open(FILE *f, uint32_t w, uint32_t h, const unsigned char *palette, int npal)
+{
+	struct rt_png *p = calloc(1, sizeof *p);
+	unsigned char ihdr[13];
+
+	if (p == NULL || w == 0 || h == 0 || (p->out = malloc(ZCHUNK)) == NULL ||
+	    deflateInit(&p->z, 6) != Z_OK) {
+		if (p)
+			free(p->out);
+		free(p);
+		return NULL;
+	}
+	p->f = f;
+	p->w = w;
+	p->h = h;
+	p->bpp = palette ? 1 : 3;
+	fwrite("\211PNG\r\n\032\n", 1, 8, f);
+	be32(ihdr, w);
+	be32(ihdr + 4, h);
+	ihdr[8] = 8;
+	ihdr[9] = palette ? 3 : 2;
+	ihdr[10] = ihdr[11] = ihdr[12] = 0;
+	chunk(p, "IHDR", ihdr, 13);
+	if (palette)
+		chunk(p, "PLTE", palette, (uint32_t)npal * 3);
+	return p;
+}
+
+static void
+feed(struct rt_png *p, const unsigned char *data, uInt n, int flush)
+{
+	p->z.next_in = (Bytef *)data;
+	p->z.avail_in = n;
+	do {
+		p->z.next_out = p->out;
+		p->z.avail_out = ZCHUNK;
+		deflate(&p->z, flush);
+		if (ZCHUNK - p->z.avail_out)
+			chunk(p, "IDAT", p->out, ZCHUNK - p->z.avail_out);
+	} while (p->z.avail_out == 0);
+}
+
+/* One row of w pixels (palette indices or RGB triples). */
+int
+rt_png_row(struct rt_png *p, const unsigned char *pix)
+{
+	static const unsigned char none = 0;	/* filter type: none */
+
+	if (p->row >= p->h)
+		return -1;
+	feed(p, &none, 1, Z_NO_FLUSH);
+	feed(p, pix, p->w * p->bpp, Z_NO_FLUSH);
+	p->row++;
+	return p->err ? -1 : 0;
+}
+
+int
+rt_png_close(struct rt_png *p)
+{
+	int e;
+
+	feed(p, NULL, 0, Z_FINISH);
+	chunk(p, "IEND", NULL, 0);
+	deflateEnd(&p->z);
+	e = p->err || p->row != p->h || ferror(p->f);
+	free(p->out);
+	free(p);
+	return e ? -1 : 0;
+}
