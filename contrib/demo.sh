@@ -23,6 +23,16 @@ trfilter -m sort,done $T | trsample -c 700 | grep -v '^#' | head -10 | sed 's/^/
 echo "written: demo/bsort.rtb (binary, $(wc -c <demo/bsort.rtb) bytes), demo/bsort.txt"
 
 echo
+echo "== cache simulation: matrix multiply 16x16, standard vs blocked, 512 B L1 (2-way) + 4 KB L2"
+for v in standard blocked; do
+	trfilter -t RWM -m matmul,done t/data/matmul-$v.lk.gz |
+	    cachesim -c 512:2:64 -c 4K:4:64 -3 --map demo/matmul-$v-map.png --width 128 |
+	    awk -v v=$v '/^L1/ {printf "  %-9s L1 misses %5d of %5d (ratio %.3f: %d compulsory, %d capacity, %d conflict)\n", v, $10, $6, $14, $20, $21, $22}
+	        /^#amat/ {printf "  %-9s average access time %.2f cycles\n", "", $2}'
+done
+echo "written: demo/matmul-standard-map.png, demo/matmul-blocked-map.png (event maps: L1 blue .. memory red)"
+
+echo
 echo "== reuse distance: matrix multiply 16x16, standard vs blocked (data references)"
 for v in standard blocked; do
 	trfilter -t RWM -m matmul,done t/data/matmul-$v.lk.gz | reusedist -C >demo/matmul-$v.mrc
