@@ -42,12 +42,14 @@ static uint64_t *grp;			/* --by: per key, accesses then misses per level */
 static size_t ngrp;
 static int status;
 
-/* OPT and PES: a first pass records every block access at each level's
- * block size; rt_future turns that into the position of the next use. */
+/* OPT and PES: a pass through the levels above records what arrives at
+ * an OPT level; rt_future turns that into each arrival's next use. */
 static int future;
-static uint64_t *fut[RT_MAXLEVEL + 1];
-static size_t nfut, capfut, tpos;
-static uint32_t fbs[RT_MAXLEVEL + 1];
+static uint64_t *fut[RT_MAXLEVEL + 1];	/* by level + 1 (0: the I-cache) */
+static size_t nfut[RT_MAXLEVEL + 1];
+static uint64_t *arr;
+static size_t narr, caparr;
+static struct rt_hier *pre;		/* the hierarchy of a pre-pass */
 
 static void
 usage(void)
@@ -269,28 +271,31 @@ write_ensemble(void)
 	hier = hiers[0];
 }
 
+static void
+arrived(void *ctx, uint64_t block)
+{
+	(void)ctx;
+	if (narr == caparr) {
+		caparr = caparr ? caparr * 2 : 1 << 16;
+		if ((arr = realloc(arr, caparr * sizeof *arr)) == NULL)
+			errx(1, "OPT/PES: no memory for %zu accesses", narr);
+	}
+	arr[narr++] = block;
+}
+
 static int
-collect(void *ctx, struct rt_rec *rec)
+prepass(void *ctx, struct rt_rec *rec)
 {
 	uint64_t a, end, bs, next;
-	int j;
 
 	(void)ctx;
 	if (rec->kind != RT_ACCESS)
 		return 0;
-	bs = rt_hier_block(hier, rec->op);
+	bs = rt_hier_block(pre, rec->op);
 	end = rec->addr + (rec->size ? rec->size - 1 : 0);
 	for (a = rec->addr; a <= end; a = next) {
 		next = (a / bs + 1) * bs;
-		if (nfut == capfut) {
-			capfut = capfut ? capfut * 2 : 1 << 16;
-			for (j = 0; j <= nc; j++)
-				if ((fut[j] = realloc(fut[j], capfut * sizeof *fut[j])) == NULL)
-					errx(1, "OPT/PES: no memory for %zu accesses", nfut);
-		}
-		for (j = 0; j <= nc; j++)
-			fut[j][nfut] = a / fbs[j];
-		nfut++;
+		rt_hier_access(pre, a, rec->op, (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
 		if (next == 0)
 			break;
 	}
@@ -335,15 +340,40 @@ foresee(char ***argvp, int *argcp, char *tmpname)
 		*argcp = 1;
 		Iflag = RT_FMT_BINARY;
 	}
-	for (k = -1; k < nc; k++) {
-		rt_hier_stats(hier, k, &c);
-		fbs[k + 1] = c != NULL ? c->block : cflag[0].block;
+	/* Top down: what reaches level k is decided by the levels above it
+	 * (their own OPT futures already known), never by k or below. */
+	for (k = hasi ? -1 : 0; k < nc; k++) {
+		int lv = k < 0 ? 1 : k + 1, j, h;
+
+		for (h = 0, j = 0; h < nh; h++) {
+			rt_hier_stats(hiers[h], k, &c);
+			if (c != NULL && c->policy >= RT_OPT) {
+				if (c->block != (k < 0 ? iflag.block : cflag[k].block))
+					errx(2, "-E: OPT and PES in an ensemble need one first-level block size");
+				j = 1;
+			}
+		}
+		if (!j)
+			continue;
+		if ((pre = rt_hier_new(cflag, lv, hasi ? &iflag : NULL, incl, Sflag)) == NULL)
+			errx(1, "cannot allocate the caches");
+		for (j = hasi ? -1 : 0; j < k; j++)
+			if (fut[j + 1] != NULL)
+				rt_hier_future(pre, j, fut[j + 1], nfut[j + 1]);
+		narr = 0;
+		rt_hier_arrivals(pre, k, arrived, NULL);
+		if (rt_foreach(*argvp, *argcp, Iflag, kflag, prepass, NULL, diag))
+			status = 1;
+		rt_hier_free(pre);
+		if (narr && rt_future(arr, narr))
+			errx(1, "OPT/PES: no memory for %zu accesses", narr);
+		fut[k + 1] = arr;
+		nfut[k + 1] = narr;
+		arr = NULL;
+		caparr = 0;
+		for (h = 0; h < nh; h++)
+			rt_hier_future(hiers[h], k, fut[k + 1], nfut[k + 1]);
 	}
-	if (rt_foreach(*argvp, *argcp, Iflag, kflag, collect, NULL, diag))
-		status = 1;
-	for (k = 0; k <= nc; k++)
-		if (nfut && rt_future(fut[k], nfut))
-			errx(1, "OPT/PES: no memory for %zu accesses", nfut);
 }
 
 /* --by: count an access and the levels it missed under its key. */
@@ -431,15 +461,6 @@ item(void *ctx, struct rt_rec *rec)
 	end = rec->addr + (rec->size ? rec->size - 1 : 0);
 	for (a = rec->addr; a <= end; a = next) {	/* every first-level block */
 		next = (a / bs + 1) * bs;
-		if (future) {
-			uint64_t v[RT_MAXLEVEL + 1];
-
-			for (i = 0; i <= nc; i++)
-				v[i] = fut[i][tpos];
-			tpos++;
-			for (i = 0; i < nh; i++)
-				rt_hier_future(hiers[i], v);
-		}
 		for (i = 0; i < nh; i++)
 			served[i] = rt_hier_access(hiers[i], a, rec->op,
 			    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
@@ -753,17 +774,20 @@ main(int argc, char *argv[])
 
 		for (j = 1; j < rt_hier_levels(hiers[k]); j++) {
 			rt_hier_stats(hiers[k], j, &c0);
-			/* Belady at level j needs level j's own future, which
-			 * the levels above decide: only the first level knows it. */
-			if (c0->policy >= RT_OPT)
-				errx(2, "-c: OPT and PES are simulated at the first level only");
+			if (c0->policy < RT_OPT)
+				continue;
+			/* Belady below the first level needs that level's own
+			 * future: the levels above decide it, unless the lower
+			 * levels reach back up (inclusion) or there are many
+			 * configurations to foresee. */
+			if (incl != RT_NINE || nh > 1)
+				errx(2, "OPT and PES below the first level: one non-inclusive configuration only");
+			future = 1;
 		}
 		rt_hier_stats(hiers[k], 0, &c0);
 		rt_hier_stats(hiers[k], -1, &ci);
 		if (c0->policy >= RT_OPT || (ci != NULL && ci->policy >= RT_OPT))
 			future = 1;
-		if (c0->block != cflag[0].block && future)
-			errx(2, "-E: OPT and PES in an ensemble need one first-level block size");
 	}
 	if (future && !cgflag)
 		foresee(&argv, &argc, tmpname);
@@ -815,6 +839,7 @@ main(int argc, char *argv[])
 	free(tsum);
 	for (k = 0; k <= nc; k++)
 		free(fut[k]);
+	free(arr);
 	free(grp);
 	rt_regions_free(regs);
 	return status;

@@ -22,6 +22,10 @@ struct level {
 	uint64_t *tree;			/* PLRU bits per set */
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
+	const uint64_t *fut;			/* OPT/PES: next use, by arrival */
+	size_t nfut, fpos;
+	rt_arrive_fn *arrive;			/* sees every block that arrives */
+	void *arrivectx;
 	struct rt_cache_stats s;
 };
 
@@ -34,7 +38,7 @@ struct rt_hier {
 	struct rt_rng rng;
 	struct rt_cache_stats mem;
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
-	uint64_t next[RT_MAXLEVEL + 1];	/* OPT/PES: the access's next use, per level + 1 */
+
 	int updirty;			/* an exclusive level handed up dirt */
 	rt_down_fn *down;		/* sees what a level sends below */
 	void *downctx;
@@ -294,9 +298,9 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 	case RT_PLRU:
 		plru_touch(l, set, i - set * l->ways);
 		break;
-	case RT_OPT:	/* when the block is wanted next */
+	case RT_OPT:	/* when the block is wanted next, in this level's stream */
 	case RT_PES:
-		*st = h->next[l == h->i1 ? 0 : (size_t)(l - h->lv) + 1];
+		*st = l->fpos - 1 < l->nfut ? l->fut[l->fpos - 1] : UINT64_MAX;
 		break;
 	}
 }
@@ -451,6 +455,9 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 
 	h->now++;
 	l->s.acc[kind]++;
+	l->fpos++;
+	if (l->arrive != NULL)
+		l->arrive(l->arrivectx, block);
 	if (l->shadow != NULL) {
 		uint64_t d, td;
 
@@ -512,9 +519,21 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 }
 
 void
-rt_hier_future(struct rt_hier *h, const uint64_t *next)
+rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n)
 {
-	memcpy(h->next, next, (size_t)(h->n + 1) * sizeof *next);
+	struct level *l = lvl(h, k);
+
+	l->fut = next;
+	l->nfut = n;
+}
+
+void
+rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx)
+{
+	struct level *l = lvl(h, k);
+
+	l->arrive = fn;
+	l->arrivectx = ctx;
 }
 
 /* Turn a sequence of block numbers into, at each position, the position

@@ -173,9 +173,11 @@ int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
 uint64_t rt_hier_set(const struct rt_hier *h, uint64_t addr, int op);	/* first level's set */
 int rt_hier_3c(struct rt_hier *h);	/* classify misses from now on */
-/* OPT and PES: before each access, the position of its block's next use
- * at every level (index 0 the split I-cache, k + 1 level k). */
-void rt_hier_future(struct rt_hier *h, const uint64_t *next);
+/* OPT and PES at level k: for the i-th block that arrives there, the
+ * position of that block's next arrival (rt_future of the arrivals). */
+void rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n);
+typedef void rt_arrive_fn(void *ctx, uint64_t block);
+void rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx);
 /* Block numbers in place -> positions of each block's next use. */
 int rt_future(uint64_t *v, size_t n);
 /* The address of the block the last access evicted at each level, or

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 62
+plan 64
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -32,9 +32,14 @@ for t in bsort-reversed matmul-standard; do
 done
 check_same "OPT on standard input (spooled) = on the file" \
     "cachesim -c 2K:4:64:opt <$tmp/r.txt" "cachesim -c 2K:4:64:opt $tmp/r.txt"
-check_fail "OPT below the first level is refused, with the reason" 2 "first level only" \
-    "cachesim -c 1K:2:64 -c 8K:4:64:opt $tmp/matmul-standard"
-
+cachesim -c 1K:2:64 --misses 1 "$tmp/matmul-standard" | awk "$HEX"' !/^#/ {printf "%s %.0f\n", $2, hex($3) / 64}' >"$tmp/l2.in"
+for p in opt pes; do
+	check_same "$p at L2 = the naive $p on L2's own stream (from --misses 1)" \
+	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $tmp/matmul-standard | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
+	    "$U/naivecache 32 4 $p <$tmp/l2.in"
+done
+check_fail "OPT below the first level of an inclusive hierarchy is refused, with the reason" 2 \
+    "one non-inclusive configuration" "cachesim --inclusion inclusive -c 1K:2:64 -c 8K:4:64:opt $tmp/matmul-standard"
 # 3C: compulsory + capacity + conflict = misses; by hand on a direct-mapped cache
 check "-3: the three kinds add up to the misses at every level" \
     "cachesim -3 -c 1K:2:64 -c 8K:4:64 $tmp/matmul-standard | awk '/^L/ {if (\$20 + \$21 + \$22 != \$10) exit 1; n++} END {exit n != 2}'"
