@@ -50,6 +50,9 @@ static size_t nfut[RT_MAXLEVEL + 1];
 static uint64_t *arr;
 static size_t narr, caparr;
 static struct rt_hier *pre;		/* the hierarchy of a pre-pass */
+static uint64_t bsi, bsd;		/* first-level block sizes: fetches, data */
+static int uniform = 1;			/* every configuration has them */
+static int plain;			/* one configuration, no per-access output */
 
 static void
 usage(void)
@@ -457,10 +460,30 @@ item(void *ctx, struct rt_rec *rec)
 		return 0;
 	}
 	cur = *rec;
-	bs = rt_hier_block(hier, rec->op);
+	end = rec->addr + (rec->size ? rec->size - 1 : 0);
+	if (plain && ((rec->addr ^ end) & ~((rec->op == RT_IFETCH ? bsi : bsd) - 1)) == 0) {
+		/* one configuration, nothing per access, one block */
+		rt_hier_access(hier, rec->addr, rec->op, (uint32_t)(end - rec->addr + 1));
+		return 0;
+	}
+	if (!uniform) {	/* an ensemble of block sizes: each splits its own way */
+		for (i = 0; i < nh; i++) {
+			bs = rt_hier_block(hiers[i], rec->op);
+			end = rec->addr + (rec->size ? rec->size - 1 : 0);
+			for (a = rec->addr; a <= end; a = next) {
+				next = (a & ~(bs - 1)) + bs;
+				rt_hier_access(hiers[i], a, rec->op,
+				    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
+				if (next == 0)
+					break;
+			}
+		}
+		return 0;
+	}
+	bs = rec->op == RT_IFETCH ? bsi : bsd;
 	end = rec->addr + (rec->size ? rec->size - 1 : 0);
 	for (a = rec->addr; a <= end; a = next) {	/* every first-level block */
-		next = (a / bs + 1) * bs;
+		next = (a & ~(bs - 1)) + bs;
 		for (i = 0; i < nh; i++)
 			served[i] = rt_hier_access(hiers[i], a, rec->op,
 			    (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1));
@@ -751,6 +774,16 @@ main(int argc, char *argv[])
 				err(1, "%s", oflag ? oflag : "<stdout>");
 			rt_hier_watch(hier, misses - 1, down, NULL);
 		}
+	}
+	if (hier != NULL) {
+		bsi = rt_hier_block(hier, RT_IFETCH);
+		bsd = rt_hier_block(hier, RT_READ);
+		for (k = 1; k < nh; k++)
+			uniform &= rt_hier_block(hiers[k], RT_IFETCH) == bsi &&
+			    rt_hier_block(hiers[k], RT_READ) == bsd;
+		plain = nh == 1 && !dflag && !mapfile && !tempw && by < 0 && !diffmode;
+		if (!uniform && (diffmode || mapfile || tempw || future))
+			errx(2, "-E: --diff, --map, --temperature and OPT need one first-level block size");
 	}
 	if (tempw) {
 		fprintf(fo, "#reftrace cache-temperature 1 seq");

@@ -17,6 +17,7 @@
 struct level {
 	struct rt_cache_cfg c;
 	uint64_t nsets, ways, mask;	/* mask: nsets - 1 when a power of two */
+	int bshift;			/* log2 of the block size */
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
@@ -159,6 +160,7 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->ways = c->assoc;
 	l->nsets = c->size / c->block / c->assoc;
 	l->mask = (l->nsets & (l->nsets - 1)) == 0 ? l->nsets - 1 : 0;
+	l->bshift = __builtin_ctz(c->block);	/* blocks are powers of two */
 	n = l->nsets * l->ways;
 	l->tag = malloc(n * sizeof *l->tag);
 	l->st = calloc(n, sizeof *l->st);
@@ -449,7 +451,7 @@ static int
 serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 {
 	struct level *l = lvl(h, k);
-	uint64_t block = addr / l->c.block, set = setof(l, block), base = block * l->c.block;
+	uint64_t block = addr >> l->bshift, set = setof(l, block), base = block << l->bshift;
 	int64_t i = lookup(l, block, set);
 	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, from, fetch;
 
@@ -507,7 +509,8 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 {
 	int k;
 
-	memset(h->evicted, 0xff, sizeof h->evicted);
+	for (k = 0; k < h->n; k++)
+		h->evicted[k] = UINT64_MAX;
 	if (op == RT_IFETCH && h->i1 != NULL)
 		return serve(h, -1, addr, op, bytes);
 	if (op == RT_MODIFY) {	/* a read, then a write */

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 64
+plan 65
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -117,6 +117,8 @@ check_same "average access time: 3 + m1 (15 + m2 x 300) by hand" \
 check_same "-E 1K..8K:2:64: four configurations, each = its own run" \
     "cachesim -E 1K..8K:2:64 $B | awk '!/^#/ {print \$1, \$3}'" \
     "for s in 1024 2048 4096 8192; do echo \$s:2:64:lru \$(cachesim -c \$s:2:64 $B | col L1 $M); done"
+check_same "-E over block sizes: each configuration splits accesses its own way" \
+    "cachesim -E 4K:2:32 -E 4K:2:128 $tmp/span | awk '!/^#/ {print \$3}'" "printf '2\n1\n'"
 check_same "-E with policies and two levels: rows = single runs" \
     "cachesim -E 4K:4:64:lru,opt/32K:8:64 $B | awk '!/^#/ {print \$3, \$5}'" \
     "for p in lru opt; do cachesim -c 4K:4:64:\$p -c 32K:8:64 $B | awk '/^L/ {printf \"%s \", \$$M} END {print \"\"}' | sed 's/ \$//'; done"
