@@ -53,6 +53,10 @@ static struct rt_hier *pre;		/* the hierarchy of a pre-pass */
 static uint64_t bsi, bsd;		/* first-level block sizes: fetches, data */
 static int uniform = 1;			/* every configuration has them */
 static int plain;			/* one configuration, no per-access output */
+static int batched;			/* an ensemble with table output only */
+#define NBATCH 4096
+static struct { uint64_t addr; uint32_t bytes; uint8_t op; } batch[NBATCH];
+static int nbatch;
 
 static void
 usage(void)
@@ -379,6 +383,17 @@ foresee(char ***argvp, int *argcp, char *tmpname)
 	}
 }
 
+static void
+runbatch(void)
+{
+	int i, j;
+
+	for (i = 0; i < nh; i++)
+		for (j = 0; j < nbatch; j++)
+			rt_hier_access(hiers[i], batch[j].addr, batch[j].op, batch[j].bytes);
+	nbatch = 0;
+}
+
 /* --by: count an access and the levels it missed under its key. */
 static void
 tally(uint64_t key, int level)
@@ -464,6 +479,23 @@ item(void *ctx, struct rt_rec *rec)
 	if (plain && ((rec->addr ^ end) & ~((rec->op == RT_IFETCH ? bsi : bsd) - 1)) == 0) {
 		/* one configuration, nothing per access, one block */
 		rt_hier_access(hier, rec->addr, rec->op, (uint32_t)(end - rec->addr + 1));
+		return 0;
+	}
+	if (batched && uniform) {
+		/* Each configuration takes a batch in turn: 24 interleaved
+		 * access by access would evict each other from the machine's
+		 * own caches. */
+		bs = rec->op == RT_IFETCH ? bsi : bsd;
+		for (a = rec->addr; a <= end; a = next) {
+			next = (a & ~(bs - 1)) + bs;
+			if (nbatch == NBATCH)
+				runbatch();
+			batch[nbatch].addr = a;
+			batch[nbatch].op = rec->op;
+			batch[nbatch++].bytes = (uint32_t)((next - 1 < end ? next - 1 : end) - a + 1);
+			if (next == 0)
+				break;
+		}
 		return 0;
 	}
 	if (!uniform) {	/* an ensemble of block sizes: each splits its own way */
@@ -782,6 +814,7 @@ main(int argc, char *argv[])
 			uniform &= rt_hier_block(hiers[k], RT_IFETCH) == bsi &&
 			    rt_hier_block(hiers[k], RT_READ) == bsd;
 		plain = nh == 1 && !dflag && !mapfile && !tempw && by < 0 && !diffmode;
+		batched = nh > 1 && !diffmode && !mapfile && !tempw;
 		if (!uniform && (diffmode || mapfile || tempw || future))
 			errx(2, "-E: --diff, --map, --temperature and OPT need one first-level block size");
 	}
@@ -827,6 +860,8 @@ main(int argc, char *argv[])
 	else
 		future = 0;
 	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
+	if (nbatch)
+		runbatch();
 	if (*tmpname)
 		unlink(tmpname);
 	if (k)
