@@ -30,6 +30,8 @@ struct rt_writer {
 	uint32_t nsdone, nldone;
 };
 
+static int start(struct rt_writer *w);
+
 static int
 flushbuf(struct rt_writer *w, const void *p, size_t n)
 {
@@ -202,11 +204,8 @@ write_text(struct rt_writer *w, const struct rt_rec *r)
 	char line[128], *p = line;
 	const struct rt_loc *l;
 
-	if (!w->started) {
-		w->started = 1;
-		if (out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1))
-			return -1;
-	}
+	if (!w->started && start(w))
+		return -1;
 	if (r->kind != RT_ACCESS) {
 		static const char *kw[] = { "", "#mark ", "#region ", "#object " };
 
@@ -456,6 +455,23 @@ resetprev(struct rt_writer *w)
 	w->prev.tid = RT_NOTID;
 }
 
+/* The stream's first bytes: a text header line or the binary header. */
+static int
+start(struct rt_writer *w)
+{
+	unsigned char hdr[RTB_HDRLEN] = { 0 };
+
+	w->started = 1;
+	if (w->fmt == RT_FMT_TEXT)
+		return out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1);
+	if (w->fmt != RT_FMT_BINARY)
+		return 0;
+	memcpy(hdr, RTB_MAGIC, 8);
+	hdr[8] = RTB_VERSION;
+	resetprev(w);
+	return out(w, hdr, sizeof hdr);
+}
+
 static int
 write_binary(struct rt_writer *w, const struct rt_rec *r)
 {
@@ -463,16 +479,8 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 	struct rt_rec *pv = &w->prev;
 	uint64_t base;
 
-	if (!w->started) {
-		unsigned char hdr[RTB_HDRLEN] = { 0 };
-
-		memcpy(hdr, RTB_MAGIC, 8);
-		hdr[8] = RTB_VERSION;
-		w->started = 1;
-		resetprev(w);
-		if (out(w, hdr, sizeof hdr))
-			return -1;
-	}
+	if (!w->started && start(w))
+		return -1;
 	if (w->bcount >= RTB_BLOCK_ITEMS || w->blen >= (4u << 20)) {
 		if (endblock(w))
 			return -1;
@@ -573,19 +581,8 @@ rt_wclose(struct rt_writer *w)
 
 	if (w == NULL)
 		return 0;
-	if (!w->started && w->fmt != RT_FMT_DIN) {
-		/* an empty trace still says what it is */
-		struct rt_rec none = { .kind = RT_MARK };
-
-		if (w->fmt == RT_FMT_TEXT) {
-			w->started = 1;
-			out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1);
-		} else {
-			write_binary(w, &none);
-			w->bcount = 0;
-			w->blen = 0;
-		}
-	}
+	if (!w->started)	/* an empty trace still says what it is */
+		start(w);
 	if (w->fmt == RT_FMT_BINARY)
 		endblock(w);
 	if (w->len)

@@ -2,7 +2,7 @@
 # The trace formats: every reader on real and malformed input, gzip,
 # and lossless text <-> binary round trips.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 41
 
 L=$D/bsort-reversed.lk.gz
 nrec() { grep -v -c '^#'; }
@@ -135,3 +135,6 @@ check_fail "truncated gzip is an error, not a short trace" 1 "truncated gzip inp
 printf 'hello world, this is prose\n' >"$tmp/prose"
 check_fail "an unknown format is refused" 1 "prose: unknown trace format" "trfilter $tmp/prose"
 check_same "empty input is an empty trace" "trfilter </dev/null" "echo '#reftrace trace 1 seq op addr size tid pc loc func var'"
+check_same "an empty binary trace is its 16-byte header and reads back empty" \
+    "trfilter -b </dev/null | wc -c | tr -d ' '; trfilter -b </dev/null | trfilter" \
+    "echo 16; echo '#reftrace trace 1 seq op addr size tid pc loc func var'"

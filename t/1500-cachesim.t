@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 67
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -160,6 +160,9 @@ check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cach
 check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
 check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
 check_fail "a missing file: exit 1" 1 "cachesim: nosuch: No such file" "cachesim nosuch"
+check "a closed pipe ends it quietly" \
+    "cachesim -d -c 1K:2:64 $D/fir2dim.lk.gz 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
+check_same "-V: the version" "cachesim -V" "echo 'cachesim 0.1'"
 check_same "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
 
 # cachegrind parity: both tools on the same program, back to back
