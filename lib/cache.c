@@ -21,6 +21,7 @@ struct level {
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
+	uint32_t *hint;			/* per set: the way last found or filled */
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
 	const uint64_t *fut;			/* OPT/PES: next use, by arrival */
@@ -166,7 +167,8 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->st = calloc(n, sizeof *l->st);
 	l->dirty = calloc(n, 1);
 	l->tree = c->policy == RT_PLRU ? calloc(l->nsets, sizeof *l->tree) : NULL;
-	if (l->tag == NULL || l->st == NULL || l->dirty == NULL ||
+	l->hint = calloc(l->nsets, sizeof *l->hint);
+	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL ||
 	    (c->policy == RT_PLRU && l->tree == NULL))
 		return -1;
 	memset(l->tag, 0xff, n * sizeof *l->tag);
@@ -181,6 +183,7 @@ level_free(struct level *l)
 	free(l->st);
 	free(l->dirty);
 	free(l->tree);
+	free(l->hint);
 }
 
 struct rt_hier *
@@ -344,14 +347,20 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 	}
 }
 
+/* The way holding block in its set, or -1; the way last found is tried
+ * first, as a hit usually repeats it. */
 static int64_t
 lookup(const struct level *l, uint64_t block, uint64_t set)
 {
-	uint64_t b = set * l->ways, i;
+	uint64_t b = set * l->ways, i = b + l->hint[set];
 
+	if (l->tag[i] == block)
+		return (int64_t)i;
 	for (i = b; i < b + l->ways; i++)
-		if (l->tag[i] == block)
+		if (l->tag[i] == block) {
+			l->hint[set] = (uint32_t)(i - b);
 			return (int64_t)i;
+		}
 	return -1;
 }
 
@@ -441,6 +450,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty)
 	}
 	l->tag[i] = block;
 	l->dirty[i] = (uint8_t)dirty;
+	l->hint[set] = (uint32_t)(i - set * l->ways);
 	l->s.bytes_up += l->c.block;
 	touch(h, l, set, i, 1);
 }
