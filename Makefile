@@ -29,13 +29,13 @@ all: $(PROGS)
 lib/libreftrace.a: $(LIBOBJ)
 	$(AR) rcs $@ $(LIBOBJ)
 
-lib/%.o: lib/%.c lib/reftrace.h lib/rtint.h
+lib/%.o: lib/%.c $(wildcard lib/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-cmd/%: cmd/%.c lib/libreftrace.a lib/reftrace.h
+cmd/%: cmd/%.c lib/libreftrace.a $(wildcard lib/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libreftrace.a $(LDLIBS)
 
-t/unit/%: t/unit/%.c lib/libreftrace.a lib/reftrace.h lib/rtint.h
+t/unit/%: t/unit/%.c lib/libreftrace.a $(wildcard lib/*.h)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libreftrace.a $(LDLIBS)
 
 check: all $(UNITS)

@@ -1340,6 +1340,50 @@ readslow(struct rt_reader *r, struct rt_rec **pp)
 	return ioerr(r, "no reader for this format");
 }
 
+char *
+rt_rgetline(struct rt_reader *r, size_t *len)
+{
+	size_t n;
+	char *s;
+
+	if (r->eof == 2)
+		return NULL;
+	s = nextline(r, &n);
+	if (len != NULL)
+		*len = n;
+	return s;
+}
+
+int
+rt_rpeek(struct rt_reader *r, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (r->len - r->pos < n && refill(r) > 0)
+		;
+	return r->len - r->pos >= n && memcmp(r->buf + r->pos, prefix, n) == 0;
+}
+
+const char *
+rt_rpath(const struct rt_reader *r)
+{
+	return r->path;
+}
+
+const char *
+rt_rbad(struct rt_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->err, sizeof r->err, "%s:%llu: ", r->path,
+	    (unsigned long long)r->line);
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof r->err - n, fmt, ap);
+	va_end(ap);
+	return r->err;
+}
+
 int
 rt_readp(struct rt_reader *r, struct rt_rec **pp)
 {

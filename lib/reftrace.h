@@ -60,7 +60,8 @@ enum rt_fmt {
 	RT_FMT_GLEIPNIR,
 	RT_FMT_DIN,	/* Dinero IV */
 	RT_FMT_MTV,	/* R 0x.. / W 0x.. / L file:line */
-	RT_FMT_ADDR	/* one address a line */
+	RT_FMT_ADDR,	/* one address a line */
+	RT_FMT_LINES	/* not a trace: any text stream, read with rt_rgetline */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */
 int rt_fmt_parse_out(const char *name);	/* -1 unless a writer has it */
@@ -80,6 +81,15 @@ int rt_readp(struct rt_reader *r, struct rt_rec **pp);
 const char *rt_rerror(const struct rt_reader *r);
 int rt_rformat(const struct rt_reader *r);
 void rt_rclose(struct rt_reader *r);
+/* Streams other than traces (points, persistence, coordinates, series),
+ * opened with RT_FMT_LINES: the next line without its newline, NULL at
+ * the end or on an error (then rt_rerror is not empty).  rt_rbad formats
+ * "path:line: reason" for the line last returned. */
+char *rt_rgetline(struct rt_reader *r, size_t *len);
+int rt_rpeek(struct rt_reader *r, const char *prefix);	/* 1 if it starts so */
+const char *rt_rpath(const struct rt_reader *r);
+const char *rt_rbad(struct rt_reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Read every item of the named files in order (none or "-": standard
  * input), calling fn for each.  Malformed lines end a file with diag

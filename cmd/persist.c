@@ -1,0 +1,491 @@
+/* persist: Vietoris-Rips persistent cohomology of points or a distance matrix. */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+enum { IN_AUTO, IN_POINTS, IN_LOWER, IN_DISTANCE, IN_CLOUD };
+static const char *innames[] = { "auto", "points", "lower", "distance", "cloud" };
+
+static uint64_t cflag = 3, pflag = 47, Dflag = 256;
+static double eflag = -1, qflag;
+static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag;
+static const char *oflag;
+
+static FILE *fo;
+static int status;
+static char why[256];		/* how the threshold was chosen */
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: persist [-AkL] [-c count] [-D degree] [-d dim] [-e threshold]\n"
+	    "               [-I format] [-m metric] [-o file] [-p prime]\n"
+	    "               [-q persistence] [file]\n");
+	exit(2);
+}
+
+static void
+diag(const char *msg, int fatal)
+{
+	warnx("%s", msg);
+	if (fatal)
+		status = 1;
+}
+
+/* Numbers separated by commas or white space, a row a line. */
+static int
+numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
+{
+	char *end;
+	double x;
+
+	*nv = 0;
+	for (;;) {
+		s += strspn(s, " \t,");
+		if (*s == '\0')
+			return 0;
+		errno = 0;
+		x = strtod(s, &end);
+		if (end == s || errno == ERANGE || !isfinite(x) ||
+		    (*end && !strchr(" \t,", *end))) {
+			rt_rbad(r, "not a number: %.*s", (int)strcspn(s, " \t,"), s);
+			return -1;
+		}
+		if (*nv == *cap) {
+			*cap = *cap ? 2 * *cap : 64;
+			if ((*v = realloc(*v, *cap * sizeof **v)) == NULL)
+				err(1, NULL);
+		}
+		(*v)[(*nv)++] = x;
+		s = end;
+	}
+}
+
+/* A distance matrix (lower triangle, or full and symmetric) or a plain
+ * point cloud (rows of coordinates), as Ripser reads them. */
+static float *
+readmatrix(struct rt_reader *r, int kind, struct rt_cloud *c)
+{
+	char *s;
+	double *row = NULL, *pts = NULL;
+	size_t nrow = 0, cap = 0, n = 0, i, capp = 0, len;
+	float *tri = NULL;
+	int dim = -1;
+
+	while ((s = rt_rgetline(r, &len)) != NULL) {
+		if (*s == '#')
+			continue;
+		if (numbers(r, s, &row, &nrow, &cap))
+			goto bad;
+		if (kind == IN_CLOUD) {
+			if (nrow == 0)
+				continue;
+			if (dim < 0)
+				dim = (int)nrow;
+			if (nrow != (size_t)dim) {
+				rt_rbad(r, "a point of dimension %zu, the first had %d", nrow, dim);
+				goto bad;
+			}
+			if ((n + 1) * dim > capp) {
+				capp = capp ? 2 * capp : 1024;
+				while (capp < (n + 1) * dim)
+					capp *= 2;
+				if ((pts = realloc(pts, capp * sizeof *pts)) == NULL)
+					err(1, NULL);
+			}
+			memcpy(pts + n * dim, row, dim * sizeof *row);
+			n++;
+			continue;
+		}
+		if (kind == IN_LOWER && nrow == 0 && n == 0)
+			continue;	/* the first row may be written, empty */
+		if (kind == IN_LOWER && n == 0)
+			n = 1;		/* ... or left out */
+		if (kind == IN_DISTANCE && nrow == 0)
+			continue;
+		if (kind == IN_LOWER ? nrow != n : nrow != (n ? c->n : nrow)) {
+			rt_rbad(r, "row %zu has %zu entries, %s wants %zu", n + 1, nrow,
+			    kind == IN_LOWER ? "a lower-triangular matrix" :
+			    "a square matrix", kind == IN_LOWER ? n : c->n);
+			goto bad;
+		}
+		if (kind == IN_DISTANCE && n == 0)
+			c->n = nrow;	/* the row length fixes the size */
+		if ((tri = realloc(tri, ((n + 1) * n / 2 + 1) * sizeof *tri)) == NULL)
+			err(1, NULL);
+		for (i = 0; i < n; i++) {
+			if (row[i] < 0) {
+				rt_rbad(r, "a negative distance");
+				goto bad;
+			}
+			if (kind == IN_DISTANCE && fabs(row[i] - tri[RT_TRI(i, n)]) > 0) {
+				;	/* upper triangle: checked below */
+			}
+			tri[RT_TRI(i, n)] = (float)row[i];
+		}
+		n++;
+	}
+	if (*rt_rerror(r))
+		errx(1, "%s", rt_rerror(r));
+	if (kind == IN_DISTANCE && n != c->n)
+		errx(1, "%s: %zu rows of %zu entries: not a square matrix",
+		    rt_rpath(r), n, c->n);
+	free(row);
+	c->nv = c->n = n;
+	if (n == 0)
+		errx(1, "%s: no points", rt_rpath(r));
+	if (kind == IN_CLOUD) {
+		c->numeric = 1;
+		c->dim = dim;
+		c->x = pts;
+		if ((tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
+			err(1, NULL);
+	}
+	if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
+		err(1, NULL);
+	return tri;
+bad:
+	errx(1, "%s", rt_rerror(r));
+}
+
+/* Ripser's default threshold: the enclosing radius, the least over
+ * vertices of their largest distance; beyond it the complex is a cone. */
+static float
+enclosing(const float *tri, size_t n)
+{
+	float *far, best = INFINITY;
+	size_t i, j;
+
+	if ((far = calloc(n, sizeof *far)) == NULL)
+		err(1, NULL);
+	for (j = 1; j < n; j++)
+		for (i = 0; i < j; i++) {
+			float d = tri[RT_TRI(i, j)];
+
+			if (d > far[i])
+				far[i] = d;
+			if (d > far[j])
+				far[j] = d;
+		}
+	for (i = 0; i < n; i++)
+		if (far[i] < best)
+			best = far[i];
+	free(far);
+	return n > 1 ? best : 0;
+}
+
+static int
+byfloat(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The default threshold: the largest distance at which the vertices have
+ * at most Dflag neighbours on average, and never beyond the enclosing
+ * radius.  The work grows with the edges times their common neighbours,
+ * so a bound on the degree keeps it near linear in the points; every
+ * window has some window at distance w, so the enclosing radius alone
+ * bounds nothing. */
+static float
+autothresh(const float *tri, size_t n)
+{
+	size_t m = n * (n - 1) / 2, budget = (size_t)Dflag * n / 2, k;
+	float *v, radius = enclosing(tri, n), t;
+
+	if (m <= budget) {
+		snprintf(why, sizeof why, "the enclosing radius: all %zu edges "
+		    "are within the degree budget -D %" PRIu64, m, Dflag);
+		return radius;
+	}
+	if ((v = malloc(m * sizeof *v)) == NULL)
+		err(1, NULL);
+	memcpy(v, tri, m * sizeof *v);
+	qsort(v, m, sizeof *v, byfloat);
+	/* the largest t with #{d <= t} <= budget: below the value at budget */
+	t = v[budget];
+	for (k = budget; k > 0 && v[k - 1] == t; k--)
+		;
+	t = k > 0 ? v[k - 1] : 0;
+	free(v);
+	if (t >= radius) {
+		snprintf(why, sizeof why, "the enclosing radius; -D %" PRIu64
+		    " allows more", Dflag);
+		return radius;
+	}
+	snprintf(why, sizeof why, "the largest distance with at most %" PRIu64
+	    " neighbours a vertex on average (-D); the enclosing radius is %g",
+	    Dflag, (double)radius);
+	return t;
+}
+
+static const struct rt_bar *bars;
+
+static double
+persistence(const struct rt_bar *b)
+{
+	return isinf(b->death) ? INFINITY : (double)b->death - b->birth;
+}
+
+/* Dimension, then persistence (alive at the threshold first), then birth,
+ * then the vertices that gave birth: ties are the rule with integer
+ * distances, and the order must not depend on the sort. */
+static int
+byrank(const void *a, const void *b)
+{
+	const struct rt_bar *p = &bars[*(const size_t *)a], *q = &bars[*(const size_t *)b];
+	double x = persistence(p), y = persistence(q);
+	int i;
+
+	if (p->dim != q->dim)
+		return p->dim - q->dim;
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (p->birth != q->birth)
+		return p->birth < q->birth ? -1 : 1;
+	for (i = 0; i < 3; i++)
+		if (p->v[i] != q->v[i])
+			return p->v[i] < q->v[i] ? -1 : 1;
+	return 0;
+}
+
+static void
+value(double v)
+{
+	if (isinf(v))
+		fprintf(fo, " inf");
+	else
+		fprintf(fo, " %.9g", v);
+}
+
+static void
+output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_ph *ph,
+    float thresh, int metric)
+{
+	size_t *ord, i, j, k, rank = 0, nsel = 0, *sel;
+	double upto = -1;
+	const struct rt_bar *b;
+
+	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
+	    (sel = malloc((ph->nbar + 1) * sizeof *sel)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < ph->nbar; i++)
+		ord[i] = i;
+	bars = ph->bar;
+	qsort(ord, ph->nbar, sizeof *ord, byrank);
+	fprintf(fo, "#reftrace persistence 1\n");
+	fprintf(fo, "# persist points=%zu vertices=%zu metric=%s modulus=%" PRIu64
+	    " dim=%d threshold=%.9g\n", c->n, c->nv, metric < 0 ? "matrix" :
+	    rt_metric_name(metric), pflag, dflag, (double)thresh);
+	fprintf(fo, "# threshold %.9g: %s\n", (double)thresh, why);
+	if (c->about)
+		fprintf(fo, "# %s\n", c->about);
+	fprintf(fo, "#reftrace bars 1 dim rank birth death persistence\n");
+	for (i = 0; i < ph->nbar; i++) {
+		b = &ph->bar[ord[i]];
+		rank = i == 0 || ph->bar[ord[i - 1]].dim != b->dim ? 1 : rank + 1;
+		fprintf(fo, "%d %zu", b->dim, rank);
+		value(b->birth);
+		value(b->death);
+		value(persistence(b));
+		fputc('\n', fo);
+		if (b->dim == 1 && rank <= cflag && persistence(b) >= qflag &&
+		    persistence(b) > 0) {
+			sel[nsel++] = ord[i];
+			if (isinf(b->death))
+				upto = thresh;
+			else if (b->death > upto)
+				upto = b->death;
+		}
+	}
+	/* what circcoord needs: the classes, their cocycles, which vertex
+	 * every point is, and the edges up to the scales the classes need */
+	fprintf(fo, "#reftrace classes 1 rank birth death valid_from valid_to edges\n");
+	for (i = 0; i < nsel; i++) {
+		b = &ph->bar[sel[i]];
+		fprintf(fo, "%zu", i + 1);
+		value(b->birth);
+		value(b->death);
+		value(b->birth);
+		value(isinf(b->death) ? thresh : b->death);
+		fprintf(fo, " %zu\n", b->ncocycle);
+	}
+	fprintf(fo, "#reftrace cocycles 1 rank i j coef\n");
+	for (i = 0; i < nsel; i++) {
+		b = &ph->bar[sel[i]];
+		for (j = 0; j < b->ncocycle; j++) {
+			const struct rt_cocycle_entry *e = &ph->cocycle[b->cocycle + j];
+
+			fprintf(fo, "%zu %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", i + 1,
+			    e->i, e->j, e->coef);
+		}
+	}
+	fprintf(fo, "#reftrace pointmap 1 vertex seq loc func region\n");
+	for (i = 0; i < c->n; i++) {
+		if (c->vert == NULL) {
+			fprintf(fo, "%zu %zu - - -\n", i, i);
+			continue;
+		}
+		fprintf(fo, "%" PRIu32 " %" PRIu64 " %s %s %s\n", c->vert[i], c->seq[i],
+		    rt_str(c->loc[i]), rt_str(c->func[i]), rt_str(c->region[i]));
+	}
+	fprintf(fo, "#reftrace edges 1 i j distance\n");
+	for (i = 0; nsel && i < g->n; i++)
+		for (k = g->off[i]; k < g->off[i + 1]; k++)
+			if (g->nb[k] > i && (g->d[k] < upto ||
+			    (g->d[k] == upto && upto == thresh && isinf(ph->bar[sel[0]].death))))
+				fprintf(fo, "%zu %" PRIu32 " %.9g\n", i, g->nb[k], (double)g->d[k]);
+	free(ord);
+	free(sel);
+}
+
+/* The distances between the vertices as Ripser's lower-distance format. */
+static void
+writematrix(const float *tri, size_t n)
+{
+	size_t i, j;
+
+	if (oflag != NULL && freopen(oflag, "w", stdout) == NULL)
+		err(1, "%s", oflag);
+	for (j = 0; j < n; j++) {
+		for (i = 0; i < j; i++)
+			printf(i ? ",%.9g" : "%.9g", (double)tri[RT_TRI(i, j)]);
+		putchar('\n');
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			warn("%s", oflag ? oflag : "<stdout>");
+		status = 1;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct rt_cloud c;
+	struct rt_graph g;
+	struct rt_ph ph;
+	struct rt_reader *r;
+	char ebuf[1024];
+	const char *in;
+	float *tri, thresh;
+	int ch;
+
+	while ((ch = getopt(argc, argv, "Ac:D:d:e:hI:kLm:o:p:q:V")) != -1) {
+		switch (ch) {
+		case 'A': Aflag = 1; break;
+		case 'c':
+			if (rt_parse_u64(optarg, &cflag))
+				errx(2, "-c %s: bad count", optarg);
+			break;
+		case 'D':
+			if (rt_parse_size(optarg, &Dflag) || Dflag == 0)
+				errx(2, "-D %s: bad degree", optarg);
+			break;
+		case 'd':
+			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
+				errx(2, "-d %s: dimension 0, 1 or 2", optarg);
+			dflag = optarg[0] - '0';
+			break;
+		case 'e':
+			if (rt_parse_double(optarg, &eflag) || eflag < 0)
+				errx(2, "-e %s: bad threshold", optarg);
+			break;
+		case 'I':
+			for (Iflag = 1; Iflag < 5; Iflag++)
+				if (strcmp(optarg, innames[Iflag]) == 0)
+					break;
+			if (Iflag == 5)
+				errx(2, "-I %s: want points, lower, distance or cloud", optarg);
+			break;
+		case 'k': kflag = 1; break;
+		case 'L': Lflag = 1; break;
+		case 'm':
+			if ((mflag = rt_metric_parse(optarg)) < 0)
+				errx(2, "-m %s: want levenshtein, hamming or euclidean", optarg);
+			break;
+		case 'o': oflag = optarg; break;
+		case 'p':
+			if (rt_parse_u64(optarg, &pflag) || !rt_prime(pflag) || pflag > 65521)
+				errx(2, "-p %s: want a prime below 65536", optarg);
+			break;
+		case 'q':
+			if (rt_parse_double(optarg, &qflag) || qflag < 0)
+				errx(2, "-q %s: bad persistence", optarg);
+			break;
+		case 'V': printf("persist %s\n", RT_VERSION); return 0;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage();
+	in = argc ? argv[0] : "-";
+	memset(&c, 0, sizeof c);
+	if ((r = rt_ropen(in, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
+		errx(1, "%s", ebuf);
+	if (Iflag == IN_AUTO)	/* else a distance matrix, Ripser's default */
+		Iflag = rt_rpeek(r, RT_POINTS_MAGIC) ? IN_POINTS : IN_LOWER;
+	if (Iflag == IN_POINTS) {
+		if (rt_cloud_read(&c, r, kflag, diag, ebuf, sizeof ebuf))
+			errx(1, "%s", ebuf);
+		if (mflag < 0)
+			mflag = c.numeric ? RT_EUCLIDEAN : RT_LEVENSHTEIN;
+		if (mflag == RT_LEVENSHTEIN && c.numeric)
+			errx(2, "-m levenshtein: the points are numbers");
+		if (mflag == RT_EUCLIDEAN && !c.numeric)
+			errx(2, "-m euclidean: the points are symbols");
+		if ((tri = rt_cloud_distances(&c, mflag)) == NULL)
+			err(1, NULL);
+	} else {
+		tri = readmatrix(r, Iflag, &c);
+		mflag = Iflag == IN_CLOUD ? RT_EUCLIDEAN : -1;
+	}
+	rt_rclose(r);
+	if (Lflag) {
+		writematrix(tri, c.nv);
+		return status;
+	}
+	if (eflag >= 0) {
+		thresh = (float)eflag;
+		snprintf(why, sizeof why, "given (-e)");
+	} else
+		thresh = autothresh(tri, c.nv);
+	if (rt_graph_build(&g, tri, c.nv, thresh))
+		err(1, NULL);
+	free(tri);
+	if (dflag == 2 && c.nv > 100000)
+		errx(1, "-d 2: at most 100000 distinct points");
+	if (rt_ph_compute(&ph, &g, dflag, (unsigned)pflag))
+		err(1, NULL);
+	if (oflag == NULL)
+		fo = stdout;
+	else if ((fo = fopen(oflag, "w")) == NULL)
+		err(1, "%s", oflag);
+	output(&c, &g, &ph, thresh, mflag);
+	if (Aflag)
+		fprintf(stderr, "persist: %zu points, %zu vertices, %zu edges <= %g; "
+		    "%" PRIu64 " columns, %" PRIu64 " emergent, %" PRIu64 " additions\n",
+		    c.n, c.nv, g.off[g.n] / 2, (double)thresh, ph.columns,
+		    ph.emergent, ph.reduced);
+	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
+		if (errno != EPIPE)
+			warn("%s", oflag ? oflag : "<stdout>");
+		status = 1;
+	}
+	rt_ph_free(&ph);
+	rt_graph_free(&g);
+	rt_cloud_free(&c);
+	return status;
+}

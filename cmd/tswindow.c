@@ -1,0 +1,275 @@
+/* tswindow: slide a window over a trace or a numeric series: one point per window. */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+
+enum sym { S_ADDR, S_OPADDR, S_BLOCK, S_PC, S_LINE, S_FUNC, S_REGION };
+static const char *symnames[] = {
+	"addr", "opaddr", "block", "pc", "line", "func", "region"
+};
+
+#define SYMLEN 48	/* a symbol or a metadata column, as text */
+
+static uint64_t wflag = 10, iflag = 1, jflag = 1, Bflag = 64;
+static int yflag = S_OPADDR, kflag, Iflag = RT_FMT_AUTO, series;
+static const char *oflag;
+
+static FILE *fo;
+static struct rt_regions *regs;
+static int status;
+
+/* The last w items: their symbols and their first columns. */
+static char (*ring)[SYMLEN];
+static char (*meta)[SYMLEN * 3];
+static uint64_t *seqs;
+static double *vals;
+static size_t span;		/* items a window covers: (w - 1) * lag + 1 */
+static uint64_t nitems, npoints;
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: tswindow [-k] [-B bytes] [-I format] [-i stride] [-j lag]\n"
+	    "                [-o file] [-w size] [-y symbol] [file ...]\n");
+	exit(2);
+}
+
+static void
+diag(const char *msg, int fatal)
+{
+	warnx("%s", msg);
+	if (fatal)
+		status = 1;
+}
+
+static void
+locname(char *buf, size_t n, uint32_t loc, int withline)
+{
+	const struct rt_loc *l = rt_loc_get(loc);
+
+	if (withline) {
+		if (loc == 0 || l->line == 0)
+			snprintf(buf, n, "-");
+		else
+			snprintf(buf, n, "%s:%" PRIu32, rt_str(l->file), l->line);
+	} else
+		snprintf(buf, n, "%s", loc && l->func ? rt_str(l->func) : "-");
+}
+
+static void
+symbol(char *buf, const struct rt_rec *rec)
+{
+	static const char ops[] = "RWMI";
+	uint32_t r;
+
+	switch (yflag) {
+	case S_ADDR: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr); break;
+	case S_OPADDR:
+		snprintf(buf, SYMLEN, "%c0x%" PRIx64, ops[rec->op & 3], rec->addr);
+		break;
+	case S_BLOCK: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr / Bflag); break;
+	case S_PC:
+		if (rec->pc == RT_NOPC)
+			snprintf(buf, SYMLEN, "-");
+		else
+			snprintf(buf, SYMLEN, "0x%" PRIx64, rec->pc);
+		break;
+	case S_LINE: locname(buf, SYMLEN, rec->loc, 1); break;
+	case S_FUNC: locname(buf, SYMLEN, rec->loc, 0); break;
+	case S_REGION:
+		r = rt_regions_find(regs, rec->addr);
+		snprintf(buf, SYMLEN, "%s", r ? rt_str(r) : "-");
+		break;
+	}
+}
+
+/* Emit the window that ends with item number nitems - 1, if it starts on
+ * the stride. */
+static void
+window(void)
+{
+	uint64_t first;
+	size_t k, at;
+
+	if (nitems < span)
+		return;
+	first = nitems - span;
+	if (first % iflag != 0)
+		return;
+	at = first % span;
+	fprintf(fo, "%" PRIu64 " %s", seqs[at], meta[at]);
+	for (k = 0; k < wflag; k++) {
+		at = (first + k * jflag) % span;
+		if (series)
+			fprintf(fo, " %.17g", vals[at]);
+		else
+			fprintf(fo, " %s", ring[at]);
+	}
+	if (putc('\n', fo) == EOF && errno == EPIPE)
+		exit(status);
+	npoints++;
+}
+
+static int
+item(void *ctx, struct rt_rec *rec)
+{
+	size_t at = nitems % span;
+	char loc[SYMLEN], func[SYMLEN], reg[SYMLEN];
+	uint32_t r;
+
+	(void)ctx;
+	if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
+		err(1, NULL);
+	if (rec->kind != RT_ACCESS)
+		return 0;
+	symbol(ring[at], rec);
+	seqs[at] = rec->seq;
+	locname(loc, sizeof loc, rec->loc, 1);
+	locname(func, sizeof func, rec->loc, 0);
+	r = rt_regions_find(regs, rec->addr);
+	snprintf(reg, sizeof reg, "%s", r ? rt_str(r) : "-");
+	snprintf(meta[at], sizeof meta[at], "%s %s %s", loc, func, reg);
+	nitems++;
+	window();
+	return 0;
+}
+
+/* A series: one number a line (the first column), # lines are comments. */
+static void
+readseries(char *file)
+{
+	char ebuf[1024], *s, *end;
+	struct rt_reader *r;
+	size_t n;
+	double v;
+
+	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+		warnx("%s", ebuf);
+		status = 1;
+		return;
+	}
+	while ((s = rt_rgetline(r, &n)) != NULL) {
+		s += strspn(s, " \t");
+		if (*s == '#' || *s == '\0')
+			continue;
+		errno = 0;
+		v = strtod(s, &end);
+		if (end == s || errno == ERANGE || !isfinite(v) ||
+		    (*end != '\0' && *end != ' ' && *end != '\t')) {
+			warnx("%s", rt_rbad(r, "not a number"));
+			if (kflag)
+				continue;
+			status = 1;
+			break;
+		}
+		vals[nitems % span] = v;
+		seqs[nitems % span] = nitems;
+		snprintf(meta[nitems % span], sizeof meta[0], "- - -");
+		nitems++;
+		window();
+	}
+	if (*rt_rerror(r)) {
+		warnx("%s", rt_rerror(r));
+		status = 1;
+	}
+	rt_rclose(r);
+}
+
+static uint64_t
+num(const char *arg, int opt)
+{
+	uint64_t v;
+
+	if (rt_parse_size(arg, &v) || v == 0)
+		errx(2, "-%c %s: want a positive number", opt, arg);
+	return v;
+}
+
+int
+main(int argc, char *argv[])
+{
+	int c, i;
+	uint64_t k;
+
+	while ((c = getopt(argc, argv, "B:hI:i:j:ko:Vw:y:")) != -1) {
+		switch (c) {
+		case 'B': Bflag = num(optarg, c); break;
+		case 'I':
+			if (strcmp(optarg, "series") == 0)
+				series = 1;
+			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
+				errx(2, "-I %s: unknown format", optarg);
+			break;
+		case 'i': iflag = num(optarg, c); break;
+		case 'j': jflag = num(optarg, c); break;
+		case 'k': kflag = 1; break;
+		case 'o': oflag = optarg; break;
+		case 'V': printf("tswindow %s\n", RT_VERSION); return 0;
+		case 'w':
+			if ((wflag = num(optarg, c)) > 1024)
+				errx(2, "-w %s: at most 1024", optarg);
+			break;
+		case 'y':
+			for (yflag = 0; yflag < (int)(sizeof symnames / sizeof symnames[0]); yflag++)
+				if (strcmp(optarg, symnames[yflag]) == 0)
+					break;
+			if (yflag == (int)(sizeof symnames / sizeof symnames[0]))
+				errx(2, "-y %s: want addr, opaddr, block, pc, line, "
+				    "func or region", optarg);
+			break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (jflag > 1 && !series)
+		errx(2, "-j: a lag is for numeric series (-I series)");
+	if (jflag > (UINT64_MAX / 2) / wflag)
+		errx(2, "-j %" PRIu64 ": too long", jflag);
+	span = (wflag - 1) * jflag + 1;
+	if ((ring = calloc(span, sizeof *ring)) == NULL ||
+	    (meta = calloc(span, sizeof *meta)) == NULL ||
+	    (seqs = calloc(span, sizeof *seqs)) == NULL ||
+	    (vals = calloc(span, sizeof *vals)) == NULL ||
+	    (regs = rt_regions_new()) == NULL)
+		err(1, NULL);
+	if (oflag == NULL)
+		fo = stdout;
+	else if ((fo = fopen(oflag, "w")) == NULL)
+		err(1, "%s", oflag);
+	fprintf(fo, "#reftrace points 1 seq loc func region");
+	for (k = 1; k <= wflag; k++)
+		fprintf(fo, " %c%" PRIu64, series ? 'x' : 's', k);
+	if (series)
+		fprintf(fo, "\n# tswindow series w=%" PRIu64 " lag=%" PRIu64
+		    " stride=%" PRIu64 "\n", wflag, jflag, iflag);
+	else
+		fprintf(fo, "\n# tswindow symbol=%s w=%" PRIu64 " stride=%" PRIu64
+		    " block=%" PRIu64 "\n", symnames[yflag], wflag, iflag, Bflag);
+	if (series) {
+		if (argc == 0)
+			readseries("-");
+		for (i = 0; i < argc; i++)
+			readseries(argv[i]);
+	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag))
+		status = 1;
+	if (status == 0 && npoints == 0) {
+		warnx("%" PRIu64 " %s, fewer than a window needs (%zu)", nitems,
+		    series ? "values" : "records", span);
+		status = 1;
+	}
+	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
+		if (errno != EPIPE)
+			warn("%s", oflag ? oflag : "<stdout>");
+		status = 1;
+	}
+	return status;
+}

@@ -1,0 +1,616 @@
+/* ph.c: Vietoris-Rips persistent cohomology over Z/p (Bauer, Ripser, 2021). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+/* Simplices are vertex sets in increasing order, numbered by the
+ * combinatorial number system: key = sum over r of C(v_r, r + 1).  The
+ * filtration orders them by diameter, then by decreasing key (Ripser's
+ * order); cohomology reduces columns from the last simplex to the first,
+ * and a column's pivot is its earliest cofacet. */
+struct simplex {
+	uint64_t key;
+	float diam;
+	uint32_t v[3];
+};
+
+struct ventry {			/* a term of a reduction column */
+	struct simplex s;
+	uint32_t coef;
+};
+
+struct hentry {			/* a term of a working coboundary */
+	uint64_t key;
+	float diam;
+	uint32_t coef;
+};
+
+struct pivot {			/* pivot key -> the column that owns it */
+	uint64_t key;
+	uint32_t col, coef;
+};
+
+struct ctx {
+	const struct rt_graph *g;
+	unsigned p;
+	uint32_t *inv;
+	uint64_t (*binom)[5];	/* binom[v][m] = C(v, m) */
+	int nv;			/* vertices of a column simplex */
+
+	struct hentry *heap;
+	size_t nheap, capheap;
+	struct ventry *work;
+	size_t nwork, capwork;
+
+	struct pivot *piv;	/* open addressing, key UINT64_MAX = empty */
+	size_t pivmask, npiv;
+
+	struct ventry *pool;	/* reduction columns of paired columns */
+	size_t npool, cappool;
+	size_t *colstart;
+	uint32_t *collen;
+
+	struct rt_ph *ph;
+	size_t capbar, capcoc;
+};
+
+#define EMPTY UINT64_MAX
+
+static int
+earlier(float da, uint64_t ka, float db, uint64_t kb)
+{
+	return da < db || (da == db && ka > kb);
+}
+
+static int
+growp(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if ((q = realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* The heap keeps the earliest entry on top. */
+static int
+hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
+{
+	struct hentry e = { key, diam, coef }, *h;
+	size_t i, up;
+
+	if (growp((void **)&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
+		return -1;
+	h = x->heap;
+	for (i = x->nheap++; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if (!earlier(e.diam, e.key, h[up].diam, h[up].key))
+			break;
+		h[i] = h[up];
+	}
+	h[i] = e;
+	return 0;
+}
+
+static struct hentry
+hpop(struct ctx *x)
+{
+	struct hentry top = x->heap[0], last = x->heap[--x->nheap], *h = x->heap;
+	size_t i = 0, c, n = x->nheap;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && earlier(h[c + 1].diam, h[c + 1].key, h[c].diam, h[c].key))
+			c++;
+		if (!earlier(h[c].diam, h[c].key, last.diam, last.key))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n)
+		h[i] = last;
+	return top;
+}
+
+/* The pivot of the working coboundary: its earliest entry with a nonzero
+ * sum of coefficients, left on the heap.  0 if the column is zero. */
+static int
+hpivot(struct ctx *x, struct hentry *piv)
+{
+	struct hentry e;
+	uint32_t c;
+
+	while (x->nheap) {
+		e = hpop(x);
+		c = e.coef;
+		while (x->nheap && x->heap[0].key == e.key)
+			c = (c + hpop(x).coef) % x->p;
+		if (c) {
+			e.coef = c;
+			if (hpush(x, e.key, e.diam, e.coef))
+				return -1;
+			*piv = e;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static struct pivot *
+pfind(struct ctx *x, uint64_t key)
+{
+	size_t i;
+
+	if (x->piv == NULL)
+		return NULL;
+	for (i = rt_hash64(key) & x->pivmask; x->piv[i].key != EMPTY; i = (i + 1) & x->pivmask)
+		if (x->piv[i].key == key)
+			return &x->piv[i];
+	return NULL;
+}
+
+static int
+padd(struct ctx *x, uint64_t key, uint32_t col, uint32_t coef)
+{
+	struct pivot *old = x->piv;
+	size_t i, j, cap, oldcap = x->piv ? x->pivmask + 1 : 0;
+
+	if (2 * (x->npiv + 1) > oldcap) {
+		cap = oldcap ? 2 * oldcap : 1024;
+		if ((x->piv = malloc(cap * sizeof *x->piv)) == NULL) {
+			x->piv = old;
+			return -1;
+		}
+		for (i = 0; i < cap; i++)
+			x->piv[i].key = EMPTY;
+		x->pivmask = cap - 1;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].key != EMPTY) {
+				for (j = rt_hash64(old[i].key) & x->pivmask; x->piv[j].key != EMPTY;
+				    j = (j + 1) & x->pivmask)
+					;
+				x->piv[j] = old[i];
+			}
+		free(old);
+	}
+	for (i = rt_hash64(key) & x->pivmask; x->piv[i].key != EMPTY; i = (i + 1) & x->pivmask)
+		;
+	x->piv[i].key = key;
+	x->piv[i].col = col;
+	x->piv[i].coef = coef;
+	x->npiv++;
+	return 0;
+}
+
+/* Cofacets of s (x->nv vertices) in decreasing key order: the common
+ * neighbours k of its vertices, from the largest down. */
+struct cofit {
+	const struct simplex *s;
+	size_t lo[3], at[3];
+};
+
+static void
+cof_init(struct ctx *x, struct cofit *it, const struct simplex *s)
+{
+	int m;
+
+	it->s = s;
+	for (m = 0; m < x->nv; m++) {
+		it->lo[m] = x->g->off[s->v[m]];
+		it->at[m] = x->g->off[s->v[m] + 1];
+	}
+}
+
+/* The next cofacet: its key, diameter and the sign of s in its boundary. */
+static int
+cof_next(struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
+{
+	const uint32_t *nb = x->g->nb;
+	const float *d = x->g->d;
+	const struct simplex *s = it->s;
+	uint32_t k;
+	float dm;
+	int m, pos;
+
+	while (it->at[0] > it->lo[0]) {
+		k = nb[--it->at[0]];
+		dm = d[it->at[0]];
+		for (m = 1; m < x->nv; m++) {
+			while (it->at[m] > it->lo[m] && nb[it->at[m] - 1] > k)
+				it->at[m]--;
+			if (it->at[m] == it->lo[m] || nb[it->at[m] - 1] != k)
+				break;
+			if (d[it->at[m] - 1] > dm)
+				dm = d[it->at[m] - 1];
+		}
+		if (m < x->nv)
+			continue;
+		*diam = dm > s->diam ? dm : s->diam;
+		/* k goes in at position pos; vertices above it move up a place */
+		*key = 0;
+		for (pos = 0, m = 0; m < x->nv; m++) {
+			if (s->v[m] < k) {
+				*key += x->binom[s->v[m]][m + 1];
+				pos++;
+			} else
+				*key += x->binom[s->v[m]][m + 2];
+		}
+		*key += x->binom[k][pos + 1];
+		*neg = pos & 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Push the coboundary of s times coef; with check, stop at an emergent
+ * pair: the first cofacet of s's own diameter met (the latest key among
+ * them, so the earliest in the filtration) that no column owns yet. */
+static int
+coboundary(struct ctx *x, const struct simplex *s, uint32_t coef, int check,
+    struct hentry *emergent)
+{
+	struct cofit it;
+	uint64_t key;
+	float diam;
+	int neg;
+
+	cof_init(x, &it, s);
+	while (cof_next(x, &it, &key, &diam, &neg)) {
+		uint32_t c = neg ? x->p - coef : coef;
+
+		if (check && diam == s->diam) {
+			if (pfind(x, key) == NULL) {
+				emergent->key = key;
+				emergent->diam = diam;
+				emergent->coef = c;
+				return 1;
+			}
+			check = 0;
+		}
+		if (hpush(x, key, diam, c))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+workadd(struct ctx *x, const struct simplex *s, uint32_t coef)
+{
+	if (growp((void **)&x->work, &x->capwork, x->nwork + 1, sizeof *x->work))
+		return -1;
+	x->work[x->nwork].s = *s;
+	x->work[x->nwork++].coef = coef;
+	return 0;
+}
+
+static int
+bykey(const void *a, const void *b)
+{
+	const struct ventry *p = a, *q = b;
+
+	return p->s.key < q->s.key ? -1 : p->s.key > q->s.key;
+}
+
+/* The working reduction column with equal terms summed, zeros dropped. */
+static void
+worksum(struct ctx *x)
+{
+	size_t i, o = 0;
+
+	qsort(x->work, x->nwork, sizeof *x->work, bykey);
+	for (i = 0; i < x->nwork; i++) {
+		if (o && x->work[o - 1].s.key == x->work[i].s.key) {
+			x->work[o - 1].coef = (x->work[o - 1].coef + x->work[i].coef) % x->p;
+			if (x->work[o - 1].coef == 0)
+				o--;
+			continue;
+		}
+		x->work[o++] = x->work[i];
+	}
+	x->nwork = o;
+}
+
+static int
+addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s,
+    int cocycle)
+{
+	struct rt_ph *ph = x->ph;
+	struct rt_bar *b;
+	size_t i;
+
+	if (growp((void **)&ph->bar, &x->capbar, ph->nbar + 1, sizeof *ph->bar))
+		return -1;
+	b = &ph->bar[ph->nbar++];
+	memset(b, 0, sizeof *b);
+	b->dim = dim;
+	b->birth = birth;
+	b->death = death;
+	if (s != NULL)
+		memcpy(b->v, s->v, sizeof b->v);
+	if (!cocycle)
+		return 0;
+	if (growp((void **)&ph->cocycle, &x->capcoc, ph->ncocycle + x->nwork,
+	    sizeof *ph->cocycle))
+		return -1;
+	b->cocycle = ph->ncocycle;
+	b->ncocycle = x->nwork;
+	for (i = 0; i < x->nwork; i++) {
+		ph->cocycle[ph->ncocycle].i = x->work[i].s.v[0];
+		ph->cocycle[ph->ncocycle].j = x->work[i].s.v[1];
+		ph->cocycle[ph->ncocycle++].coef = x->work[i].coef;
+	}
+	return 0;
+}
+
+/* Reduce the coboundary matrix of one dimension, columns given in
+ * reverse filtration order. */
+static int
+reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
+{
+	struct hentry piv;
+	struct pivot *owner;
+	size_t c, t, start;
+	uint32_t factor, j, a;
+	int k;
+
+	x->nv = dim + 1;
+	free(x->colstart);
+	free(x->collen);
+	x->npool = 0;
+	if ((x->colstart = malloc((ncol + 1) * sizeof *x->colstart)) == NULL ||
+	    (x->collen = calloc(ncol + 1, sizeof *x->collen)) == NULL)
+		return -1;
+	for (c = 0; c < ncol; c++) {
+		x->ph->columns++;
+		x->nheap = 0;
+		x->nwork = 0;
+		if (workadd(x, &col[c], 1))
+			return -1;
+		if ((k = coboundary(x, &col[c], 1, 1, &piv)) < 0)
+			return -1;
+		if (k == 1)
+			x->ph->emergent++;
+		else if ((k = hpivot(x, &piv)) < 0)
+			return -1;
+		while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
+			j = owner->col;
+			factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
+			for (t = 0; t < x->collen[j]; t++) {
+				const struct ventry *e = &x->pool[x->colstart[j] + t];
+
+				a = (uint32_t)((uint64_t)e->coef * factor % x->p);
+				if (workadd(x, &e->s, a) || coboundary(x, &e->s, a, 0, NULL) < 0)
+					return -1;
+			}
+			if ((k = hpivot(x, &piv)) < 0)
+				return -1;
+			x->ph->reduced++;
+		}
+		worksum(x);
+		if (k == 0) {
+			if (addbar(x, dim, col[c].diam, INFINITY, &col[c], dim == 1))
+				return -1;
+			continue;
+		}
+		if (piv.diam > col[c].diam &&
+		    addbar(x, dim, col[c].diam, piv.diam, &col[c], dim == 1))
+			return -1;
+		if (padd(x, piv.key, (uint32_t)c, piv.coef))
+			return -1;
+		start = x->npool;
+		if (growp((void **)&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
+			return -1;
+		memcpy(x->pool + start, x->work, x->nwork * sizeof *x->work);
+		x->npool += x->nwork;
+		x->colstart[c] = start;
+		x->collen[c] = (uint32_t)x->nwork;
+	}
+	return 0;
+}
+
+static int
+filtration_desc(const void *a, const void *b)
+{
+	const struct simplex *p = a, *q = b;
+
+	if (p->diam != q->diam)
+		return p->diam > q->diam ? -1 : 1;
+	return p->key < q->key ? -1 : p->key > q->key;
+}
+
+static uint32_t
+find(uint32_t *up, uint32_t v)
+{
+	while (up[v] != v) {
+		up[v] = up[up[v]];
+		v = up[v];
+	}
+	return v;
+}
+
+/* Dimension 0 by union-find in filtration order; the edges that merge
+ * nothing are the columns of dimension 1 (clearing). */
+static int
+dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
+{
+	const struct rt_graph *g = x->g;
+	struct simplex *e, *col;
+	size_t i, k, ne = 0, ncol = 0;
+	uint32_t *up, a, b, j;
+
+	if ((e = malloc((g->off[g->n] / 2 + 1) * sizeof *e)) == NULL ||
+	    (up = malloc((g->n + 1) * sizeof *up)) == NULL) {
+		free(e);
+		return -1;
+	}
+	for (j = 0; j < g->n; j++) {
+		up[j] = j;
+		for (k = g->off[j]; k < g->off[j + 1] && g->nb[k] < j; k++) {
+			e[ne].v[0] = g->nb[k];
+			e[ne].v[1] = j;
+			e[ne].v[2] = 0;
+			e[ne].diam = g->d[k];
+			e[ne++].key = x->binom[g->nb[k]][1] + x->binom[j][2];
+		}
+	}
+	qsort(e, ne, sizeof *e, filtration_desc);
+	col = e;
+	for (i = ne; i-- > 0;) {	/* increasing filtration order */
+		a = find(up, e[i].v[0]);
+		b = find(up, e[i].v[1]);
+		if (a == b)
+			continue;
+		up[a > b ? a : b] = a < b ? a : b;
+		if (e[i].diam > 0 && addbar(x, 0, 0, e[i].diam, &e[i], 0))
+			goto fail;
+		e[i].key = EMPTY;	/* paired: cleared from dimension 1 */
+	}
+	for (j = 0; j < g->n; j++)
+		if (find(up, j) == j) {
+			struct simplex s = { .v = { j, 0, 0 } };
+
+			if (addbar(x, 0, 0, INFINITY, &s, 0))
+				goto fail;
+		}
+	for (i = 0; i < ne; i++)
+		if (e[i].key != EMPTY)
+			col[ncol++] = e[i];
+	free(up);
+	*colp = col;
+	*ncolp = ncol;
+	return 0;
+fail:
+	free(e);
+	free(up);
+	return -1;
+}
+
+/* The triangles that dimension 1 left unpaired, for dimension 2. */
+static int
+triangles(struct ctx *x, struct simplex **colp, size_t *ncolp)
+{
+	const struct rt_graph *g = x->g;
+	struct simplex *col = NULL, s;
+	struct cofit it;
+	size_t ncol = 0, cap = 0, k;
+	uint32_t j;
+	uint64_t key;
+	float diam;
+	int neg;
+
+	x->nv = 2;
+	for (j = 0; j < g->n; j++)
+		for (k = g->off[j]; k < g->off[j + 1] && g->nb[k] < j; k++) {
+			s.v[0] = g->nb[k];
+			s.v[1] = j;
+			s.diam = g->d[k];
+			cof_init(x, &it, &s);
+			while (cof_next(x, &it, &key, &diam, &neg)) {
+				uint32_t top = g->nb[it.at[0]];
+
+				if (top < j)
+					break;	/* keys descend: the rest have k < j */
+				if (pfind(x, key) != NULL)
+					continue;
+				if (growp((void **)&col, &cap, ncol + 1, sizeof *col)) {
+					free(col);
+					return -1;
+				}
+				col[ncol].v[0] = s.v[0];
+				col[ncol].v[1] = j;
+				col[ncol].v[2] = top;
+				col[ncol].diam = diam;
+				col[ncol++].key = key;
+			}
+		}
+	qsort(col, ncol, sizeof *col, filtration_desc);
+	*colp = col;
+	*ncolp = ncol;
+	return 0;
+}
+
+int
+rt_prime(uint64_t p)
+{
+	uint64_t d;
+
+	if (p < 2)
+		return 0;
+	for (d = 2; d * d <= p; d++)
+		if (p % d == 0)
+			return 0;
+	return 1;
+}
+
+int
+rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p)
+{
+	struct ctx x = { .g = g, .p = p, .ph = ph };
+	struct simplex *col = NULL;
+	size_t ncol = 0, v;
+	int m, status = -1;
+
+	memset(ph, 0, sizeof *ph);
+	if (!rt_prime(p) || p > 65521 || maxdim < 0 || maxdim > 2)
+		return -1;
+	if ((x.inv = malloc(p * sizeof *x.inv)) == NULL ||
+	    (x.binom = malloc((g->n + 2) * sizeof *x.binom)) == NULL)
+		goto out;
+	x.inv[0] = 0;
+	x.inv[1] = 1;
+	for (v = 2; v < p; v++)	/* inv(a) = -(p / a) * inv(p mod a) */
+		x.inv[v] = (uint32_t)((uint64_t)(p - p / v) * x.inv[p % v] % p);
+	for (v = 0; v < g->n + 2; v++)
+		for (m = 0; m <= 4; m++)
+			x.binom[v][m] = m == 0 ? 1 : v == 0 ? 0 :
+			    x.binom[v - 1][m - 1] + x.binom[v - 1][m];
+	if (dim0(&x, &col, &ncol))
+		goto out;
+	if (maxdim >= 1 && reduce(&x, 1, col, ncol))
+		goto out;
+	if (maxdim >= 2) {
+		free(col);
+		col = NULL;
+		if (triangles(&x, &col, &ncol))
+			goto out;
+		free(x.piv);
+		x.piv = NULL;
+		x.npiv = 0;
+		if (reduce(&x, 2, col, ncol))
+			goto out;
+	}
+	status = 0;
+out:
+	free(col);
+	free(x.inv);
+	free(x.binom);
+	free(x.heap);
+	free(x.work);
+	free(x.piv);
+	free(x.pool);
+	free(x.colstart);
+	free(x.collen);
+	if (status)
+		rt_ph_free(ph);
+	return status;
+}
+
+void
+rt_ph_free(struct rt_ph *ph)
+{
+	free(ph->bar);
+	free(ph->cocycle);
+	memset(ph, 0, sizeof *ph);
+}
