@@ -16,7 +16,7 @@ static const char *innames[] = { "auto", "points", "lower", "distance", "cloud" 
 
 static uint64_t cflag = 3, pflag = 47, Dflag = 256;
 static double eflag = -1, qflag;
-static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag;
+static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag, nflag;
 static const char *oflag;
 
 static FILE *fo;
@@ -27,7 +27,7 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: persist [-AkL] [-c count] [-D degree] [-d dim] [-e threshold]\n"
+	    "usage: persist [-AkLn] [-c count] [-D degree] [-d dim] [-e threshold]\n"
 	    "               [-I format] [-m metric] [-o file] [-p prime]\n"
 	    "               [-q persistence] [file]\n");
 	exit(2);
@@ -268,13 +268,32 @@ value(double v)
 		fprintf(fo, " %.9g", v);
 }
 
-static void
-output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_ph *ph,
-    float thresh, int metric)
+/* The largest scale at which a class is alive: the largest edge value
+ * below its death, or the threshold. */
+static float
+scale(const struct rt_graph *g, const struct rt_bar *b)
 {
-	size_t *ord, i, j, k, rank = 0, nsel = 0, *sel;
+	float best = b->birth;
+	size_t k;
+
+	if (isinf(b->death))
+		return g->thresh;
+	for (k = 0; k < g->off[g->n]; k++)
+		if (g->d[k] < b->death && g->d[k] > best)
+			best = g->d[k];
+	return best;
+}
+
+static void
+output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_collapse *col,
+    const struct rt_ph *ph, float thresh, int metric)
+{
+	size_t *ord, i, j, k, rank = 0, nsel = 0, *sel, nz;
 	double upto = -1;
 	const struct rt_bar *b;
+	struct rt_cocycle_entry **z;
+	size_t *zn;
+	float *eps;
 
 	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
 	    (sel = malloc((ph->nbar + 1) * sizeof *sel)) == NULL)
@@ -300,36 +319,43 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_ph *p
 		value(persistence(b));
 		fputc('\n', fo);
 		if (b->dim == 1 && rank <= cflag && persistence(b) >= qflag &&
-		    persistence(b) > 0) {
+		    persistence(b) > 0)
 			sel[nsel++] = ord[i];
-			if (isinf(b->death))
-				upto = thresh;
-			else if (b->death > upto)
-				upto = b->death;
-		}
+	}
+	/* cocycles of the collapsed complex go back to the whole one */
+	if ((z = calloc(nsel + 1, sizeof *z)) == NULL ||
+	    (zn = calloc(nsel + 1, sizeof *zn)) == NULL ||
+	    (eps = calloc(nsel + 1, sizeof *eps)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < nsel; i++) {
+		b = &ph->bar[sel[i]];
+		eps[i] = scale(g, b);
+		if (eps[i] > upto)
+			upto = eps[i];
+		if (col == NULL) {
+			z[i] = ph->cocycle + b->cocycle;
+			zn[i] = b->ncocycle;
+		} else if (rt_cocycle_extend(g, col, eps[i], (unsigned)pflag,
+		    ph->cocycle + b->cocycle, b->ncocycle, &z[i], &zn[i]))
+			errx(1, "class %zu: the cocycle does not extend over the "
+			    "collapsed edges (a bug: please report it)", i + 1);
 	}
 	/* what circcoord needs: the classes, their cocycles, which vertex
 	 * every point is, and the edges up to the scales the classes need */
-	fprintf(fo, "#reftrace classes 1 rank birth death valid_from valid_to edges\n");
+	fprintf(fo, "#reftrace classes 1 rank birth death scale edges\n");
 	for (i = 0; i < nsel; i++) {
 		b = &ph->bar[sel[i]];
 		fprintf(fo, "%zu", i + 1);
 		value(b->birth);
 		value(b->death);
-		value(b->birth);
-		value(isinf(b->death) ? thresh : b->death);
-		fprintf(fo, " %zu\n", b->ncocycle);
+		value(eps[i]);
+		fprintf(fo, " %zu\n", zn[i]);
 	}
 	fprintf(fo, "#reftrace cocycles 1 rank i j coef\n");
-	for (i = 0; i < nsel; i++) {
-		b = &ph->bar[sel[i]];
-		for (j = 0; j < b->ncocycle; j++) {
-			const struct rt_cocycle_entry *e = &ph->cocycle[b->cocycle + j];
-
+	for (i = 0; i < nsel; i++)
+		for (j = 0; j < zn[i]; j++)
 			fprintf(fo, "%zu %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", i + 1,
-			    e->i, e->j, e->coef);
-		}
-	}
+			    z[i][j].i, z[i][j].j, z[i][j].coef);
 	fprintf(fo, "#reftrace pointmap 1 vertex seq loc func region\n");
 	for (i = 0; i < c->n; i++) {
 		if (c->vert == NULL) {
@@ -342,11 +368,16 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_ph *p
 	fprintf(fo, "#reftrace edges 1 i j distance\n");
 	for (i = 0; nsel && i < g->n; i++)
 		for (k = g->off[i]; k < g->off[i + 1]; k++)
-			if (g->nb[k] > i && (g->d[k] < upto ||
-			    (g->d[k] == upto && upto == thresh && isinf(ph->bar[sel[0]].death))))
+			if (g->nb[k] > i && g->d[k] <= upto)
 				fprintf(fo, "%zu %" PRIu32 " %.9g\n", i, g->nb[k], (double)g->d[k]);
+	for (i = 0; col != NULL && i < nsel; i++)
+		free(z[i]);
+	free(z);
+	free(zn);
+	free(eps);
 	free(ord);
 	free(sel);
+	(void)nz;
 }
 
 /* The distances between the vertices as Ripser's lower-distance format. */
@@ -373,7 +404,8 @@ int
 main(int argc, char *argv[])
 {
 	struct rt_cloud c;
-	struct rt_graph g;
+	struct rt_graph g, lg = { 0 };
+	struct rt_collapse col = { 0 };
 	struct rt_ph ph;
 	struct rt_reader *r;
 	char ebuf[1024];
@@ -381,7 +413,7 @@ main(int argc, char *argv[])
 	float *tri, thresh;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "Ac:D:d:e:hI:kLm:o:p:q:V")) != -1) {
+	while ((ch = getopt(argc, argv, "Ac:D:d:e:hI:kLm:no:p:q:V")) != -1) {
 		switch (ch) {
 		case 'A': Aflag = 1; break;
 		case 'c':
@@ -414,6 +446,7 @@ main(int argc, char *argv[])
 			if ((mflag = rt_metric_parse(optarg)) < 0)
 				errx(2, "-m %s: want levenshtein, hamming or euclidean", optarg);
 			break;
+		case 'n': nflag = 1; break;
 		case 'o': oflag = optarg; break;
 		case 'p':
 			if (rt_parse_u64(optarg, &pflag) || !rt_prime(pflag) || pflag > 65521)
@@ -467,18 +500,23 @@ main(int argc, char *argv[])
 	free(tri);
 	if (dflag == 2 && c.nv > 100000)
 		errx(1, "-d 2: at most 100000 distinct points");
-	if (rt_ph_compute(&ph, &g, dflag, (unsigned)pflag))
+	/* the collapse keeps persistence in dimensions 0 and 1; in dimension
+	 * 2 as well, but the cocycles of -d 2 are not asked for */
+	if (!nflag && rt_collapse(&g, &lg, &col))
+		err(1, NULL);
+	if (rt_ph_compute(&ph, nflag ? &g : &lg, dflag, (unsigned)pflag))
 		err(1, NULL);
 	if (oflag == NULL)
 		fo = stdout;
 	else if ((fo = fopen(oflag, "w")) == NULL)
 		err(1, "%s", oflag);
-	output(&c, &g, &ph, thresh, mflag);
+	output(&c, &g, nflag ? NULL : &col, &ph, thresh, mflag);
 	if (Aflag)
-		fprintf(stderr, "persist: %zu points, %zu vertices, %zu edges <= %g; "
-		    "%" PRIu64 " columns, %" PRIu64 " emergent, %" PRIu64 " additions\n",
-		    c.n, c.nv, g.off[g.n] / 2, (double)thresh, ph.columns,
-		    ph.emergent, ph.reduced);
+		fprintf(stderr, "persist: %zu points, %zu vertices, %zu edges <= %g, "
+		    "%zu after the collapse; %" PRIu64 " columns, %" PRIu64
+		    " emergent, %" PRIu64 " additions\n", c.n, c.nv, g.off[g.n] / 2,
+		    (double)thresh, nflag ? g.off[g.n] / 2 : lg.off[lg.n] / 2,
+		    ph.columns, ph.emergent, ph.reduced);
 	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
 		if (errno != EPIPE)
 			warn("%s", oflag ? oflag : "<stdout>");
@@ -486,6 +524,8 @@ main(int argc, char *argv[])
 	}
 	rt_ph_free(&ph);
 	rt_graph_free(&g);
+	rt_graph_free(&lg);
+	rt_collapse_free(&col);
 	rt_cloud_free(&c);
 	return status;
 }

@@ -67,13 +67,12 @@ locname(char *buf, size_t n, uint32_t loc, int withline)
 static void
 symbol(char *buf, const struct rt_rec *rec)
 {
-	static const char ops[] = "RWMI";
 	uint32_t r;
 
 	switch (yflag) {
 	case S_ADDR: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr); break;
 	case S_OPADDR:
-		snprintf(buf, SYMLEN, "%c0x%" PRIx64, ops[rec->op & 3], rec->addr);
+		snprintf(buf, SYMLEN, "%c0x%" PRIx64, rt_opchar[rec->op & 3], rec->addr);
 		break;
 	case S_BLOCK: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr / Bflag); break;
 	case S_PC:

@@ -76,4 +76,18 @@ int rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsign
 void rt_ph_free(struct rt_ph *ph);
 int rt_prime(uint64_t p);
 
+/* Edge collapse (Glisse and Pritam 2022): a smaller flag filtration with
+ * the same persistence.  l gets the surviving edges at their new values;
+ * c records every edge of k in the order processed (decreasing value),
+ * with its value before and after (INFINITY: removed). */
+struct rt_cedge { uint32_t u, v; float f0, f1; };
+struct rt_collapse { struct rt_cedge *e; size_t m; };
+int rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c);
+void rt_collapse_free(struct rt_collapse *c);
+/* A cocycle z of the collapsed complex at scale eps carried to the whole
+ * complex at eps: the entries of its edges of value <= eps in *out. */
+int rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c,
+    float eps, unsigned p, const struct rt_cocycle_entry *z, size_t nz,
+    struct rt_cocycle_entry **out, size_t *nout);
+
 #endif

@@ -1,0 +1,499 @@
+/* collapse.c: edge collapse of a flag filtration, and cocycles carried back. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+/* Glisse and Pritam, "Swap, shift and trim to edge collapse a filtration"
+ * (SoCG 2022), after Boissonnat and Pritam (2020): take the edges from the
+ * last to the first; while the edge is dominated (some common neighbour
+ * c is adjacent to all its other common neighbours, so its link is a cone)
+ * its appearance can move later without changing the persistence; dominated
+ * up to the threshold, it goes.  Rows keep the current value of every edge. */
+
+struct later { float f; uint32_t w; };
+
+/* Up to this many vertices the current values also sit in a square
+ * matrix, so that a domination test costs one look-up per neighbour. */
+#define DENSE 8192
+static float *dense;
+
+/* With few distinct values (the edit distances of windows take w + 1),
+ * also one adjacency bitset per vertex per value: a domination test is
+ * then a few nwords of AND whatever the number of common neighbours. */
+#define BITSETMAX (256u << 20)
+static float *level;		/* the distinct values, increasing */
+static size_t nlevel, nwords;
+static uint64_t *lbits;		/* [vertex][level][word]: value <= level */
+static uint64_t *ebits;		/* the common neighbours present now */
+
+static size_t
+levelof(float f)
+{
+	size_t lo = 0, hi = nlevel, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (level[mid] < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint64_t *
+bitrow(uint32_t v, size_t l)
+{
+	return lbits + ((size_t)v * nlevel + l) * nwords;
+}
+
+/* (a, b) now has value f: it leaves the levels below f */
+static void
+bitmove(uint32_t a, uint32_t b, float from, float to)
+{
+	size_t l, end = to == INFINITY ? nlevel : levelof(to);
+
+	for (l = levelof(from); l < end; l++) {
+		bitrow(a, l)[b / 64] &= ~(1ULL << (b % 64));
+		bitrow(b, l)[a / 64] &= ~(1ULL << (a % 64));
+	}
+}
+
+static int
+byfloat(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+bitsetup(const struct rt_graph *g)
+{
+	size_t i, l, n = g->n;
+	uint32_t u;
+
+	if ((level = malloc((g->off[n] + 1) * sizeof *level)) == NULL)
+		return;
+	memcpy(level, g->d, g->off[n] * sizeof *level);
+	qsort(level, g->off[n], sizeof *level, byfloat);
+	for (nlevel = 0, i = 0; i < g->off[n]; i++)
+		if (nlevel == 0 || level[nlevel - 1] != level[i])
+			level[nlevel++] = level[i];
+	nwords = (n + 63) / 64;
+	if (nlevel == 0 || n * nlevel * nwords * 8 > BITSETMAX ||
+	    (lbits = calloc(n * nlevel * nwords, sizeof *lbits)) == NULL ||
+	    (ebits = calloc(nwords, sizeof *ebits)) == NULL) {
+		free(lbits);
+		free(level);
+		lbits = NULL;
+		level = NULL;
+		return;
+	}
+	for (u = 0; u < n; u++)
+		for (i = g->off[u]; i < g->off[u + 1]; i++)
+			for (l = levelof(g->d[i]); l < nlevel; l++)
+				bitrow(u, l)[g->nb[i] / 64] |= 1ULL << (g->nb[i] % 64);
+}
+
+static void
+bitfree(void)
+{
+	free(lbits);
+	free(ebits);
+	free(level);
+	lbits = ebits = NULL;
+	level = NULL;
+}
+
+static size_t
+slot(const struct rt_graph *g, uint32_t a, uint32_t b)
+{
+	size_t lo = g->off[a], hi = g->off[a + 1], mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (g->nb[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->off[a + 1] && g->nb[lo] == b ? lo : SIZE_MAX;
+}
+
+static float
+value(const struct rt_graph *g, const float *val, uint32_t a, uint32_t b)
+{
+	size_t s;
+
+	if (dense != NULL)
+		return dense[(size_t)a * g->n + b];
+	s = slot(g, a, b);
+
+	return s == SIZE_MAX ? INFINITY : val[s];
+}
+
+/* Are all of e (sorted, excluding c itself) adjacent to c by time t? */
+static int
+dominates(const struct rt_graph *g, const float *val, const uint32_t *e, size_t ne,
+    uint32_t c, float t)
+{
+	size_t i, k = g->off[c], end = g->off[c + 1];
+	const float *row;
+	const uint64_t *b;
+
+	if (lbits != NULL) {	/* ebits holds e */
+		b = bitrow(c, levelof(t));
+		for (i = 0; i < nwords; i++) {
+			uint64_t rest = ebits[i] & ~b[i];
+
+			if (i == c / 64)
+				rest &= ~(1ULL << (c % 64));
+			if (rest)
+				return 0;
+		}
+		return 1;
+	}
+	if (dense != NULL) {
+		row = dense + (size_t)c * g->n;
+		for (i = 0; i < ne; i++)
+			if (row[e[i]] > t && e[i] != c)
+				return 0;
+		return 1;
+	}
+	for (i = 0; i < ne; i++) {
+		if (e[i] == c)
+			continue;
+		while (k < end && g->nb[k] < e[i])
+			k++;
+		if (k == end || g->nb[k] != e[i] || val[k] > t)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+bylater(const void *a, const void *b)
+{
+	const struct later *p = a, *q = b;
+
+	if (p->f != q->f)
+		return p->f < q->f ? -1 : 1;
+	return p->w < q->w ? -1 : p->w > q->w;
+}
+
+static int
+byorder(const void *a, const void *b)
+{
+	const struct rt_cedge *p = a, *q = b;
+	uint64_t kp = (uint64_t)p->v * (p->v - 1) / 2 + p->u;
+	uint64_t kq = (uint64_t)q->v * (q->v - 1) / 2 + q->u;
+
+	if (p->f0 != q->f0)
+		return p->f0 > q->f0 ? -1 : 1;
+	return kp < kq ? -1 : kp > kq;
+}
+
+static void
+setval(const struct rt_graph *g, float *val, uint32_t a, uint32_t b, float f)
+{
+	if (lbits != NULL)
+		bitmove(a, b, val[slot(g, a, b)], f);
+	val[slot(g, a, b)] = f;
+	val[slot(g, b, a)] = f;
+	if (dense != NULL) {
+		dense[(size_t)a * g->n + b] = f;
+		dense[(size_t)b * g->n + a] = f;
+	}
+}
+
+int
+rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
+{
+	size_t i, m = 0, ne, nl, li, a, b, ea, eb, n = k->n;
+	uint32_t *e = NULL, u, v, w;
+	struct later *lat = NULL;
+	float *val, t, fw;
+	int dom, still, dead;
+
+	memset(c, 0, sizeof *c);
+	memset(l, 0, sizeof *l);
+	if ((val = malloc((k->off[n] + 1) * sizeof *val)) == NULL ||
+	    (c->e = malloc((k->off[n] / 2 + 1) * sizeof *c->e)) == NULL ||
+	    (e = malloc((n + 1) * sizeof *e)) == NULL ||
+	    (lat = malloc((n + 1) * sizeof *lat)) == NULL)
+		goto fail;
+	memcpy(val, k->d, k->off[n] * sizeof *val);
+	bitsetup(k);
+	if (n <= DENSE && (dense = malloc(n * n * sizeof *dense + 1)) != NULL) {
+		for (i = 0; i < n * n; i++)
+			dense[i] = INFINITY;
+		for (u = 0; u < n; u++)
+			for (i = k->off[u]; i < k->off[u + 1]; i++)
+				dense[(size_t)u * n + k->nb[i]] = k->d[i];
+	}
+	for (u = 0; u < n; u++)
+		for (i = k->off[u]; i < k->off[u + 1] && k->nb[i] < u; i++) {
+			c->e[m].u = k->nb[i];
+			c->e[m].v = u;
+			c->e[m++].f0 = k->d[i];
+		}
+	c->m = m;
+	qsort(c->e, m, sizeof *c->e, byorder);
+	for (i = 0; i < m; i++) {
+		u = c->e[i].u;
+		v = c->e[i].v;
+		t = c->e[i].f0;
+		ne = nl = 0;
+		if (dense != NULL) {
+			/* common neighbours: row u against v's values */
+			const float *dv = dense + (size_t)v * n;
+
+			for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
+				w = k->nb[a];
+				fw = val[a] > dv[w] ? val[a] : dv[w];
+				if (fw <= t)
+					e[ne++] = w;
+				else if (fw != INFINITY) {
+					lat[nl].f = fw;
+					lat[nl++].w = w;
+				}
+			}
+		} else {
+			a = k->off[u], ea = k->off[u + 1];
+			b = k->off[v], eb = k->off[v + 1];
+			while (a < ea && b < eb) {
+				if (k->nb[a] < k->nb[b]) {
+					a++;
+					continue;
+				}
+				if (k->nb[a] > k->nb[b]) {
+					b++;
+					continue;
+				}
+				fw = val[a] > val[b] ? val[a] : val[b];
+				if (fw <= t)
+					e[ne++] = k->nb[a];
+				else if (fw != INFINITY) {
+					lat[nl].f = fw;
+					lat[nl++].w = k->nb[a];
+				}
+				a++, b++;
+			}
+		}
+		qsort(lat, nl, sizeof *lat, bylater);
+		for (a = 0; lbits != NULL && a < ne; a++)
+			ebits[e[a] / 64] |= 1ULL << (e[a] % 64);
+		li = 0;
+		dead = 0;
+		for (;;) {
+			for (dom = -1, a = 0; a < ne; a++)
+				if (dominates(k, val, e, ne, e[a], t)) {
+					dom = (int)e[a];
+					break;
+				}
+			if (dom < 0)
+				break;
+			do {
+				if (li == nl) {
+					dead = 1;
+					goto moved;
+				}
+				t = lat[li].f;
+				still = 1;
+				for (; li < nl && lat[li].f <= t; li++) {
+					w = lat[li].w;
+					if (value(k, val, (uint32_t)dom, w) > lat[li].f)
+						still = 0;
+					for (a = ne++; a > 0 && e[a - 1] > w; a--)
+						e[a] = e[a - 1];
+					e[a] = w;
+					if (lbits != NULL)
+						ebits[w / 64] |= 1ULL << (w % 64);
+				}
+			} while (still);
+		}
+moved:
+		if (lbits != NULL)
+			memset(ebits, 0, nwords * sizeof *ebits);
+		c->e[i].f1 = dead ? INFINITY : t;
+		if (c->e[i].f1 != c->e[i].f0)
+			setval(k, val, u, v, c->e[i].f1);
+	}
+	/* the collapsed graph: the surviving edges at their new values */
+	l->n = n;
+	l->thresh = k->thresh;
+	if ((l->off = calloc(n + 1, sizeof *l->off)) == NULL)
+		goto fail;
+	for (u = 0; u < n; u++)
+		for (i = k->off[u]; i < k->off[u + 1]; i++)
+			l->off[u + 1] += val[i] != INFINITY;
+	for (u = 0; u < n; u++)
+		l->off[u + 1] += l->off[u];
+	if ((l->nb = malloc((l->off[n] + 1) * sizeof *l->nb)) == NULL ||
+	    (l->d = malloc((l->off[n] + 1) * sizeof *l->d)) == NULL)
+		goto fail;
+	for (a = 0, u = 0; u < n; u++)
+		for (i = k->off[u]; i < k->off[u + 1]; i++)
+			if (val[i] != INFINITY) {
+				l->nb[a] = k->nb[i];
+				l->d[a++] = val[i];
+			}
+	free(val);
+	free(e);
+	free(lat);
+	free(dense);
+	dense = NULL;
+	bitfree();
+	return 0;
+fail:
+	free(dense);
+	dense = NULL;
+	bitfree();
+	free(val);
+	free(e);
+	free(lat);
+	rt_graph_free(l);
+	rt_collapse_free(c);
+	return -1;
+}
+
+void
+rt_collapse_free(struct rt_collapse *c)
+{
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}
+
+/* Cocycle values by edge, in an open-addressing table. */
+struct zmap {
+	uint64_t *key;		/* edge key + 1, 0 empty */
+	uint32_t *coef;
+	size_t mask;
+};
+
+static uint32_t *
+zslot(struct zmap *z, uint32_t a, uint32_t b, int add)
+{
+	uint64_t key = a < b ? (uint64_t)b * (b - 1) / 2 + a : (uint64_t)a * (a - 1) / 2 + b;
+	size_t i;
+
+	for (i = rt_hash64(key) & z->mask; z->key[i]; i = (i + 1) & z->mask)
+		if (z->key[i] == key + 1)
+			return &z->coef[i];
+	if (!add)
+		return NULL;
+	z->key[i] = key + 1;
+	z->coef[i] = 0;
+	return &z->coef[i];
+}
+
+/* z(a, b) for an oriented edge: the table holds z(min, max). */
+static uint32_t
+zget(struct zmap *z, uint32_t a, uint32_t b, unsigned p)
+{
+	uint32_t *c = zslot(z, a, b, 0);
+
+	if (c == NULL || *c == 0)
+		return 0;
+	return a < b ? *c : p - *c;
+}
+
+/* Put back, last removed first, the edges of K at eps that the collapse
+ * delayed past eps or removed.  Each was dominated by a vertex c in the
+ * graph it returns to, so z(u, v) = z(u, c) + z(c, v) keeps z a cocycle:
+ * every triangle uvw it closes has w adjacent to c, and the triangles
+ * ucw and cvw already satisfy the cocycle condition. */
+int
+rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float eps,
+    unsigned p, const struct rt_cocycle_entry *z, size_t nz,
+    struct rt_cocycle_entry **out, size_t *nout)
+{
+	size_t n = k->n, words = (n + 63) / 64, i, x, need = 0;
+	uint64_t *adj = NULL, *common = NULL, bits;
+	struct zmap zm = { 0 };
+	struct rt_cocycle_entry *o;
+	uint32_t u, v, dom, *cf;
+	int found;
+
+	for (i = 0; i < c->m; i++)
+		need += c->e[i].f0 <= eps;
+	for (x = 1024; x < 2 * (need + nz + 1); x *= 2)
+		;
+	zm.mask = x - 1;
+	if ((adj = calloc(n * words + 1, sizeof *adj)) == NULL ||
+	    (common = malloc((words + 1) * sizeof *common)) == NULL ||
+	    (zm.key = calloc(x, sizeof *zm.key)) == NULL ||
+	    (zm.coef = calloc(x, sizeof *zm.coef)) == NULL)
+		goto fail;
+#define SET(a, b) (adj[(size_t)(a) * words + (b) / 64] |= 1ULL << ((b) % 64))
+	for (i = 0; i < c->m; i++)
+		if (c->e[i].f1 <= eps) {
+			SET(c->e[i].u, c->e[i].v);
+			SET(c->e[i].v, c->e[i].u);
+		}
+	for (i = 0; i < nz; i++)
+		*zslot(&zm, z[i].i, z[i].j, 1) = z[i].i < z[i].j ? z[i].coef :
+		    (p - z[i].coef) % p;
+	for (i = c->m; i-- > 0;) {
+		if (c->e[i].f0 > eps || c->e[i].f1 <= eps)
+			continue;
+		u = c->e[i].u;
+		v = c->e[i].v;
+		for (x = 0; x < words; x++)
+			common[x] = adj[u * words + x] & adj[v * words + x];
+		found = 0;
+		dom = 0;
+		for (x = 0; x < words && !found; x++)
+			for (bits = common[x]; bits && !found; bits &= bits - 1) {
+				size_t y;
+
+				dom = (uint32_t)(x * 64 + __builtin_ctzll(bits));
+				for (y = 0; y < words; y++) {
+					uint64_t rest = common[y] & ~adj[dom * words + y];
+
+					if (y == dom / 64)
+						rest &= ~(1ULL << (dom % 64));
+					if (rest)
+						break;
+				}
+				found = y == words;
+			}
+		if (!found)
+			goto fail;	/* cannot happen if the collapse was right */
+		cf = zslot(&zm, u, v, 1);
+		*cf = (zget(&zm, u, dom, p) + zget(&zm, dom, v, p)) % p;
+		SET(u, v);
+		SET(v, u);
+	}
+#undef SET
+	if ((o = malloc((need + 1) * sizeof *o)) == NULL)
+		goto fail;
+	*nout = 0;
+	for (i = 0; i < c->m; i++) {
+		if (c->e[i].f0 > eps)
+			continue;
+		u = c->e[i].u;
+		v = c->e[i].v;
+		if ((cf = zslot(&zm, u, v, 0)) == NULL || *cf == 0)
+			continue;
+		o[*nout].i = u;
+		o[*nout].j = v;
+		o[(*nout)++].coef = *cf;
+	}
+	*out = o;
+	free(adj);
+	free(common);
+	free(zm.key);
+	free(zm.coef);
+	return 0;
+fail:
+	free(adj);
+	free(common);
+	free(zm.key);
+	free(zm.coef);
+	return -1;
+}

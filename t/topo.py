@@ -1,0 +1,211 @@
+"""topo.py: independent models for the topology tests (python3, stdlib only).
+
+  topo.py lower POINTS           naive edit/Hamming distances -> Ripser lower matrix
+  topo.py bars PERSISTENCE       "dim birth death" of persist's bars, sorted
+  topo.py ripbars RIPSER_OUT     the same from ripser's output
+  topo.py same PERSISTENCE RIPSER_OUT   the same bars, values within 1e-5
+  topo.py cocycle PERSISTENCE P  check every class: a cocycle on the triangles
+                                 at its scale, and not a coboundary
+  topo.py circle N NOISE SEED    points on a noisy circle (points stream)
+  topo.py periodic Q REPS        a strictly periodic symbol trace (addr format)
+  topo.py iid N ALPHABET SEED    i.i.d. symbols (addr format)
+  topo.py random N SEED          a random lower distance matrix, values 1..10
+"""
+import math
+import random
+import sys
+
+
+def points(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            rows.append(line.split()[4:])
+    return rows
+
+
+def edit(a, b):
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def lower(path, metric='levenshtein'):
+    rows = []
+    seen = set()
+    for r in points(path):          # identical windows are one vertex
+        if tuple(r) not in seen:
+            seen.add(tuple(r))
+            rows.append(r)
+    for j, b in enumerate(rows):
+        if metric == 'hamming':
+            d = [sum(x != y for x, y in zip(a, b)) for a in rows[:j]]
+        else:
+            d = [edit(a, b) for a in rows[:j]]
+        print(','.join(str(x) for x in d))
+
+
+def num(s):
+    return math.inf if s == 'inf' else float(s)
+
+
+def tables(path):
+    t, name = {}, None
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#reftrace '):
+                name = line.split()[1]
+                t[name] = []
+            elif line.startswith('#') or not line.strip():
+                continue
+            elif name:
+                t[name].append(line.split())
+    return t
+
+
+def fmt(x):
+    return 'inf' if x == math.inf else '%g' % x
+
+
+def ourbars(path):
+    return sorted((int(r[0]), num(r[2]), num(r[3])) for r in tables(path)['bars'])
+
+
+def bars(path):
+    for d, b, e in ourbars(path):
+        print(d, fmt(b), fmt(e))
+
+
+def same(ours, theirs):
+    a, b = ourbars(ours), readrip(theirs)
+
+    def close(x, y):
+        return x == y or abs(x - y) <= 1e-5 * max(abs(x), abs(y))
+    bad = len(a) != len(b)
+    for x, y in zip(a, b):
+        if x[0] != y[0] or not close(x[1], y[1]) or not close(x[2], y[2]):
+            print('# differ: %s vs %s' % (x, y))
+            bad = True
+            break
+    print('# %d bars here, %d from ripser' % (len(a), len(b)))
+    sys.exit(1 if bad else 0)
+
+
+def readrip(path):
+    out, dim = [], None
+    with open(path) as f:
+        for line in f:
+            if 'persistence intervals in dim' in line:
+                dim = int(line.split()[-1].rstrip(':'))
+            elif line.strip().startswith('['):
+                b, e = line.strip()[1:-1].split(',')
+                out.append((dim, float(b), math.inf if e.strip() == '' else float(e)))
+    return sorted(out)
+
+
+def ripbars(path):
+    for d, b, e in readrip(path):
+        print(d, fmt(b), fmt(e))
+
+
+def cocycle(path, p):
+    p = int(p)
+    t = tables(path)
+    edges = {}
+    for i, j, d in t['edges']:
+        edges[(int(i), int(j))] = float(d)
+    bad = 0
+    for rank, birth, death, scale, n in t['classes']:
+        eps = float(scale)
+        z = {}
+        for r, i, j, c in t['cocycles']:
+            if r == rank:
+                z[(int(i), int(j))] = int(c) % p
+        if len(z) != int(n):
+            print('class %s: %d entries, the table says %s' % (rank, len(z), n))
+            bad += 1
+        adj = {}
+        for (i, j), d in edges.items():
+            if d <= eps:
+                adj.setdefault(i, set()).add(j)
+                adj.setdefault(j, set()).add(i)
+        for (i, j) in z:
+            if j not in adj.get(i, ()):
+                print('class %s: cocycle edge %d-%d beyond the scale' % (rank, i, j))
+                bad += 1
+
+        def zv(a, b):
+            return z.get((a, b), 0) if a < b else (-z.get((b, a), 0)) % p
+        tri = 0
+        for i in adj:                   # every triangle i < j < k
+            for j in adj[i]:
+                if j <= i:
+                    continue
+                for k in adj[i] & adj[j]:
+                    if k <= j:
+                        continue
+                    tri += 1
+                    if (zv(i, j) + zv(j, k) - zv(i, k)) % p:
+                        print('class %s: coboundary %d-%d-%d nonzero' % (rank, i, j, k))
+                        bad += 1
+        # a coboundary is a difference of potentials: try a spanning forest
+        pot = {}
+        for s in adj:
+            if s in pot:
+                continue
+            pot[s] = 0
+            todo = [s]
+            while todo:
+                a = todo.pop()
+                for b in adj[a]:
+                    if b not in pot:
+                        pot[b] = (pot[a] + zv(a, b)) % p
+                        todo.append(b)
+        exact = all((pot[j] - pot[i] - zv(i, j)) % p == 0
+                    for i in adj for j in adj[i] if i < j)
+        if exact:
+            print('class %s: a coboundary' % rank)
+            bad += 1
+        print('# class %s: %d entries, %d triangles checked at scale %g'
+              % (rank, len(z), tri, eps))
+    sys.exit(1 if bad else 0)
+
+
+def circle(n, noise, seed):
+    rnd = random.Random(int(seed))
+    print('#reftrace points 1 seq loc func region x1 x2')
+    for i in range(int(n)):
+        a = 2 * math.pi * i / int(n)
+        print(i, '- - -', '%.9f %.9f' % (math.cos(a) + rnd.gauss(0, float(noise)),
+                                         math.sin(a) + rnd.gauss(0, float(noise))))
+
+
+def periodic(q, reps):
+    for r in range(int(reps)):
+        for i in range(int(q)):
+            print('0x%x' % (0x1000 + 8 * i))
+
+
+def iid(n, alphabet, seed):
+    rnd = random.Random(int(seed))
+    for _ in range(int(n)):
+        print('0x%x' % (0x1000 + 8 * rnd.randrange(int(alphabet))))
+
+
+def randmatrix(n, seed):
+    rnd = random.Random(int(seed))
+    for j in range(int(n)):
+        print(','.join(str(rnd.randint(1, 10)) for _ in range(j)))
+
+
+if __name__ == '__main__':
+    cmd, args = sys.argv[1], sys.argv[2:]
+    {'lower': lower, 'bars': bars, 'same': same, 'ripbars': ripbars, 'cocycle': cocycle,
+     'circle': circle, 'periodic': periodic, 'iid': iid,
+     'random': randmatrix}[cmd](*args)
