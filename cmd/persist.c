@@ -488,6 +488,8 @@ main(int argc, char *argv[])
 	rt_rclose(r);
 	if (Lflag) {
 		writematrix(tri, c.nv);
+		free(tri);
+		rt_cloud_free(&c);
 		return status;
 	}
 	if (eflag >= 0) {

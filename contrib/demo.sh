@@ -50,3 +50,14 @@ if command -v gnuplot >/dev/null; then
 	gnuplot -e "file='demo/matmul-standard.mrc demo/matmul-blocked.mrc'" contrib/mrc.gp >demo/matmul-mrc.png
 	echo "written: demo/matmul-mrc.png"
 fi
+
+echo
+echo "== recurrences: windows of 10 data accesses inside bsort(), Vietoris-Rips persistent cohomology"
+trfilter -e t/data/bsort -l -F bsort -t RWM $T | tswindow -w 10 >demo/bsort.pts
+persist demo/bsort.pts >demo/bsort.per
+sed -n 's/^# threshold/  threshold/p' demo/bsort.per
+awk '/^#reftrace bars/ {t = 1; next} /^#reftrace/ {t = 0}
+    t && $1 == 0 {c0++} t && $1 == 1 {c1++; if ($2 <= 8) top = top sprintf("    H1 #%d  [%s, %s)  persistence %s\n", $2, $3, $4, $5)}
+    END {printf "  %d points; %d H0 bars, %d H1 bars; the most persistent H1 classes:\n%s", p, c0, c1, top}' \
+    p="$(grep -v -c '^#' demo/bsort.pts)" demo/bsort.per
+echo "written: demo/bsort.pts (points), demo/bsort.per (barcode, cocycles)"
