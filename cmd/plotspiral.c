@@ -16,6 +16,7 @@ enum { M_SPIRAL, M_CIRCLE };
 
 static int Oflag = -1, cflag = C_LINE, mflag = M_SPIRAL, seqradius, nolegend, animate;
 static int kclass = 1, ctheta, mj, mk, frames;
+static size_t npre, npost;	/* the last build's pre- and post-amble */
 static double at = -1, amble = 0.05, width = 800, height = 800, margin = 40;
 static const char *oflag, *title;
 
@@ -297,6 +298,8 @@ build(double t)
 		}
 		prev = i;
 	}
+	npre = pre;
+	npost = post;
 	free(rad);
 }
 
@@ -405,24 +408,36 @@ static void
 svg(FILE *f)
 {
 	svghead(f);
+	fprintf(f, "<desc>plotspiral: %zu points, %s", n, mflag == M_SPIRAL ? "spiral" : "circle");
+	if (mflag == M_CIRCLE)
+		fprintf(f, ", pre-amble %zu points, post-amble %zu points", npre, npost);
+	fprintf(f, "</desc>\n");
 	svglegend(f);
 	svgpaths(f, "");
 	fprintf(f, "</svg>\n");
 }
 
-/* An animated SVG: the frames shown in turn, each for a moment. */
+/* An animated SVG: the frames shown in turn, 0.15 s each, looping; a
+ * renderer without animation shows the first. */
 static void
 svganim(FILE *f, int nfr)
 {
-	int k;
+	int k, m = nfr + 1;
 
 	svghead(f);
 	svglegend(f);
-	for (k = 0; k <= nfr; k++) {
+	for (k = 0; k < m; k++) {
 		build((double)k / nfr);
-		fprintf(f, "<g visibility=\"hidden\"><set attributeName=\"visibility\" to=\"visible\" "
-		    "begin=\"%.2fs;a%d.end+%.2fs\" dur=\"0.15s\"%s/>\n", 0.15 * k, 0, 0.15 * k,
-		    k == 0 ? " id=\"a0\" fill=\"remove\"" : "");
+		fprintf(f, "<g visibility=\"%s\"><animate attributeName=\"visibility\" "
+		    "calcMode=\"discrete\" dur=\"%.2fs\" repeatCount=\"indefinite\" ",
+		    k ? "hidden" : "visible", 0.15 * m);
+		if (k == 0)
+			fprintf(f, "values=\"visible;hidden\" keyTimes=\"0;%.6f\"/>\n", 1.0 / m);
+		else if (k == m - 1)
+			fprintf(f, "values=\"hidden;visible\" keyTimes=\"0;%.6f\"/>\n", (double)k / m);
+		else
+			fprintf(f, "values=\"hidden;visible;hidden\" keyTimes=\"0;%.6f;%.6f\"/>\n",
+			    (double)k / m, (double)(k + 1) / m);
 		svgpaths(f, " ");
 		fprintf(f, "</g>\n");
 	}
@@ -706,7 +721,7 @@ main(int argc, char *argv[])
 		errx(2, "--at, --frames and --animate morph: name the columns with --morph j,k");
 	if (animate && Oflag == 1)
 		errx(2, "--animate writes SVG");
-	if (frames && oflag == NULL)
+	if (frames && !animate && oflag == NULL)
 		errx(2, "--frames: -o names the frames (name-0000.svg ...)");
 	readcoords(argc ? argv[0] : "-");
 	if (mj == 0)

@@ -10,6 +10,13 @@
   topo.py periodic Q REPS        a strictly periodic symbol trace (addr format)
   topo.py iid N ALPHABET SEED    i.i.d. symbols (addr format)
   topo.py random N SEED          a random lower distance matrix, values 1..10
+  topo.py circerr COORDS N       largest error of theta1 against the angle i/N of
+                                 point i, after the best rotation and direction
+  topo.py rotinv A B             largest difference of theta1 by seq, A against B,
+                                 after the best rotation and direction
+  topo.py shuffle POINTS SEED    the points in a random order
+  topo.py png FILE               decode a PNG (CRCs, inflate, row filters): WxH
+  topo.py svg FILE               parse an SVG as XML: the number of paths
 """
 import math
 import random
@@ -204,8 +211,78 @@ def randmatrix(n, seed):
         print(','.join(str(rnd.randint(1, 10)) for _ in range(j)))
 
 
+def wrap(d):
+    return d - math.floor(d + 0.5)
+
+
+def theta(path):
+    t = tables(path)['theta']
+    return [(int(r[2]), float(r[6])) for r in t]
+
+
+def besterr(pairs):
+    best = 1.0
+    for sgn in (1, -1):
+        # rotation: the circular mean of the differences
+        sx = sum(math.cos(2 * math.pi * (a - sgn * b)) for a, b in pairs)
+        sy = sum(math.sin(2 * math.pi * (a - sgn * b)) for a, b in pairs)
+        c = math.atan2(sy, sx) / (2 * math.pi)
+        err = max(abs(wrap(a - sgn * b - c)) for a, b in pairs)
+        best = min(best, err)
+    return best
+
+
+def circerr(path, n):
+    pairs = [(th, s / float(n)) for s, th in theta(path) if not math.isnan(th)]
+    print('%.6f' % besterr(pairs))
+
+
+def rotinv(a, b):
+    tb = dict(theta(b))
+    pairs = [(th, tb[s]) for s, th in theta(a)]
+    print('%.6f' % besterr(pairs))
+
+
+def shuffle(path, seed):
+    lines = open(path).read().splitlines()
+    head = [x for x in lines if x.startswith('#')]
+    body = [x for x in lines if not x.startswith('#')]
+    random.Random(int(seed)).shuffle(body)
+    print('\n'.join(head + body))
+
+
+def png(path):
+    import struct
+    import zlib
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'signature'
+    pos, idat, w = 8, b'', None
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        crc, = struct.unpack('>I', data[pos + 8 + n:pos + 12 + n])
+        assert zlib.crc32(kind + body) & 0xffffffff == crc, 'crc'
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    bpp = 3 if ctype == 2 else 1
+    assert len(raw) == h * (1 + w * bpp), 'size'
+    assert all(raw[r * (1 + w * bpp)] <= 4 for r in range(h)), 'filter'
+    print('%dx%d' % (w, h))
+
+
+def svg(path):
+    import xml.etree.ElementTree as ET
+    root = ET.parse(path).getroot()
+    print(len(root.findall('.//{http://www.w3.org/2000/svg}path')))
+
+
 if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'lower': lower, 'bars': bars, 'same': same, 'ripbars': ripbars, 'cocycle': cocycle,
      'circle': circle, 'periodic': periodic, 'iid': iid,
-     'random': randmatrix}[cmd](*args)
+     'random': randmatrix, 'circerr': circerr, 'rotinv': rotinv,
+     'shuffle': shuffle, 'png': png, 'svg': svg}[cmd](*args)

@@ -1,0 +1,57 @@
+#!/bin/sh
+# plotspiral: well-formed SVG, decodable PNG, the geometry it promises.
+. "$(dirname "$0")/lib.sh"
+plan 14
+
+T="python3 $(dirname "$0")/topo.py"
+trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
+	persist | circcoord -c 1,2 >"$tmp/bs.cc"
+
+check "the SVG is well-formed XML" "plotspiral $tmp/bs.cc >$tmp/a.svg && $T svg $tmp/a.svg"
+if command -v rsvg-convert >/dev/null; then
+	check "rsvg-convert renders it" "rsvg-convert $tmp/a.svg >$tmp/a.png && $T png $tmp/a.png"
+else
+	skip "rsvg-convert is not installed"
+fi
+check "the PNG decodes (CRC, inflate, filters) at the size asked" \
+	"plotspiral -o $tmp/b.png --size 640x480 $tmp/bs.cc && test \$($T png $tmp/b.png) = 640x480"
+check_same "a legend entry per source line, with its count" \
+	"grep -o '>bsort.c:[0-9]* ([0-9]*)<' $tmp/a.svg | tr -d '<>' | sort" \
+	"grep -v '^#' $tmp/bs.cc | awk 'NF == 8 { n[\$4]++ } END { for (l in n) print l, \"(\" n[l] \")\" }' | sort"
+check "one arc path and one dot path per source line" \
+	"test \$($T svg $tmp/a.svg) = \$((2 * \$(grep -v '^#' $tmp/bs.cc | awk 'NF == 8 { print \$4 }' | sort -u | wc -l)))"
+check "colour by time: a continuous ramp, no legend" \
+	"plotspiral -c time $tmp/bs.cc >$tmp/t.svg && $T svg $tmp/t.svg && ! grep -q 'bsort.c' $tmp/t.svg"
+
+# Spiral geometry: the dot of point i lies at angle 2 pi theta_i, radius
+# growing with i; check every dot against the coordinates.
+check "dots sit at angle theta and radius growing with time" \
+	"plotspiral -c time --size 800x800 --margin 40 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/dots &&
+	 grep -v '^#' $tmp/bs.cc | awk 'NF == 8 && \$7 != \"nan\" { print \$7 }' >$tmp/th &&
+	 test \$(wc -l <$tmp/dots) = \$(wc -l <$tmp/th) &&
+	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - 400; y = 400 - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; r2[FNR] = r } END { exit bad }' $tmp/th $tmp/dots"
+
+# Pre- and post-amble: 5 points near 0.1, a cycle, 4 points near 0.8.
+{
+	echo '#reftrace coordinates 1'
+	echo '#reftrace theta 1 point vertex seq loc func region theta1'
+	for i in 0 1 2 3 4; do echo "$i $i $i a.c:1 f - 0.10$i"; done
+	awk 'BEGIN { for (i = 5; i < 45; i++) { t = (0.3 + 0.05 * i) % 1; if (t > 0.75 && t < 0.85) t = 0.5; print i, i, i, "a.c:2 f -", t } }'
+	for i in 45 46 47 48; do echo "$i $i $i a.c:3 f - 0.80$((i - 45))"; done
+} >"$tmp/amble.cc"
+check "circle mode separates a 5-point pre-amble and a 4-point post-amble" \
+	"plotspiral -m circle --amble 0.03 $tmp/amble.cc | grep -q 'pre-amble 5 points, post-amble 4 points'"
+
+check_same "a morph at 0 is the first parameterization" \
+	"plotspiral --morph 1,2 --at 0 $tmp/bs.cc" "plotspiral --class 1 $tmp/bs.cc"
+check "a morph at 1 puts every dot where the second one does" \
+	"plotspiral -c time --morph 1,2 --at 1 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m1 &&
+	 plotspiral -c time --class 2 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m2 &&
+	 paste -d' ' $tmp/m1 $tmp/m2 | tr -d 'Mh' | awk '{ d = (\$1 - \$3) ^ 2 + (\$2 - \$4) ^ 2; if (d > 0.05) bad++ } END { exit bad }'"
+check "a numbered frame series" \
+	"plotspiral --morph 1,2 --frames 4 -o $tmp/f.svg $tmp/bs.cc && for k in 0 1 2 3; do $T svg $tmp/f-000\$k.svg >/dev/null || exit 1; done"
+check "an animated SVG is well-formed and animates" \
+	"plotspiral --morph 1,2 --animate --frames 6 $tmp/bs.cc >$tmp/an.svg && $T svg $tmp/an.svg && grep -q '<animate ' $tmp/an.svg"
+check_fail "not a coordinates stream, named by line" 1 "bs.pts:1: not a coordinates stream" \
+	"printf '#reftrace points 1 seq loc func region s1\n' >$tmp/bs.pts && plotspiral $tmp/bs.pts"
+check_fail "a bad option" 2 "usage" "plotspiral -Q"
