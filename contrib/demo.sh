@@ -61,3 +61,13 @@ awk '/^#reftrace bars/ {t = 1; next} /^#reftrace/ {t = 0}
     END {printf "  %d points; %d H0 bars, %d H1 bars; the most persistent H1 classes:\n%s", p, c0, c1, top}' \
     p="$(grep -v -c '^#' demo/bsort.pts)" demo/bsort.per
 echo "written: demo/bsort.pts (points), demo/bsort.per (barcode, cocycles)"
+
+echo
+echo "== circular coordinates of the two most persistent classes, and the spiral"
+circcoord -c 1,2 demo/bsort.per >demo/bsort.cc
+awk '$1 ~ /^theta[0-9]/ {printf "  %s: class %s [%s, %s) at scale %s: winds %.2f times along the trace, residual %s\n", $1, $2, $3, $4, $5, ($9 < 0 ? -$9 : $9), $10}' demo/bsort.cc
+plotspiral --title "bubble sort, 5 reversed ints: class 1, coloured by source line" -o demo/bsort-spiral.svg demo/bsort.cc
+plotspiral --title "bubble sort: class 1" -o demo/bsort-spiral.png demo/bsort.cc
+plotspiral -m circle --title "bubble sort: circular plot" -o demo/bsort-circle.svg demo/bsort.cc
+plotspiral --morph 1,2 --animate -o demo/bsort-morph.svg demo/bsort.cc
+echo "written: demo/bsort-spiral.svg and .png (the spiral), demo/bsort-circle.svg, demo/bsort-morph.svg (class 1 -> 2, animated)"
