@@ -71,3 +71,10 @@ plotspiral --title "bubble sort: class 1" -o demo/bsort-spiral.png demo/bsort.cc
 plotspiral -m circle --title "bubble sort: circular plot" -o demo/bsort-circle.svg demo/bsort.cc
 plotspiral --morph 1,2 --animate -o demo/bsort-morph.svg demo/bsort.cc
 echo "written: demo/bsort-spiral.svg and .png (the spiral), demo/bsort-circle.svg, demo/bsort-morph.svg (class 1 -> 2, animated)"
+
+echo
+echo "== loop model: the reads of array[] in fir2dim (DSPStone, IMAGEDIM 100) as 8-byte blocks"
+trfilter -e t/data/fir2dim -F fir2dim -t R -r array t/data/fir2dim.lk.gz >demo/fir2dim.txt
+pli -B 8 demo/fir2dim.txt | tee demo/fir2dim.pli | sed 's/^/  /'
+pli -s -B 8 demo/fir2dim.txt | awk '!/^#/ {printf "  %d values, %d%% in loops of depth %d; model %d bytes: %.0fx smaller than the text, gzip %.0fx, xz %sx\n", $1, 100 * $5, $4, $7, $10, $11, $12}'
+echo "written: demo/fir2dim.pli (pli -x expands it back, exactly)"

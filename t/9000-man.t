@@ -26,6 +26,7 @@ cp "$D/bsort" "$tmp/ex/bsort"
 cp "$D/bsort-reversed.lk.gz" "$tmp/ex/bsort.lk.gz"
 cp "$D/matmul-standard.lk.gz" "$tmp/ex/matmul.lk.gz"
 cp "$D/fir2dim.lk.gz" "$tmp/ex/fir2dim.lk.gz"
+cp "$D/fir2dim" "$tmp/ex/fir2dim"
 mkdir "$tmp/ex/contrib" && cp "$C/rttrace" "$C/mrc.gp" "$tmp/ex/contrib/"
 while IFS='	' read -r page cmd; do
 	case $cmd in

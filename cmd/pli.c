@@ -1,0 +1,813 @@
+/* pli: model an integer sequence as nested loops (periodic-linear interpolation). */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "reftrace.h"
+
+/*
+ * Clauss and Kenmei's periodic-linear model, built bottom-up as Ketterlin
+ * and Clauss's nested loop recognition does: every value is appended as a
+ * term; at the tail, k terms that repeat three times with parameters that
+ * change by a constant become a loop, and a loop absorbs the next k terms
+ * that continue it.  Loops of loops follow, so a pattern of any period is
+ * found as a nest of short ones.  A parameter (a value, a loop count) is a
+ * multilinear polynomial in the indices of the loops around it; arithmetic
+ * is modulo 2^64, so the model reproduces every value exactly.
+ */
+
+struct term {
+	uint64_t hash;		/* shape: structure without the numbers */
+	uint64_t *c;		/* value (leaf) or count (loop): 1 << levels coefs */
+	struct term **body;
+	uint64_t nval;		/* values it emits, as a root term */
+	uint32_t nbody;		/* 0: a leaf */
+	uint8_t levels;		/* loops around it inside its root term */
+	uint8_t depth;		/* loops in it, itself included */
+};
+
+static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1;
+static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
+static const char *oflag;
+
+static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
+static int status;
+
+/* the terms not yet written: the tail where loops can still form */
+static struct term **tail;
+static size_t ntail, captail;
+static uint64_t nvalues, looped, nterms, maxdepth, nloops;
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: pli [-ks] [-B bytes] [-d depth] [-f field] [-I format] [-o file]\n"
+	    "           [-p period] [file ...]\n"
+	    "       pli -x [-o file] [model ...]\n");
+	exit(2);
+}
+
+static void
+diag(const char *msg, int fatal)
+{
+	warnx("%s", msg);
+	if (fatal)
+		status = 1;
+}
+
+static struct term *
+newterm(uint32_t nbody, uint8_t levels)
+{
+	struct term *t;
+
+	if ((t = calloc(1, sizeof *t)) == NULL ||
+	    (t->c = calloc((size_t)1 << levels, sizeof *t->c)) == NULL ||
+	    (nbody && (t->body = calloc(nbody, sizeof *t->body)) == NULL))
+		err(1, NULL);
+	t->nbody = nbody;
+	t->levels = levels;
+	return t;
+}
+
+static void
+freeterm(struct term *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nbody; i++)
+		freeterm(t->body[i]);
+	free(t->body);
+	free(t->c);
+	free(t);
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	return rt_hash64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+/* Do the shapes of a[0..k) and b[0..k) agree, and by how much do the
+ * parameters differ?  Returns 1 and writes the differences (b - a, in DFS
+ * order) to *d (or compares with it when check). */
+static int
+diff(const struct term *a, const struct term *b, uint64_t **d, int check)
+{
+	size_t m, n;
+	uint32_t i;
+
+	if (a->hash != b->hash || a->nbody != b->nbody || a->levels != b->levels)
+		return 0;
+	n = (size_t)1 << a->levels;
+	for (m = 0; m < n; m++, (*d)++) {
+		if (check) {
+			if (b->c[m] - a->c[m] != **d)
+				return 0;
+		} else
+			**d = b->c[m] - a->c[m];
+	}
+	for (i = 0; i < a->nbody; i++)
+		if (!diff(a->body[i], b->body[i], d, check))
+			return 0;
+	return 1;
+}
+
+static size_t
+ncoef(const struct term *t)
+{
+	size_t n = (size_t)1 << t->levels;
+	uint32_t i;
+
+	for (i = 0; i < t->nbody; i++)
+		n += ncoef(t->body[i]);
+	return n;
+}
+
+/* a gets one more loop around it: a + t * delta, t the new top level */
+static void
+wrap(struct term *a, const uint64_t **d)
+{
+	size_t m, n = (size_t)1 << a->levels;
+	uint64_t *c;
+	uint32_t i;
+
+	if ((c = malloc(2 * n * sizeof *c)) == NULL)
+		err(1, NULL);
+	for (m = 0; m < n; m++) {
+		c[m] = a->c[m];
+		c[n + m] = *(*d)++;
+	}
+	free(a->c);
+	a->c = c;
+	a->levels++;
+	for (i = 0; i < a->nbody; i++)
+		wrap(a->body[i], d);
+}
+
+/* Does b (a root term) equal body term a evaluated at top index t? */
+static int
+continues(const struct term *a, const struct term *b, uint64_t t)
+{
+	size_t m, n;
+	uint32_t i;
+
+	if (a->hash != b->hash || a->nbody != b->nbody || a->levels != b->levels + 1)
+		return 0;
+	n = (size_t)1 << b->levels;
+	for (m = 0; m < n; m++)
+		if (a->c[m] + t * a->c[n + m] != b->c[m])
+			return 0;
+	for (i = 0; i < a->nbody; i++)
+		if (!continues(a->body[i], b->body[i], t))
+			return 0;
+	return 1;
+}
+
+static uint64_t *scratch;
+static size_t capscratch;
+
+/* Can the last 3k terms become a loop?  They must have one shape and
+ * parameters in arithmetic progression. */
+static int
+create(size_t k)
+{
+	struct term **g = tail + ntail - 3 * k, *loop;
+	size_t j, need = 0;
+	uint64_t *d;
+	const uint64_t *dc;
+	uint8_t depth = 0;
+
+	for (j = 0; j < k; j++) {
+		if (g[j]->hash != g[k + j]->hash || g[j]->hash != g[2 * k + j]->hash)
+			return 0;
+		need += ncoef(g[j]);
+		if (g[j]->depth > depth)
+			depth = g[j]->depth;
+	}
+	if (depth + 1 > dflag)
+		return 0;
+	if (need > capscratch) {
+		capscratch = 2 * need;
+		if ((scratch = realloc(scratch, capscratch * sizeof *scratch)) == NULL)
+			err(1, NULL);
+	}
+	for (d = scratch, j = 0; j < k; j++)
+		if (!diff(g[j], g[k + j], &d, 0))
+			return 0;
+	for (d = scratch, j = 0; j < k; j++)
+		if (!diff(g[k + j], g[2 * k + j], &d, 1))
+			return 0;
+	loop = newterm((uint32_t)k, 0);
+	loop->c[0] = 3;
+	for (j = 0; j < 3 * k; j++)
+		loop->nval += g[j]->nval;
+	loop->hash = mix(0x4c4f4f50, k);
+	loop->depth = depth + 1;
+	for (dc = scratch, j = 0; j < k; j++) {
+		wrap(g[j], &dc);
+		loop->body[j] = g[j];
+		loop->hash = mix(loop->hash, g[j]->hash);
+		freeterm(g[k + j]);
+		freeterm(g[2 * k + j]);
+	}
+	ntail -= 3 * k;
+	tail[ntail++] = loop;
+	return 1;
+}
+
+/* Does the loop before the last k terms go on with them? */
+static int
+extend(size_t k)
+{
+	struct term *loop = tail[ntail - k - 1], **g = tail + ntail - k;
+	size_t j;
+
+	if (loop->nbody != k || loop->levels != 0)
+		return 0;
+	for (j = 0; j < k; j++)
+		if (!continues(loop->body[j], g[j], loop->c[0]))
+			return 0;
+	for (j = 0; j < k; j++) {
+		loop->nval += g[j]->nval;
+		freeterm(g[j]);
+	}
+	loop->c[0]++;
+	ntail -= k;
+	return 1;
+}
+
+/* Print a polynomial: the coefficient of mask m multiplies the indices of
+ * its bits; bit b is the loop b levels out from the innermost, named
+ * t(depth - b).  With minus1, the polynomial less one (a loop's last index). */
+static void
+poly(FILE *f, const uint64_t *c, int levels, int depth, int minus1)
+{
+	size_t m, n = (size_t)1 << levels;
+	int b, any = 0, first;
+	uint64_t u, a;
+
+	for (m = n; m-- > 0;) {
+		u = c[m] - (uint64_t)(m == 0 && minus1);
+		if (u == 0 && (m || any))
+			continue;
+		a = (int64_t)u < 0 ? -u : u;
+		if (any)
+			fputs((int64_t)u < 0 ? " - " : " + ", f);
+		else if ((int64_t)u < 0)
+			fputc('-', f);
+		first = 1;
+		if (m == 0 || a != 1) {
+			fprintf(f, "%" PRIu64, a);
+			first = 0;
+		}
+		for (b = levels - 1; b >= 0; b--)
+			if (m & ((size_t)1 << b)) {
+				fprintf(f, "%st%d", first ? "" : "*", depth - b);
+				first = 0;
+			}
+		any = 1;
+	}
+}
+
+static void
+indent(FILE *f, int d)
+{
+	while (d-- > 0)
+		fputs("  ", f);
+}
+
+static void
+print(FILE *f, const struct term *t, int depth)
+{
+	uint32_t j;
+
+	indent(f, depth);
+	if (t->nbody == 0) {
+		fputs("emit ", f);
+		poly(f, t->c, t->levels, depth, 0);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "for t%d = 0 to ", depth + 1);
+	poly(f, t->c, t->levels, depth, 1);
+	fputs(" {\n", f);
+	for (j = 0; j < t->nbody; j++)
+		print(f, t->body[j], depth + 1);
+	indent(f, depth);
+	fputs("}\n", f);
+}
+
+/* Literals are written a line of up to 16 values. */
+static uint64_t lit[16];
+static int nlit;
+
+static void
+flushlit(void)
+{
+	int i;
+
+	if (nlit == 0)
+		return;
+	fputs("values", mf);
+	for (i = 0; i < nlit; i++)
+		fprintf(mf, " %" PRId64, (int64_t)lit[i]);
+	fputc('\n', mf);
+	nlit = 0;
+}
+
+static void
+flush1(struct term *t)
+{
+	nterms++;
+	if (t->nbody == 0) {
+		lit[nlit++] = t->c[0];
+		if (nlit == 16)
+			flushlit();
+	} else {
+		flushlit();
+		print(mf, t, 0);
+		looped += t->nval;
+		nloops++;
+		if (t->depth > maxdepth)
+			maxdepth = t->depth;
+	}
+	freeterm(t);
+}
+
+/* --stats: the model against the sequence and against gzip and xz. */
+static uint64_t rawbytes, gzbytes;
+static z_stream gz;
+static FILE *seqf;		/* the sequence as text, for xz */
+
+static void
+statvalue(uint64_t v)
+{
+	char b[32], o[4096];
+	int n = snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v);
+
+	rawbytes += (uint64_t)n;
+	gz.next_in = (Bytef *)b;
+	gz.avail_in = (uInt)n;
+	do {
+		gz.next_out = (Bytef *)o;
+		gz.avail_out = sizeof o;
+		deflate(&gz, Z_NO_FLUSH);
+		gzbytes += sizeof o - gz.avail_out;
+	} while (gz.avail_out == 0);
+	if (seqf != NULL)
+		fputs(b, seqf);
+}
+
+static void
+stats(void)
+{
+	char o[4096], cmd[64];
+	uint64_t xzbytes = 0, model;
+	FILE *p;
+	int xzok = 0;
+
+	do {
+		gz.next_out = (Bytef *)o;
+		gz.avail_out = sizeof o;
+		deflate(&gz, Z_FINISH);
+		gzbytes += sizeof o - gz.avail_out;
+	} while (gz.avail_out == 0);
+	deflateEnd(&gz);
+	fflush(mf);
+	model = (uint64_t)ftell(mf);
+	if (seqf != NULL && fflush(seqf) == 0) {
+		/* xz is not a library we link: use the program where there is one */
+		rewind(seqf);
+		snprintf(cmd, sizeof cmd, "xz -9 -c </dev/fd/%d 2>/dev/null | wc -c", fileno(seqf));
+		if ((p = popen(cmd, "r")) != NULL) {
+			xzok = fscanf(p, "%" SCNu64, &xzbytes) == 1 && xzbytes > 0;
+			pclose(p);
+		}
+	}
+	fprintf(fo, "#reftrace pli-stats 1 values phases loops depth coverage "
+	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
+	fprintf(fo, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.4f %" PRIu64
+	    " %" PRIu64 " %" PRIu64 " ", nvalues, nterms, nloops, maxdepth,
+	    nvalues ? (double)looped / nvalues : 0, rawbytes, model, gzbytes);
+	if (xzok)
+		fprintf(fo, "%" PRIu64, xzbytes);
+	else
+		fputc('-', fo);
+	fprintf(fo, " %.1f %.1f ", model ? (double)rawbytes / model : 0,
+	    gzbytes ? (double)rawbytes / gzbytes : 0);
+	if (xzok)
+		fprintf(fo, "%.1f\n", (double)rawbytes / xzbytes);
+	else
+		fputs("-\n", fo);
+}
+
+static void
+value(uint64_t v)
+{
+	struct term *t;
+	size_t k, window = 3 * pflag + 2;
+	int again;
+
+	nvalues++;
+	if (sflag)
+		statvalue(v);
+	t = newterm(0, 0);
+	t->c[0] = v;
+	t->nval = 1;
+	t->hash = 0x4c454146;
+	if (ntail == captail) {
+		captail = captail ? 2 * captail : 4 * window;
+		if ((tail = realloc(tail, captail * sizeof *tail)) == NULL)
+			err(1, NULL);
+	}
+	tail[ntail++] = t;
+	do {
+		again = 0;
+		for (k = 1; k <= pflag && !again; k++) {
+			if (ntail >= k + 1 && extend(k))
+				again = 1;
+			else if (ntail >= 3 * k && create(k))
+				again = 1;
+		}
+	} while (again);
+	/* terms this far back can no longer join a loop: write them */
+	if (ntail > 2 * window) {
+		for (k = 0; k < ntail - window; k++)
+			flush1(tail[k]);
+		memmove(tail, tail + ntail - window, window * sizeof *tail);
+		ntail = window;
+	}
+}
+
+static int
+item(void *ctx, struct rt_rec *rec)
+{
+	(void)ctx;
+	if (rec->kind == RT_ACCESS)
+		value(rec->addr / Bflag);
+	return 0;
+}
+
+/* A series: integers (decimal or 0x hex, signed) in field fflag. */
+static void
+readseries(const char *file)
+{
+	char ebuf[1024], *s, *p, *end;
+	struct rt_reader *r;
+	uint64_t i;
+	int64_t v;
+	size_t len;
+
+	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+		warnx("%s", ebuf);
+		status = 1;
+		return;
+	}
+	while ((s = rt_rgetline(r, &len)) != NULL) {
+		s += strspn(s, " \t");
+		if (*s == '#' || *s == '\0')
+			continue;
+		for (i = 1; i < fflag && *s; i++) {
+			s += strcspn(s, " \t,");
+			s += strspn(s, " \t,");
+		}
+		p = s;
+		errno = 0;
+		if (*p == '-')
+			v = strtoll(p, &end, 0);
+		else	/* up to 2^64 - 1, kept modulo 2^64 */
+			v = (int64_t)strtoull(p, &end, 0);
+		if (end == p || errno == ERANGE || (*end && !strchr(" \t,", *end))) {
+			warnx("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
+			if (kflag)
+				continue;
+			status = 1;
+			break;
+		}
+		value((uint64_t)v / Bflag);
+	}
+	if (*rt_rerror(r)) {
+		warnx("%s", rt_rerror(r));
+		status = 1;
+	}
+	rt_rclose(r);
+}
+
+/* Expansion: parse the pseudo-code back into terms, then run them. */
+struct prog {
+	int kind;		/* 0 emit, 1 loop, 2 values */
+	int depth;		/* the loop's index number, for a loop */
+	uint64_t *c;		/* polynomial over t1..t(depth) as masks of bits */
+	int nt;			/* indices it may use */
+	struct prog **body;
+	size_t nbody, cap;
+	uint64_t *vals;
+	size_t nvals;
+};
+
+static char outbuf[1 << 16];
+static size_t outn;
+
+static void
+outflush(void)
+{
+	if (outn && fwrite(outbuf, 1, outn, fo) != outn) {
+		if (errno == EPIPE)
+			exit(status);
+		err(1, "%s", oflag ? oflag : "<stdout>");
+	}
+	outn = 0;
+}
+
+static inline void
+out(uint64_t u)
+{
+	char b[24], *p = b + sizeof b;
+	int64_t v = (int64_t)u;
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	*--p = '\n';
+	do {
+		*--p = (char)('0' + a % 10);
+		a /= 10;
+	} while (a);
+	if (v < 0)
+		*--p = '-';
+	if (outn + 24 > sizeof outbuf)
+		outflush();
+	memcpy(outbuf + outn, p, (size_t)(b + sizeof b - p));
+	outn += (size_t)(b + sizeof b - p);
+}
+
+static uint64_t
+evalp(const struct prog *p, const uint64_t *t)
+{
+	uint64_t s = 0, v;
+	size_t m;
+	int b;
+
+	for (m = 0; m < ((size_t)1 << p->nt); m++) {
+		if ((v = p->c[m]) == 0)
+			continue;
+		for (b = 0; b < p->nt; b++)
+			if (m & ((size_t)1 << b))
+				v *= t[b];
+		s += v;
+	}
+	return s;
+}
+
+static void
+run(const struct prog *p, uint64_t *t)
+{
+	uint64_t n, i, base, step;
+	size_t j;
+	const struct prog *e;
+
+	switch (p->kind) {
+	case 0:
+		out(evalp(p, t));
+		return;
+	case 2:
+		for (j = 0; j < p->nvals; j++)
+			out(p->vals[j]);
+		return;
+	}
+	n = evalp(p, t) + 1;
+	e = p->nbody == 1 ? p->body[0] : NULL;
+	if (e != NULL && e->kind == 0) {
+		/* the common innermost loop: a value stepping linearly */
+		int b = p->depth - 1;
+
+		t[b] = 0;
+		base = evalp(e, t);
+		t[b] = 1;
+		step = evalp(e, t) - base;	/* multilinear: affine in t[b] */
+		for (i = 0; i < n; i++, base += step)
+			out(base);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		t[p->depth - 1] = i;
+		for (j = 0; j < p->nbody; j++)
+			run(p->body[j], t);
+	}
+}
+
+static int
+parsepoly(char *s, struct prog *p, int nt)
+{
+	char *end;
+	uint64_t coef;
+	size_t mask;
+	int neg, idx, have;
+
+	p->nt = nt;
+	if ((p->c = calloc((size_t)1 << nt, sizeof *p->c)) == NULL)
+		err(1, NULL);
+	for (;;) {
+		s += strspn(s, " ");
+		if (*s == '\0' || *s == '{')
+			return 0;
+		neg = 0;
+		if (*s == '+' || *s == '-') {
+			neg = *s == '-';
+			s++;
+			s += strspn(s, " ");
+		}
+		coef = 1;
+		have = 0;
+		mask = 0;
+		if (*s >= '0' && *s <= '9') {
+			errno = 0;
+			coef = strtoull(s, &end, 10);
+			if (errno)
+				return -1;
+			s = end;
+			have = 1;
+		}
+		while (*s == '*' || *s == 't') {
+			if (*s == '*')
+				s++;
+			if (*s != 't')
+				return -1;
+			idx = (int)strtol(s + 1, &end, 10);
+			if (end == s + 1 || idx < 1 || idx > nt)
+				return -1;
+			mask |= (size_t)1 << (idx - 1);
+			s = end;
+			have = 1;
+		}
+		if (!have)
+			return -1;
+		p->c[mask] += neg ? -coef : coef;
+	}
+}
+
+static void
+expand(const char *file)
+{
+	char ebuf[1024], *s, *end;
+	struct rt_reader *r;
+	struct prog *stack[70], *top, *q;
+	uint64_t t[64] = { 0 };
+	size_t len;
+	int sp = 0, d;
+
+	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+		warnx("%s", ebuf);
+		status = 1;
+		return;
+	}
+	if ((top = calloc(1, sizeof *top)) == NULL)
+		err(1, NULL);
+	top->kind = 1;
+	stack[0] = top;
+	while ((s = rt_rgetline(r, &len)) != NULL) {
+		s += strspn(s, " \t");
+		if (*s == '#' || *s == '\0')
+			continue;
+		if (*s == '}') {
+			if (sp == 0)
+				errx(1, "%s", rt_rbad(r, "'}' without a loop"));
+			q = stack[sp--];
+			if (sp == 0) {	/* a whole root loop: run it, free it */
+				run(q, t);
+				top->nbody--;
+			}
+			continue;
+		}
+		if ((q = calloc(1, sizeof *q)) == NULL)
+			err(1, NULL);
+		if (strncmp(s, "values", 6) == 0) {
+			q->kind = 2;
+			for (s += 6; *(s += strspn(s, " ")); s = end) {
+				if ((q->vals = realloc(q->vals, (q->nvals + 1) * sizeof *q->vals)) == NULL)
+					err(1, NULL);
+				errno = 0;
+				q->vals[q->nvals++] = (uint64_t)strtoll(s, &end, 10);
+				if (end == s || errno)
+					errx(1, "%s", rt_rbad(r, "bad value"));
+			}
+		} else if (strncmp(s, "emit ", 5) == 0) {
+			q->kind = 0;
+			if (parsepoly(s + 5, q, sp))
+				errx(1, "%s", rt_rbad(r, "bad expression"));
+		} else if (strncmp(s, "for t", 5) == 0) {
+			q->kind = 1;
+			d = (int)strtol(s + 5, &end, 10);
+			if (d != sp + 1 || strncmp(end, " = 0 to ", 8) != 0 || sp >= 63)
+				errx(1, "%s", rt_rbad(r, "want 'for t%d = 0 to ...'", sp + 1));
+			q->depth = d;
+			if (parsepoly(end + 8, q, sp) || strchr(end, '{') == NULL)
+				errx(1, "%s", rt_rbad(r, "bad loop bound"));
+		} else
+			errx(1, "%s", rt_rbad(r, "not a loop model line"));
+		if (sp == 0 && q->kind != 1) {
+			run(q, t);
+			continue;
+		}
+		if (stack[sp]->nbody == stack[sp]->cap) {
+			stack[sp]->cap = stack[sp]->cap ? 2 * stack[sp]->cap : 4;
+			if ((stack[sp]->body = realloc(stack[sp]->body,
+			    stack[sp]->cap * sizeof *stack[sp]->body)) == NULL)
+				err(1, NULL);
+		}
+		stack[sp]->body[stack[sp]->nbody++] = q;
+		if (q->kind == 1)
+			stack[++sp] = q;
+	}
+	if (*rt_rerror(r))
+		errx(1, "%s", rt_rerror(r));
+	if (sp != 0)
+		errx(1, "%s: a loop is not closed", rt_rpath(r));
+	rt_rclose(r);
+}
+
+int
+main(int argc, char *argv[])
+{
+	int c, i;
+
+	while ((c = getopt(argc, argv, "B:d:f:hI:ko:p:sVx")) != -1) {
+		switch (c) {
+		case 'B':
+			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
+				errx(2, "-B %s: bad block size", optarg);
+			break;
+		case 'd':
+			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > 16)
+				errx(2, "-d %s: want a depth from 1 to 16", optarg);
+			break;
+		case 'f':
+			if (rt_parse_u64(optarg, &fflag) || fflag == 0)
+				errx(2, "-f %s: bad field", optarg);
+			series = 1;
+			break;
+		case 'I':
+			if (strcmp(optarg, "series") == 0)
+				series = 1;
+			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
+				errx(2, "-I %s: unknown format", optarg);
+			break;
+		case 'k': kflag = 1; break;
+		case 'o': oflag = optarg; break;
+		case 'p':
+			if (rt_parse_u64(optarg, &pflag) || pflag < 1 || pflag > 4096)
+				errx(2, "-p %s: want a period from 1 to 4096", optarg);
+			break;
+		case 's': sflag = 1; break;
+		case 'V': printf("pli %s\n", RT_VERSION); return 0;
+		case 'x': xflag = 1; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (oflag == NULL)
+		fo = stdout;
+	else if ((fo = fopen(oflag, "w")) == NULL)
+		err(1, "%s", oflag);
+	if (xflag) {
+		if (argc == 0)
+			expand("-");
+		for (i = 0; i < argc; i++)
+			expand(argv[i]);
+		outflush();
+		goto done;
+	}
+	mf = fo;
+	if (sflag) {
+		if ((mf = tmpfile()) == NULL || (seqf = tmpfile()) == NULL)
+			err(1, "a temporary file");
+		if (deflateInit2(&gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			errx(1, "zlib: cannot initialise");
+	}
+	fprintf(mf, "# pli: a loop model (pli -x expands it)\n");
+	if (series) {
+		if (argc == 0)
+			readseries("-");
+		for (i = 0; i < argc; i++)
+			readseries(argv[i]);
+	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag))
+		status = 1;
+	for (i = 0; (size_t)i < ntail; i++)
+		flush1(tail[i]);
+	ntail = 0;
+	flushlit();
+	if (sflag)
+		stats();
+done:
+	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
+		if (errno != EPIPE)
+			warn("%s", oflag ? oflag : "<stdout>");
+		status = 1;
+	}
+	return status;
+}

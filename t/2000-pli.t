@@ -1,0 +1,56 @@
+#!/bin/sh
+# pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
+. "$(dirname "$0")/lib.sh"
+plan 21
+
+rt() {	# file [pli options]: the model expands back to the file
+	f=$1; shift
+	pli -I series "$@" "$f" >"$tmp/m" && pli -x "$tmp/m" | cmp -s - "$f"
+}
+awk 'BEGIN { srand(7); for (i = 0; i < 5000; i++) printf "%d\n", int(rand() * 2^40) - 2^39 }' >"$tmp/random"
+awk 'BEGIN { for (i = 0; i < 3000; i++) print 42 }' >"$tmp/constant"
+awk 'BEGIN { for (i = 0; i < 3000; i++) print 7 - 13 * i }' >"$tmp/arith"
+awk 'BEGIN { for (i = 0; i < 7; i++) for (j = 0; j < 9; j++) for (k = 0; k < 11; k++) print 5000 + 1000 * i - 37 * j + 3 * k }' >"$tmp/nested"
+awk 'BEGIN { srand(3); for (i = 0; i < 20; i++) { for (j = 0; j < 50; j++) print 8 * j + 100 * i; for (j = 0; j < 7; j++) print int(rand() * 1000); for (j = 0; j < 30; j++) print 4096 } }' >"$tmp/mixed"
+awk 'BEGIN { for (i = 0; i < 30; i++) for (j = 0; j < 30 - i; j++) print 10 * i + j }' >"$tmp/triangle"
+printf '%s\n' -9223372036854775808 9223372036854775807 0 -1 -9223372036854775808 >"$tmp/extremes"
+for s in random constant arith nested mixed triangle extremes; do
+	check "round trip: $s" "rt $tmp/$s"
+done
+check "round trip with a short period bound and depth" "rt $tmp/mixed -p 2 -d 2"
+check "hex input reads as numbers" \
+	"awk '{ printf \"0x%x\\n\", \$1 }' $tmp/nested | pli -I series | pli -x | cmp -s - $tmp/nested"
+
+# Clauss and Kenmei's fir2dim: array[k*ARRAYDIM + f + i] rows k, k+1, k+2,
+# three ints each, IMAGEDIM = ARRAYDIM - 2 = 100, as 8-byte blocks.
+awk 'BEGIN { base = 2123328; for (k = 0; k < 100; k++) for (f = 0; f < 100; f++) for (r = 0; r < 3; r++) for (i = 0; i < 3; i++) print int((base + 4 * ((k + r) * 102 + f + i)) / 8) }' >"$tmp/fir"
+pli -I series "$tmp/fir" >"$tmp/fir.pli"
+check "fir2dim: 90000 values" "test \$(wc -l <$tmp/fir) = 90000"
+check "fir2dim: exact" "pli -x $tmp/fir.pli | cmp -s - $tmp/fir"
+check "fir2dim: one phase whose two outer loops run 100 and 50 times" \
+	"grep -v '^#' $tmp/fir.pli | sed -n '1p;2p' | tr '\n' ' ' | grep -q '^for t1 = 0 to 99 {   for t2 = 0 to 49 { \$'"
+check "fir2dim: a few lines, not thousands" "test \$(grep -vc '^#' $tmp/fir.pli) -lt 20"
+check "fir2dim: depth 3 loops inside, 51 blocks a row" \
+	"grep -q 'for t3 = 0 to 2' $tmp/fir.pli && grep -q 'emit 51\\*t1 + t2 + 51\\*t3' $tmp/fir.pli"
+
+# The same from the bundled lackey trace of contrib/examples/fir2dim.c.
+trfilter -e "$D/fir2dim" -F fir2dim -t R -r array "$D/fir2dim.lk.gz" >"$tmp/firtr"
+awk "$HEX"' !/^#/ { printf "%d\n", int(hex($3) / 8) }' "$tmp/firtr" >"$tmp/firtr.blocks"
+check "fir2dim from its trace: exact" \
+	"pli -B 8 $tmp/firtr >$tmp/firtr.pli && pli -x $tmp/firtr.pli | cmp -s - $tmp/firtr.blocks" 2>/dev/null
+check "fir2dim from its trace: the same nest of 100 and 50" \
+	"grep -v '^#' $tmp/firtr.pli | sed -n '1p;2p' | tr '\n' ' ' | grep -q '^for t1 = 0 to 99 {   for t2 = 0 to 49 { \$'"
+
+# A matrix multiply's operands: A[i][k], B[k][j], then C[i][j] read and
+# written: an i, j, k nest of N each.
+awk 'BEGIN { n = 12; for (i = 0; i < n; i++) for (j = 0; j < n; j++) { for (k = 0; k < n; k++) { print 4096 + 8 * (n * i + k); print 8192 + 8 * (n * k + j) } print 16384 + 8 * (n * i + j) } }' >"$tmp/mm"
+pli -I series "$tmp/mm" >"$tmp/mm.pli"
+check "matrix multiply: exact" "pli -x $tmp/mm.pli | cmp -s - $tmp/mm"
+check "matrix multiply: the i, j, k loops of 12" \
+	"grep -v '^#' $tmp/mm.pli | sed -n '1,3p' | tr -s ' \n' ' ' | grep -q '^for t1 = 0 to 11 { for t2 = 0 to 11 { for t3 = 0 to 11 { \$'"
+check "--stats: every value in loops, against gzip" \
+	"pli -s -I series $tmp/mm | awk '!/^#/ { exit !(\$1 == 3600 && \$5 == 1 && \$10 > \$11) }'"
+check "values up to 2^64 - 1 read modulo 2^64 (written signed)" \
+	"echo 18446744073709551615 | pli -I series | pli -x | grep -qx -- -1"
+check_fail "a bad value is named by line" 1 "bad:2: field 1: not an integer" \
+	"printf '1\nx\n' >$tmp/bad && pli -I series $tmp/bad"
