@@ -571,5 +571,9 @@ main(int argc, char *argv[])
 			warn("%s", oflag ? oflag : "<stdout>");
 		status = 1;
 	}
+	for (i = 0; i < nwant; i++)
+		free(res[i].theta);
+	free(res);
+	free(want);
 	return status;
 }

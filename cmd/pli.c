@@ -29,7 +29,11 @@ struct term {
 	uint32_t nbody;		/* 0: a leaf */
 	uint8_t levels;		/* loops around it inside its root term */
 	uint8_t depth;		/* loops in it, itself included */
+	uint64_t c0;		/* c when levels is 0: no allocation */
+	struct term *next;	/* on the free list */
 };
+
+static struct term *freelist;
 
 static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
@@ -61,17 +65,21 @@ diag(const char *msg, int fatal)
 		status = 1;
 }
 
+/* Terms are recycled: one is made for every value. */
 static struct term *
-newterm(uint32_t nbody, uint8_t levels)
+newterm(uint32_t nbody)
 {
 	struct term *t;
 
-	if ((t = calloc(1, sizeof *t)) == NULL ||
-	    (t->c = calloc((size_t)1 << levels, sizeof *t->c)) == NULL ||
-	    (nbody && (t->body = calloc(nbody, sizeof *t->body)) == NULL))
+	if ((t = freelist) != NULL)
+		freelist = t->next;
+	else if ((t = malloc(sizeof *t)) == NULL)
+		err(1, NULL);
+	memset(t, 0, sizeof *t);
+	t->c = &t->c0;
+	if (nbody && (t->body = calloc(nbody, sizeof *t->body)) == NULL)
 		err(1, NULL);
 	t->nbody = nbody;
-	t->levels = levels;
 	return t;
 }
 
@@ -83,8 +91,10 @@ freeterm(struct term *t)
 	for (i = 0; i < t->nbody; i++)
 		freeterm(t->body[i]);
 	free(t->body);
-	free(t->c);
-	free(t);
+	if (t->c != &t->c0)
+		free(t->c);
+	t->next = freelist;
+	freelist = t;
 }
 
 static uint64_t
@@ -143,7 +153,8 @@ wrap(struct term *a, const uint64_t **d)
 		c[m] = a->c[m];
 		c[n + m] = *(*d)++;
 	}
-	free(a->c);
+	if (a->c != &a->c0)
+		free(a->c);
 	a->c = c;
 	a->levels++;
 	for (i = 0; i < a->nbody; i++)
@@ -203,7 +214,7 @@ create(size_t k)
 	for (d = scratch, j = 0; j < k; j++)
 		if (!diff(g[k + j], g[2 * k + j], &d, 1))
 			return 0;
-	loop = newterm((uint32_t)k, 0);
+	loop = newterm((uint32_t)k);
 	loop->c[0] = 3;
 	for (j = 0; j < 3 * k; j++)
 		loop->nval += g[j]->nval;
@@ -417,7 +428,7 @@ value(uint64_t v)
 	nvalues++;
 	if (sflag)
 		statvalue(v);
-	t = newterm(0, 0);
+	t = newterm(0);
 	t->c[0] = v;
 	t->nval = 1;
 	t->hash = 0x4c454146;
@@ -478,11 +489,28 @@ readseries(const char *file)
 			s += strspn(s, " \t,");
 		}
 		p = s;
+		/* plain decimal, the common case, without strtoull */
+		if (*p >= '0' && *p <= '9' && p[1] != 'x' && p[1] != 'X') {
+			uint64_t u = 0;
+			int nd = 0;
+
+			for (end = p; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
+				u = u * 10 + (uint64_t)(*end - '0');
+			if (*end == '\0' || *end == ' ' || *end == '\t' || *end == ',') {
+				value(u / Bflag);
+				continue;
+			}
+		}
 		errno = 0;
-		if (*p == '-')
-			v = strtoll(p, &end, 0);
-		else	/* up to 2^64 - 1, kept modulo 2^64 */
-			v = (int64_t)strtoull(p, &end, 0);
+		{	/* decimal, or hex after 0x: never octal */
+			const char *q = p + (*p == '-');
+			int base = q[0] == '0' && (q[1] == 'x' || q[1] == 'X') ? 16 : 10;
+
+			if (*p == '-')
+				v = strtoll(p, &end, base);
+			else	/* up to 2^64 - 1, kept modulo 2^64 */
+				v = (int64_t)strtoull(p, &end, base);
+		}
 		if (end == p || errno == ERANGE || (*end && !strchr(" \t,", *end))) {
 			warnx("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
 			if (kflag)
@@ -600,6 +628,19 @@ run(const struct prog *p, uint64_t *t)
 	}
 }
 
+static void
+freeprog(struct prog *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->nbody; j++)
+		freeprog(p->body[j]);
+	free(p->body);
+	free(p->c);
+	free(p->vals);
+	free(p);
+}
+
 static int
 parsepoly(char *s, struct prog *p, int nt)
 {
@@ -680,6 +721,7 @@ expand(const char *file)
 			if (sp == 0) {	/* a whole root loop: run it, free it */
 				run(q, t);
 				top->nbody--;
+				freeprog(q);
 			}
 			continue;
 		}
@@ -711,6 +753,7 @@ expand(const char *file)
 			errx(1, "%s", rt_rbad(r, "not a loop model line"));
 		if (sp == 0 && q->kind != 1) {
 			run(q, t);
+			freeprog(q);
 			continue;
 		}
 		if (stack[sp]->nbody == stack[sp]->cap) {
@@ -727,6 +770,7 @@ expand(const char *file)
 		errx(1, "%s", rt_rerror(r));
 	if (sp != 0)
 		errx(1, "%s: a loop is not closed", rt_rpath(r));
+	freeprog(top);
 	rt_rclose(r);
 }
 
