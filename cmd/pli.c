@@ -469,56 +469,39 @@ item(void *ctx, struct rt_rec *rec)
 static void
 readseries(const char *file)
 {
-	char ebuf[1024], *s, *p, *end;
+	char ebuf[1024], *s, *end;
 	struct rt_reader *r;
-	uint64_t i;
-	int64_t v;
-	size_t len;
+	uint64_t u;
+	int nd, base;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
 		warnx("%s", ebuf);
 		status = 1;
 		return;
 	}
-	while ((s = rt_rgetline(r, &len)) != NULL) {
-		s += strspn(s, " \t");
-		if (*s == '#' || *s == '\0')
-			continue;
-		for (i = 1; i < fflag && *s; i++) {
-			s += strcspn(s, " \t,");
-			s += strspn(s, " \t,");
-		}
-		p = s;
+	while ((s = rt_rfield(r, (unsigned)fflag)) != NULL) {
 		/* plain decimal, the common case, without strtoull */
-		if (*p >= '0' && *p <= '9' && p[1] != 'x' && p[1] != 'X') {
-			uint64_t u = 0;
-			int nd = 0;
-
-			for (end = p; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
-				u = u * 10 + (uint64_t)(*end - '0');
-			if (*end == '\0' || *end == ' ' || *end == '\t' || *end == ',') {
-				value(u / Bflag);
-				continue;
-			}
+		for (u = 0, nd = 0, end = s; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
+			u = u * 10 + (uint64_t)(*end - '0');
+		if (nd > 0 && *end == '\0' && (s[0] != '0' || nd == 1)) {
+			value(u / Bflag);
+			continue;
 		}
+		/* decimal, or hex after 0x: never octal */
+		base = s[*s == '-'] == '0' && (s[(*s == '-') + 1] | 0x20) == 'x' ? 16 : 10;
 		errno = 0;
-		{	/* decimal, or hex after 0x: never octal */
-			const char *q = p + (*p == '-');
-			int base = q[0] == '0' && (q[1] == 'x' || q[1] == 'X') ? 16 : 10;
-
-			if (*p == '-')
-				v = strtoll(p, &end, base);
-			else	/* up to 2^64 - 1, kept modulo 2^64 */
-				v = (int64_t)strtoull(p, &end, base);
-		}
-		if (end == p || errno == ERANGE || (*end && !strchr(" \t,", *end))) {
+		if (*s == '-')
+			u = (uint64_t)strtoll(s, &end, base);
+		else	/* up to 2^64 - 1, kept modulo 2^64 */
+			u = strtoull(s, &end, base);
+		if (end == s || errno == ERANGE || *end != '\0') {
 			warnx("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
 			if (kflag)
 				continue;
 			status = 1;
 			break;
 		}
-		value((uint64_t)v / Bflag);
+		value(u / Bflag);
 	}
 	if (*rt_rerror(r)) {
 		warnx("%s", rt_rerror(r));

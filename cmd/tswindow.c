@@ -147,7 +147,6 @@ readseries(char *file)
 {
 	char ebuf[1024], *s, *end;
 	struct rt_reader *r;
-	size_t n;
 	double v;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
@@ -155,14 +154,10 @@ readseries(char *file)
 		status = 1;
 		return;
 	}
-	while ((s = rt_rgetline(r, &n)) != NULL) {
-		s += strspn(s, " \t");
-		if (*s == '#' || *s == '\0')
-			continue;
+	while ((s = rt_rfield(r, 1)) != NULL) {
 		errno = 0;
 		v = strtod(s, &end);
-		if (end == s || errno == ERANGE || !isfinite(v) ||
-		    (*end != '\0' && *end != ' ' && *end != '\t')) {
+		if (end == s || errno == ERANGE || !isfinite(v) || *end != '\0') {
 			warnx("%s", rt_rbad(r, "not a number"));
 			if (kflag)
 				continue;

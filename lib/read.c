@@ -1354,6 +1354,28 @@ rt_rgetline(struct rt_reader *r, size_t *len)
 	return s;
 }
 
+char *
+rt_rfield(struct rt_reader *r, unsigned field)
+{
+	char *s, *e;
+	size_t n;
+	unsigned i;
+
+	while ((s = rt_rgetline(r, &n)) != NULL) {
+		s += strspn(s, " \t,");
+		if (*s == '#' || *s == '\0')
+			continue;
+		for (i = 1; i < field && *s; i++) {
+			s += strcspn(s, " \t,");
+			s += strspn(s, " \t,");
+		}
+		e = s + strcspn(s, " \t,");
+		*e = '\0';
+		return s;
+	}
+	return NULL;
+}
+
 int
 rt_rpeek(struct rt_reader *r, const char *prefix)
 {

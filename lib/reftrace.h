@@ -87,6 +87,10 @@ void rt_rclose(struct rt_reader *r);
  * "path:line: reason" for the line last returned. */
 char *rt_rgetline(struct rt_reader *r, size_t *len);
 int rt_rpeek(struct rt_reader *r, const char *prefix);	/* 1 if it starts so */
+/* Columns of numbers: the field-th field (from 1; blanks or commas part
+ * them) of the next line that is neither blank nor a # comment, "" if the
+ * line is shorter; NULL at the end or on an error. */
+char *rt_rfield(struct rt_reader *r, unsigned field);
 const char *rt_rpath(const struct rt_reader *r);
 const char *rt_rbad(struct rt_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
