@@ -363,10 +363,11 @@ coordinate(const struct cls *c, struct result *res)
 	memset(res, 0, sizeof *res);
 	if (eflag >= 0)
 		res->eps = eflag;
-	else {	/* fflag of the way from birth to death, down to an edge value */
+	else {	/* fflag of the way from birth to death, down to an edge value;
+		 * alive at the threshold, its death is unknown: its birth */
 		double top = isinf(c->death) ? c->scale : c->death, want;
 
-		want = c->birth + fflag * (top - c->birth);
+		want = isinf(c->death) ? c->birth : c->birth + fflag * (top - c->birth);
 		res->eps = c->birth;
 		for (i = 0; i < nedges; i++)
 			if (edges[i].d <= want && edges[i].d < top && edges[i].d > res->eps)

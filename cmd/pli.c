@@ -1,6 +1,7 @@
 /* pli: model an integer sequence as nested loops (periodic-linear interpolation). */
 #include <err.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,7 +523,7 @@ struct prog {
 	size_t nvals;
 };
 
-static char outbuf[1 << 16];
+static char outbuf[(1 << 16) + 48];
 static size_t outn;
 
 static void
@@ -536,24 +537,38 @@ outflush(void)
 	outn = 0;
 }
 
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* A value as a decimal line, two digits at a time: expansion is bound by
+ * this. */
 static inline void
 out(uint64_t u)
 {
-	char b[24], *p = b + sizeof b;
-	int64_t v = (int64_t)u;
-	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char b[48], *e = b + 24, *p = e;
+	uint64_t a = (int64_t)u < 0 ? -u : u;
+	unsigned d;
 
 	*--p = '\n';
-	do {
-		*--p = (char)('0' + a % 10);
-		a /= 10;
-	} while (a);
-	if (v < 0)
+	while (a >= 100) {
+		d = (unsigned)(a % 100) * 2;
+		a /= 100;
+		p -= 2;
+		memcpy(p, digits2 + d, 2);
+	}
+	if (a >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + a * 2, 2);
+	} else
+		*--p = (char)('0' + a);
+	if ((int64_t)u < 0)
 		*--p = '-';
-	if (outn + 24 > sizeof outbuf)
+	if (outn + 24 > sizeof outbuf - 48)
 		outflush();
-	memcpy(outbuf + outn, p, (size_t)(b + sizeof b - p));
-	outn += (size_t)(b + sizeof b - p);
+	memcpy(outbuf + outn, p, 24);	/* a fixed-size copy is cheaper */
+	outn += (size_t)(e - p);
 }
 
 static uint64_t
@@ -760,9 +775,13 @@ expand(const char *file)
 int
 main(int argc, char *argv[])
 {
+	static const struct option lo[] = {
+		{ "stats", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
 	int c, i;
 
-	while ((c = getopt(argc, argv, "B:d:f:hI:ko:p:sVx")) != -1) {
+	while ((c = getopt_long(argc, argv, "B:d:f:hI:ko:p:sVx", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
