@@ -198,10 +198,21 @@ byfloat(const void *a, const void *b)
  * window has some window at distance w, so the enclosing radius alone
  * bounds nothing. */
 static float
-autothresh(const float *tri, size_t n)
+autothresh(const float *tri, size_t n, float cap)
 {
 	size_t m = n * (n - 1) / 2, budget = (size_t)Dflag * n / 2, k;
 	float *v, radius = enclosing(tri, n), t;
+
+	if (cap < radius) {	/* windows mostly unalike are never near */
+		float r = radius;
+
+		t = autothresh(tri, n, INFINITY);
+		if (t >= cap)
+			snprintf(why, sizeof why, "7/10 of the window: windows that "
+			    "differ in more symbols are not near (the enclosing radius is %g)",
+			    (double)r);
+		return t < cap ? t : cap;
+	}
 
 	if (m <= budget) {
 		snprintf(why, sizeof why, "the enclosing radius: all %zu edges "
@@ -496,7 +507,8 @@ main(int argc, char *argv[])
 		thresh = (float)eflag;
 		snprintf(why, sizeof why, "given (-e)");
 	} else
-		thresh = autothresh(tri, c.nv);
+		thresh = autothresh(tri, c.nv, Iflag == IN_POINTS && !c.numeric ?
+		    (float)floor(0.7 * c.dim) : INFINITY);
 	if (rt_graph_build(&g, tri, c.nv, thresh))
 		err(1, NULL);
 	free(tri);
