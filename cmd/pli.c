@@ -185,19 +185,26 @@ static uint64_t *scratch;
 static size_t capscratch;
 
 /* Can the last 3k terms become a loop?  They must have one shape and
- * parameters in arithmetic progression. */
+ * parameters in arithmetic progression.  The newest terms are checked
+ * first, values of leaves directly: most tries fail at once. */
 static int
 create(size_t k)
 {
 	struct term **g = tail + ntail - 3 * k, *loop;
-	size_t j, need = 0;
+	size_t j, need = 0, at[4096 + 1];
 	uint64_t *d;
 	const uint64_t *dc;
 	uint8_t depth = 0;
 
-	for (j = 0; j < k; j++) {
+	for (j = k; j-- > 0;) {
 		if (g[j]->hash != g[k + j]->hash || g[j]->hash != g[2 * k + j]->hash)
 			return 0;
+		if (g[j]->nbody == 0 &&
+		    g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
+			return 0;
+	}
+	for (j = 0; j < k; j++) {
+		at[j] = need;
 		need += ncoef(g[j]);
 		if (g[j]->depth > depth)
 			depth = g[j]->depth;
@@ -209,12 +216,18 @@ create(size_t k)
 		if ((scratch = realloc(scratch, capscratch * sizeof *scratch)) == NULL)
 			err(1, NULL);
 	}
-	for (d = scratch, j = 0; j < k; j++)
+	for (j = k; j-- > 0;) {
+		if (g[j]->nbody == 0) {
+			scratch[at[j]] = g[k + j]->c0 - g[j]->c0;
+			continue;
+		}
+		d = scratch + at[j];
 		if (!diff(g[j], g[k + j], &d, 0))
 			return 0;
-	for (d = scratch, j = 0; j < k; j++)
+		d = scratch + at[j];
 		if (!diff(g[k + j], g[2 * k + j], &d, 1))
 			return 0;
+	}
 	loop = newterm((uint32_t)k);
 	loop->c[0] = 3;
 	for (j = 0; j < 3 * k; j++)
