@@ -36,7 +36,7 @@ struct term {
 
 static struct term *freelist;
 
-static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1;
+static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static const char *oflag;
 
@@ -53,7 +53,7 @@ usage(void)
 {
 	fprintf(stderr,
 	    "usage: pli [-ks] [-B bytes] [-d depth] [-f field] [-I format] [-o file]\n"
-	    "           [-p period] [file ...]\n"
+	    "           [-p period] [-w window] [file ...]\n"
 	    "       pli -x [-o file] [model ...]\n");
 	exit(2);
 }
@@ -436,7 +436,7 @@ static void
 value(uint64_t v)
 {
 	struct term *t;
-	size_t k, window = 3 * pflag + 2;
+	size_t k, window = wflag;
 	int again;
 
 	nvalues++;
@@ -794,7 +794,7 @@ main(int argc, char *argv[])
 	};
 	int c, i;
 
-	while ((c = getopt_long(argc, argv, "B:d:f:hI:ko:p:sVx", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "B:d:f:hI:ko:p:sVw:x", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
@@ -823,12 +823,20 @@ main(int argc, char *argv[])
 			break;
 		case 's': sflag = 1; break;
 		case 'V': printf("pli %s\n", RT_VERSION); return 0;
+		case 'w':
+			if (rt_parse_u64(optarg, &wflag) || wflag < 5 || wflag > 1 << 20)
+				errx(2, "-w %s: want a window of 5 to 2^20 terms", optarg);
+			break;
 		case 'x': xflag = 1; break;
 		default: usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (wflag == 0)
+		wflag = 3 * pflag + 2;
+	if (pflag > (wflag - 2) / 3)	/* a loop forms from 3 periods in the window */
+		pflag = (wflag - 2) / 3;
 	if (oflag == NULL)
 		fo = stdout;
 	else if ((fo = fopen(oflag, "w")) == NULL)

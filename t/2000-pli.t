@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 22
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -18,6 +18,7 @@ for s in random constant arith nested mixed triangle extremes; do
 	check "round trip: $s" "rt $tmp/$s"
 done
 check "round trip with a short period bound and depth" "rt $tmp/mixed -p 2 -d 2"
+check "round trip with a small window" "rt $tmp/nested -w 7"
 check "hex input reads as numbers" \
 	"awk '{ printf \"0x%x\\n\", \$1 }' $tmp/nested | pli -I series | pli -x | cmp -s - $tmp/nested"
 
