@@ -409,7 +409,7 @@ stats(void)
 	if (seqf != NULL && fflush(seqf) == 0) {
 		/* xz is not a library we link: use the program where there is one */
 		rewind(seqf);
-		snprintf(cmd, sizeof cmd, "xz -9 -c </dev/fd/%d 2>/dev/null | wc -c", fileno(seqf));
+		snprintf(cmd, sizeof cmd, "xz -c </dev/fd/%d 2>/dev/null | wc -c", fileno(seqf));
 		if ((p = popen(cmd, "r")) != NULL) {
 			xzok = fscanf(p, "%" SCNu64, &xzbytes) == 1 && xzbytes > 0;
 			pclose(p);
