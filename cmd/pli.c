@@ -534,6 +534,7 @@ struct prog {
 	size_t nbody, cap;
 	uint64_t *vals;
 	size_t nvals;
+	uint64_t base, step;	/* an emit, inside the current loop entry */
 };
 
 static char outbuf[(1 << 16) + 48];
@@ -607,7 +608,8 @@ run(const struct prog *p, uint64_t *t)
 {
 	uint64_t n, i, base, step;
 	size_t j;
-	const struct prog *e;
+	struct prog *e;
+	int b;
 
 	switch (p->kind) {
 	case 0:
@@ -619,23 +621,35 @@ run(const struct prog *p, uint64_t *t)
 		return;
 	}
 	n = evalp(p, t) + 1;
-	e = p->nbody == 1 ? p->body[0] : NULL;
-	if (e != NULL && e->kind == 0) {
-		/* the common innermost loop: a value stepping linearly */
-		int b = p->depth - 1;
-
+	b = p->depth - 1;
+	/* the emits of this loop are affine in its index: base + i * step,
+	 * found once per entry instead of a polynomial per value */
+	for (j = 0; j < p->nbody; j++) {
+		e = p->body[j];
+		if (e->kind != 0)
+			continue;
 		t[b] = 0;
 		base = evalp(e, t);
 		t[b] = 1;
-		step = evalp(e, t) - base;	/* multilinear: affine in t[b] */
-		for (i = 0; i < n; i++, base += step)
+		step = evalp(e, t) - base;
+		e->base = base;
+		e->step = step;
+	}
+	if (p->nbody == 1 && p->body[0]->kind == 0) {
+		e = p->body[0];
+		for (i = 0, base = e->base; i < n; i++, base += e->step)
 			out(base);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		t[p->depth - 1] = i;
-		for (j = 0; j < p->nbody; j++)
-			run(p->body[j], t);
+		t[b] = i;
+		for (j = 0; j < p->nbody; j++) {
+			e = p->body[j];
+			if (e->kind == 0)
+				out(e->base + i * e->step);
+			else
+				run(e, t);
+		}
 	}
 }
 
