@@ -127,9 +127,6 @@ readmatrix(struct rt_reader *r, int kind, struct rt_cloud *c)
 				rt_rbad(r, "a negative distance");
 				goto bad;
 			}
-			if (kind == IN_DISTANCE && fabs(row[i] - tri[RT_TRI(i, n)]) > 0) {
-				;	/* upper triangle: checked below */
-			}
 			tri[RT_TRI(i, n)] = (float)row[i];
 		}
 		n++;
@@ -183,61 +180,83 @@ enclosing(const float *tri, size_t n)
 	return n > 1 ? best : 0;
 }
 
-static int
-byfloat(const void *a, const void *b)
+/* The k-th smallest of v[0..m) (0-based), v reordered: Hoare's select. */
+static float
+select_k(float *v, size_t m, size_t k)
 {
-	float x = *(const float *)a, y = *(const float *)b;
+	size_t lo = 0, hi = m - 1, i, j;
+	float pivot, x;
 
-	return x < y ? -1 : x > y;
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				x = v[i];
+				v[i] = v[j];
+				v[j] = x;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
 }
 
-/* The default threshold: the largest distance at which the vertices have
- * at most Dflag neighbours on average, and never beyond the enclosing
- * radius.  The work grows with the edges times their common neighbours,
- * so a bound on the degree keeps it near linear in the points; every
- * window has some window at distance w, so the enclosing radius alone
- * bounds nothing. */
+/* The default threshold: the smallest of three bounds, and the reason.
+ * The enclosing radius (Ripser's): beyond it the complex is a cone.  The
+ * largest distance at which the vertices have at most Dflag neighbours
+ * on average: the work grows with the edges times their common
+ * neighbours, and every window has some window at distance w, so the
+ * radius alone bounds nothing.  For windows of symbols, cap = 7/10 of
+ * the window: windows that differ in more are not alike, and chance
+ * matches of random windows there make huge complexes that say nothing. */
 static float
 autothresh(const float *tri, size_t n, float cap)
 {
 	size_t m = n * (n - 1) / 2, budget = (size_t)Dflag * n / 2, k;
-	float *v, radius = enclosing(tri, n), t;
+	float *v, radius = enclosing(tri, n), t = radius, x;
 
-	if (cap < radius) {	/* windows mostly unalike are never near */
-		float r = radius;
-
-		t = autothresh(tri, n, INFINITY);
-		if (t >= cap)
-			snprintf(why, sizeof why, "7/10 of the window: windows that "
-			    "differ in more symbols are not near (the enclosing radius is %g)",
-			    (double)r);
-		return t < cap ? t : cap;
+	if (m > budget) {
+		/* the largest d with #{distances <= d} <= budget: the largest
+		 * value below the (budget + 1)-th smallest */
+		if ((v = malloc(m * sizeof *v)) == NULL)
+			err(1, NULL);
+		memcpy(v, tri, m * sizeof *v);
+		x = select_k(v, m, budget);
+		for (t = 0, k = 0; k < m; k++)
+			if (v[k] < x && v[k] > t)
+				t = v[k];
+		free(v);
 	}
-
-	if (m <= budget) {
-		snprintf(why, sizeof why, "the enclosing radius: all %zu edges "
-		    "are within the degree budget -D %" PRIu64, m, Dflag);
-		return radius;
+	if (cap < t && cap < radius) {
+		snprintf(why, sizeof why, "7/10 of the window: windows that differ "
+		    "in more symbols are not near (the enclosing radius is %g)",
+		    (double)radius);
+		return cap;
 	}
-	if ((v = malloc(m * sizeof *v)) == NULL)
-		err(1, NULL);
-	memcpy(v, tri, m * sizeof *v);
-	qsort(v, m, sizeof *v, byfloat);
-	/* the largest t with #{d <= t} <= budget: below the value at budget */
-	t = v[budget];
-	for (k = budget; k > 0 && v[k - 1] == t; k--)
-		;
-	t = k > 0 ? v[k - 1] : 0;
-	free(v);
-	if (t >= radius) {
-		snprintf(why, sizeof why, "the enclosing radius; -D %" PRIu64
-		    " allows more", Dflag);
-		return radius;
+	if (t < radius) {
+		snprintf(why, sizeof why, "the largest distance with at most %" PRIu64
+		    " neighbours a vertex on average (-D); the enclosing radius is %g",
+		    Dflag, (double)radius);
+		return t;
 	}
-	snprintf(why, sizeof why, "the largest distance with at most %" PRIu64
-	    " neighbours a vertex on average (-D); the enclosing radius is %g",
-	    Dflag, (double)radius);
-	return t;
+	snprintf(why, sizeof why, "the enclosing radius: the degree budget -D %"
+	    PRIu64 " allows more", Dflag);
+	return radius;
 }
 
 static const struct rt_bar *bars;
@@ -299,7 +318,7 @@ static void
 output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_collapse *col,
     const struct rt_ph *ph, float thresh, int metric)
 {
-	size_t *ord, i, j, k, rank = 0, nsel = 0, *sel, nz;
+	size_t *ord, i, j, k, rank = 0, nsel = 0, *sel;
 	double upto = -1;
 	const struct rt_bar *b;
 	struct rt_cocycle_entry **z;
@@ -388,7 +407,6 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_colla
 	free(eps);
 	free(ord);
 	free(sel);
-	(void)nz;
 }
 
 /* The distances between the vertices as Ripser's lower-distance format. */

@@ -25,10 +25,9 @@ static size_t n, ntheta;
 static double *theta;		/* n * ntheta, turns, NAN unknown */
 static uint64_t *seq;
 static uint32_t *cat;		/* category per point (line, func or region) */
-static char **catname;
+static const char **catname;
 static size_t ncat, capcat;
 static size_t *catcount;
-static char *header;		/* "theta1 ..." column names for the title */
 
 #define NPAL 20
 static const unsigned char pal[NPAL][3] = {	/* Tableau 20 */
@@ -51,24 +50,35 @@ usage(void)
 	exit(2);
 }
 
-static uint32_t
-intern(const char *s)
-{
-	size_t i;
+/* Categories in order of appearance: the text goes through the suite's
+ * string table, whose ids index a map to the category. */
+static uint32_t *catof;		/* string id + 1 -> category + 1 */
+static size_t ncatof;
 
-	for (i = 0; i < ncat; i++)	/* few categories: source lines */
-		if (strcmp(catname[i], s) == 0)
-			return (uint32_t)i;
+static uint32_t
+category(const char *s)
+{
+	uint32_t id = rt_str_intern(s, strlen(s));
+	size_t old = ncatof;
+
+	if (id >= ncatof) {
+		ncatof = 2 * (size_t)id + 64;
+		if ((catof = realloc(catof, ncatof * sizeof *catof)) == NULL)
+			err(1, NULL);
+		memset(catof + old, 0, (ncatof - old) * sizeof *catof);
+	}
+	if (catof[id])
+		return catof[id] - 1;
 	if (ncat == capcat) {
 		capcat = capcat ? 2 * capcat : 32;
 		if ((catname = realloc(catname, capcat * sizeof *catname)) == NULL ||
 		    (catcount = realloc(catcount, capcat * sizeof *catcount)) == NULL)
 			err(1, NULL);
 	}
-	if ((catname[ncat] = strdup(s)) == NULL)
-		err(1, NULL);
+	catname[ncat] = (char *)rt_str(id);
 	catcount[ncat] = 0;
-	return (uint32_t)ncat++;
+	catof[id] = (uint32_t)++ncat;
+	return (uint32_t)ncat - 1;
 }
 
 static void
@@ -77,7 +87,7 @@ readcoords(const char *path)
 	char ebuf[1024], *s, *f[64], *p;
 	struct rt_reader *r;
 	size_t len, cap = 0, k;
-	int nf, intable = 0, seen = 0, col;
+	int nf, intable = 0, seen = 0, col, radians = 0;
 	double v;
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
@@ -104,6 +114,8 @@ readcoords(const char *path)
 			intable = 0;
 			continue;
 		}
+		if (strcmp(s, "# circcoord units=radians") == 0)
+			radians = 1;
 		if (*s == '#' || !intable)
 			continue;
 		nf = 0;
@@ -128,7 +140,7 @@ readcoords(const char *path)
 			theta[n * ntheta + k] = v;
 		}
 		col = cflag == C_FUNC ? 4 : cflag == C_REGION ? 5 : 3;
-		cat[n] = intern(f[col]);
+		cat[n] = category(f[col]);
 		n++;
 	}
 	if (*rt_rerror(r))
@@ -138,14 +150,8 @@ readcoords(const char *path)
 	if (n == 0)
 		errx(1, "%s: no points", rt_rpath(r));
 	rt_rclose(r);
-	/* radians in, turns here */
-	for (k = 0; k < n * ntheta; k++)
-		if (fabs(theta[k]) > 1.0000001)
-			break;
-	if (k < n * ntheta)
-		for (k = 0; k < n * ntheta; k++)
-			theta[k] /= 2 * M_PI;
-	header = NULL;
+	for (k = 0; radians && k < n * ntheta; k++)	/* turns here */
+		theta[k] /= 2 * M_PI;
 }
 
 static double

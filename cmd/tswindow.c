@@ -64,11 +64,11 @@ locname(char *buf, size_t n, uint32_t loc, int withline)
 		snprintf(buf, n, "%s", loc && l->func ? rt_str(l->func) : "-");
 }
 
+/* The record's symbol; its line, function and region are already text. */
 static void
-symbol(char *buf, const struct rt_rec *rec)
+symbol(char *buf, const struct rt_rec *rec, const char *loc, const char *func,
+    const char *reg)
 {
-	uint32_t r;
-
 	switch (yflag) {
 	case S_ADDR: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr); break;
 	case S_OPADDR:
@@ -81,12 +81,9 @@ symbol(char *buf, const struct rt_rec *rec)
 		else
 			snprintf(buf, SYMLEN, "0x%" PRIx64, rec->pc);
 		break;
-	case S_LINE: locname(buf, SYMLEN, rec->loc, 1); break;
-	case S_FUNC: locname(buf, SYMLEN, rec->loc, 0); break;
-	case S_REGION:
-		r = rt_regions_find(regs, rec->addr);
-		snprintf(buf, SYMLEN, "%s", r ? rt_str(r) : "-");
-		break;
+	case S_LINE: snprintf(buf, SYMLEN, "%s", loc); break;
+	case S_FUNC: snprintf(buf, SYMLEN, "%s", func); break;
+	case S_REGION: snprintf(buf, SYMLEN, "%s", reg); break;
 	}
 }
 
@@ -129,12 +126,12 @@ item(void *ctx, struct rt_rec *rec)
 		err(1, NULL);
 	if (rec->kind != RT_ACCESS)
 		return 0;
-	symbol(ring[at], rec);
 	seqs[at] = rec->seq;
 	locname(loc, sizeof loc, rec->loc, 1);
 	locname(func, sizeof func, rec->loc, 0);
 	r = rt_regions_find(regs, rec->addr);
 	snprintf(reg, sizeof reg, "%s", r ? rt_str(r) : "-");
+	symbol(ring[at], rec, loc, func, reg);
 	snprintf(meta[at], sizeof meta[at], "%s %s %s", loc, func, reg);
 	nitems++;
 	window();

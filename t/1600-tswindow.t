@@ -9,9 +9,8 @@ trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" >"$tr"
 # The model: the records' symbols in order, w at a time, from awk.
 model() {	# w stride symbol-expression
 	awk -v w="$1" -v s="$2" "$HEX"'
-	!/^#/ { n++; sym[n] = '"$3"'; seq[n] = $1; loc[n] = $7 }
+	!/^#/ { n++; sym[n] = '"$3"'; seq[n] = $1 }
 	END { for (i = 1; i + w - 1 <= n; i += s) {
-		split(loc[i], f, " "); l = loc[i] == "" ? "-" : loc[i]
 		line = seq[i]
 		for (k = 0; k < w; k++) line = line " " sym[i + k]
 		print line } }' "$tr"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # plotspiral: well-formed SVG, decodable PNG, the geometry it promises.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -29,7 +29,7 @@ check "dots sit at angle theta and radius growing with time" \
 	"plotspiral -c time --size 800x800 --margin 40 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/dots &&
 	 grep -v '^#' $tmp/bs.cc | awk 'NF == 8 && \$7 != \"nan\" { print \$7 }' >$tmp/th &&
 	 test \$(wc -l <$tmp/dots) = \$(wc -l <$tmp/th) &&
-	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - 400; y = 400 - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; r2[FNR] = r } END { exit bad }' $tmp/th $tmp/dots"
+	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - 400; y = 400 - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; if (FNR > 1 && r < last - 0.2) bad++; last = r } END { exit bad }' $tmp/th $tmp/dots"
 
 # Pre- and post-amble: 5 points near 0.1, a cycle, 4 points near 0.8.
 {
@@ -42,6 +42,9 @@ check "dots sit at angle theta and radius growing with time" \
 check "circle mode separates a 5-point pre-amble and a 4-point post-amble" \
 	"plotspiral -m circle --amble 0.03 $tmp/amble.cc | grep -q 'pre-amble 5 points, post-amble 4 points'"
 
+check_same "theta in radians (circcoord -r) draws the same picture" \
+	"plotspiral $tmp/bs.cc" \
+	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | circcoord -r -c 1,2 | plotspiral"
 check_same "a morph at 0 is the first parameterization" \
 	"plotspiral --morph 1,2 --at 0 $tmp/bs.cc" "plotspiral --class 1 $tmp/bs.cc"
 check "a morph at 1 puts every dot where the second one does" \
