@@ -1,14 +1,16 @@
-# reftrace: lib/libreftrace.a, then one program per cmd/*.c.
+# reftrace: lib/libreftrace.a (the library, by area in lib/*/), util/libutil.a
+# (the programs' support layer), then one program per cmd/*.c.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -std=c11 -D_GNU_SOURCE \
-	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+# Always on, whatever CFLAGS and CPPFLAGS the user gives.
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wno-sign-compare -Wformat=2
-LDLIBS = -lz -lm
+override CPPFLAGS += -std=c11 -D_GNU_SOURCE -Ilib -Iutil -MMD -MP
+LDLIBS = -lz -lm -lpthread
 
 # make SAN=1: address and undefined-behaviour sanitizers, for the tests too
 ifeq ($(SAN),1)
@@ -16,34 +18,44 @@ CFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-saniti
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIBSRC = $(wildcard lib/*.c)
+LIBSRC = $(wildcard lib/*/*.c)
 LIBOBJ = $(LIBSRC:.c=.o)
+UTILSRC = $(wildcard util/*.c)
+UTILOBJ = $(UTILSRC:.c=.o)
 PROGS = $(patsubst %.c,%,$(wildcard cmd/*.c))
 UNITS = $(patsubst %.c,%,$(wildcard t/unit/*.c))
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 MAN7 = $(wildcard man/*.7)
+LIBS = util/libutil.a lib/libreftrace.a
 
 all: $(PROGS)
 
 lib/libreftrace.a: $(LIBOBJ)
+	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-lib/%.o: lib/%.c $(wildcard lib/*.h)
+util/libutil.a: $(UTILOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(UTILOBJ)
+
+%.o: %.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-cmd/%: cmd/%.c lib/libreftrace.a $(wildcard lib/*.h)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libreftrace.a $(LDLIBS)
+cmd/%: cmd/%.c $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
-t/unit/%: t/unit/%.c lib/libreftrace.a $(wildcard lib/*.h)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ilib $(LDFLAGS) -o $@ $< lib/libreftrace.a $(LDLIBS)
+t/unit/%: t/unit/%.c $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
+-include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
 check: all $(UNITS)
 	PATH="$(CURDIR)/cmd:$$PATH" prove t/ </dev/null
 
 # The sanitizer build in a tree of its own, so the optimised build stays.
 asan:
-	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib cmd t man contrib .asan/
+	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib util cmd t man contrib .asan/
 	ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
 	    $(MAKE) -C .asan SAN=1 clean check
 
@@ -61,12 +73,18 @@ install: all
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 
+uninstall:
+	for p in $(notdir $(PROGS)); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	for m in $(notdir $(MAN1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
+	for m in $(notdir $(MAN5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
+	for m in $(notdir $(MAN7)); do rm -f $(DESTDIR)$(MANDIR)/man7/$$m; done
+
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
 clean:
-	rm -f lib/*.o lib/libreftrace.a $(PROGS) $(UNITS)
+	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d)
 	rm -rf .asan
 
-.PHONY: all check asan demo traces install lint clean
-.SECONDARY: $(LIBOBJ)
+.PHONY: all check asan demo traces install uninstall lint clean
+.SECONDARY: $(LIBOBJ) $(UTILOBJ)

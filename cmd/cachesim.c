@@ -1,13 +1,14 @@
 /* cachesim: trace-driven simulation of multi-level caches. */
-#include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "cache.h"
+#include "draw.h"
+#include "util.h"
 
 static struct rt_cache_cfg cflag[RT_MAXLEVEL], iflag;
 static int nc, hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec;
@@ -40,7 +41,6 @@ static struct rt_rec cur;		/* the record being simulated */
 static struct rt_regions *regs;
 static uint64_t *grp;			/* --by: per key, accesses then misses per level */
 static size_t ngrp;
-static int status;
 
 /* OPT and PES: a pass through the levels above records what arrives at
  * an OPT level; rt_future turns that into each arrival's next use. */
@@ -58,25 +58,32 @@ static int batched;			/* an ensemble with table output only */
 static struct { uint64_t addr; uint32_t bytes; uint8_t op; } batch[NBATCH];
 static int nbatch;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: cachesim [-3Abdkz] [-c size:assoc:block[:policy[:wb|wt[:wa|nwa]]] | -c preset]\n"
-	    "                [-i icache] [-I format] [-o file] [-S seed] [--by set|region|loc|func]\n"
-	    "                [--cachegrind]\n"
-	    "                [--inclusion nine|inclusive|exclusive] [--latency c1,c2,...,mem]\n"
-	    "                [--misses level] [file ...]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+enum { O_CG = U_LONG, O_DIFF, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
+static const struct u_opt opts[] = {
+	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
+	{ 'A', "summary", NULL, "a summary for people, not the table" },
+	{ 'b', "binary", NULL, "--misses: write the binary trace format" },
+	{ 'c', "cache", "spec", "a level: size:assoc:block[:policy[:wb|wt[:wa|nwa]]], or i7" },
+	{ 'd', "records", NULL, "a line per access: the level that served it, evictions" },
+	{ 'E', "ensemble", "spec", "configurations: sizes lo..hi, policy lists, levels a/b" },
+	{ 'g', "by", "key", "misses by set, region, loc or func" },
+	U_OPT_TRACE,
+	U_OPT_KEEP,
+	U_OPT_OUTPUT,
+	{ 'S', "seed", "seed", "seed of the RANDOM policy (1)" },
+	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
+	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
+	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
+	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
+	{ O_INCL, "inclusion", "policy", "nine, inclusive or exclusive" },
+	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
+	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
+	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
+	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
+	{ O_WIDTH, "width", "pixels", "--map: pixels a row (512)" },
+	{ 0 }
+};
+static const struct u_prog prog = { "cachesim", "[file ...]", opts, NULL };
 
 /* -c: a level, or a preset of several. */
 static void
@@ -96,9 +103,9 @@ addlevel(const char *spec)
 			return;
 		}
 	if (nc == RT_MAXLEVEL)
-		errx(2, "-c: at most %d levels", RT_MAXLEVEL);
+		u_bad("-c: at most %d levels", RT_MAXLEVEL);
 	if (rt_cache_parse(spec, &cflag[nc], why, sizeof why))
-		errx(2, "-c %s: %s", spec, why);
+		u_bad("-c %s: %s", spec, why);
 	nc++;
 }
 
@@ -114,9 +121,9 @@ expand(const char *prefix, char *rest)
 
 	if (rest == NULL || *rest == '\0') {
 		if (nh == MAXH)
-			errx(2, "-E: at most %d configurations", MAXH);
+			u_bad("-E: at most %d configurations", MAXH);
 		if ((hname[nh++] = strdup(prefix)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		return;
 	}
 	slash = strchr(rest, '/');
@@ -124,13 +131,13 @@ expand(const char *prefix, char *rest)
 	for (p = strtok_r(lvl, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
 		f[n++] = p;
 	if (n < 3)
-		errx(2, "-E %s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
+		u_bad("-E %s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
 	if ((p = strstr(f[0], "..")) != NULL) {
 		*p = '\0';
 		if (rt_parse_size(f[0], &lo) || rt_parse_size(p + 2, &hi) || lo == 0 || hi < lo)
-			errx(2, "-E: bad size range %s..%s", f[0], p + 2);
+			u_bad("-E: bad size range %s..%s", f[0], p + 2);
 	} else if (rt_parse_size(f[0], &lo))
-		errx(2, "-E: bad size %s", f[0]);
+		u_bad("-E: bad size %s", f[0]);
 	else
 		hi = lo;
 	if (n > 3)
@@ -157,15 +164,15 @@ build(char *spec, struct rt_cache_cfg *lv, int *nlv)
 	*nlv = 0;
 	for (p = strtok_r(spec, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
 		if (*nlv == RT_MAXLEVEL)
-			errx(2, "-E: at most %d levels", RT_MAXLEVEL);
+			u_bad("-E: at most %d levels", RT_MAXLEVEL);
 		if (rt_cache_parse(p, &lv[*nlv], why, sizeof why))
-			errx(2, "-E %s: %s", p, why);
+			u_bad("-E %s: %s", p, why);
 		if (lv[*nlv].policy >= RT_OPT && *nlv > 0)
-			errx(2, "-E: OPT and PES are simulated at the first level only");
+			u_bad("-E: OPT and PES are simulated at the first level only");
 		(*nlv)++;
 	}
 	if ((h = rt_hier_new(lv, *nlv, hasi ? &iflag : NULL, incl, Sflag)) == NULL)
-		errx(1, "cannot allocate the caches");
+		u_die(1, "cannot allocate the caches");
 	return h;
 }
 
@@ -178,11 +185,8 @@ down(void *ctx, uint64_t addr, int op)
 	r.op = (uint8_t)op;
 	r.addr = addr;
 	r.size = rt_hier_block(hier, RT_READ);
-	if (rt_write(mw, &r)) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		exit(1);
-	}
+	if (rt_write(mw, &r))
+		u_wfail(oflag);
 }
 
 static double total(const uint64_t v[3]);
@@ -194,7 +198,7 @@ mapput(unsigned char k)
 	if (nmap == capmap) {
 		capmap = capmap ? capmap * 2 : 1 << 20;
 		if ((mapv = realloc(mapv, capmap)) == NULL)
-			errx(1, "--map: no memory for %zu accesses", nmap);
+			u_die(1, "--map: no memory for %zu accesses", nmap);
 	}
 	mapv[nmap++] = k;
 }
@@ -218,16 +222,16 @@ writemap(void)
 	memcpy(palette + 3 * n, pal[5 + (n > 3)], 3);	/* memory: red */
 	palette[3 * (n + 1)] = palette[3 * (n + 1) + 1] = palette[3 * (n + 1) + 2] = 255;
 	if ((f = fopen(mapfile, "wb")) == NULL)
-		err(1, "%s", mapfile);
+		u_die(1, "%s:", mapfile);
 	if ((row = malloc(mapw)) == NULL || (p = rt_png_open(f, (uint32_t)mapw, (uint32_t)h, palette, n + 2)) == NULL)
-		errx(1, "%s: cannot start the picture", mapfile);
+		u_die(1, "%s: cannot start the picture", mapfile);
 	for (y = 0; y < h; y++) {
 		for (i = 0; i < mapw; i++)
 			row[i] = y * mapw + i < nmap ? mapv[y * mapw + i] : (unsigned char)(n + 1);
 		rt_png_row(p, row);
 	}
 	if (rt_png_close(p) || fclose(f))
-		err(1, "%s", mapfile);
+		u_die(1, "%s:", mapfile);
 	free(row);
 }
 
@@ -285,7 +289,7 @@ arrived(void *ctx, uint64_t block)
 	if (narr == caparr) {
 		caparr = caparr ? caparr * 2 : 1 << 16;
 		if ((arr = realloc(arr, caparr * sizeof *arr)) == NULL)
-			errx(1, "OPT/PES: no memory for %zu accesses", narr);
+			u_die(1, "OPT/PES: no memory for %zu accesses", narr);
 	}
 	arr[narr++] = block;
 }
@@ -313,7 +317,7 @@ static int
 spool(void *ctx, struct rt_rec *rec)
 {
 	if (rt_write(ctx, rec))
-		err(1, "spooling standard input");
+		u_die(1, "spooling standard input:");
 	return 0;
 }
 
@@ -334,14 +338,14 @@ foresee(char ***argvp, int *argcp, char *tmpname)
 
 		snprintf(tmpname, 4096, "%s/cachesimXXXXXX", dir && *dir ? dir : "/tmp");
 		if ((fd = mkstemp(tmpname)) < 0)
-			err(1, "%s", tmpname);
+			u_die(1, "%s:", tmpname);
 		close(fd);
 		if ((sw = rt_wopen(tmpname, RT_FMT_BINARY, 0)) == NULL)
-			err(1, "%s", tmpname);
-		if (rt_foreach(*argvp, *argcp, Iflag, kflag, spool, sw, diag))
-			status = 1;
+			u_die(1, "%s:", tmpname);
+		if (rt_foreach(*argvp, *argcp, Iflag, kflag, spool, sw, u_diag))
+			u_status = 1;
 		if (rt_wclose(sw))
-			err(1, "%s", tmpname);
+			u_die(1, "%s:", tmpname);
 		one[0] = tmpname;
 		*argvp = one;
 		*argcp = 1;
@@ -356,24 +360,24 @@ foresee(char ***argvp, int *argcp, char *tmpname)
 			rt_hier_stats(hiers[h], k, &c);
 			if (c != NULL && c->policy >= RT_OPT) {
 				if (c->block != (k < 0 ? iflag.block : cflag[k].block))
-					errx(2, "-E: OPT and PES in an ensemble need one first-level block size");
+					u_bad("-E: OPT and PES in an ensemble need one first-level block size");
 				j = 1;
 			}
 		}
 		if (!j)
 			continue;
 		if ((pre = rt_hier_new(cflag, lv, hasi ? &iflag : NULL, incl, Sflag)) == NULL)
-			errx(1, "cannot allocate the caches");
+			u_die(1, "cannot allocate the caches");
 		for (j = hasi ? -1 : 0; j < k; j++)
 			if (fut[j + 1] != NULL)
 				rt_hier_future(pre, j, fut[j + 1], nfut[j + 1]);
 		narr = 0;
 		rt_hier_arrivals(pre, k, arrived, NULL);
-		if (rt_foreach(*argvp, *argcp, Iflag, kflag, prepass, NULL, diag))
-			status = 1;
+		if (rt_foreach(*argvp, *argcp, Iflag, kflag, prepass, NULL, u_diag))
+			u_status = 1;
 		rt_hier_free(pre);
 		if (narr && rt_future(arr, narr))
-			errx(1, "OPT/PES: no memory for %zu accesses", narr);
+			u_die(1, "OPT/PES: no memory for %zu accesses", narr);
 		fut[k + 1] = arr;
 		nfut[k + 1] = narr;
 		arr = NULL;
@@ -405,7 +409,7 @@ tally(uint64_t key, int level)
 		for (n = ngrp ? ngrp : 64; n <= key; n *= 2)
 			;
 		if (key > (1u << 28) || (grp = realloc(grp, n * w * sizeof *grp)) == NULL)
-			errx(1, "--by: too many groups");
+			u_die(1, "--by: too many groups");
 		memset(grp + ngrp * w, 0, (n - ngrp) * w * sizeof *grp);
 		ngrp = n;
 	}
@@ -465,9 +469,9 @@ item(void *ctx, struct rt_rec *rec)
 	(void)ctx;
 	if (rec->kind != RT_ACCESS) {
 		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-			err(1, NULL);
-		if (mw != NULL && rt_write(mw, rec) && errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
+			u_die(1, "out of memory");
+		if (mw != NULL && rt_write(mw, rec))
+			u_wfail(oflag);
 		return 0;
 	}
 	if (cg != NULL) {
@@ -654,7 +658,7 @@ setlat(char *arg)
 
 	for (nlat = 0, p = strtok_r(arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (nlat > RT_MAXLEVEL || rt_parse_double(p, &lat[nlat]) || lat[nlat] < 0)
-			errx(2, "--latency: want cycles per level and memory, like 3,15,300");
+			u_bad("--latency: want cycles per level and memory, like 3,15,300");
 		nlat++;
 	}
 }
@@ -662,65 +666,52 @@ setlat(char *arg)
 int
 main(int argc, char *argv[])
 {
-	static const struct option lo[] = {
-		{ "by", required_argument, NULL, 'Y' },
-		{ "diff", no_argument, NULL, 'D' },
-		{ "map", required_argument, NULL, 'P' },
-		{ "temperature", required_argument, NULL, 'T' },
-		{ "width", required_argument, NULL, 'W' },
-		{ "cachegrind", no_argument, NULL, 'G' },
-		{ "inclusion", required_argument, NULL, 'X' },
-		{ "latency", required_argument, NULL, 'L' },
-		{ "misses", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static const double deflat[] = { 3, 15, 40, 80, 120, 160, 200, 240 };
 	char why[160], tmpname[4096] = "";
 	uint64_t v;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, "3Abc:dE:hI:i:ko:S:Vz", lo, NULL)) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case '3': threec = 1; break;
 		case 'A': Aflag = 1; break;
 		case 'b': bflag = 1; break;
 		case 'c': addlevel(optarg); break;
 		case 'd': dflag = 1; break;
-		case 'D': diffmode = 1; break;
+		case O_DIFF: diffmode = 1; break;
 		case 'E': expand("", optarg); break;
-		case 'P': mapfile = optarg; break;
-		case 'T':
+		case O_MAP: mapfile = optarg; break;
+		case O_TEMP:
 			if (rt_parse_size(optarg, &tempw) || tempw == 0)
-				errx(2, "--temperature %s: a window of accesses", optarg);
+				u_bad("--temperature %s: a window of accesses", optarg);
 			break;
-		case 'W':
+		case O_WIDTH:
 			if (rt_parse_size(optarg, &mapw) || mapw == 0 || mapw > 65536)
-				errx(2, "--width %s: 1 to 65536 pixels", optarg);
+				u_bad("--width %s: 1 to 65536 pixels", optarg);
 			break;
-		case 'G': cgflag = 1; break;
+		case O_CG: cgflag = 1; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
-		case 'i':
+		case O_ICACHE:
 			if (rt_cache_parse(optarg, &iflag, why, sizeof why))
-				errx(2, "-i %s: %s", optarg, why);
+				u_bad("--icache %s: %s", optarg, why);
 			hasi = 1;
 			break;
 		case 'k': kflag = 1; break;
-		case 'L': setlat(optarg); break;
-		case 'M':
+		case O_LAT: setlat(optarg); break;
+		case O_MISSES:
 			if (rt_parse_u64(optarg, &v) || v == 0 || v > RT_MAXLEVEL)
-				errx(2, "--misses %s: a level, 1 for the first", optarg);
+				u_bad("--misses %s: a level, 1 for the first", optarg);
 			misses = (int)v;
 			break;
 		case 'o': oflag = optarg; break;
 		case 'S':
 			if (rt_parse_u64(optarg, &Sflag))
-				errx(2, "-S %s: bad seed", optarg);
+				u_bad("-S %s: bad seed", optarg);
 			break;
-		case 'V': printf("cachesim %s\n", RT_VERSION); return 0;
-		case 'X':
+		case O_INCL:
 			if (strcmp(optarg, "nine") == 0)
 				incl = RT_NINE;
 			else if (strcmp(optarg, "inclusive") == 0)
@@ -728,36 +719,36 @@ main(int argc, char *argv[])
 			else if (strcmp(optarg, "exclusive") == 0)
 				incl = RT_EXCLUSIVE;
 			else
-				errx(2, "--inclusion %s: nine, inclusive or exclusive", optarg);
+				u_bad("--inclusion %s: nine, inclusive or exclusive", optarg);
 			break;
-		case 'Y':
+		case 'g':
 			for (by = 0; by < 4 && strcmp(optarg, bynames[by]) != 0; by++)
 				;
 			if (by == 4)
-				errx(2, "--by %s: set, region, loc or func", optarg);
+				u_bad("-g %s: set, region, loc or func", optarg);
 			break;
 		case 'z': zflag = 1; break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (nh && nc)
-		errx(2, "-E and -c: give the configurations one way");
+		u_bad("-E and -c: give the configurations one way");
 	if (diffmode && nh != 2)
-		errx(2, "--diff compares two configurations: give -E twice");
+		u_bad("--diff compares two configurations: give -E twice");
 	if (nh && (dflag || misses || by >= 0 || threec || cgflag))
-		errx(2, "-E: an ensemble writes one row per configuration (not with -d, --misses, --by, -3, --cachegrind)");
+		u_bad("-E: an ensemble writes one row per configuration (not with -d, --misses, --by, -3, --cachegrind)");
 	if (nc == 0 && !cgflag && !nh)
 		addlevel("i7");
 	if ((regs = rt_regions_new()) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (misses > nc)
-		errx(2, "--misses %d: there are %d levels", misses, nc);
+		u_bad("--misses %d: there are %d levels", misses, nc);
 	if (oflag == NULL || misses)
 		fo = stdout;	/* with --misses, -o names the trace */
 	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+		u_die(1, "%s:", oflag);
 	if (cgflag) {
 		/* cachegrind's I1, D1 and LL: -i, the first and the last -c */
 		struct rt_cache_cfg d1, i1, ll;
@@ -769,10 +760,10 @@ main(int argc, char *argv[])
 			d1 = cflag[0];
 			ll = cflag[1];
 		} else
-			errx(2, "--cachegrind: give D1 and LL with -c (and I1 with -i)");
+			u_bad("--cachegrind: give D1 and LL with -c (and I1 with -i)");
 		i1 = hasi ? iflag : d1;
 		if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	} else {
 		if (nh) {
 			int nlv;
@@ -791,19 +782,19 @@ main(int argc, char *argv[])
 		} else {
 			if ((hier = rt_hier_new(cflag, nc, hasi ? &iflag : NULL, incl, Sflag)) == NULL ||
 			    (threec && rt_hier_3c(hier)))
-				errx(1, "cannot allocate the caches");
+				u_die(1, "cannot allocate the caches");
 			hiers[nh++] = hier;
 		}
 		if (tempw && ((tring = calloc(tempw, (size_t)nc)) == NULL ||
 		    (tsum = calloc((size_t)nc, sizeof *tsum)) == NULL))
-			errx(1, "--temperature: no memory for the window");
+			u_die(1, "--temperature: no memory for the window");
 		for (k = 0; k <= nc; k++)
 			lat[k] = k < nlat ? lat[k] : k == nc ? 300 : deflat[k];
 		if (nlat && nlat != nc + 1)
-			errx(2, "--latency: %d levels and memory want %d numbers", nc, nc + 1);
+			u_bad("--latency: %d levels and memory want %d numbers", nc, nc + 1);
 		if (misses) {
 			if ((mw = rt_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag)) == NULL)
-				err(1, "%s", oflag ? oflag : "<stdout>");
+				u_die(1, "%s:", oflag ? oflag : "<stdout>");
 			rt_hier_watch(hier, misses - 1, down, NULL);
 		}
 	}
@@ -816,7 +807,7 @@ main(int argc, char *argv[])
 		plain = nh == 1 && !dflag && !mapfile && !tempw && by < 0 && !diffmode;
 		batched = nh > 1 && !diffmode && !mapfile && !tempw;
 		if (!uniform && (diffmode || mapfile || tempw || future))
-			errx(2, "-E: --diff, --map, --temperature and OPT need one first-level block size");
+			u_bad("-E: --diff, --map, --temperature and OPT need one first-level block size");
 	}
 	if (tempw) {
 		fprintf(fo, "#reftrace cache-temperature 1 seq");
@@ -847,7 +838,7 @@ main(int argc, char *argv[])
 			 * levels reach back up (inclusion) or there are many
 			 * configurations to foresee. */
 			if (incl != RT_NINE || nh > 1)
-				errx(2, "OPT and PES below the first level: one non-inclusive configuration only");
+				u_bad("OPT and PES below the first level: one non-inclusive configuration only");
 			future = 1;
 		}
 		rt_hier_stats(hiers[k], 0, &c0);
@@ -859,13 +850,13 @@ main(int argc, char *argv[])
 		foresee(&argv, &argc, tmpname);
 	else
 		future = 0;
-	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
+	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag);
 	if (nbatch)
 		runbatch();
 	if (*tmpname)
 		unlink(tmpname);
 	if (k)
-		status = 1;
+		u_status = 1;
 	if (cg != NULL) {
 		const struct rt_cgstats *s = rt_cg_stats(cg);
 
@@ -877,10 +868,7 @@ main(int argc, char *argv[])
 		    (unsigned long long)s->dw, (unsigned long long)s->d1mw,
 		    (unsigned long long)s->dlmw);
 	} else if (mw != NULL) {
-		if (rt_wclose(mw) && errno != EPIPE) {
-			warn("%s", oflag ? oflag : "<stdout>");
-			status = 1;
-		}
+		u_wclose(mw, oflag);
 		fo = NULL;
 	} else if (by >= 0)
 		write_by();
@@ -892,11 +880,8 @@ main(int argc, char *argv[])
 		report();
 	if (mapfile && !cgflag)
 		writemap();
-	if (fo != NULL && (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo)))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	if (fo != NULL)
+		u_close(fo, oflag);
 	for (k = 0; k < nh; k++) {
 		rt_hier_free(hiers[k]);
 		free(hname[k]);
@@ -910,5 +895,5 @@ main(int argc, char *argv[])
 	free(arr);
 	free(grp);
 	rt_regions_free(regs);
-	return status;
+	return u_status;
 }

@@ -1,5 +1,4 @@
 /* circcoord: circular coordinates from persistent cocycles (de Silva et al.). */
-#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -10,13 +9,13 @@
 
 #include "reftrace.h"
 #include "topo.h"
+#include "util.h"
 
 static double eflag = -1, fflag = 0.5;
 static int rflag, Wflag;
 static const char *oflag;
 
 static FILE *fo;
-static int status;
 
 /* What persist wrote. */
 struct cls { long rank; double birth, death, scale; };
@@ -32,13 +31,17 @@ static size_t ncls, nedges, npts, ncocs, nvert;
 static size_t capcls, capedges, cappts, capcocs;
 static unsigned modulus;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: circcoord [-rW] [-c ranks] [-e scale] [-f fraction] [-o file] [file]\n");
-	exit(2);
-}
+enum { O_CLASS = U_LONG, O_FRACTION, O_RADIANS, O_SCALE };
+static const struct u_opt opts[] = {
+	U_OPT_OUTPUT,
+	{ 'W', "weighted", NULL, "weight edges by the points their vertices stand for" },
+	{ O_CLASS, "class", "ranks", "the classes, by rank: 1,2,... (1)" },
+	{ O_FRACTION, "fraction", "f", "the scale, this far from birth to death (0.5)" },
+	{ O_RADIANS, "radians", NULL, "angles in radians, not turns" },
+	{ O_SCALE, "scale", "eps", "the scale of every class" },
+	{ 0 }
+};
+static const struct u_prog prog = { "circcoord", "[file]", opts, NULL };
 
 static void *
 grow(void *p, size_t *cap, size_t need, size_t size)
@@ -47,7 +50,7 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 		return p;
 	*cap = *cap ? 2 * *cap : 256;
 	if ((p = realloc(p, *cap * size)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	return p;
 }
 
@@ -77,11 +80,11 @@ readstream(const char *path)
 	enum { T_CLASSES, T_COCYCLES, T_POINTMAP, T_EDGES, T_OTHER };
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
-		errx(1, "%s", ebuf);
+		u_die(1, "%s", ebuf);
 	while ((s = rt_rgetline(r, &len)) != NULL) {
 		if (!seen) {
 			if (strncmp(s, "#reftrace persistence 1", 23) != 0)
-				errx(1, "%s", rt_rbad(r, "not a persistence stream "
+				u_die(1, "%s", rt_rbad(r, "not a persistence stream "
 				    "(want '#reftrace persistence 1', as persist writes)"));
 			seen = 1;
 			continue;
@@ -102,11 +105,11 @@ readstream(const char *path)
 			if (*p)
 				*p++ = '\0';
 			if (rt_parse_u64(s, &u[0]) || u[0] >= UINT32_MAX)
-				errx(1, "%s", rt_rbad(r, "bad vertex"));
+				u_die(1, "%s", rt_rbad(r, "bad vertex"));
 			pts = grow(pts, &cappts, npts + 1, sizeof *pts);
 			pts[npts].vert = (uint32_t)u[0];
 			if ((pts[npts++].rest = strdup(p)) == NULL)
-				err(1, NULL);
+				u_die(1, "out of memory");
 			if (u[0] + 1 > nvert)
 				nvert = u[0] + 1;
 			continue;
@@ -118,7 +121,7 @@ readstream(const char *path)
 		case T_CLASSES:
 			if (nf != 5 || parsenum(f[0], &a[0]) || parsenum(f[1], &a[1]) ||
 			    parsenum(f[2], &a[2]) || parsenum(f[3], &a[3]))
-				errx(1, "%s", rt_rbad(r, "bad class row"));
+				u_die(1, "%s", rt_rbad(r, "bad class row"));
 			cls = grow(cls, &capcls, ncls + 1, sizeof *cls);
 			cls[ncls].rank = (long)a[0];
 			cls[ncls].birth = a[1];
@@ -129,7 +132,7 @@ readstream(const char *path)
 			if (nf != 4 || rt_parse_u64(f[0], &u[0]) || rt_parse_u64(f[1], &u[1]) ||
 			    rt_parse_u64(f[2], &u[2]) || parsenum(f[3], &a[0]) ||
 			    u[1] >= u[2] || u[2] >= UINT32_MAX)
-				errx(1, "%s", rt_rbad(r, "bad cocycle row"));
+				u_die(1, "%s", rt_rbad(r, "bad cocycle row"));
 			cocs = grow(cocs, &capcocs, ncocs + 1, sizeof *cocs);
 			cocs[ncocs].rank = (long)u[0];
 			cocs[ncocs].i = (uint32_t)u[1];
@@ -139,7 +142,7 @@ readstream(const char *path)
 		case T_EDGES:
 			if (nf != 3 || rt_parse_u64(f[0], &u[0]) || rt_parse_u64(f[1], &u[1]) ||
 			    parsenum(f[2], &a[0]) || u[0] >= u[1] || u[1] >= UINT32_MAX)
-				errx(1, "%s", rt_rbad(r, "bad edge row"));
+				u_die(1, "%s", rt_rbad(r, "bad edge row"));
 			edges = grow(edges, &capedges, nedges + 1, sizeof *edges);
 			edges[nedges].i = (uint32_t)u[0];
 			edges[nedges].j = (uint32_t)u[1];
@@ -150,13 +153,13 @@ readstream(const char *path)
 		}
 	}
 	if (*rt_rerror(r))
-		errx(1, "%s", rt_rerror(r));
+		u_die(1, "%s", rt_rerror(r));
 	if (!seen)
-		errx(1, "%s: empty: not a persistence stream", rt_rpath(r));
+		u_die(1, "%s: empty: not a persistence stream", rt_rpath(r));
 	if (modulus < 2 || !rt_prime(modulus))
-		errx(1, "%s: no modulus in the '# persist' line", rt_rpath(r));
+		u_die(1, "%s: no modulus in the '# persist' line", rt_rpath(r));
 	if (npts == 0)
-		errx(1, "%s: no pointmap table: no points", rt_rpath(r));
+		u_die(1, "%s: no pointmap table: no points", rt_rpath(r));
 	rt_rclose(r);
 }
 
@@ -170,7 +173,7 @@ skeleton(struct graph *g, double eps)
 
 	if ((g->off = calloc(nvert + 1, sizeof *g->off)) == NULL ||
 	    (fill = malloc((nvert + 1) * sizeof *fill)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (i = 0; i < nedges; i++)
 		if (edges[i].d <= eps) {
 			g->off[edges[i].i + 1]++;
@@ -181,7 +184,7 @@ skeleton(struct graph *g, double eps)
 		g->off[i + 1] += g->off[i];
 	if ((g->nb = malloc((g->off[nvert] + 1) * sizeof *g->nb)) == NULL ||
 	    (g->eid = malloc((g->off[nvert] + 1) * sizeof *g->eid)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	memcpy(fill, g->off, nvert * sizeof *fill);
 	/* persist writes edges with i ascending, j ascending: rows sorted */
 	for (i = 0; i < nedges; i++)
@@ -294,7 +297,7 @@ solve(const struct graph *g, const double *z, const double *w, double *f)
 	if ((b = calloc(n, sizeof *b)) == NULL || (r = calloc(n, sizeof *r)) == NULL ||
 	    (pp = calloc(n, sizeof *pp)) == NULL || (q = calloc(n, sizeof *q)) == NULL ||
 	    (dg = calloc(n, sizeof *dg)) == NULL || (zz = calloc(n, sizeof *zz)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (v = 0; v < n; v++)
 		for (k = g->off[v]; k < g->off[v + 1]; k++) {
 			uint32_t e = g->eid[k];
@@ -374,10 +377,10 @@ coordinate(const struct cls *c, struct result *res)
 				res->eps = edges[i].d;
 	}
 	if (res->eps < c->birth || (!isinf(c->death) && res->eps >= c->death))
-		warnx("class %ld: scale %g is outside [%g, %g), where the cocycle is a "
+		u_warn("class %ld: scale %g is outside [%g, %g), where the cocycle is a "
 		    "nonzero class", c->rank, res->eps, c->birth, c->death);
 	if (res->eps > c->scale)
-		warnx("class %ld: scale %g is beyond %g, the largest persist gave "
+		u_warn("class %ld: scale %g is beyond %g, the largest persist gave "
 		    "edges for", c->rank, res->eps, c->scale);
 	res->edges = skeleton(&g, res->eps);
 	if ((l.z = calloc(nedges + 1, sizeof *l.z)) == NULL ||
@@ -387,7 +390,7 @@ coordinate(const struct cls *c, struct result *res)
 	    (res->theta = malloc((nvert + 1) * sizeof *res->theta)) == NULL ||
 	    (count = calloc(nvert + 1, sizeof *count)) == NULL ||
 	    (up = malloc((nvert + 1) * sizeof *up)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	/* the lift: coefficients in (-p/2, p/2] */
 	l.p = modulus;
 	for (i = 0; i < ncocs; i++) {
@@ -396,7 +399,7 @@ coordinate(const struct cls *c, struct result *res)
 		if (cocs[i].rank != c->rank)
 			continue;
 		if ((e = bsearch(&key, edges, nedges, sizeof *edges, byij)) == NULL)
-			errx(1, "class %ld: cocycle edge %" PRIu32 "-%" PRIu32
+			u_die(1, "class %ld: cocycle edge %" PRIu32 "-%" PRIu32
 			    " is not in the edges table", c->rank, key.i, key.j);
 		if (e->d <= res->eps)
 			l.z[e - edges] = cocs[i].c > modulus / 2 ? (long)cocs[i].c - modulus :
@@ -474,72 +477,68 @@ main(int argc, char *argv[])
 	char *s, *end;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "c:e:f:ho:rVW")) != -1) {
+	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
 		switch (ch) {
-		case 'c':
+		case O_CLASS:
 			for (s = strtok(optarg, ","); s; s = strtok(NULL, ",")) {
 				errno = 0;
 				k = strtol(s, &end, 10);
 				if (*end || k < 1 || errno)
-					errx(2, "-c %s: want ranks like 1,2", s);
+					u_bad("--class %s: want ranks like 1,2", s);
 				if ((want = realloc(want, (nwant + 1) * sizeof *want)) == NULL)
-					err(1, NULL);
+					u_die(1, "out of memory");
 				want[nwant++] = k;
 			}
 			break;
-		case 'e':
+		case O_SCALE:
 			if (rt_parse_double(optarg, &eflag) || eflag < 0)
-				errx(2, "-e %s: bad scale", optarg);
+				u_bad("--scale %s: bad scale", optarg);
 			break;
-		case 'f':
+		case O_FRACTION:
 			if (rt_parse_double(optarg, &fflag) || fflag < 0 || fflag >= 1)
-				errx(2, "-f %s: want a fraction in [0, 1)", optarg);
+				u_bad("--fraction %s: want a fraction in [0, 1)", optarg);
 			break;
 		case 'o': oflag = optarg; break;
-		case 'r': rflag = 1; break;
-		case 'V': printf("circcoord %s\n", RT_VERSION); return 0;
+		case O_RADIANS: rflag = 1; break;
 		case 'W': Wflag = 1; break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		u_usage(&prog);
 	readstream(argc ? argv[0] : "-");
 	qsort(edges, nedges, sizeof *edges, byij);
 	if (nwant == 0) {
 		if ((want = malloc(sizeof *want)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		want[nwant++] = 1;
 	}
 	if ((res = calloc(nwant, sizeof *res)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (i = 0; i < nwant; i++) {
 		for (j = 0; j < ncls && cls[j].rank != want[i]; j++)
 			;
 		if (j == ncls)
-			errx(1, "class %ld: persist wrote no cocycle for it (%zu classes; "
-			    "persist -c gives more)", want[i], ncls);
+			u_die(1, "class %ld: persist wrote no cocycle for it (%zu classes; "
+			    "persist --classes gives more)", want[i], ncls);
 		coordinate(&cls[j], &res[i]);
 		if (res[i].badlift) {
-			warnx("class %ld: the cocycle does not lift to an integer cocycle "
-			    "at scale %g (%zu triangles fail); try another scale (-e, -f) "
-			    "or another prime (persist -p)", want[i], res[i].eps, res[i].badlift);
-			status = 1;
+			u_warn("class %ld: the cocycle does not lift to an integer cocycle "
+			    "at scale %g (%zu triangles fail); try another scale (--scale, --fraction) "
+			    "or another prime (persist --modulus)", want[i], res[i].eps, res[i].badlift);
+			u_status = 1;
 		}
 		if (res[i].components > 1)
-			warnx("class %ld: the skeleton at scale %g has %zu components: "
+			u_warn("class %ld: the skeleton at scale %g has %zu components: "
 			    "theta is fixed only up to a rotation in each", want[i],
 			    res[i].eps, res[i].components);
 		if (res[i].isolated)
-			warnx("class %ld: %zu vertices have no edge at scale %g: their "
+			u_warn("class %ld: %zu vertices have no edge at scale %g: their "
 			    "theta is nan", want[i], res[i].isolated, res[i].eps);
 	}
-	if (oflag == NULL)
-		fo = stdout;
-	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+	fo = u_open(oflag);
 	fprintf(fo, "#reftrace coordinates 1\n# circcoord units=%s\n",
 	    rflag ? "radians" : "turns");
 	fprintf(fo, "#reftrace circles 1 column rank birth death scale edges "
@@ -567,14 +566,10 @@ main(int argc, char *argv[])
 		}
 		fputc('\n', fo);
 	}
-	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	u_close(fo, oflag);
 	for (i = 0; i < nwant; i++)
 		free(res[i].theta);
 	free(res);
 	free(want);
-	return status;
+	return u_status;
 }

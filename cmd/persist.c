@@ -1,5 +1,4 @@
 /* persist: Vietoris-Rips persistent cohomology of points or a distance matrix. */
-#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -10,6 +9,7 @@
 
 #include "reftrace.h"
 #include "topo.h"
+#include "util.h"
 
 enum { IN_AUTO, IN_POINTS, IN_LOWER, IN_DISTANCE, IN_CLOUD };
 static const char *innames[] = { "auto", "points", "lower", "distance", "cloud" };
@@ -20,26 +20,27 @@ static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag, nflag;
 static const char *oflag;
 
 static FILE *fo;
-static int status;
 static char why[256];		/* how the threshold was chosen */
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: persist [-AkLn] [-c count] [-D degree] [-d dim] [-e threshold]\n"
-	    "               [-I format] [-m metric] [-o file] [-p prime]\n"
-	    "               [-q persistence] [file]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+enum { O_CLASSES = U_LONG, O_DEGREE, O_DIM, O_METRIC, O_MODULUS, O_NOCOLLAPSE,
+    O_STATS, O_THRESHOLD };
+static const struct u_opt opts[] = {
+	{ 'I', "format", "format", "points, lower, distance or cloud (auto)" },
+	U_OPT_KEEP,
+	{ 'O', "output-format", "format", "persistence, or lower-distance: the matrix for ripser" },
+	U_OPT_OUTPUT,
+	{ 'q', "min-persistence", "p", "cocycles only of classes this persistent" },
+	{ O_CLASSES, "classes", "n", "cocycles of the n most persistent classes (3)" },
+	{ O_DEGREE, "degree", "n", "neighbours a vertex on average, for the threshold (256)" },
+	{ O_DIM, "dim", "d", "the largest dimension: 0, 1 or 2 (1)" },
+	{ O_METRIC, "metric", "name", "levenshtein, hamming or euclidean" },
+	{ O_MODULUS, "modulus", "p", "coefficients in Z/p, p a prime (47)" },
+	{ O_NOCOLLAPSE, "no-collapse", NULL, "reduce the whole complex, no edge collapse" },
+	{ O_STATS, "stats", NULL, "the size of the work, on standard error" },
+	{ O_THRESHOLD, "threshold", "t", "the largest distance in the complex" },
+	{ 0 }
+};
+static const struct u_prog prog = { "persist", "[file]", opts, NULL };
 
 /* Numbers separated by commas or white space, a row a line. */
 static int
@@ -63,7 +64,7 @@ numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 		if (*nv == *cap) {
 			*cap = *cap ? 2 * *cap : 64;
 			if ((*v = realloc(*v, *cap * sizeof **v)) == NULL)
-				err(1, NULL);
+				u_die(1, "out of memory");
 		}
 		(*v)[(*nv)++] = x;
 		s = end;
@@ -100,7 +101,7 @@ readmatrix(struct rt_reader *r, int kind, struct rt_cloud *c)
 				while (capp < (n + 1) * dim)
 					capp *= 2;
 				if ((pts = realloc(pts, capp * sizeof *pts)) == NULL)
-					err(1, NULL);
+					u_die(1, "out of memory");
 			}
 			memcpy(pts + n * dim, row, dim * sizeof *row);
 			n++;
@@ -121,7 +122,7 @@ readmatrix(struct rt_reader *r, int kind, struct rt_cloud *c)
 		if (kind == IN_DISTANCE && n == 0)
 			c->n = nrow;	/* the row length fixes the size */
 		if ((tri = realloc(tri, ((n + 1) * n / 2 + 1) * sizeof *tri)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		for (i = 0; i < n; i++) {
 			if (row[i] < 0) {
 				rt_rbad(r, "a negative distance");
@@ -132,26 +133,26 @@ readmatrix(struct rt_reader *r, int kind, struct rt_cloud *c)
 		n++;
 	}
 	if (*rt_rerror(r))
-		errx(1, "%s", rt_rerror(r));
+		u_die(1, "%s", rt_rerror(r));
 	if (kind == IN_DISTANCE && n != c->n)
-		errx(1, "%s: %zu rows of %zu entries: not a square matrix",
+		u_die(1, "%s: %zu rows of %zu entries: not a square matrix",
 		    rt_rpath(r), n, c->n);
 	free(row);
 	c->nv = c->n = n;
 	if (n == 0)
-		errx(1, "%s: no points", rt_rpath(r));
+		u_die(1, "%s: no points", rt_rpath(r));
 	if (kind == IN_CLOUD) {
 		c->numeric = 1;
 		c->dim = dim;
 		c->x = pts;
 		if ((tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	}
 	if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	return tri;
 bad:
-	errx(1, "%s", rt_rerror(r));
+	u_die(1, "%s", rt_rerror(r));
 }
 
 /* Ripser's default threshold: the enclosing radius, the least over
@@ -163,7 +164,7 @@ enclosing(const float *tri, size_t n)
 	size_t i, j;
 
 	if ((far = calloc(n, sizeof *far)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (j = 1; j < n; j++)
 		for (i = 0; i < j; i++) {
 			float d = tri[RT_TRI(i, j)];
@@ -234,7 +235,7 @@ autothresh(const float *tri, size_t n, float cap)
 		/* the largest d with #{distances <= d} <= budget: the largest
 		 * value below the (budget + 1)-th smallest */
 		if ((v = malloc(m * sizeof *v)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		memcpy(v, tri, m * sizeof *v);
 		x = select_k(v, m, budget);
 		for (t = 0, k = 0; k < m; k++)
@@ -250,11 +251,11 @@ autothresh(const float *tri, size_t n, float cap)
 	}
 	if (t < radius) {
 		snprintf(why, sizeof why, "the largest distance with at most %" PRIu64
-		    " neighbours a vertex on average (-D); the enclosing radius is %g",
+		    " neighbours a vertex on average (--degree); the enclosing radius is %g",
 		    Dflag, (double)radius);
 		return t;
 	}
-	snprintf(why, sizeof why, "the enclosing radius: the degree budget -D %"
+	snprintf(why, sizeof why, "the enclosing radius: the degree budget --degree %"
 	    PRIu64 " allows more", Dflag);
 	return radius;
 }
@@ -327,7 +328,7 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_colla
 
 	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
 	    (sel = malloc((ph->nbar + 1) * sizeof *sel)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (i = 0; i < ph->nbar; i++)
 		ord[i] = i;
 	bars = ph->bar;
@@ -356,7 +357,7 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_colla
 	if ((z = calloc(nsel + 1, sizeof *z)) == NULL ||
 	    (zn = calloc(nsel + 1, sizeof *zn)) == NULL ||
 	    (eps = calloc(nsel + 1, sizeof *eps)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (i = 0; i < nsel; i++) {
 		b = &ph->bar[sel[i]];
 		eps[i] = scale(g, b);
@@ -367,7 +368,7 @@ output(const struct rt_cloud *c, const struct rt_graph *g, const struct rt_colla
 			zn[i] = b->ncocycle;
 		} else if (rt_cocycle_extend(g, col, eps[i], (unsigned)pflag,
 		    ph->cocycle + b->cocycle, b->ncocycle, &z[i], &zn[i]))
-			errx(1, "class %zu: the cocycle does not extend over the "
+			u_die(1, "class %zu: the cocycle does not extend over the "
 			    "collapsed edges (a bug: please report it)", i + 1);
 	}
 	/* what circcoord needs: the classes, their cocycles, which vertex
@@ -415,18 +416,14 @@ writematrix(const float *tri, size_t n)
 {
 	size_t i, j;
 
-	if (oflag != NULL && freopen(oflag, "w", stdout) == NULL)
-		err(1, "%s", oflag);
+	FILE *f = u_open(oflag);
+
 	for (j = 0; j < n; j++) {
 		for (i = 0; i < j; i++)
-			printf(i ? ",%.9g" : "%.9g", (double)tri[RT_TRI(i, j)]);
-		putchar('\n');
+			fprintf(f, i ? ",%.9g" : "%.9g", (double)tri[RT_TRI(i, j)]);
+		putc('\n', f);
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	u_close(f, oflag);
 }
 
 int
@@ -442,74 +439,82 @@ main(int argc, char *argv[])
 	float *tri, thresh;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "Ac:D:d:e:hI:kLm:no:p:q:V")) != -1) {
+	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
 		switch (ch) {
-		case 'A': Aflag = 1; break;
-		case 'c':
+		case O_STATS: Aflag = 1; break;
+		case O_CLASSES:
 			if (rt_parse_u64(optarg, &cflag))
-				errx(2, "-c %s: bad count", optarg);
+				u_bad("--classes %s: bad count", optarg);
 			break;
-		case 'D':
+		case O_DEGREE:
 			if (rt_parse_size(optarg, &Dflag) || Dflag == 0)
-				errx(2, "-D %s: bad degree", optarg);
+				u_bad("--degree %s: bad degree", optarg);
 			break;
-		case 'd':
+		case O_DIM:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
-				errx(2, "-d %s: dimension 0, 1 or 2", optarg);
+				u_bad("--dim %s: dimension 0, 1 or 2", optarg);
 			dflag = optarg[0] - '0';
 			break;
-		case 'e':
+		case O_THRESHOLD:
 			if (rt_parse_double(optarg, &eflag) || eflag < 0)
-				errx(2, "-e %s: bad threshold", optarg);
+				u_bad("--threshold %s: bad threshold", optarg);
 			break;
 		case 'I':
 			for (Iflag = 1; Iflag < 5; Iflag++)
 				if (strcmp(optarg, innames[Iflag]) == 0)
 					break;
+			if (Iflag == 5 && strcmp(optarg, "lower-distance") == 0)
+				Iflag = IN_LOWER;
 			if (Iflag == 5)
-				errx(2, "-I %s: want points, lower, distance or cloud", optarg);
+				u_bad("-I %s: want points, lower, distance or cloud", optarg);
 			break;
 		case 'k': kflag = 1; break;
-		case 'L': Lflag = 1; break;
-		case 'm':
-			if ((mflag = rt_metric_parse(optarg)) < 0)
-				errx(2, "-m %s: want levenshtein, hamming or euclidean", optarg);
+		case 'O':
+			if (strcmp(optarg, "lower-distance") == 0 || strcmp(optarg, "lower") == 0)
+				Lflag = 1;
+			else if (strcmp(optarg, "persistence") == 0)
+				Lflag = 0;
+			else
+				u_bad("-O %s: want persistence or lower-distance", optarg);
 			break;
-		case 'n': nflag = 1; break;
+		case O_METRIC:
+			if ((mflag = rt_metric_parse(optarg)) < 0)
+				u_bad("--metric %s: want levenshtein, hamming or euclidean", optarg);
+			break;
+		case O_NOCOLLAPSE: nflag = 1; break;
 		case 'o': oflag = optarg; break;
-		case 'p':
+		case O_MODULUS:
 			if (rt_parse_u64(optarg, &pflag) || !rt_prime(pflag) || pflag > 65521)
-				errx(2, "-p %s: want a prime below 65536", optarg);
+				u_bad("--modulus %s: want a prime below 65536", optarg);
 			break;
 		case 'q':
 			if (rt_parse_double(optarg, &qflag) || qflag < 0)
-				errx(2, "-q %s: bad persistence", optarg);
+				u_bad("-q %s: bad persistence", optarg);
 			break;
-		case 'V': printf("persist %s\n", RT_VERSION); return 0;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		u_usage(&prog);
 	in = argc ? argv[0] : "-";
 	memset(&c, 0, sizeof c);
 	if ((r = rt_ropen(in, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
-		errx(1, "%s", ebuf);
+		u_die(1, "%s", ebuf);
 	if (Iflag == IN_AUTO)	/* else a distance matrix, Ripser's default */
 		Iflag = rt_rpeek(r, RT_POINTS_MAGIC) ? IN_POINTS : IN_LOWER;
 	if (Iflag == IN_POINTS) {
-		if (rt_cloud_read(&c, r, kflag, diag, ebuf, sizeof ebuf))
-			errx(1, "%s", ebuf);
+		if (rt_cloud_read(&c, r, kflag, u_diag, ebuf, sizeof ebuf))
+			u_die(1, "%s", ebuf);
 		if (mflag < 0)
 			mflag = c.numeric ? RT_EUCLIDEAN : RT_LEVENSHTEIN;
 		if (mflag == RT_LEVENSHTEIN && c.numeric)
-			errx(2, "-m levenshtein: the points are numbers");
+			u_bad("--metric levenshtein: the points are numbers");
 		if (mflag == RT_EUCLIDEAN && !c.numeric)
-			errx(2, "-m euclidean: the points are symbols");
+			u_bad("--metric euclidean: the points are symbols");
 		if ((tri = rt_cloud_distances(&c, mflag)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	} else {
 		tri = readmatrix(r, Iflag, &c);
 		mflag = Iflag == IN_CLOUD ? RT_EUCLIDEAN : -1;
@@ -519,29 +524,26 @@ main(int argc, char *argv[])
 		writematrix(tri, c.nv);
 		free(tri);
 		rt_cloud_free(&c);
-		return status;
+		return u_status;
 	}
 	if (eflag >= 0) {
 		thresh = (float)eflag;
-		snprintf(why, sizeof why, "given (-e)");
+		snprintf(why, sizeof why, "given (--threshold)");
 	} else
 		thresh = autothresh(tri, c.nv, Iflag == IN_POINTS && !c.numeric ?
 		    (float)floor(0.7 * c.dim) : INFINITY);
 	if (rt_graph_build(&g, tri, c.nv, thresh))
-		err(1, NULL);
+		u_die(1, "out of memory");
 	free(tri);
 	if (dflag == 2 && c.nv > 100000)
-		errx(1, "-d 2: at most 100000 distinct points");
+		u_die(1, "--dim 2: at most 100000 distinct points");
 	/* the collapse keeps persistence in dimensions 0 and 1; in dimension
 	 * 2 as well, but the cocycles of -d 2 are not asked for */
 	if (!nflag && rt_collapse(&g, &lg, &col))
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (rt_ph_compute(&ph, nflag ? &g : &lg, dflag, (unsigned)pflag))
-		err(1, NULL);
-	if (oflag == NULL)
-		fo = stdout;
-	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+		u_die(1, "out of memory");
+	fo = u_open(oflag);
 	output(&c, &g, nflag ? NULL : &col, &ph, thresh, mflag);
 	if (Aflag)
 		fprintf(stderr, "persist: %zu points, %zu vertices, %zu edges <= %g, "
@@ -549,15 +551,11 @@ main(int argc, char *argv[])
 		    " emergent, %" PRIu64 " additions\n", c.n, c.nv, g.off[g.n] / 2,
 		    (double)thresh, nflag ? g.off[g.n] / 2 : lg.off[lg.n] / 2,
 		    ph.columns, ph.emergent, ph.reduced);
-	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	u_close(fo, oflag);
 	rt_ph_free(&ph);
 	rt_graph_free(&g);
 	rt_graph_free(&lg);
 	rt_collapse_free(&col);
 	rt_cloud_free(&c);
-	return status;
+	return u_status;
 }

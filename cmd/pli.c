@@ -1,7 +1,5 @@
 /* pli: model an integer sequence as nested loops (periodic-linear interpolation). */
-#include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +8,7 @@
 #include <zlib.h>
 
 #include "reftrace.h"
+#include "util.h"
 
 /*
  * Clauss and Kenmei's periodic-linear model, built bottom-up as Ketterlin
@@ -41,30 +40,27 @@ static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static const char *oflag;
 
 static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
-static int status;
 
 /* the terms not yet written: the tail where loops can still form */
 static struct term **tail;
 static size_t ntail, captail;
 static uint64_t nvalues, looped, nterms, maxdepth, nloops;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: pli [-ks] [-B bytes] [-d depth] [-f field] [-I format] [-o file]\n"
-	    "           [-p period] [-w window] [file ...]\n"
-	    "       pli -x [-o file] [model ...]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
+static const struct u_opt opts[] = {
+	{ 'B', "block", "bytes", "model addresses as block numbers" },
+	{ 'f', "field", "n", "a series: the integers of field n (1)" },
+	{ 'I', "format", "format", "a trace format, or series: integers a line" },
+	U_OPT_KEEP,
+	U_OPT_OUTPUT,
+	{ 'x', "expand", NULL, "expand models back into their values" },
+	{ O_DEPTH, "depth", "n", "loops nested at most n deep (8)" },
+	{ O_LOOKBACK, "lookback", "n", "terms kept where loops can still form (3 * period + 2)" },
+	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (16)" },
+	{ O_STATS, "stats", NULL, "the model's size beside gzip and xz, not the model" },
+	{ 0 }
+};
+static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [model ...]" };
 
 /* Terms are recycled: one is made for every value. */
 static struct term *
@@ -75,11 +71,11 @@ newterm(uint32_t nbody)
 	if ((t = freelist) != NULL)
 		freelist = t->next;
 	else if ((t = malloc(sizeof *t)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	memset(t, 0, sizeof *t);
 	t->c = &t->c0;
 	if (nbody && (t->body = calloc(nbody, sizeof *t->body)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	t->nbody = nbody;
 	return t;
 }
@@ -149,7 +145,7 @@ wrap(struct term *a, const uint64_t **d)
 	uint32_t i;
 
 	if ((c = malloc(2 * n * sizeof *c)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (m = 0; m < n; m++) {
 		c[m] = a->c[m];
 		c[n + m] = *(*d)++;
@@ -214,7 +210,7 @@ create(size_t k)
 	if (need > capscratch) {
 		capscratch = 2 * need;
 		if ((scratch = realloc(scratch, capscratch * sizeof *scratch)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	}
 	for (j = k; j-- > 0;) {
 		if (g[j]->nbody == 0) {
@@ -449,7 +445,7 @@ value(uint64_t v)
 	if (ntail == captail) {
 		captail = captail ? 2 * captail : 4 * window;
 		if ((tail = realloc(tail, captail * sizeof *tail)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	}
 	tail[ntail++] = t;
 	do {
@@ -489,8 +485,8 @@ readseries(const char *file)
 	int nd, base;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
-		warnx("%s", ebuf);
-		status = 1;
+		u_warn("%s", ebuf);
+		u_status = 1;
 		return;
 	}
 	while ((s = rt_rfield(r, (unsigned)fflag)) != NULL) {
@@ -509,17 +505,17 @@ readseries(const char *file)
 		else	/* up to 2^64 - 1, kept modulo 2^64 */
 			u = strtoull(s, &end, base);
 		if (end == s || errno == ERANGE || *end != '\0') {
-			warnx("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
+			u_warn("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
 			if (kflag)
 				continue;
-			status = 1;
+			u_status = 1;
 			break;
 		}
 		value(u / Bflag);
 	}
 	if (*rt_rerror(r)) {
-		warnx("%s", rt_rerror(r));
-		status = 1;
+		u_warn("%s", rt_rerror(r));
+		u_status = 1;
 	}
 	rt_rclose(r);
 }
@@ -544,9 +540,7 @@ static void
 outflush(void)
 {
 	if (outn && fwrite(outbuf, 1, outn, fo) != outn) {
-		if (errno == EPIPE)
-			exit(status);
-		err(1, "%s", oflag ? oflag : "<stdout>");
+		u_wfail(oflag);
 	}
 	outn = 0;
 }
@@ -676,7 +670,7 @@ parsepoly(char *s, struct prog *p, int nt)
 
 	p->nt = nt;
 	if ((p->c = calloc((size_t)1 << nt, sizeof *p->c)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	for (;;) {
 		s += strspn(s, " ");
 		if (*s == '\0' || *s == '{')
@@ -727,12 +721,12 @@ expand(const char *file)
 	int sp = 0, d;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
-		warnx("%s", ebuf);
-		status = 1;
+		u_warn("%s", ebuf);
+		u_status = 1;
 		return;
 	}
 	if ((top = calloc(1, sizeof *top)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	top->kind = 1;
 	stack[0] = top;
 	while ((s = rt_rgetline(r, &len)) != NULL) {
@@ -741,7 +735,7 @@ expand(const char *file)
 			continue;
 		if (*s == '}') {
 			if (sp == 0)
-				errx(1, "%s", rt_rbad(r, "'}' without a loop"));
+				u_die(1, "%s", rt_rbad(r, "'}' without a loop"));
 			q = stack[sp--];
 			if (sp == 0) {	/* a whole root loop: run it, free it */
 				run(q, t);
@@ -751,31 +745,31 @@ expand(const char *file)
 			continue;
 		}
 		if ((q = calloc(1, sizeof *q)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		if (strncmp(s, "values", 6) == 0) {
 			q->kind = 2;
 			for (s += 6; *(s += strspn(s, " ")); s = end) {
 				if ((q->vals = realloc(q->vals, (q->nvals + 1) * sizeof *q->vals)) == NULL)
-					err(1, NULL);
+					u_die(1, "out of memory");
 				errno = 0;
 				q->vals[q->nvals++] = (uint64_t)strtoll(s, &end, 10);
 				if (end == s || errno)
-					errx(1, "%s", rt_rbad(r, "bad value"));
+					u_die(1, "%s", rt_rbad(r, "bad value"));
 			}
 		} else if (strncmp(s, "emit ", 5) == 0) {
 			q->kind = 0;
 			if (parsepoly(s + 5, q, sp))
-				errx(1, "%s", rt_rbad(r, "bad expression"));
+				u_die(1, "%s", rt_rbad(r, "bad expression"));
 		} else if (strncmp(s, "for t", 5) == 0) {
 			q->kind = 1;
 			d = (int)strtol(s + 5, &end, 10);
 			if (d != sp + 1 || strncmp(end, " = 0 to ", 8) != 0 || sp >= 63)
-				errx(1, "%s", rt_rbad(r, "want 'for t%d = 0 to ...'", sp + 1));
+				u_die(1, "%s", rt_rbad(r, "want 'for t%d = 0 to ...'", sp + 1));
 			q->depth = d;
 			if (parsepoly(end + 8, q, sp) || strchr(end, '{') == NULL)
-				errx(1, "%s", rt_rbad(r, "bad loop bound"));
+				u_die(1, "%s", rt_rbad(r, "bad loop bound"));
 		} else
-			errx(1, "%s", rt_rbad(r, "not a loop model line"));
+			u_die(1, "%s", rt_rbad(r, "not a loop model line"));
 		if (sp == 0 && q->kind != 1) {
 			run(q, t);
 			freeprog(q);
@@ -785,16 +779,16 @@ expand(const char *file)
 			stack[sp]->cap = stack[sp]->cap ? 2 * stack[sp]->cap : 4;
 			if ((stack[sp]->body = realloc(stack[sp]->body,
 			    stack[sp]->cap * sizeof *stack[sp]->body)) == NULL)
-				err(1, NULL);
+				u_die(1, "out of memory");
 		}
 		stack[sp]->body[stack[sp]->nbody++] = q;
 		if (q->kind == 1)
 			stack[++sp] = q;
 	}
 	if (*rt_rerror(r))
-		errx(1, "%s", rt_rerror(r));
+		u_die(1, "%s", rt_rerror(r));
 	if (sp != 0)
-		errx(1, "%s: a loop is not closed", rt_rpath(r));
+		u_die(1, "%s: a loop is not closed", rt_rpath(r));
 	freeprog(top);
 	rt_rclose(r);
 }
@@ -802,47 +796,42 @@ expand(const char *file)
 int
 main(int argc, char *argv[])
 {
-	static const struct option lo[] = {
-		{ "stats", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int c, i;
 
-	while ((c = getopt_long(argc, argv, "B:d:f:hI:ko:p:sVw:x", lo, NULL)) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
-				errx(2, "-B %s: bad block size", optarg);
+				u_bad("-B %s: bad block size", optarg);
 			break;
-		case 'd':
+		case O_DEPTH:
 			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > 16)
-				errx(2, "-d %s: want a depth from 1 to 16", optarg);
+				u_bad("--depth %s: want a depth from 1 to 16", optarg);
 			break;
 		case 'f':
 			if (rt_parse_u64(optarg, &fflag) || fflag == 0)
-				errx(2, "-f %s: bad field", optarg);
+				u_bad("-f %s: bad field", optarg);
 			series = 1;
 			break;
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
 			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'k': kflag = 1; break;
 		case 'o': oflag = optarg; break;
-		case 'p':
+		case O_PERIOD:
 			if (rt_parse_u64(optarg, &pflag) || pflag < 1 || pflag > 4096)
-				errx(2, "-p %s: want a period from 1 to 4096", optarg);
+				u_bad("--period %s: want a period from 1 to 4096", optarg);
 			break;
-		case 's': sflag = 1; break;
-		case 'V': printf("pli %s\n", RT_VERSION); return 0;
-		case 'w':
+		case O_STATS: sflag = 1; break;
+		case O_LOOKBACK:
 			if (rt_parse_u64(optarg, &wflag) || wflag < 5 || wflag > 1 << 20)
-				errx(2, "-w %s: want a window of 5 to 2^20 terms", optarg);
+				u_bad("--lookback %s: want 5 to 2^20 terms", optarg);
 			break;
 		case 'x': xflag = 1; break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
@@ -851,10 +840,7 @@ main(int argc, char *argv[])
 		wflag = 3 * pflag + 2;
 	if (pflag > (wflag - 2) / 3)	/* a loop forms from 3 periods in the window */
 		pflag = (wflag - 2) / 3;
-	if (oflag == NULL)
-		fo = stdout;
-	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+	fo = u_open(oflag);
 	if (xflag) {
 		if (argc == 0)
 			expand("-");
@@ -866,9 +852,9 @@ main(int argc, char *argv[])
 	mf = fo;
 	if (sflag) {
 		if ((mf = tmpfile()) == NULL || (seqf = tmpfile()) == NULL)
-			err(1, "a temporary file");
+			u_die(1, "a temporary file:");
 		if (deflateInit2(&gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			errx(1, "zlib: cannot initialise");
+			u_die(1, "zlib: cannot initialise");
 	}
 	fprintf(mf, "# pli: a loop model (pli -x expands it)\n");
 	if (series) {
@@ -876,8 +862,8 @@ main(int argc, char *argv[])
 			readseries("-");
 		for (i = 0; i < argc; i++)
 			readseries(argv[i]);
-	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag))
-		status = 1;
+	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
+		u_status = 1;
 	for (i = 0; (size_t)i < ntail; i++)
 		flush1(tail[i]);
 	ntail = 0;
@@ -885,10 +871,6 @@ main(int argc, char *argv[])
 	if (sflag)
 		stats();
 done:
-	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
-	return status;
+	u_close(fo, oflag);
+	return u_status;
 }

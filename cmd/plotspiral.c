@@ -1,7 +1,5 @@
 /* plotspiral: spiral and circular plots of circular coordinates, SVG or PNG. */
-#include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +8,8 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "draw.h"
+#include "util.h"
 
 enum { C_LINE, C_FUNC, C_REGION, C_TIME, C_THETA };
 enum { M_SPIRAL, M_CIRCLE };
@@ -39,16 +39,27 @@ static const unsigned char pal[NPAL][3] = {	/* Tableau 20 */
 };
 #define NRAMP 64		/* continuous maps are cut into this many colours */
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: plotspiral [-c colour] [-m mode] [-O svg|png] [-o file] [--amble turns]\n"
-	    "                  [--animate] [--at t] [--class k] [--frames n] [--margin px]\n"
-	    "                  [--morph j,k] [--no-legend] [--radius index|seq]\n"
-	    "                  [--size WxH] [--title text] [file]\n");
-	exit(2);
-}
+enum { O_AMBLE = U_LONG, O_ANIMATE, O_AT, O_COLOUR, O_FRAMES, O_MARGIN, O_MODE,
+    O_MORPH, O_NOLEGEND, O_RADIUS, O_SIZE, O_THETA, O_TITLE };
+static const struct u_opt opts[] = {
+	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
+	U_OPT_OUTPUT,
+	{ O_AMBLE, "amble", "turns", "circle: how near the ends stay before and after (0.05)" },
+	{ O_ANIMATE, "animate", NULL, "an animated SVG of the morph" },
+	{ O_AT, "at", "t", "the morph at this fraction, 0 to 1" },
+	{ O_COLOUR, "colour", "by", "line, func, region, time or thetaK (line)" },
+	{ O_FRAMES, "frames", "n", "the morph as n pictures (-o names them)" },
+	{ O_MARGIN, "margin", "px", "space around the plot (40)" },
+	{ O_MODE, "mode", "mode", "spiral (time outwards) or circle" },
+	{ O_MORPH, "morph", "j,k", "from theta column j to column k" },
+	{ O_NOLEGEND, "no-legend", NULL, "no legend" },
+	{ O_RADIUS, "radius", "by", "index (point number) or seq (time in the trace)" },
+	{ O_SIZE, "size", "WxH", "the picture's size in pixels (800x800)" },
+	{ O_THETA, "theta", "k", "draw theta column k (1)" },
+	{ O_TITLE, "title", "text", "a title above the plot" },
+	{ 0 }
+};
+static const struct u_prog prog = { "plotspiral", "[file]", opts, NULL };
 
 /* Categories in order of appearance: the text goes through the suite's
  * string table, whose ids index a map to the category. */
@@ -64,7 +75,7 @@ category(const char *s)
 	if (id >= ncatof) {
 		ncatof = 2 * (size_t)id + 64;
 		if ((catof = realloc(catof, ncatof * sizeof *catof)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		memset(catof + old, 0, (ncatof - old) * sizeof *catof);
 	}
 	if (catof[id])
@@ -73,7 +84,7 @@ category(const char *s)
 		capcat = capcat ? 2 * capcat : 32;
 		if ((catname = realloc(catname, capcat * sizeof *catname)) == NULL ||
 		    (catcount = realloc(catcount, capcat * sizeof *catcount)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	}
 	catname[ncat] = (char *)rt_str(id);
 	catcount[ncat] = 0;
@@ -91,11 +102,11 @@ readcoords(const char *path)
 	double v;
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
-		errx(1, "%s", ebuf);
+		u_die(1, "%s", ebuf);
 	while ((s = rt_rgetline(r, &len)) != NULL) {
 		if (!seen) {
 			if (strncmp(s, "#reftrace coordinates 1", 23) != 0)
-				errx(1, "%s", rt_rbad(r, "not a coordinates stream "
+				u_die(1, "%s", rt_rbad(r, "not a coordinates stream "
 				    "(want '#reftrace coordinates 1', as circcoord writes)"));
 			seen = 1;
 			continue;
@@ -107,7 +118,7 @@ readcoords(const char *path)
 				f[nf++] = p;
 			ntheta = nf > 6 ? (size_t)nf - 6 : 0;
 			if (ntheta == 0)
-				errx(1, "%s", rt_rbad(r, "no theta columns"));
+				u_die(1, "%s", rt_rbad(r, "no theta columns"));
 			continue;
 		}
 		if (strncmp(s, "#reftrace ", 10) == 0) {
@@ -122,21 +133,21 @@ readcoords(const char *path)
 		for (p = strtok(s, " \t"); p && nf < 64; p = strtok(NULL, " \t"))
 			f[nf++] = p;
 		if ((size_t)nf != 6 + ntheta)
-			errx(1, "%s", rt_rbad(r, "%d columns, want %zu", nf, 6 + ntheta));
+			u_die(1, "%s", rt_rbad(r, "%d columns, want %zu", nf, 6 + ntheta));
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1024;
 			if ((theta = realloc(theta, cap * ntheta * sizeof *theta)) == NULL ||
 			    (seq = realloc(seq, cap * sizeof *seq)) == NULL ||
 			    (cat = realloc(cat, cap * sizeof *cat)) == NULL)
-				err(1, NULL);
+				u_die(1, "out of memory");
 		}
 		if (rt_parse_u64(f[2], &seq[n]))
-			errx(1, "%s", rt_rbad(r, "bad seq"));
+			u_die(1, "%s", rt_rbad(r, "bad seq"));
 		for (k = 0; k < ntheta; k++) {
 			if (strcmp(f[6 + k], "nan") == 0)
 				v = NAN;
 			else if (rt_parse_double(f[6 + k], &v) || !isfinite(v))
-				errx(1, "%s", rt_rbad(r, "bad theta"));
+				u_die(1, "%s", rt_rbad(r, "bad theta"));
 			theta[n * ntheta + k] = v;
 		}
 		col = cflag == C_FUNC ? 4 : cflag == C_REGION ? 5 : 3;
@@ -144,11 +155,11 @@ readcoords(const char *path)
 		n++;
 	}
 	if (*rt_rerror(r))
-		errx(1, "%s", rt_rerror(r));
+		u_die(1, "%s", rt_rerror(r));
 	if (!seen)
-		errx(1, "%s: empty: not a coordinates stream", rt_rpath(r));
+		u_die(1, "%s: empty: not a coordinates stream", rt_rpath(r));
 	if (n == 0)
-		errx(1, "%s: no points", rt_rpath(r));
+		u_die(1, "%s: no points", rt_rpath(r));
 	rt_rclose(r);
 	for (k = 0; radians && k < n * ntheta; k++)	/* turns here */
 		theta[k] /= 2 * M_PI;
@@ -172,7 +183,7 @@ put(struct poly *p, double x, double y)
 	if (p->n + 1 > p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 256;
 		if ((p->xy = realloc(p->xy, 2 * p->cap * sizeof *p->xy)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 	}
 	p->xy[2 * p->n] = x;
 	p->xy[2 * p->n++ + 1] = y;
@@ -249,7 +260,7 @@ build(double t)
 	for (i = 0; i < nlay; i++)
 		lay[i].line.n = lay[i].dots.n = 0;
 	if ((rad = malloc(n * sizeof *rad)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	tmin = seqradius ? (double)seq[0] : 0;
 	tmax = seqradius ? (double)seq[n - 1] : (double)(n - 1);
 	if (mflag == M_CIRCLE) {
@@ -536,7 +547,7 @@ png(FILE *f)
 	iw = (uint32_t)width;
 	ih = (uint32_t)height;
 	if ((img = calloc((size_t)iw * ih, 1)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	memset(palette, 255, 3);	/* 0 white */
 	memset(palette + 3, 0, 3);	/* 1 black */
 	for (c = 0; c < ncol; c++) {
@@ -581,23 +592,14 @@ png(FILE *f)
 static FILE *
 openout(const char *name)
 {
-	FILE *f;
-
-	if (name == NULL)
-		return stdout;
-	if ((f = fopen(name, "w")) == NULL)
-		err(1, "%s", name);
-	return f;
+	return u_open(name);
 }
 
 static void
 closeout(FILE *f, const char *name)
 {
-	if (fflush(f) || ferror(f) || (f != stdout && fclose(f))) {
-		if (errno == EPIPE)
-			exit(1);
-		err(1, "%s", name ? name : "<stdout>");
-	}
+	if (u_close(f, name))
+		exit(1);
 }
 
 static void
@@ -607,7 +609,7 @@ draw(const char *name)
 
 	if (Oflag == 1) {
 		if (png(f))
-			errx(1, "%s: cannot write the PNG", name ? name : "<stdout>");
+			u_die(1, "%s: cannot write the PNG", name ? name : "<stdout>");
 	} else
 		svg(f);
 	closeout(f, name);
@@ -616,34 +618,19 @@ draw(const char *name)
 int
 main(int argc, char *argv[])
 {
-	static const struct option lo[] = {
-		{ "amble", required_argument, NULL, 'a' },
-		{ "animate", no_argument, NULL, 'A' },
-		{ "at", required_argument, NULL, 't' },
-		{ "class", required_argument, NULL, 'k' },
-		{ "colour", required_argument, NULL, 'c' },
-		{ "frames", required_argument, NULL, 'F' },
-		{ "margin", required_argument, NULL, 'M' },
-		{ "morph", required_argument, NULL, 'X' },
-		{ "no-legend", no_argument, NULL, 'L' },
-		{ "radius", required_argument, NULL, 'R' },
-		{ "size", required_argument, NULL, 'G' },
-		{ "title", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 }
-	};
 	char name[4096], *end;
 	size_t i, len;
 	int ch, k;
 	long v;
 
-	while ((ch = getopt_long(argc, argv, "c:hm:O:o:V", lo, NULL)) != -1) {
+	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
 		switch (ch) {
-		case 'a':
+		case O_AMBLE:
 			if (rt_parse_double(optarg, &amble) || amble < 0 || amble > 0.5)
-				errx(2, "--amble %s: want turns in [0, 0.5]", optarg);
+				u_bad("--amble %s: want turns in [0, 0.5]", optarg);
 			break;
-		case 'A': animate = 1; break;
-		case 'c':
+		case O_ANIMATE: animate = 1; break;
+		case O_COLOUR:
 			if (strcmp(optarg, "line") == 0)
 				cflag = C_LINE;
 			else if (strcmp(optarg, "func") == 0)
@@ -657,35 +644,35 @@ main(int argc, char *argv[])
 				cflag = C_THETA;
 				ctheta = (int)v;
 			} else
-				errx(2, "-c %s: want line, func, region, time or thetaK", optarg);
+				u_bad("--colour %s: want line, func, region, time or thetaK", optarg);
 			break;
-		case 'F':
+		case O_FRAMES:
 			if ((v = strtol(optarg, &end, 10)) < 1 || v > 10000 || *end)
-				errx(2, "--frames %s: want 1 to 10000", optarg);
+				u_bad("--frames %s: want 1 to 10000", optarg);
 			frames = (int)v;
 			break;
-		case 'G':
+		case O_SIZE:
 			if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 ||
 			    width < 50 || height < 50 || width > 20000 || height > 20000)
-				errx(2, "--size %s: want WxH, 50 to 20000 pixels", optarg);
+				u_bad("--size %s: want WxH, 50 to 20000 pixels", optarg);
 			break;
-		case 'k':
+		case O_THETA:
 			if ((v = strtol(optarg, &end, 10)) < 1 || *end)
-				errx(2, "--class %s: want a theta column, 1 or more", optarg);
+				u_bad("--theta %s: want a theta column, 1 or more", optarg);
 			kclass = (int)v;
 			break;
-		case 'L': nolegend = 1; break;
-		case 'm':
+		case O_NOLEGEND: nolegend = 1; break;
+		case O_MODE:
 			if (strcmp(optarg, "spiral") == 0)
 				mflag = M_SPIRAL;
 			else if (strcmp(optarg, "circle") == 0)
 				mflag = M_CIRCLE;
 			else
-				errx(2, "-m %s: want spiral or circle", optarg);
+				u_bad("--mode %s: want spiral or circle", optarg);
 			break;
-		case 'M':
+		case O_MARGIN:
 			if (rt_parse_double(optarg, &margin) || margin < 0)
-				errx(2, "--margin %s: bad margin", optarg);
+				u_bad("--margin %s: bad margin", optarg);
 			break;
 		case 'O':
 			if (strcmp(optarg, "svg") == 0)
@@ -693,52 +680,51 @@ main(int argc, char *argv[])
 			else if (strcmp(optarg, "png") == 0)
 				Oflag = 1;
 			else
-				errx(2, "-O %s: want svg or png", optarg);
+				u_bad("-O %s: want svg or png", optarg);
 			break;
 		case 'o': oflag = optarg; break;
-		case 'R':
+		case O_RADIUS:
 			if (strcmp(optarg, "seq") == 0)
 				seqradius = 1;
 			else if (strcmp(optarg, "index") == 0)
 				seqradius = 0;
 			else
-				errx(2, "--radius %s: want index or seq", optarg);
+				u_bad("--radius %s: want index or seq", optarg);
 			break;
-		case 't':
+		case O_AT:
 			if (rt_parse_double(optarg, &at) || at < 0 || at > 1)
-				errx(2, "--at %s: want a fraction in [0, 1]", optarg);
+				u_bad("--at %s: want a fraction in [0, 1]", optarg);
 			break;
-		case 'T': title = optarg; break;
-		case 'V': printf("plotspiral %s\n", RT_VERSION); return 0;
-		case 'X':
+		case O_TITLE: title = optarg; break;
+		case O_MORPH:
 			if (sscanf(optarg, "%d,%d", &mj, &mk) != 2 || mj < 1 || mk < 1)
-				errx(2, "--morph %s: want j,k (theta columns)", optarg);
+				u_bad("--morph %s: want j,k (theta columns)", optarg);
 			break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		u_usage(&prog);
 	if (Oflag < 0)
 		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0;
 	if ((at >= 0 || frames || animate) && mk == 0)
-		errx(2, "--at, --frames and --animate morph: name the columns with --morph j,k");
+		u_bad("--at, --frames and --animate morph: name the columns with --morph j,k");
 	if (animate && Oflag == 1)
-		errx(2, "--animate writes SVG");
+		u_bad("--animate writes SVG");
 	if (frames && !animate && oflag == NULL)
-		errx(2, "--frames: -o names the frames (name-0000.svg ...)");
+		u_bad("--frames: -o names the frames (name-0000.svg ...)");
 	readcoords(argc ? argv[0] : "-");
 	if (mj == 0)
 		mj = kclass;
 	if ((size_t)mj > ntheta || (size_t)mk > ntheta || (cflag == C_THETA && (size_t)ctheta > ntheta))
-		errx(1, "the coordinates have %zu theta columns", ntheta);
+		u_die(1, "the coordinates have %zu theta columns", ntheta);
 	for (i = 0; i < n; i++)
 		catcount[cat[i]]++;
 	nlay = cflag == C_TIME || cflag == C_THETA ? NRAMP : ncat;
 	if ((lay = calloc(nlay, sizeof *lay)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (animate) {
 		FILE *f = openout(oflag);
 
@@ -758,5 +744,5 @@ main(int argc, char *argv[])
 		build(at >= 0 ? at : 0);
 		draw(oflag);
 	}
-	return 0;
+	return u_status;
 }

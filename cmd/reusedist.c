@@ -1,5 +1,4 @@
 /* reusedist: reuse (LRU stack) distances, histograms and miss-ratio curves. */
-#include <err.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +7,8 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "cache.h"
+#include "util.h"
 
 enum { OUT_HIST, OUT_EXACT, OUT_MRC, OUT_RECORDS, OUT_GROUPS, OUT_WINDOW, OUT_SUMMARY };
 enum { G_LOC, G_FUNC, G_REGION };
@@ -32,7 +33,6 @@ static uint64_t threshold;		/* hash below: sampled */
 static double rate = 1;			/* the sampling rate now */
 static uint64_t naccess;		/* every block access seen */
 static double nsampled;			/* sampled accesses, in sample units */
-static int status;
 
 /* fixed-size sampling: a max-heap of the sampled blocks' hashes */
 static struct hb { uint64_t h, block; } *heap;
@@ -52,24 +52,28 @@ static size_t ngroups;
 static struct acc win;
 static uint64_t winseq, lastseq, followed;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: reusedist [-ACdkx] [-B bytes] [-D reuse|time] [-g loc|func|region]\n"
-	    "                 [-H rate] [-I format] [-N blocks] [-o file] [-P k/n]\n"
-	    "                 [-S seed] [-w window] [file ...]\n"
-	    "       reusedist -M [-C] [-B bytes] [-o file] histogram ...\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+enum { O_EXACT = U_LONG };
+static const struct u_opt opts[] = {
+	{ 'A', "summary", NULL, "a summary for people, not the table" },
+	{ 'B', "block", "bytes", "block size (64)" },
+	{ 'C', "mrc", NULL, "the miss-ratio curve of fully associative LRU" },
+	{ 'D', "distance", "kind", "reuse (distinct blocks between) or time (accesses)" },
+	{ 'd', "records", NULL, "a line per access: its distance" },
+	{ 'g', "by", "key", "distance statistics by loc, func or region" },
+	{ 'H', "hash", "rate", "spatial sample (SHARDS) at this rate" },
+	U_OPT_TRACE,
+	U_OPT_KEEP,
+	{ 'M', "merge", NULL, "merge the histograms named (of samples or partitions)" },
+	{ 'N', "reservoir", "blocks", "spatial sample of at most this many blocks" },
+	U_OPT_OUTPUT,
+	{ 'P', "partition", "k/n", "the blocks of partition k of n, as a sample" },
+	{ 'S', "seed", "seed", "seed of the hash (1)" },
+	{ 'w', "window", "n", "the mean distance over every n accesses" },
+	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
+	{ 0 }
+};
+static const struct u_prog prog = { "reusedist", "[file ...]", opts,
+    "-M [-C] [--exact] [-B bytes] [-o file] histogram ..." };
 
 static void
 acc_add(struct acc *a, uint64_t d)
@@ -109,7 +113,7 @@ group_add(uint32_t g, uint64_t d)
 		while (n <= g)
 			n *= 2;
 		if ((groups = realloc(groups, n * sizeof *groups)) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		memset(groups + ngroups, 0, (n - ngroups) * sizeof *groups);
 		ngroups = n;
 	}
@@ -184,7 +188,7 @@ count(uint64_t key)
 	uint64_t k = late[nlate % AHEAD];
 
 	if (nlate >= AHEAD && rt_hist_add(hist, k, 1))
-		err(1, NULL);
+		u_die(1, "out of memory");
 	late[nlate++ % AHEAD] = key;
 	rt_hist_prefetch(hist, key);
 }
@@ -196,7 +200,7 @@ count_flush(void)
 
 	for (i = 0; i < n; i++)
 		if (rt_hist_add(hist, late[(nlate - n + i) % AHEAD], 1))
-			err(1, NULL);
+			u_die(1, "out of memory");
 	nlate = 0;
 }
 
@@ -247,7 +251,7 @@ access1(const struct pend *p)
 	if (h >= threshold && threshold != UINT64_MAX)
 		return;	/* the threshold fell since it was queued */
 	if (rt_reuse_access(eng, p->block, &d, &td))
-		errx(1, "out of memory at %llu distinct blocks",
+		u_die(1, "out of memory at %llu distinct blocks",
 		    (unsigned long long)rt_reuse_blocks(eng));
 	if (Nflag && d == RT_COLD) {
 		heap_push(h, p->block);
@@ -289,7 +293,7 @@ item(void *ctx, struct rt_rec *rec)
 	if (rec->kind != RT_ACCESS) {
 		drain();	/* regions apply from here on */
 		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-			err(1, NULL);
+			u_die(1, "out of memory");
 		return 0;
 	}
 	lastseq = rec->seq;
@@ -327,7 +331,7 @@ finish(size_t *n, double *total)
 	double expect = (double)naccess * rate;
 
 	if (rate < 1 && rt_hist_add(hist, 0, expect - nsampled))
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (rate < 1)
 		rt_hist_scale(hist, 1 / rate);
 	*total = 0;
@@ -336,7 +340,7 @@ finish(size_t *n, double *total)
 		size_t i;
 
 		if (v == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		for (i = 0; i < *n; i++) {
 			if (v[i].w < 0)	/* a short sample can overshoot */
 				v[i].w = 0;
@@ -487,35 +491,35 @@ merge(char **files, int n)
 	for (i = 0; i < n; i++) {
 		f = files[i];
 		if ((in = strcmp(f, "-") == 0 ? stdin : fopen(f, "r")) == NULL) {
-			warn("%s", f);
-			status = 1;
+			u_warn("%s:", f);
+			u_status = 1;
 			continue;
 		}
 		r = 1;
 		blk = Bflag;
 		for (ln = 1; fgets(line, sizeof line, in) != NULL; ln++) {
 			if (ln == 1 && strncmp(line, "#reftrace hist 1 ", 17) != 0) {
-				warnx("%s:1: not a reusedist histogram", f);
-				status = 1;
+				u_warn("%s:1: not a reusedist histogram", f);
+				u_status = 1;
 				break;
 			}
 			if (line[0] == '#') {
 				sscanf(line, "#rate %lf", &r);
 				if (sscanf(line, "#block %llu", &blk) == 1 && blk != Bflag)
-					errx(1, "%s: %llu-byte blocks, not %llu (-B)", f, blk,
+					u_die(1, "%s: %llu-byte blocks, not %llu (-B)", f, blk,
 					    (unsigned long long)Bflag);
 				continue;
 			}
 			if (sscanf(line, "%llu %llu %lf", &lo, &hi, &c) == 3) {
 				if (lo != hi)
-					errx(1, "%s:%d: log2 bins do not merge: write "
-					    "histograms with -x", f, ln);
+					u_die(1, "%s:%d: log2 bins do not merge: write "
+					    "histograms with --exact", f, ln);
 				rt_hist_add(hist, lo, c * r);
 			} else if (sscanf(line, "cold cold %lf", &c) == 1)
 				rt_hist_add(hist, RT_COLD, c * r);
 			else {
-				warnx("%s:%d: bad histogram line", f, ln);
-				status = 1;
+				u_warn("%s:%d: bad histogram line", f, ln);
+				u_status = 1;
 				break;
 			}
 		}
@@ -547,21 +551,20 @@ main(int argc, char *argv[])
 	size_t n;
 	double total;
 	struct rt_bin *v;
-	char *end;
 
-	while ((c = getopt(argc, argv, "AB:CD:dg:H:hI:kMN:o:P:S:Vw:x")) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'A': out = OUT_SUMMARY; break;
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
-				errx(2, "-B %s: bad block size", optarg);
+				u_bad("-B %s: bad block size", optarg);
 			break;
 		case 'C': out = OUT_MRC; break;
 		case 'D':
 			if (strcmp(optarg, "time") == 0)
 				Dtime = 1;
 			else if (strcmp(optarg, "reuse") != 0)
-				errx(2, "-D %s: want reuse or time", optarg);
+				u_bad("-D %s: want reuse or time", optarg);
 			break;
 		case 'd': out = OUT_RECORDS; break;
 		case 'g':
@@ -573,62 +576,53 @@ main(int argc, char *argv[])
 			else if (strcmp(optarg, "region") == 0)
 				gflag = G_REGION;
 			else
-				errx(2, "-g %s: want loc, func or region", optarg);
+				u_bad("-g %s: want loc, func or region", optarg);
 			break;
 		case 'H':
 			if (rt_parse_double(optarg, &Hflag) || Hflag <= 0 || Hflag > 1)
-				errx(2, "-H %s: want a rate in (0, 1]", optarg);
+				u_bad("-H %s: want a rate in (0, 1]", optarg);
 			break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'k': kflag = 1; break;
 		case 'M': Mflag = 1; break;
 		case 'N':
 			if (rt_parse_size(optarg, &Nflag) || Nflag == 0)
-				errx(2, "-N %s: bad sample size", optarg);
+				u_bad("-N %s: bad sample size", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P':
-			errno = 0;
-			Pk = strtoull(optarg, &end, 10);
-			if (*end != '/' || errno)
-				errx(2, "-P %s: want k/n", optarg);
-			Pn = strtoull(end + 1, &end, 10);
-			if (*end || errno || Pn == 0 || Pk >= Pn)
-				errx(2, "-P %s: want k/n with 0 <= k < n", optarg);
+			if (rt_parse_part(optarg, &Pk, &Pn, NULL))
+				u_bad("-P %s: want k/n with 0 <= k < n", optarg);
 			break;
 		case 'S':
 			if (rt_parse_u64(optarg, &Sflag))
-				errx(2, "-S %s: bad seed", optarg);
+				u_bad("-S %s: bad seed", optarg);
 			break;
-		case 'V': printf("reusedist %s\n", RT_VERSION); return 0;
 		case 'w':
 			if (rt_parse_size(optarg, &wflag) || wflag == 0)
-				errx(2, "-w %s: bad window", optarg);
+				u_bad("-w %s: bad window", optarg);
 			out = OUT_WINDOW;
 			break;
-		case 'x': out = OUT_EXACT; break;
-		default: usage();
+		case O_EXACT: out = OUT_EXACT; break;
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (Pn && (Hflag < 1 || Nflag))
-		errx(2, "-P samples by partition: not with -H or -N");
+		u_bad("-P samples by partition: not with -H or -N");
 	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC))
-		errx(2, "-M writes histograms (-x) or curves (-C)");
+		u_bad("-M writes histograms (--exact) or curves (-C)");
 	if (Dtime && (out == OUT_MRC || out == OUT_SUMMARY))
-		errx(2, "-D time: miss-ratio curves come from reuse distances");
+		u_bad("-D time: miss-ratio curves come from reuse distances");
 	if (Mflag && argc == 0)
-		errx(2, "-M: name the histograms to merge");
-	if (oflag == NULL)
-		fo = stdout;
-	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+		u_bad("-M: name the histograms to merge");
+	fo = u_open(oflag);
 	if ((hist = rt_hist_new()) == NULL || (regs = rt_regions_new()) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (Mflag) {
 		merge(argv, argc);
 		goto done;
@@ -637,18 +631,18 @@ main(int argc, char *argv[])
 	threshold = Hflag >= 1 && !Nflag ? UINT64_MAX : Hflag >= 1 ? UINT64_MAX - 1 :
 	    (uint64_t)(Hflag * 0x1p64);
 	if (Nflag && (heap = malloc((Nflag + 1) * sizeof *heap)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if ((eng = rt_reuse_new(Dtime)) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (out == OUT_HIST && isatty(fileno(fo)))
 		out = OUT_SUMMARY;
 	if (out == OUT_RECORDS)
 		fprintf(fo, "#reftrace reuse 1 seq block %s\n", Dtime ? "time" : "distance");
 	if (out == OUT_WINDOW)
 		fprintf(fo, "#reftrace reuse-window 1 seq accesses cold mean\n");
-	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
+	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag);
 	if (k)
-		status = 1;
+		u_status = 1;
 	drain();
 	count_flush();
 	if (out == OUT_WINDOW)
@@ -663,15 +657,11 @@ main(int argc, char *argv[])
 	}
 	free(v);
 done:
-	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	u_close(fo, oflag);
 	rt_reuse_free(eng);
 	rt_hist_free(hist);
 	rt_regions_free(regs);
 	free(heap);
 	free(groups);
-	return status;
+	return u_status;
 }

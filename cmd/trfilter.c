@@ -1,12 +1,10 @@
 /* trfilter: select trace records, attach source locations, convert formats. */
-#include <err.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "reftrace.h"
+#include "util.h"
 
 #define MAXSEL 64
 
@@ -34,26 +32,31 @@ static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
 static int others;		/* selections beyond -t and -n */
 static struct rt_regions *regs;
-static int status;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: trfilter [-bklvz] [-a range] [-B bytes] [-e prog] [-F function]\n"
-	    "                [-I format] [-L file[:line[-line]]] [-m from[,to]]\n"
-	    "                [-n range] [-O format] [-o file] [-P k/n[:bytes]]\n"
-	    "                [-p range] [-r region] [-T tid] [-t ops] [file ...]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+static const struct u_opt opts[] = {
+	{ 'a', "address", "range", "accesses that touch lo-hi or lo+len" },
+	{ 'B', "block", "bytes", "addresses become block numbers" },
+	U_OPT_BINARY,
+	{ 'e', "program", "program", "symbolize with this executable" },
+	{ 'F', "function", "function", "records in this function" },
+	U_OPT_TRACE,
+	U_OPT_KEEP,
+	{ 'L', "line", "file[:lines]", "records of this source file, these lines" },
+	{ 'l', "locations", NULL, "attach source locations and regions" },
+	{ 'm', "marks", "from[,to]", "records between the marks" },
+	{ 'n', "seq", "range", "records whose seq is in the range" },
+	{ 'O', "output-format", "format", "write text, binary or din" },
+	U_OPT_OUTPUT,
+	{ 'P', "partition", "k/n[:bytes]", "the blocks of partition k of n" },
+	{ 'p', "pc", "range", "records whose instruction address is in the range" },
+	{ 'r', "region", "region", "accesses to this registered region" },
+	{ 'T', "thread", "tid", "records of this thread" },
+	{ 't', "ops", "ops", "records of these operations (R, W, M, I)" },
+	{ 'v', "invert", NULL, "the records that do not pass" },
+	U_OPT_GZIP,
+	{ 0 }
+};
+static const struct u_prog prog = { "trfilter", "[file ...]", opts, NULL };
 
 static void
 symwarn(void)
@@ -62,7 +65,7 @@ symwarn(void)
 	const char *e = rt_sym_error(sym);
 
 	if (*e && strcmp(e, last) != 0) {
-		warnx("%s", e);
+		u_warn("%s", e);
 		snprintf(last, sizeof last, "%s", e);
 	}
 }
@@ -178,18 +181,17 @@ selected(struct rt_rec *rec)
 static int
 emit(const struct rt_rec *rec)
 {
-	if (rt_write(w, rec) == 0)
-		return 0;
-	if (errno != EPIPE)
-		warn("%s", oflag ? oflag : "<stdout>");
-	exit(1);	/* a closed pipe ends us quietly */
+	if (rt_write(w, rec))
+		u_wfail(oflag);
+	return 0;
 }
 
 static int
 item(void *ctx, struct rt_rec *rec)
 {
 	struct rt_rec piece;
-	uint64_t b, first, last, lo, hi;
+	struct rt_span sp;
+	uint64_t last;
 
 	(void)ctx;
 	if (rec->kind != RT_ACCESS) {
@@ -201,7 +203,7 @@ item(void *ctx, struct rt_rec *rec)
 			else if (mto == NULL || strcmp(name, mto) == 0)
 				inmark = 0;
 		} else if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-			err(1, NULL);
+			u_die(1, "out of memory");
 		else if (rec->kind == RT_OBJECT && sym != NULL)
 			addobject(rec);
 		return emit(rec);
@@ -217,28 +219,18 @@ item(void *ctx, struct rt_rec *rec)
 			rec->var = rt_regions_find(regs, rec->addr);
 	}
 	if (Pn) {	/* every block of partition k, clipped to it */
-		first = rec->addr / Pbytes;
-		last = (rec->addr + (rec->size ? rec->size - 1 : 0)) / Pbytes;
-		for (b = first; b <= last; b++) {
-			if (b % Pn != Pk)
+		for (rt_span_start(&sp, rec->addr, rt_last(rec), Pbytes); rt_span_next(&sp);) {
+			if (sp.block % Pn != Pk)
 				continue;
 			piece = *rec;
-			lo = b * Pbytes > rec->addr ? b * Pbytes : rec->addr;
-			hi = (b + 1) * Pbytes - 1;
-			if (rec->size && hi > rec->addr + rec->size - 1)
-				hi = rec->addr + rec->size - 1;
-			piece.addr = lo;
-			piece.size = rec->size ? hi - lo + 1 : 0;
-			if (Bflag) {
-				piece.addr /= Bflag;
-				piece.size = 1;
-			}
+			piece.addr = Bflag ? sp.addr / Bflag : sp.addr;
+			piece.size = Bflag ? 1 : rec->size ? sp.len : 0;
 			emit(&piece);
 		}
 		return 0;
 	}
 	if (Bflag) {
-		last = rec->addr + (rec->size ? rec->size - 1 : 0);
+		last = rt_last(rec);
 		rec->size = last / Bflag - rec->addr / Bflag + 1;
 		rec->addr /= Bflag;
 	}
@@ -249,9 +241,9 @@ static void
 setrange(const char *arg, struct range *r, int *n, int opt)
 {
 	if (*n == MAXSEL)
-		errx(2, "-%c: at most %d", opt, MAXSEL);
+		u_bad("-%c: at most %d", opt, MAXSEL);
 	if (rt_parse_range(arg, &r[*n].lo, &r[*n].hi))
-		errx(2, "-%c %s: bad range (want lo-hi or lo+len)", opt, arg);
+		u_bad("-%c %s: bad range (want lo-hi or lo+len)", opt, arg);
 	(*n)++;
 }
 
@@ -259,7 +251,7 @@ static void
 setstr(const char *arg, const char **v, int *n, int opt)
 {
 	if (*n == MAXSEL)
-		errx(2, "-%c: at most %d", opt, MAXSEL);
+		u_bad("-%c: at most %d", opt, MAXSEL);
 	v[(*n)++] = arg;
 }
 
@@ -269,12 +261,12 @@ setloc(char *arg)
 	char *c = strrchr(arg, ':');
 
 	if (nL == MAXSEL)
-		errx(2, "-L: at most %d", MAXSEL);
+		u_bad("-L: at most %d", MAXSEL);
 	Lflag[nL].lo = 0;
 	Lflag[nL].hi = UINT64_MAX;
 	if (c != NULL && c[1] >= '0' && c[1] <= '9') {
 		if (rt_parse_range(c + 1, &Lflag[nL].lo, &Lflag[nL].hi))
-			errx(2, "-L %s: bad line range", arg);
+			u_bad("-L %s: bad line range", arg);
 		*c = '\0';
 	}
 	Lflag[nL++].file = arg;
@@ -283,38 +275,29 @@ setloc(char *arg)
 static void
 setpart(const char *arg)
 {
-	char *end;
-
-	errno = 0;
-	Pk = strtoull(arg, &end, 10);
-	if (*end != '/' || errno)
-		errx(2, "-P %s: want k/n or k/n:bytes", arg);
-	Pn = strtoull(end + 1, &end, 10);
-	if (errno || Pn == 0 || Pk >= Pn || (*end != '\0' && *end != ':'))
-		errx(2, "-P %s: want k/n with 0 <= k < n", arg);
-	if (*end == ':' && (rt_parse_size(end + 1, &Pbytes) || Pbytes == 0))
-		errx(2, "-P %s: bad block size", arg);
+	if (rt_parse_part(arg, &Pk, &Pn, &Pbytes))
+		u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", arg);
 }
 
 int
 main(int argc, char *argv[])
 {
-	int c, k;
+	int c;
 	uint64_t v;
 
-	while ((c = getopt(argc, argv, "a:B:bF:hI:kL:lm:n:O:o:P:p:r:T:t:Vve:z")) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'a': setrange(optarg, aflag, &na, c); break;
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
-				errx(2, "-B %s: bad block size", optarg);
+				u_bad("-B %s: bad block size", optarg);
 			break;
 		case 'b': Oflag = RT_FMT_BINARY; break;
 		case 'e': eflag = optarg; break;
 		case 'F': setstr(optarg, Fflag, &nF, c); break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'k': kflag = 1; break;
 		case 'L': setloc(optarg); break;
@@ -326,11 +309,11 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			if (rt_parse_range(optarg, &nflag.lo, &nflag.hi))
-				errx(2, "-n %s: bad range", optarg);
+				u_bad("-n %s: bad range", optarg);
 			break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				errx(2, "-O %s: can write text, binary or din", optarg);
+				u_bad("-O %s: can write text, binary or din", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P': setpart(optarg); break;
@@ -338,43 +321,37 @@ main(int argc, char *argv[])
 		case 'r': setstr(optarg, rflag, &nr, c); break;
 		case 'T':
 			if (nT == MAXSEL)
-				errx(2, "-T: at most %d", MAXSEL);
+				u_bad("-T: at most %d", MAXSEL);
 			if (rt_parse_u64(optarg, &v) || v >= RT_NOTID)
-				errx(2, "-T %s: bad thread id", optarg);
+				u_bad("-T %s: bad thread id", optarg);
 			Tflag[nT++] = (uint32_t)v;
 			break;
 		case 't':
 			if (rt_parse_ops(optarg, &tflag))
-				errx(2, "-t %s: ops are R, W, M, I", optarg);
+				u_bad("-t %s: ops are R, W, M, I", optarg);
 			break;
-		case 'V': printf("trfilter %s\n", RT_VERSION); return 0;
 		case 'v': vflag = 1; break;
 		case 'z': zflag = 1; break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if ((regs = rt_regions_new()) == NULL)
-		err(1, NULL);
+		u_die(1, "out of memory");
 	others = mfrom || na || np || nT || nr || nF || nL;
 	if (lflag || nF || nL || eflag) {
 		if ((sym = rt_sym_new()) == NULL)
-			err(1, NULL);
+			u_die(1, "out of memory");
 		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
-			errx(1, "%s", rt_sym_error(sym));
+			u_die(1, "%s", rt_sym_error(sym));
 	}
 	if ((w = rt_wopen(oflag, Oflag, zflag)) == NULL)
-		err(1, "%s", oflag ? oflag : "<stdout>");
-	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
-	if (k)
-		status = 1;
-	if (rt_wclose(w)) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+		u_die(1, "%s:", u_name(oflag));
+	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
+		u_status = 1;
+	u_wclose(w, oflag);
 	rt_sym_free(sym);
 	rt_regions_free(regs);
-	return status;
+	return u_status;
 }

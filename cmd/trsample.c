@@ -1,12 +1,10 @@
 /* trsample: sample a trace: systematic, burst, Bernoulli, reservoir, spatial hash. */
-#include <err.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "reftrace.h"
+#include "util.h"
 
 static uint64_t iflag = 1;		/* every i-th */
 static uint64_t uB, uP;			/* burst: B of every P */
@@ -14,7 +12,7 @@ static double Rflag = 1;		/* Bernoulli probability */
 static uint64_t Nflag;			/* reservoir size */
 static double Hflag = 1;		/* spatial hash rate */
 static uint64_t Bflag = 64, Sflag = 1;
-static uint64_t sflag, cflag = UINT64_MAX;
+static uint64_t slo, shi = UINT64_MAX;	/* the slice: positions */
 static int kflag, zflag, Oflag = RT_FMT_TEXT, Iflag = RT_FMT_AUTO;
 static const char *oflag;
 
@@ -22,39 +20,37 @@ static struct rt_writer *w;
 static struct rt_rng rng;
 static uint64_t hlimit;			/* hash below this: sampled */
 static uint64_t pos;			/* accesses seen so far */
-static int status;
 
 /* the reservoir, and the events to merge back in order */
 static struct rt_rec *res, *ev;
 static uint64_t *respos, *evpos;
 static size_t nres, nev, capev;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: trsample [-kz] [-B bytes] [-b] [-c count] [-H rate] [-I format]\n"
-	    "                [-i interval] [-N size] [-O format] [-o file] [-R prob]\n"
-	    "                [-S seed] [-s skip] [-u burst/period] [file ...]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+static const struct u_opt opts[] = {
+	{ 'B', "block", "bytes", "-H samples blocks of this size (64)" },
+	U_OPT_BINARY,
+	{ 'H', "hash", "rate", "spatial sample: the blocks whose hash is below rate" },
+	U_OPT_TRACE,
+	{ 'i', "interval", "n", "every n-th access (systematic)" },
+	U_OPT_KEEP,
+	{ 'N', "reservoir", "n", "n accesses uniformly at random (reservoir)" },
+	{ 'O', "output-format", "format", "write text, binary or din" },
+	U_OPT_OUTPUT,
+	{ 'R', "bernoulli", "prob", "every access with probability prob" },
+	{ 'S', "seed", "seed", "seed of the random choices and of the hash (1)" },
+	{ 's', "slice", "range", "the accesses at positions lo-hi or lo+len" },
+	{ 'u', "burst", "b/p", "the first b of every p accesses" },
+	U_OPT_GZIP,
+	{ 0 }
+};
+static const struct u_prog prog = { "trsample", "[file ...]", opts, NULL };
 
 static int
 emit(const struct rt_rec *rec)
 {
-	if (rt_write(w, rec) == 0)
-		return 0;
-	if (errno != EPIPE)
-		warn("%s", oflag ? oflag : "<stdout>");
-	exit(1);
+	if (rt_write(w, rec))
+		u_wfail(oflag);
+	return 0;
 }
 
 /* Spatial sampling (SHARDS): keep every reference to a block whose hash
@@ -62,11 +58,10 @@ emit(const struct rt_rec *rec)
 static int
 hashed(const struct rt_rec *rec)
 {
-	uint64_t b = rec->addr / Bflag;
-	uint64_t last = (rec->addr + (rec->size ? rec->size - 1 : 0)) / Bflag;
+	struct rt_span s;
 
-	for (; b <= last; b++)
-		if (rt_hash64(b ^ Sflag) < hlimit)
+	for (rt_span_start(&s, rec->addr, rt_last(rec), Bflag); rt_span_next(&s);)
+		if (rt_hash64(s.block ^ Sflag) < hlimit)
 			return 1;
 	return 0;
 }
@@ -74,12 +69,10 @@ hashed(const struct rt_rec *rec)
 static void
 pushev(const struct rt_rec *rec)
 {
-	if (nev == capev) {
-		capev = capev ? capev * 2 : 64;
-		if ((ev = realloc(ev, capev * sizeof *ev)) == NULL ||
-		    (evpos = realloc(evpos, capev * sizeof *evpos)) == NULL)
-			err(1, NULL);
-	}
+	size_t cap = capev;
+
+	ev = u_grow(ev, &cap, nev + 1, sizeof *ev);
+	evpos = u_grow(evpos, &capev, nev + 1, sizeof *evpos);
 	ev[nev] = *rec;
 	evpos[nev++] = pos;
 }
@@ -118,11 +111,11 @@ item(void *ctx, struct rt_rec *rec)
 		return 0;
 	}
 	p = pos++;
-	if (p < sflag)
+	if (p < slo)
 		return 0;
-	p -= sflag;
-	if (p >= cflag)
+	if (p > shi)
 		return -1;	/* the slice is over: read no further */
+	p -= slo;
 	if (hlimit != UINT64_MAX && !hashed(rec))
 		return 0;
 	if (p % iflag != 0)
@@ -153,8 +146,7 @@ flushres(void)
 	uint64_t (*ix)[2];
 	size_t i, e = 0;
 
-	if ((ix = malloc((nres + 1) * sizeof *ix)) == NULL)
-		err(1, NULL);
+	ix = u_reallocarray(NULL, nres + 1, sizeof *ix);
 	for (i = 0; i < nres; i++) {
 		ix[i][0] = respos[i];
 		ix[i][1] = i;
@@ -176,7 +168,7 @@ num(const char *arg, int opt, int zero)
 	uint64_t v;
 
 	if (rt_parse_size(arg, &v) || (!zero && v == 0))
-		errx(2, "-%c %s: bad number", opt, arg);
+		u_bad("-%c %s: bad number", opt, arg);
 	return v;
 }
 
@@ -186,52 +178,53 @@ rate(const char *arg, int opt)
 	double v;
 
 	if (rt_parse_double(arg, &v) || v <= 0 || v > 1)
-		errx(2, "-%c %s: want a rate in (0, 1]", opt, arg);
+		u_bad("-%c %s: want a rate in (0, 1]", opt, arg);
 	return v;
 }
 
 int
 main(int argc, char *argv[])
 {
-	int c, k;
+	int c;
 	char *slash;
 
-	while ((c = getopt(argc, argv, "B:bc:H:hI:i:kN:O:o:R:S:s:u:Vz")) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'B': Bflag = num(optarg, c, 0); break;
 		case 'b': Oflag = RT_FMT_BINARY; break;
-		case 'c': cflag = num(optarg, c, 1); break;
 		case 'H': Hflag = rate(optarg, c); break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'i': iflag = num(optarg, c, 0); break;
 		case 'k': kflag = 1; break;
 		case 'N': Nflag = num(optarg, c, 0); break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				errx(2, "-O %s: can write text, binary or din", optarg);
+				u_bad("-O %s: can write text, binary or din", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'R': Rflag = rate(optarg, c); break;
 		case 'S':
 			if (rt_parse_u64(optarg, &Sflag))
-				errx(2, "-S %s: bad seed", optarg);
+				u_bad("-S %s: bad seed", optarg);
 			break;
-		case 's': sflag = num(optarg, c, 1); break;
+		case 's':
+			if (rt_parse_range(optarg, &slo, &shi))
+				u_bad("-s %s: want positions lo-hi, lo+len or lo-", optarg);
+			break;
 		case 'u':
 			if ((slash = strchr(optarg, '/')) == NULL)
-				errx(2, "-u %s: want burst/period", optarg);
+				u_bad("-u %s: want burst/period", optarg);
 			*slash = '\0';
 			uB = num(optarg, c, 0);
 			uP = num(slash + 1, c, 0);
 			if (uB > uP)
-				errx(2, "-u: burst longer than its period");
+				u_bad("-u: burst longer than its period");
 			break;
-		case 'V': printf("trsample %s\n", RT_VERSION); return 0;
 		case 'z': zflag = 1; break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
@@ -240,23 +233,17 @@ main(int argc, char *argv[])
 	hlimit = Hflag >= 1 ? UINT64_MAX : (uint64_t)(Hflag * 0x1p64);
 	if (Nflag && ((res = calloc(Nflag, sizeof *res)) == NULL ||
 	    (respos = calloc(Nflag, sizeof *respos)) == NULL))
-		errx(1, "reservoir of %llu records: %s", (unsigned long long)Nflag,
-		    strerror(ENOMEM));
+		u_die(1, "-N %llu: no memory for the reservoir", (unsigned long long)Nflag);
 	if ((w = rt_wopen(oflag, Oflag, zflag)) == NULL)
-		err(1, "%s", oflag ? oflag : "<stdout>");
-	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag);
-	if (k > 0)
-		status = 1;
+		u_die(1, "%s:", u_name(oflag));
+	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag) > 0)
+		u_status = 1;
 	if (Nflag)
 		flushres();
-	if (rt_wclose(w)) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
+	u_wclose(w, oflag);
 	free(res);
 	free(respos);
 	free(ev);
 	free(evpos);
-	return status;
+	return u_status;
 }

@@ -1,5 +1,4 @@
 /* tswindow: slide a window over a trace or a numeric series: one point per window. */
-#include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "util.h"
 
 enum sym { S_ADDR, S_OPADDR, S_BLOCK, S_PC, S_LINE, S_FUNC, S_REGION };
 static const char *symnames[] = {
@@ -23,7 +23,6 @@ static const char *oflag;
 
 static FILE *fo;
 static struct rt_regions *regs;
-static int status;
 
 /* The last w items: their symbols and their first columns. */
 static char (*ring)[SYMLEN];
@@ -33,22 +32,18 @@ static double *vals;
 static size_t span;		/* items a window covers: (w - 1) * lag + 1 */
 static uint64_t nitems, npoints;
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: tswindow [-k] [-B bytes] [-I format] [-i stride] [-j lag]\n"
-	    "                [-o file] [-w size] [-y symbol] [file ...]\n");
-	exit(2);
-}
-
-static void
-diag(const char *msg, int fatal)
-{
-	warnx("%s", msg);
-	if (fatal)
-		status = 1;
-}
+static const struct u_opt opts[] = {
+	{ 'B', "block", "bytes", "-y block: block size (64)" },
+	{ 'I', "format", "format", "a trace format, or series: numbers a line" },
+	{ 'i', "interval", "n", "every n-th window" },
+	{ 'j', "lag", "n", "a series: every n-th value in a window (delay embedding)" },
+	U_OPT_KEEP,
+	U_OPT_OUTPUT,
+	{ 'w', "window", "n", "symbols or values a window (10)" },
+	{ 'y', "symbol", "kind", "opaddr, addr, block, pc, line, func or region" },
+	{ 0 }
+};
+static const struct u_prog prog = { "tswindow", "[file ...]", opts, NULL };
 
 static void
 locname(char *buf, size_t n, uint32_t loc, int withline)
@@ -109,8 +104,7 @@ window(void)
 		else
 			fprintf(fo, " %s", ring[at]);
 	}
-	if (putc('\n', fo) == EOF && errno == EPIPE)
-		exit(status);
+	putc('\n', fo);
 	npoints++;
 }
 
@@ -123,7 +117,7 @@ item(void *ctx, struct rt_rec *rec)
 
 	(void)ctx;
 	if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-		err(1, NULL);
+		u_die(1, "out of memory");
 	if (rec->kind != RT_ACCESS)
 		return 0;
 	seqs[at] = rec->seq;
@@ -147,18 +141,18 @@ readseries(char *file)
 	double v;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
-		warnx("%s", ebuf);
-		status = 1;
+		u_warn("%s", ebuf);
+		u_status = 1;
 		return;
 	}
 	while ((s = rt_rfield(r, 1)) != NULL) {
 		errno = 0;
 		v = strtod(s, &end);
 		if (end == s || errno == ERANGE || !isfinite(v) || *end != '\0') {
-			warnx("%s", rt_rbad(r, "not a number"));
+			u_warn("%s", rt_rbad(r, "not a number"));
 			if (kflag)
 				continue;
-			status = 1;
+			u_status = 1;
 			break;
 		}
 		vals[nitems % span] = v;
@@ -168,8 +162,8 @@ readseries(char *file)
 		window();
 	}
 	if (*rt_rerror(r)) {
-		warnx("%s", rt_rerror(r));
-		status = 1;
+		u_warn("%s", rt_rerror(r));
+		u_status = 1;
 	}
 	rt_rclose(r);
 }
@@ -180,7 +174,7 @@ num(const char *arg, int opt)
 	uint64_t v;
 
 	if (rt_parse_size(arg, &v) || v == 0)
-		errx(2, "-%c %s: want a positive number", opt, arg);
+		u_bad("-%c %s: want a positive number", opt, arg);
 	return v;
 }
 
@@ -190,52 +184,48 @@ main(int argc, char *argv[])
 	int c, i;
 	uint64_t k;
 
-	while ((c = getopt(argc, argv, "B:hI:i:j:ko:Vw:y:")) != -1) {
+	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'B': Bflag = num(optarg, c); break;
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
 			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
-				errx(2, "-I %s: unknown format", optarg);
+				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'i': iflag = num(optarg, c); break;
 		case 'j': jflag = num(optarg, c); break;
 		case 'k': kflag = 1; break;
 		case 'o': oflag = optarg; break;
-		case 'V': printf("tswindow %s\n", RT_VERSION); return 0;
 		case 'w':
 			if ((wflag = num(optarg, c)) > 1024)
-				errx(2, "-w %s: at most 1024", optarg);
+				u_bad("-w %s: at most 1024", optarg);
 			break;
 		case 'y':
 			for (yflag = 0; yflag < (int)(sizeof symnames / sizeof symnames[0]); yflag++)
 				if (strcmp(optarg, symnames[yflag]) == 0)
 					break;
 			if (yflag == (int)(sizeof symnames / sizeof symnames[0]))
-				errx(2, "-y %s: want addr, opaddr, block, pc, line, "
+				u_bad("-y %s: want addr, opaddr, block, pc, line, "
 				    "func or region", optarg);
 			break;
-		default: usage();
+		default: u_usage(&prog);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (jflag > 1 && !series)
-		errx(2, "-j: a lag is for numeric series (-I series)");
+		u_bad("-j: a lag is for numeric series (-I series)");
 	if (jflag > (UINT64_MAX / 2) / wflag)
-		errx(2, "-j %" PRIu64 ": too long", jflag);
+		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
 	if ((ring = calloc(span, sizeof *ring)) == NULL ||
 	    (meta = calloc(span, sizeof *meta)) == NULL ||
 	    (seqs = calloc(span, sizeof *seqs)) == NULL ||
 	    (vals = calloc(span, sizeof *vals)) == NULL ||
 	    (regs = rt_regions_new()) == NULL)
-		err(1, NULL);
-	if (oflag == NULL)
-		fo = stdout;
-	else if ((fo = fopen(oflag, "w")) == NULL)
-		err(1, "%s", oflag);
+		u_die(1, "out of memory");
+	fo = u_open(oflag);
 	fprintf(fo, "#reftrace points 1 seq loc func region");
 	for (k = 1; k <= wflag; k++)
 		fprintf(fo, " %c%" PRIu64, series ? 'x' : 's', k);
@@ -250,17 +240,13 @@ main(int argc, char *argv[])
 			readseries("-");
 		for (i = 0; i < argc; i++)
 			readseries(argv[i]);
-	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, diag))
-		status = 1;
-	if (status == 0 && npoints == 0) {
-		warnx("%" PRIu64 " %s, fewer than a window needs (%zu)", nitems,
+	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
+		u_status = 1;
+	if (u_status == 0 && npoints == 0) {
+		u_warn("%" PRIu64 " %s, fewer than a window needs (%zu)", nitems,
 		    series ? "values" : "records", span);
-		status = 1;
+		u_status = 1;
 	}
-	if (fflush(fo) || ferror(fo) || (fo != stdout && fclose(fo))) {
-		if (errno != EPIPE)
-			warn("%s", oflag ? oflag : "<stdout>");
-		status = 1;
-	}
-	return status;
+	u_close(fo, oflag);
+	return u_status;
 }

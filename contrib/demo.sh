@@ -19,7 +19,7 @@ printf 'whole trace: %d records, %d of them in the sort phase (marks sort..done)
     "$(trfilter $T | grep -v -c '^#')" "$(trfilter -m sort,done $T | grep -v -c '^#')"
 printf 'accesses to the registered array a[5]: %d\n' "$(trfilter -r a -m sort,done $T | grep -v -c '^#')"
 echo "the first 10 of 700 records sampled for the topological pipeline:"
-trfilter -m sort,done $T | trsample -c 700 | grep -v '^#' | head -10 | sed 's/^/  /'
+trfilter -m sort,done $T | trsample -s 0+700 | grep -v '^#' | head -10 | sed 's/^/  /'
 echo "written: demo/bsort.rtb (binary, $(wc -c <demo/bsort.rtb) bytes), demo/bsort.txt"
 echo "cache statistics of the sort's data references (the dissertation's Core i7: 32K L1, 256K L2, 8M L3):"
 cachesim -c i7 demo/bsort.rtb | awk '/^L[0-9]/ {printf "  %s %6d accesses %4d misses (ratio %.3f)\n", $1, $6, $10, $14}'
@@ -66,11 +66,11 @@ echo "written: demo/bsort.pts (points), demo/bsort.per (barcode, cocycles)"
 
 echo
 echo "== circular coordinates of the two most persistent classes, and the spiral"
-circcoord -c 1,2 demo/bsort.per >demo/bsort.cc
+circcoord --class 1,2 demo/bsort.per >demo/bsort.cc
 awk '$1 ~ /^theta[0-9]/ {printf "  %s: class %s [%s, %s) at scale %s: winds %.2f times along the trace, residual %s\n", $1, $2, $3, $4, $5, ($9 < 0 ? -$9 : $9), $10}' demo/bsort.cc
 plotspiral --title "bubble sort, 5 reversed ints: class 1, coloured by source line" -o demo/bsort-spiral.svg demo/bsort.cc
 plotspiral --title "bubble sort: class 1" -o demo/bsort-spiral.png demo/bsort.cc
-plotspiral -m circle --title "bubble sort: circular plot" -o demo/bsort-circle.svg demo/bsort.cc
+plotspiral --mode circle --title "bubble sort: circular plot" -o demo/bsort-circle.svg demo/bsort.cc
 plotspiral --morph 1,2 --animate -o demo/bsort-morph.svg demo/bsort.cc
 echo "written: demo/bsort-spiral.svg and .png (the spiral), demo/bsort-circle.svg, demo/bsort-morph.svg (class 1 -> 2, animated)"
 
@@ -78,5 +78,5 @@ echo
 echo "== loop model: the reads of array[] in fir2dim (DSPStone, IMAGEDIM 100) as 8-byte blocks"
 trfilter -e t/data/fir2dim -F fir2dim -t R -r array t/data/fir2dim.lk.gz >demo/fir2dim.txt
 pli -B 8 demo/fir2dim.txt | tee demo/fir2dim.pli | sed 's/^/  /'
-pli -s -B 8 demo/fir2dim.txt | awk '!/^#/ {printf "  %d values, %d%% in loops of depth %d; model %d bytes: %.0fx smaller than the text, gzip %.0fx, xz %sx\n", $1, 100 * $5, $4, $7, $10, $11, $12}'
+pli --stats -B 8 demo/fir2dim.txt | awk '!/^#/ {printf "  %d values, %d%% in loops of depth %d; model %d bytes: %.0fx smaller than the text, gzip %.0fx, xz %sx\n", $1, 100 * $5, $4, $7, $10, $11, $12}'
 echo "written: demo/fir2dim.pli (pli -x expands it back, exactly)"

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 67
+plan 65
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -50,19 +50,19 @@ check_same "-3 by hand: 6 compulsory, 1 capacity, 2 conflict" \
 
 # breakdowns
 check_same "--by set: accesses and misses per set add up to the totals" \
-    "cachesim --by set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {a += \$2; m += \$3} END {print a, m}'" \
+    "cachesim -g set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {a += \$2; m += \$3} END {print a, m}'" \
     "cachesim -c 512:2:64 $tmp/r.txt | awk '\$1 == \"L1\" {print \$6, \$10}'"
 check_same "--by set: the keys are block mod sets (4 sets here)" \
-    "cachesim --by set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {print \$1, \$2}'" \
+    "cachesim -g set -c 512:2:64 $tmp/r.txt | awk '!/^#/ {print \$1, \$2}'" \
     "awk '{n[int(\$2 % 4)] += (\$1 == \"M\") ? 2 : 1} END {for (k = 0; k < 4; k++) print k, n[k]}' $tmp/r.in"
 check_same "--by region: matmul's B misses every access in a 1K cache" \
-    "cachesim --by region -c 1K:2:64 -c 8K:4:64 $D/matmul-standard.lk.gz | awk '\$1 == \"B\" {print \$2 == \$3}'" "echo 1"
+    "cachesim -g region -c 1K:2:64 -c 8K:4:64 $D/matmul-standard.lk.gz | awk '\$1 == \"B\" {print \$2 == \$3}'" "echo 1"
 trfilter -e "$D/bsort" -l -t RWM -m sort,done "$D/bsort-reversed.lk.gz" >"$tmp/bsl"
 check_same "--by func: every access of the sort phase is bsort's or main's" \
-    "cachesim --by func $tmp/bsl | awk '!/^#/ {n += \$2} END {print n}'" \
+    "cachesim -g func $tmp/bsl | awk '!/^#/ {n += \$2} END {print n}'" \
     "cachesim $tmp/bsl | awk '\$1 == \"L1\" {print \$6}'"
-check "--by loc: rows are file:line" "cachesim --by loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
-check_fail "--by something else: exit 2" 2 "set, region, loc or func" "cachesim --by colour $tmp/r.txt"
+check "-g loc: rows are file:line" "cachesim -g loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
+check_fail "-g something else: exit 2" 2 "set, region, loc or func" "cachesim -g colour $tmp/r.txt"
 
 # hand-worked: 0x1000ccee, 256-byte blocks: block 0x1000cc, set 76 of 128
 printf 'R 0x1000ccee\nR %s\nR %s\n' $(printf '0x%x 0x%x' $((0x1000ccee + 32768)) $((0x1000ccee + 256))) | mk >"$tmp/set"
@@ -99,7 +99,7 @@ check_same "exclusive (1-block levels): a b a fetches twice from memory, not 3 t
 printf 'R 60 8\n' | mk >"$tmp/span"
 check_same "an access across a boundary touches both blocks" "cachesim -c 1K:2:64 $tmp/span | col L1 $M" "echo 2"
 check_same "split I/D: fetches go to L1I" \
-    "cachesim -i 1K:2:64 -c 1K:2:64 $D/bsort-reversed.lk.gz | awk '\$1 == \"L1I\" {print \$9 == \$6} \$1 == \"L1D\" {print \$9}'" "printf '1\n0\n'"
+    "cachesim --icache 1K:2:64 -c 1K:2:64 $D/bsort-reversed.lk.gz | awk '\$1 == \"L1I\" {print \$9 == \$6} \$1 == \"L1D\" {print \$9}'" "printf '1\n0\n'"
 B=$D/matmul-blocked.lk.gz
 check_same "--misses 1 | cachesim = the second level of the hierarchy" \
     "cachesim -c 1K:2:64 --misses 1 $B | cachesim -c 8K:4:64 | awk '\$1 == \"L1\" {print \$6, \$10, \$16}'" \
@@ -160,9 +160,6 @@ check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cach
 check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
 check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
 check_fail "a missing file: exit 1" 1 "cachesim: nosuch: No such file" "cachesim nosuch"
-check "a closed pipe ends it quietly" \
-    "cachesim -d -c 1K:2:64 $D/fir2dim.lk.gz 2>$tmp/pipe.err | head -1 >/dev/null && test ! -s $tmp/pipe.err"
-check_same "-V: the version" "cachesim -V" "echo 'cachesim 0.1'"
 check_same "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
 
 # cachegrind parity: both tools on the same program, back to back
@@ -178,7 +175,7 @@ for p in "bsort sorted" "bsort reversed" "bsort shuffled" "matmul standard" "mat
 	valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=16384,4,64 --LL=262144,8,64 \
 	    --cachegrind-out-file="$tmp/cg" "$tmp/$1" ${2:-} >/dev/null 2>&1
 	want=$(awk '/^summary:/ {$1 = ""; print substr($0, 2)}' "$tmp/cg")
-	got=$(cachesim --cachegrind -i 32K:8:64 -c 16K:4:64 -c 256K:8:64 "$tmp/lk" | awk '!/^#/')
+	got=$(cachesim --cachegrind --icache 32K:8:64 -c 16K:4:64 -c 256K:8:64 "$tmp/lk" | awk '!/^#/')
 	if [ "$want" = "$got" ]; then ok=$((ok + 1)); else bad="$bad [$p: cachegrind $want, cachesim $got]"; fi
 done
 check "cachegrind mode = cachegrind's summary on all 9 example runs ($ok equal)" \

@@ -17,16 +17,16 @@ trfilter -e "$D/matmul" -F standard -t RWM "$D/matmul-standard.lk.gz" |
 	sed -n '1p;/^[0-9]/p' | head -601 | tswindow >"$tmp/mm.pts"
 
 check_same "edit distances = a naive dynamic programme" \
-	"persist -L $tmp/bs.pts" "$T lower $tmp/bs.pts"
+	"persist -O lower-distance $tmp/bs.pts" "$T lower $tmp/bs.pts"
 check_same "Hamming distances = a naive count" \
-	"persist -m hamming -L $tmp/bs.pts" "$T lower $tmp/bs.pts hamming"
+	"persist --metric hamming -O lower-distance $tmp/bs.pts" "$T lower $tmp/bs.pts hamming"
 
 # Barcodes identical to ripser's on the same distance matrix and threshold.
-persist -L "$tmp/bs.pts" >"$tmp/bs.lower"
-persist -L "$tmp/mm.pts" >"$tmp/mm.lower"
+persist -O lower-distance "$tmp/bs.pts" >"$tmp/bs.lower"
+persist -O lower-distance "$tmp/mm.pts" >"$tmp/mm.lower"
 for p in 2 47; do
-	persist -p $p "$tmp/bs.pts" >"$tmp/bs.$p"
-	persist -p $p -e 5 "$tmp/mm.pts" >"$tmp/mm.$p"
+	persist --modulus $p "$tmp/bs.pts" >"$tmp/bs.$p"
+	persist --modulus $p --threshold 5 "$tmp/mm.pts" >"$tmp/mm.$p"
 done
 if have_ripser; then
 	check "bubble sort windows, Z/2: ripser's barcode" \
@@ -40,26 +40,26 @@ if have_ripser; then
 	for seed in 1 2 3; do
 		$T random 70 $seed >"$tmp/r$seed"
 		check "random matrix $seed at 6 (-I lower): ripser's barcode" \
-			"persist -p 2 -e 6 $tmp/r$seed >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r$seed >$tmp/r && $T same $tmp/o $tmp/r"
+			"persist --modulus 2 --threshold 6 $tmp/r$seed >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r$seed >$tmp/r && $T same $tmp/o $tmp/r"
 	done
 	check "random matrix, no threshold: ripser's (the enclosing radius)" \
-		"persist -p 2 -D 100000 $tmp/r1 >$tmp/o && ripser --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
+		"persist --modulus 2 --degree 100000 $tmp/r1 >$tmp/o && ripser --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
 	$T random 30 4 >"$tmp/r4"
 	check "dimension 2 on a random matrix: ripser's barcode" \
-		"persist -p 2 -d 2 $tmp/r4 >$tmp/o && ripser --format lower-distance --dim 2 $tmp/r4 >$tmp/r && $T same $tmp/o $tmp/r"
+		"persist --modulus 2 --dim 2 $tmp/r4 >$tmp/o && ripser --format lower-distance --dim 2 $tmp/r4 >$tmp/r && $T same $tmp/o $tmp/r"
 	$T circle 120 0.1 7 | grep -v '^#' | cut -d' ' -f5- >"$tmp/c.cloud"
 	check "a point cloud (-I cloud), Euclidean: ripser's barcode" \
-		"persist -I cloud -p 2 $tmp/c.cloud >$tmp/o && ripser --format point-cloud $tmp/c.cloud >$tmp/r && $T same $tmp/o $tmp/r"
+		"persist -I cloud --modulus 2 $tmp/c.cloud >$tmp/o && ripser --format point-cloud $tmp/c.cloud >$tmp/r && $T same $tmp/o $tmp/r"
 	awk -F, 'BEGIN { OFS = "," } { for (i = 1; i <= NF; i++) d[NR - 1, i - 1] = $i; n = NR }
 	    END { for (i = 0; i < n; i++) { s = ""; for (j = 0; j < n; j++) s = s (j ? "," : "") (i == j ? 0 : i > j ? d[i, j] : d[j, i]); print s } }' \
 	    "$tmp/r2" >"$tmp/full"
 	check "a full matrix (-I distance) reads as its lower triangle" \
-		"persist -p 2 -e 6 -I distance $tmp/full >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r2 >$tmp/r && $T same $tmp/o $tmp/r"
+		"persist --modulus 2 --threshold 6 -I distance $tmp/full >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r2 >$tmp/r && $T same $tmp/o $tmp/r"
 else
 	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "ripser is not installed"; done
 fi
 check_same "the edge collapse changes no bar (Z/47, with and without -n)" \
-	"$T bars $tmp/mm.47" "persist -n -e 5 $tmp/mm.pts >$tmp/o && $T bars $tmp/o"
+	"$T bars $tmp/mm.47" "persist --no-collapse --threshold 5 $tmp/mm.pts >$tmp/o && $T bars $tmp/o"
 
 # A strictly periodic stream: one class born at 2, persistence >= 2.
 for q in 4 8 12; do
@@ -84,7 +84,7 @@ check_fail "empty input" 1 "empty|no points" "persist $tmp/empty"
 printf '1 2\n3 4 5\n' >"$tmp/mixed"
 check_fail "mixed point dimensions are named by line" 1 "mixed:2: a point of dimension 3" \
 	"persist -I cloud $tmp/mixed"
-check_fail "a modulus that is not prime" 2 "-p 4: want a prime" "persist -p 4 $tmp/bs.pts"
+check_fail "a modulus that is not prime" 2 "--modulus 4: want a prime" "persist --modulus 4 $tmp/bs.pts"
 printf '0,1,2\n1,0,3\n' >"$tmp/rect"
 check_fail "a matrix that is not square" 1 "not a square matrix" "persist -I distance $tmp/rect"
 printf '\n1\n2,3\n4,5\n' >"$tmp/lower"

@@ -15,7 +15,7 @@ check "a noisy circle winds once" \
 $T shuffle "$tmp/circ.pts" 11 | persist | circcoord >"$tmp/shuf.cc"
 check "theta does not depend on the order of the points (up to rotation)" \
 	"test \$($T rotinv $tmp/circ.cc $tmp/shuf.cc | awk '{print (\$1 < 0.001)}') = 1"
-circcoord -r "$tmp/circ.per" >"$tmp/rad.cc"
+circcoord --radians "$tmp/circ.per" >"$tmp/rad.cc"
 check "radians are turns times 2 pi" \
 	"paste $tmp/circ.cc $tmp/rad.cc | awk '!/^#/ && NF == 14 { d = \$7 * 6.283185307 - \$14; if (d > 1e-4 || d < -1e-4) bad = 1 } END { exit bad }'"
 
@@ -30,10 +30,10 @@ done
 
 $T periodic 12 20 | tswindow | persist >"$tmp/p.per"
 check_fail "no edge at the scale: reported, theta nan" 0 "no edge at scale 1" \
-	"circcoord -e 1 $tmp/p.per >$tmp/o"
+	"circcoord --scale 1 $tmp/p.per >$tmp/o"
 check "... and the points' theta are nan" "grep -v '^#' $tmp/o | awk 'NF == 7 && \$7 != \"nan\" { exit 1 }'"
 check_fail "a class persist wrote no cocycle for" 1 "class 9: persist wrote no cocycle" \
-	"circcoord -c 9 $tmp/p.per"
+	"circcoord --class 9 $tmp/p.per"
 check_fail "not a persistence stream, named by line" 1 "circ.pts:1: not a persistence stream" \
 	"circcoord $tmp/circ.pts"
 check_fail "a bad option" 2 "usage" "circcoord -Q"

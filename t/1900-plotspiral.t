@@ -5,7 +5,7 @@ plan 15
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
-	persist | circcoord -c 1,2 >"$tmp/bs.cc"
+	persist | circcoord --class 1,2 >"$tmp/bs.cc"
 
 check "the SVG is well-formed XML" "plotspiral $tmp/bs.cc >$tmp/a.svg && $T svg $tmp/a.svg"
 if command -v rsvg-convert >/dev/null; then
@@ -21,12 +21,12 @@ check_same "a legend entry per source line, with its count" \
 check "one arc path and one dot path per source line" \
 	"test \$($T svg $tmp/a.svg) = \$((2 * \$(grep -v '^#' $tmp/bs.cc | awk 'NF == 8 { print \$4 }' | sort -u | wc -l)))"
 check "colour by time: a continuous ramp, no legend" \
-	"plotspiral -c time $tmp/bs.cc >$tmp/t.svg && $T svg $tmp/t.svg && ! grep -q 'bsort.c' $tmp/t.svg"
+	"plotspiral --colour time $tmp/bs.cc >$tmp/t.svg && $T svg $tmp/t.svg && ! grep -q 'bsort.c' $tmp/t.svg"
 
 # Spiral geometry: the dot of point i lies at angle 2 pi theta_i, radius
 # growing with i; check every dot against the coordinates.
 check "dots sit at angle theta and radius growing with time" \
-	"plotspiral -c time --size 800x800 --margin 40 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/dots &&
+	"plotspiral --colour time --size 800x800 --margin 40 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/dots &&
 	 grep -v '^#' $tmp/bs.cc | awk 'NF == 8 && \$7 != \"nan\" { print \$7 }' >$tmp/th &&
 	 test \$(wc -l <$tmp/dots) = \$(wc -l <$tmp/th) &&
 	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - 400; y = 400 - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; if (FNR > 1 && r < last - 0.2) bad++; last = r } END { exit bad }' $tmp/th $tmp/dots"
@@ -40,16 +40,16 @@ check "dots sit at angle theta and radius growing with time" \
 	for i in 45 46 47 48; do echo "$i $i $i a.c:3 f - 0.80$((i - 45))"; done
 } >"$tmp/amble.cc"
 check "circle mode separates a 5-point pre-amble and a 4-point post-amble" \
-	"plotspiral -m circle --amble 0.03 $tmp/amble.cc | grep -q 'pre-amble 5 points, post-amble 4 points'"
+	"plotspiral --mode circle --amble 0.03 $tmp/amble.cc | grep -q 'pre-amble 5 points, post-amble 4 points'"
 
-check_same "theta in radians (circcoord -r) draws the same picture" \
+check_same "theta in radians (circcoord --radians) draws the same picture" \
 	"plotspiral $tmp/bs.cc" \
-	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | circcoord -r -c 1,2 | plotspiral"
+	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | circcoord --radians --class 1,2 | plotspiral"
 check_same "a morph at 0 is the first parameterization" \
-	"plotspiral --morph 1,2 --at 0 $tmp/bs.cc" "plotspiral --class 1 $tmp/bs.cc"
+	"plotspiral --morph 1,2 --at 0 $tmp/bs.cc" "plotspiral --theta 1 $tmp/bs.cc"
 check "a morph at 1 puts every dot where the second one does" \
-	"plotspiral -c time --morph 1,2 --at 1 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m1 &&
-	 plotspiral -c time --class 2 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m2 &&
+	"plotspiral --colour time --morph 1,2 --at 1 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m1 &&
+	 plotspiral --colour time --theta 2 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m2 &&
 	 paste -d' ' $tmp/m1 $tmp/m2 | tr -d 'Mh' | awk '{ d = (\$1 - \$3) ^ 2 + (\$2 - \$4) ^ 2; if (d > 0.05) bad++ } END { exit bad }'"
 check "a numbered frame series" \
 	"plotspiral --morph 1,2 --frames 4 -o $tmp/f.svg $tmp/bs.cc && for k in 0 1 2 3; do $T svg $tmp/f-000\$k.svg >/dev/null || exit 1; done"

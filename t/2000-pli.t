@@ -17,8 +17,8 @@ printf '%s\n' -9223372036854775808 9223372036854775807 0 -1 -9223372036854775808
 for s in random constant arith nested mixed triangle extremes; do
 	check "round trip: $s" "rt $tmp/$s"
 done
-check "round trip with a short period bound and depth" "rt $tmp/mixed -p 2 -d 2"
-check "round trip with a small window" "rt $tmp/nested -w 7"
+check "round trip with a short period bound and depth" "rt $tmp/mixed --period 2 --depth 2"
+check "round trip with a small window" "rt $tmp/nested --lookback 7"
 check "hex input reads as numbers" \
 	"awk '{ printf \"0x%x\\n\", \$1 }' $tmp/nested | pli -I series | pli -x | cmp -s - $tmp/nested"
 
@@ -50,7 +50,7 @@ check "matrix multiply: exact" "pli -x $tmp/mm.pli | cmp -s - $tmp/mm"
 check "matrix multiply: the i, j, k loops of 12" \
 	"grep -v '^#' $tmp/mm.pli | sed -n '1,3p' | tr -s ' \n' ' ' | grep -q '^for t1 = 0 to 11 { for t2 = 0 to 11 { for t3 = 0 to 11 { \$'"
 check "--stats: every value in loops, against gzip" \
-	"pli -s -I series $tmp/mm | awk '!/^#/ { exit !(\$1 == 3600 && \$5 == 1 && \$10 > \$11) }'"
+	"pli --stats -I series $tmp/mm | awk '!/^#/ { exit !(\$1 == 3600 && \$5 == 1 && \$10 > \$11) }'"
 check "values up to 2^64 - 1 read modulo 2^64 (written signed)" \
 	"echo 18446744073709551615 | pli -I series | pli -x | grep -qx -- -1"
 check_fail "a bad value is named by line" 1 "bad:2: field 1: not an integer" \

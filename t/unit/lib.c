@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "cache.h"
 
 static int n, failed;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "reftrace.h"
+#include "cache.h"
 
 struct way { long long blk; int dirty; unsigned long long filled, used, count, rrpv; };
 

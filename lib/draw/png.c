@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "reftrace.h"
+#include "draw.h"
 
 struct rt_png {
 	FILE *f;

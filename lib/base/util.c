@@ -97,6 +97,31 @@ rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
 }
 
 int
+rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes)
+{
+	char *end;
+	unsigned long long a, b;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	a = strtoull(s, &end, 10);
+	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+		return -1;
+	b = strtoull(end + 1, &end, 10);
+	if (errno || b == 0 || a >= b)
+		return -1;
+	if (*end == ':') {
+		if (bytes == NULL || rt_parse_size(end + 1, bytes) || *bytes == 0)
+			return -1;
+	} else if (*end != '\0')
+		return -1;
+	*k = a;
+	*n = b;
+	return 0;
+}
+
+int
 rt_parse_ops(const char *s, unsigned *mask)
 {
 	unsigned m = 0;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reftrace.h"
+#include "cache.h"
 
 #define NONE UINT32_MAX
 #define CHUNK 512		/* slots per Fenwick leaf */

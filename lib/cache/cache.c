@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "reftrace.h"
+#include "cache.h"
 
 #define INVALID UINT64_MAX
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reftrace.h"
+#include "cache.h"
 
 /* Keys below DENSE live in a plain array (grown on demand), the rest in an
  * open-addressed map: small distances are the common case and a map would

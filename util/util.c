@@ -1,0 +1,405 @@
+/* util.c: the programs' support layer: options, diagnostics, allocation,
+ * output and the closed-pipe policy. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+#include "util.h"
+
+volatile sig_atomic_t u_status;
+const char *argv0 = "reftrace";
+
+/* A closed output pipe is not an error: the reader has what it wanted.
+ * The program ends at once, quietly, with the status it had. */
+static void
+onpipe(int sig)
+{
+	(void)sig;
+	_exit(u_status);
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	size_t n = strlen(fmt);
+	int e = errno;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", argv0);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(e));
+	fputc('\n', stderr);
+}
+
+void
+u_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+u_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	u_status = 1;
+}
+
+void
+u_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void
+u_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void
+u_diag(const char *msg, int fatal)
+{
+	u_warn("%s", msg);
+	if (fatal)
+		u_status = 1;
+}
+
+static void
+nomem(void)
+{
+	u_die(1, "out of memory");
+}
+
+void *
+u_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+void *
+u_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+void *
+u_reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		nomem();
+	if ((p = realloc(p, n && size ? n * size : 1)) == NULL)
+		nomem();
+	return p;
+}
+
+char *
+u_strdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		nomem();
+	return p;
+}
+
+void *
+u_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			nomem();
+		c *= 2;
+	}
+	p = u_reallocarray(p, c, size);
+	*cap = c;
+	return p;
+}
+
+const char *
+u_name(const char *path)
+{
+	return path == NULL || strcmp(path, "-") == 0 ? "<stdout>" : path;
+}
+
+FILE *
+u_open(const char *path)
+{
+	FILE *f;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return stdout;
+	if ((f = fopen(path, "w")) == NULL)
+		u_die(1, "%s:", path);
+	return f;
+}
+
+static void
+writefail(const char *path)
+{
+	if (errno == EPIPE)
+		_exit(u_status);
+	u_error("%s:", u_name(path));
+}
+
+int
+u_close(FILE *f, const char *path)
+{
+	int bad = fflush(f) == EOF || ferror(f);
+
+	if (bad) {
+		if (errno == 0)
+			errno = EIO;
+		writefail(path);
+	}
+	if (f != stdout && fclose(f) && !bad) {
+		writefail(path);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+void
+u_wfail(const char *path)
+{
+	writefail(path);
+	exit(1);
+}
+
+int
+u_wclose(struct rt_writer *w, const char *path)
+{
+	if (rt_wclose(w) == 0)
+		return 0;
+	writefail(path);
+	return -1;
+}
+
+/* Options */
+
+/* digits first, then letters, the capital before the small one */
+static int
+order(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'Z')
+		return 10 + 2 * (c - 'A');
+	if (c >= 'a' && c <= 'z')
+		return 11 + 2 * (c - 'a');
+	return 100 + c;
+}
+
+static int
+byletter(const void *a, const void *b)
+{
+	const struct u_opt *p = *(const struct u_opt *const *)a;
+	const struct u_opt *q = *(const struct u_opt *const *)b;
+
+	if ((p->key < U_LONG) != (q->key < U_LONG))
+		return p->key < U_LONG ? -1 : 1;
+	if (p->key >= U_LONG)
+		return strcmp(p->name, q->name);
+	return order(p->key) - order(q->key);
+}
+
+static const struct u_opt builtin[] = {
+	{ 'h', "help", NULL, "this help" },
+	{ 'V', "version", NULL, "the version" },
+};
+
+/* The options in usage order, -h and -V among them. */
+static size_t
+sorted(const struct u_prog *p, const struct u_opt **v, size_t max)
+{
+	size_t n = 0, i;
+
+	for (i = 0; p->opt[i].key && n + 2 < max; i++)
+		v[n++] = &p->opt[i];
+	v[n++] = &builtin[0];
+	v[n++] = &builtin[1];
+	qsort(v, n, sizeof *v, byletter);
+	return n;
+}
+
+/* Words of a usage line, wrapped under the first after the name. */
+static void
+word(FILE *f, const char *w, size_t *col, size_t indent)
+{
+	size_t n = strlen(w);
+
+	if (*col + 1 + n > 79 && *col > indent) {
+		fprintf(f, "\n%*s", (int)indent, "");
+		*col = indent;
+	}
+	fprintf(f, " %s", w);
+	*col += n + 1;
+}
+
+static void
+synopsis(FILE *f, const struct u_prog *p)
+{
+	const struct u_opt *v[128];
+	size_t n = sorted(p, v, 128), i, col, indent;
+	char w[256], flags[130];
+	size_t nf = 0;
+
+	fprintf(f, "usage: %s", p->name);
+	col = 7 + strlen(p->name);
+	indent = col;
+	for (i = 0; i < n; i++)
+		if (v[i]->key < U_LONG && v[i]->arg == NULL)
+			flags[nf++] = (char)v[i]->key;
+	flags[nf] = '\0';
+	if (nf) {
+		snprintf(w, sizeof w, "[-%s]", flags);
+		word(f, w, &col, indent);
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i]->key < U_LONG && v[i]->arg == NULL)
+			continue;
+		if (v[i]->key < U_LONG)
+			snprintf(w, sizeof w, "[-%c %s]", v[i]->key, v[i]->arg);
+		else if (v[i]->arg)
+			snprintf(w, sizeof w, "[--%s %s]", v[i]->name, v[i]->arg);
+		else
+			snprintf(w, sizeof w, "[--%s]", v[i]->name);
+		word(f, w, &col, indent);
+	}
+	if (p->operands && *p->operands)
+		word(f, p->operands, &col, indent);
+	fputc('\n', f);
+	if (p->more)
+		fprintf(f, "       %s %s\n", p->name, p->more);
+}
+
+void
+u_usage(const struct u_prog *p)
+{
+	synopsis(stderr, p);
+	exit(2);
+}
+
+static void
+help(const struct u_prog *p)
+{
+	const struct u_opt *v[128];
+	size_t n = sorted(p, v, 128), i;
+	char w[256];
+	int k;
+
+	synopsis(stdout, p);
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		if (v[i]->key < U_LONG && v[i]->name)
+			k = snprintf(w, sizeof w, "-%c, --%s", v[i]->key, v[i]->name);
+		else if (v[i]->key < U_LONG)
+			k = snprintf(w, sizeof w, "-%c", v[i]->key);
+		else
+			k = snprintf(w, sizeof w, "    --%s", v[i]->name);
+		if (v[i]->arg)
+			snprintf(w + k, sizeof w - k, " %s", v[i]->arg);
+		if (strlen(w) <= 22)
+			printf("  %-22s %s\n", w, v[i]->help);
+		else
+			printf("  %s\n  %-22s %s\n", w, "", v[i]->help);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		writefail(NULL);
+	exit(u_status);
+}
+
+int
+u_getopt(int argc, char *argv[], const struct u_prog *p)
+{
+	static const struct u_prog *built;
+	static char shorts[256];
+	static struct option longs[128];
+	struct sigaction sa;
+	size_t i, ns = 0, nl = 0;
+	int c;
+
+	if (built != p) {
+		const char *s;
+
+		built = p;
+		if ((s = strrchr(p->name, '/')) != NULL)
+			argv0 = s + 1;
+		else
+			argv0 = p->name;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = onpipe;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGPIPE, &sa, NULL);
+		shorts[ns++] = 'h';
+		shorts[ns++] = 'V';
+		longs[nl++] = (struct option){ "help", no_argument, NULL, 'h' };
+		longs[nl++] = (struct option){ "version", no_argument, NULL, 'V' };
+		for (i = 0; p->opt[i].key && nl < 127 && ns < 250; i++) {
+			const struct u_opt *o = &p->opt[i];
+
+			if (o->key < U_LONG) {
+				shorts[ns++] = (char)o->key;
+				if (o->arg)
+					shorts[ns++] = ':';
+			}
+			if (o->name)
+				longs[nl++] = (struct option){ o->name,
+				    o->arg ? required_argument : no_argument, NULL, o->key };
+		}
+		shorts[ns] = '\0';
+		longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+	}
+	(void)argc;
+	c = getopt_long(argc, argv, shorts, longs, NULL);
+	switch (c) {
+	case 'h':
+		help(p);
+		break;
+	case 'V':
+		printf("%s %s\n", p->name, RT_VERSION);
+		if (fflush(stdout) || ferror(stdout))
+			writefail(NULL);
+		exit(0);
+	case '?':
+		u_usage(p);
+	}
+	return c;
+}

@@ -1,0 +1,80 @@
+/* util.h: the programs' support layer (sbase's libutil is the model):
+ * options and --help from one table, diagnostics, checked allocation,
+ * closing output, the closed-pipe policy.  The library (lib/) never
+ * prints and never exits; this layer does both, for the programs. */
+#ifndef RT_UTIL_H
+#define RT_UTIL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct rt_writer;
+
+/* The exit status so far: 0, or 1 once some input or output failed.  A
+ * closed output pipe ends the program quietly with this status. */
+extern volatile sig_atomic_t u_status;
+extern const char *argv0;
+
+/* An option: its letter (or a code from U_LONG up for a long option
+ * alone), its long name or NULL, its argument's name or NULL for a flag,
+ * and one line of help.  A table ends with a zero key. */
+#define U_LONG 256
+struct u_opt {
+	int key;
+	const char *name;
+	const char *arg;
+	const char *help;
+};
+/* The options every program that has them shares, word for word. */
+#define U_OPT_OUTPUT { 'o', "output", "file", "write to file, not standard output" }
+#define U_OPT_KEEP { 'k', "keep-going", NULL, "warn of malformed lines and skip them" }
+#define U_OPT_TRACE { 'I', "format", "format", "read this trace format, not the one guessed" }
+#define U_OPT_BINARY { 'b', "binary", NULL, "write the binary trace format (-O binary)" }
+#define U_OPT_GZIP { 'z', "gzip", NULL, "compress the output with gzip" }
+
+struct u_prog {
+	const char *name;
+	const char *operands;	/* "[file ...]" */
+	const struct u_opt *opt;
+	const char *more;	/* another usage line (after the name), or NULL */
+};
+
+/* getopt_long over the table: returns the key of the next option, -1 at
+ * the end.  -h, --help print the usage and a line per option on standard
+ * output and exit 0; -V, --version print the version; an unknown option
+ * or a missing argument prints the usage and exits 2.  The first call
+ * also sets argv0 and the closed-pipe policy. */
+int u_getopt(int argc, char *argv[], const struct u_prog *p);
+void u_usage(const struct u_prog *p) __attribute__((noreturn));
+
+/* "prog: message" on standard error; a format that ends with ':' gets
+ * ": strerror(errno)".  u_die exits with status; u_warn sets nothing;
+ * u_error sets u_status to 1. */
+void u_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void u_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void u_die(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+/* A usage error (status 2): "prog: -c 12Q: reason" and no usage text. */
+void u_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The library's diagnostics (rt_diag_fn): a warning, or an error. */
+void u_diag(const char *msg, int fatal);
+
+/* Allocation that cannot fail: out of memory ends the program. */
+void *u_malloc(size_t n);
+void *u_calloc(size_t n, size_t size);
+void *u_reallocarray(void *p, size_t n, size_t size);
+char *u_strdup(const char *s);
+/* Grow *p to hold at least need items of size bytes; *cap doubles. */
+void *u_grow(void *p, size_t *cap, size_t need, size_t size);
+
+/* Output: path NULL or "-" is standard output.  u_close flushes and
+ * closes, reporting a write error (status 1); a closed pipe exits
+ * quietly.  u_wfail does the same after a failed rt_write, and exits. */
+FILE *u_open(const char *path);
+int u_close(FILE *f, const char *path);
+void u_wfail(const char *path) __attribute__((noreturn));
+int u_wclose(struct rt_writer *w, const char *path);
+const char *u_name(const char *path);	/* "<stdout>" for NULL or "-" */
+
+#endif
