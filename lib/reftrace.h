@@ -84,7 +84,9 @@ rt_span_next(struct rt_span *s)
 }
 
 /* Strings and source locations are interned once per process so that
- * records carry small ids and every reader and writer agrees on them. */
+ * records carry small ids and every reader and writer agrees on them.
+ * Out of memory, interning returns RT_NOMEM (rt_str of it is ""). */
+#define RT_NOMEM UINT32_MAX
 uint32_t rt_str_intern(const char *s, size_t len);	/* id 0 is "" */
 const char *rt_str(uint32_t id);
 uint32_t rt_str_count(void);
@@ -97,6 +99,24 @@ struct rt_loc {
 uint32_t rt_loc_intern(uint32_t file, uint32_t line, uint32_t func);
 const struct rt_loc *rt_loc_get(uint32_t id);	/* id 0: all unknown */
 uint32_t rt_loc_count(void);
+
+/* Stream kinds.  A text stream's first line is "#reftrace KIND 1" and
+ * then its columns; a reader given another kind says what it got, what
+ * it wanted and which program makes that. */
+enum rt_stream {
+	RT_STREAM_TRACE, RT_STREAM_POINTS, RT_STREAM_PERSISTENCE,
+	RT_STREAM_COORDINATES, RT_STREAM_HIST, RT_STREAM_MRC, RT_STREAM_REUSE,
+	RT_STREAM_REUSE_WINDOW, RT_STREAM_REUSE_BY, RT_STREAM_CACHE,
+	RT_STREAM_CACHE_ENSEMBLE, RT_STREAM_CACHE_BY, RT_STREAM_CACHE_RECORDS,
+	RT_STREAM_CACHE_TEMPERATURE, RT_STREAM_CACHE_DIFF, RT_STREAM_CACHEGRIND,
+	RT_STREAM_LOOPS, RT_STREAM_PLI_STATS
+};
+#define RT_STREAM_NONE (-1)	/* not a reftrace stream: numbers, text */
+const char *rt_stream_name(int kind);	/* "points" */
+const char *rt_stream_what(int kind);	/* "a points stream" */
+const char *rt_stream_maker(int kind);	/* "tswindow" */
+int rt_stream_kind(const char *line, size_t n);	/* of a header line, or -1 */
+const char *rt_stream_magic(int kind, char *buf, size_t len);	/* "#reftrace points 1" */
 
 /* Formats */
 enum rt_fmt {
@@ -139,6 +159,13 @@ int rt_rpeek(struct rt_reader *r, const char *prefix);	/* 1 if it starts so */
  * line is shorter; NULL at the end or on an error. */
 char *rt_rfield(struct rt_reader *r, unsigned field);
 const char *rt_rpath(const struct rt_reader *r);
+/* The kind of the stream, from its first line: a reftrace stream's kind,
+ * RT_STREAM_TRACE for a trace in any format recognised for sure, or
+ * RT_STREAM_NONE. */
+int rt_rkind(struct rt_reader *r);
+/* 0 if the stream is of this kind; else -1, with "path: a trace, not a
+ * points stream (tswindow makes one)" as the error. */
+int rt_rexpect(struct rt_reader *r, int kind);
 const char *rt_rbad(struct rt_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

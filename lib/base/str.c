@@ -1,17 +1,30 @@
-/* str.c: the process's interned strings and source locations. */
+/* str.c: the process's interned strings and source locations.
+ *
+ * One table a process, as a locale is: records carry small ids that every
+ * reader and writer of the process agrees on.  Out of memory, interning
+ * returns RT_NOMEM and the table is left as it was. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "reftrace.h"
 
-struct strtab {
-	char **s;		/* id -> string */
-	uint32_t n, cap;
-	uint32_t *slot;		/* open addressing, id+1; 0 = empty */
+/* Open addressing over ids: slot holds id + 1, 0 empty. */
+struct tab {
+	uint32_t *slot;
 	uint32_t nslot;
 };
 
-static struct strtab strs;
+static struct {
+	char **s;		/* id -> string */
+	uint32_t n, cap;
+	struct tab t;
+} strs;
+
+static struct {
+	struct rt_loc *v;
+	uint32_t n, cap;
+	struct tab t;
+} locs;
 
 static uint64_t
 hashbytes(const char *p, size_t n)
@@ -23,30 +36,59 @@ hashbytes(const char *p, size_t n)
 	return h;
 }
 
-static void
-xfail(void)
+static uint64_t
+hashloc(const struct rt_loc *l)
 {
-	/* Out of memory while interning: nothing sensible remains to do. */
-	abort();
+	return rt_hash64(((uint64_t)l->file << 32 | l->line) ^ ((uint64_t)l->func << 17));
 }
 
-static void
-strs_grow(void)
+static uint64_t
+hashstr(uint32_t id)
 {
-	uint32_t i, j, ns = strs.nslot ? strs.nslot * 2 : 1024;
+	return hashbytes(strs.s[id], strlen(strs.s[id]));
+}
+
+static uint64_t
+hashlocid(uint32_t id)
+{
+	return hashloc(&locs.v[id]);
+}
+
+/* Double the slots and put every id from first back. */
+static int
+regrow(struct tab *t, uint32_t first, uint32_t n, uint64_t (*hash)(uint32_t))
+{
+	uint32_t i, j, ns = t->nslot ? t->nslot * 2 : 1024;
 	uint32_t *slot = calloc(ns, sizeof *slot);
 
 	if (slot == NULL)
-		xfail();
-	for (i = 0; i < strs.n; i++) {
-		j = hashbytes(strs.s[i], strlen(strs.s[i])) & (ns - 1);
+		return -1;
+	for (i = first; i < n; i++) {
+		j = hash(i) & (ns - 1);
 		while (slot[j])
 			j = (j + 1) & (ns - 1);
 		slot[j] = i + 1;
 	}
-	free(strs.slot);
-	strs.slot = slot;
-	strs.nslot = ns;
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = ns;
+	return 0;
+}
+
+/* Room for one more entry of size bytes in *v. */
+static int
+room(void **v, uint32_t n, uint32_t *cap, size_t size)
+{
+	void *p;
+	uint32_t c = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return 0;
+	if (n >= RT_NOMEM - 1 || (p = realloc(*v, (size_t)c * size)) == NULL)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
 }
 
 uint32_t
@@ -55,39 +97,35 @@ rt_str_intern(const char *s, size_t len)
 	uint32_t j;
 	char *c;
 
-	if (strs.n == 0) {
-		strs.n = 0;
-		strs_grow();
-		if ((strs.s = malloc(64 * sizeof *strs.s)) == NULL)
-			xfail();
-		strs.cap = 64;
-		strs.s[0] = "";
-		strs.n = 1;
-		j = hashbytes("", 0) & (strs.nslot - 1);
-		strs.slot[j] = 1;
-	}
 	if (len == 0)
 		return 0;
-	j = hashbytes(s, len) & (strs.nslot - 1);
-	while (strs.slot[j]) {
-		c = strs.s[strs.slot[j] - 1];
-		if (strncmp(c, s, len) == 0 && c[len] == '\0')
-			return strs.slot[j] - 1;
-		j = (j + 1) & (strs.nslot - 1);
+	if (strs.n == 0) {
+		if (room((void **)&strs.s, 0, &strs.cap, sizeof *strs.s) ||
+		    regrow(&strs.t, 1, 1, hashstr))
+			return RT_NOMEM;
+		strs.s[0] = "";
+		strs.n = 1;
 	}
-	if ((c = malloc(len + 1)) == NULL)
-		xfail();
+	j = hashbytes(s, len) & (strs.t.nslot - 1);
+	while (strs.t.slot[j]) {
+		c = strs.s[strs.t.slot[j] - 1];
+		if (strncmp(c, s, len) == 0 && c[len] == '\0')
+			return strs.t.slot[j] - 1;
+		j = (j + 1) & (strs.t.nslot - 1);
+	}
+	if (room((void **)&strs.s, strs.n, &strs.cap, sizeof *strs.s) ||
+	    (c = malloc(len + 1)) == NULL)
+		return RT_NOMEM;
 	memcpy(c, s, len);
 	c[len] = '\0';
-	if (strs.n == strs.cap) {
-		strs.cap *= 2;
-		if ((strs.s = realloc(strs.s, strs.cap * sizeof *strs.s)) == NULL)
-			xfail();
-	}
 	strs.s[strs.n] = c;
-	strs.slot[j] = ++strs.n;
-	if (strs.n * 2 > strs.nslot)
-		strs_grow();
+	strs.t.slot[j] = ++strs.n;
+	if (strs.n * 2 > strs.t.nslot && regrow(&strs.t, 1, strs.n, hashstr)) {
+		strs.t.slot[j] = 0;	/* as it was */
+		free(c);
+		strs.n--;
+		return RT_NOMEM;
+	}
 	return strs.n - 1;
 }
 
@@ -103,69 +141,39 @@ rt_str_count(void)
 	return strs.n ? strs.n : 1;
 }
 
-static struct {
-	struct rt_loc *v;
-	uint32_t n, cap;
-	uint32_t *slot;
-	uint32_t nslot;
-} locs;
-
-static uint32_t
-lochash(uint32_t f, uint32_t l, uint32_t fn, uint32_t mask)
-{
-	return rt_hash64(((uint64_t)f << 32 | l) ^ ((uint64_t)fn << 17)) & mask;
-}
-
-static void
-locs_grow(void)
-{
-	uint32_t i, j, ns = locs.nslot ? locs.nslot * 2 : 1024;
-	uint32_t *slot = calloc(ns, sizeof *slot);
-
-	if (slot == NULL)
-		xfail();
-	for (i = 1; i < locs.n; i++) {
-		j = lochash(locs.v[i].file, locs.v[i].line, locs.v[i].func, ns - 1);
-		while (slot[j])
-			j = (j + 1) & (ns - 1);
-		slot[j] = i;
-	}
-	free(locs.slot);
-	locs.slot = slot;
-	locs.nslot = ns;
-}
-
 uint32_t
 rt_loc_intern(uint32_t file, uint32_t line, uint32_t func)
 {
+	struct rt_loc key = { file, line, func }, *l;
 	uint32_t j;
-	struct rt_loc *l;
 
 	if (file == 0 && line == 0 && func == 0)
 		return 0;
+	if (file == RT_NOMEM || func == RT_NOMEM)
+		return RT_NOMEM;
 	if (locs.n == 0) {
-		locs_grow();
-		if ((locs.v = calloc(64, sizeof *locs.v)) == NULL)
-			xfail();
-		locs.cap = 64;
+		if (room((void **)&locs.v, 0, &locs.cap, sizeof *locs.v) ||
+		    regrow(&locs.t, 1, 1, hashlocid))
+			return RT_NOMEM;
+		memset(&locs.v[0], 0, sizeof locs.v[0]);
 		locs.n = 1;	/* id 0: unknown */
 	}
-	j = lochash(file, line, func, locs.nslot - 1);
-	while (locs.slot[j]) {
-		l = &locs.v[locs.slot[j]];
+	j = hashloc(&key) & (locs.t.nslot - 1);
+	while (locs.t.slot[j]) {
+		l = &locs.v[locs.t.slot[j] - 1];
 		if (l->file == file && l->line == line && l->func == func)
-			return locs.slot[j];
-		j = (j + 1) & (locs.nslot - 1);
+			return locs.t.slot[j] - 1;
+		j = (j + 1) & (locs.t.nslot - 1);
 	}
-	if (locs.n == locs.cap) {
-		locs.cap *= 2;
-		if ((locs.v = realloc(locs.v, locs.cap * sizeof *locs.v)) == NULL)
-			xfail();
+	if (room((void **)&locs.v, locs.n, &locs.cap, sizeof *locs.v))
+		return RT_NOMEM;
+	locs.v[locs.n] = key;
+	locs.t.slot[j] = ++locs.n;
+	if (locs.n * 2 > locs.t.nslot && regrow(&locs.t, 1, locs.n, hashlocid)) {
+		locs.t.slot[j] = 0;
+		locs.n--;
+		return RT_NOMEM;
 	}
-	locs.v[locs.n] = (struct rt_loc){ file, line, func };
-	locs.slot[j] = locs.n++;
-	if (locs.n * 2 > locs.nslot)
-		locs_grow();
 	return locs.n - 1;
 }
 

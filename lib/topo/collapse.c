@@ -18,25 +18,28 @@ struct later { float f; uint32_t w; };
 /* Up to this many vertices the current values also sit in a square
  * matrix, so that a domination test costs one look-up per neighbour. */
 #define DENSE 8192
-static float *dense;
 
 /* With few distinct values (the edit distances of windows take w + 1),
  * also one adjacency bitset per vertex per value: a domination test is
  * then a few nwords of AND whatever the number of common neighbours. */
 #define BITSETMAX (256u << 20)
-static float *level;		/* the distinct values, increasing */
-static size_t nlevel, nwords;
-static uint64_t *lbits;		/* [vertex][level][word]: value <= level */
-static uint64_t *ebits;		/* the common neighbours present now */
+
+struct cx {
+	float *dense;		/* n * n values, or NULL */
+	float *level;		/* the distinct values, increasing */
+	size_t nlevel, nwords;
+	uint64_t *lbits;	/* [vertex][level][word]: value <= level */
+	uint64_t *ebits;	/* the common neighbours present now */
+};
 
 static size_t
-levelof(float f)
+levelof(const struct cx *x, float f)
 {
-	size_t lo = 0, hi = nlevel, mid;
+	size_t lo = 0, hi = x->nlevel, mid;
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		if (level[mid] < f)
+		if (x->level[mid] < f)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -45,20 +48,20 @@ levelof(float f)
 }
 
 static uint64_t *
-bitrow(uint32_t v, size_t l)
+bitrow(const struct cx *x, uint32_t v, size_t l)
 {
-	return lbits + ((size_t)v * nlevel + l) * nwords;
+	return x->lbits + ((size_t)v * x->nlevel + l) * x->nwords;
 }
 
 /* (a, b) now has value f: it leaves the levels below f */
 static void
-bitmove(uint32_t a, uint32_t b, float from, float to)
+bitmove(struct cx *x, uint32_t a, uint32_t b, float from, float to)
 {
-	size_t l, end = to == INFINITY ? nlevel : levelof(to);
+	size_t l, end = to == INFINITY ? x->nlevel : levelof(x, to);
 
-	for (l = levelof(from); l < end; l++) {
-		bitrow(a, l)[b / 64] &= ~(1ULL << (b % 64));
-		bitrow(b, l)[a / 64] &= ~(1ULL << (a % 64));
+	for (l = levelof(x, from); l < end; l++) {
+		bitrow(x, a, l)[b / 64] &= ~(1ULL << (b % 64));
+		bitrow(x, b, l)[a / 64] &= ~(1ULL << (a % 64));
 	}
 }
 
@@ -71,42 +74,42 @@ byfloat(const void *a, const void *b)
 }
 
 static void
-bitsetup(const struct rt_graph *g)
+bitsetup(struct cx *x, const struct rt_graph *g)
 {
 	size_t i, l, n = g->n;
 	uint32_t u;
 
-	if ((level = malloc((g->off[n] + 1) * sizeof *level)) == NULL)
+	if ((x->level = malloc((g->off[n] + 1) * sizeof *x->level)) == NULL)
 		return;
-	memcpy(level, g->d, g->off[n] * sizeof *level);
-	qsort(level, g->off[n], sizeof *level, byfloat);
-	for (nlevel = 0, i = 0; i < g->off[n]; i++)
-		if (nlevel == 0 || level[nlevel - 1] != level[i])
-			level[nlevel++] = level[i];
-	nwords = (n + 63) / 64;
-	if (nlevel == 0 || n * nlevel * nwords * 8 > BITSETMAX ||
-	    (lbits = calloc(n * nlevel * nwords, sizeof *lbits)) == NULL ||
-	    (ebits = calloc(nwords, sizeof *ebits)) == NULL) {
-		free(lbits);
-		free(level);
-		lbits = NULL;
-		level = NULL;
+	memcpy(x->level, g->d, g->off[n] * sizeof *x->level);
+	qsort(x->level, g->off[n], sizeof *x->level, byfloat);
+	for (x->nlevel = 0, i = 0; i < g->off[n]; i++)
+		if (x->nlevel == 0 || x->level[x->nlevel - 1] != x->level[i])
+			x->level[x->nlevel++] = x->level[i];
+	x->nwords = (n + 63) / 64;
+	if (x->nlevel == 0 || n * x->nlevel * x->nwords * 8 > BITSETMAX ||
+	    (x->lbits = calloc(n * x->nlevel * x->nwords, sizeof *x->lbits)) == NULL ||
+	    (x->ebits = calloc(x->nwords, sizeof *x->ebits)) == NULL) {
+		free(x->lbits);
+		free(x->level);
+		x->lbits = NULL;
+		x->level = NULL;
 		return;
 	}
 	for (u = 0; u < n; u++)
 		for (i = g->off[u]; i < g->off[u + 1]; i++)
-			for (l = levelof(g->d[i]); l < nlevel; l++)
-				bitrow(u, l)[g->nb[i] / 64] |= 1ULL << (g->nb[i] % 64);
+			for (l = levelof(x, g->d[i]); l < x->nlevel; l++)
+				bitrow(x, u, l)[g->nb[i] / 64] |= 1ULL << (g->nb[i] % 64);
 }
 
 static void
-bitfree(void)
+cxfree(struct cx *x)
 {
-	free(lbits);
-	free(ebits);
-	free(level);
-	lbits = ebits = NULL;
-	level = NULL;
+	free(x->lbits);
+	free(x->ebits);
+	free(x->level);
+	free(x->dense);
+	memset(x, 0, sizeof *x);
 }
 
 static size_t
@@ -125,12 +128,12 @@ slot(const struct rt_graph *g, uint32_t a, uint32_t b)
 }
 
 static float
-value(const struct rt_graph *g, const float *val, uint32_t a, uint32_t b)
+value(const struct cx *x, const struct rt_graph *g, const float *val, uint32_t a, uint32_t b)
 {
 	size_t s;
 
-	if (dense != NULL)
-		return dense[(size_t)a * g->n + b];
+	if (x->dense != NULL)
+		return x->dense[(size_t)a * g->n + b];
 	s = slot(g, a, b);
 
 	return s == SIZE_MAX ? INFINITY : val[s];
@@ -138,17 +141,17 @@ value(const struct rt_graph *g, const float *val, uint32_t a, uint32_t b)
 
 /* Are all of e (sorted, excluding c itself) adjacent to c by time t? */
 static int
-dominates(const struct rt_graph *g, const float *val, const uint32_t *e, size_t ne,
-    uint32_t c, float t)
+dominates(const struct cx *x, const struct rt_graph *g, const float *val,
+    const uint32_t *e, size_t ne, uint32_t c, float t)
 {
 	size_t i, k = g->off[c], end = g->off[c + 1];
 	const float *row;
 	const uint64_t *b;
 
-	if (lbits != NULL) {	/* ebits holds e */
-		b = bitrow(c, levelof(t));
-		for (i = 0; i < nwords; i++) {
-			uint64_t rest = ebits[i] & ~b[i];
+	if (x->lbits != NULL) {	/* ebits holds e */
+		b = bitrow(x, c, levelof(x, t));
+		for (i = 0; i < x->nwords; i++) {
+			uint64_t rest = x->ebits[i] & ~b[i];
 
 			if (i == c / 64)
 				rest &= ~(1ULL << (c % 64));
@@ -157,8 +160,8 @@ dominates(const struct rt_graph *g, const float *val, const uint32_t *e, size_t 
 		}
 		return 1;
 	}
-	if (dense != NULL) {
-		row = dense + (size_t)c * g->n;
+	if (x->dense != NULL) {
+		row = x->dense + (size_t)c * g->n;
 		for (i = 0; i < ne; i++)
 			if (row[e[i]] > t && e[i] != c)
 				return 0;
@@ -198,15 +201,15 @@ byorder(const void *a, const void *b)
 }
 
 static void
-setval(const struct rt_graph *g, float *val, uint32_t a, uint32_t b, float f)
+setval(struct cx *x, const struct rt_graph *g, float *val, uint32_t a, uint32_t b, float f)
 {
-	if (lbits != NULL)
-		bitmove(a, b, val[slot(g, a, b)], f);
+	if (x->lbits != NULL)
+		bitmove(x, a, b, val[slot(g, a, b)], f);
 	val[slot(g, a, b)] = f;
 	val[slot(g, b, a)] = f;
-	if (dense != NULL) {
-		dense[(size_t)a * g->n + b] = f;
-		dense[(size_t)b * g->n + a] = f;
+	if (x->dense != NULL) {
+		x->dense[(size_t)a * g->n + b] = f;
+		x->dense[(size_t)b * g->n + a] = f;
 	}
 }
 
@@ -216,6 +219,7 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 	size_t i, m = 0, ne, nl, li, a, b, ea, eb, n = k->n;
 	uint32_t *e = NULL, u, v, w;
 	struct later *lat = NULL;
+	struct cx x = { 0 };
 	float *val, t, fw;
 	int dom, still, dead;
 
@@ -227,13 +231,13 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 	    (lat = malloc((n + 1) * sizeof *lat)) == NULL)
 		goto fail;
 	memcpy(val, k->d, k->off[n] * sizeof *val);
-	bitsetup(k);
-	if (n <= DENSE && (dense = malloc(n * n * sizeof *dense + 1)) != NULL) {
+	bitsetup(&x, k);
+	if (n <= DENSE && (x.dense = malloc(n * n * sizeof *x.dense + 1)) != NULL) {
 		for (i = 0; i < n * n; i++)
-			dense[i] = INFINITY;
+			x.dense[i] = INFINITY;
 		for (u = 0; u < n; u++)
 			for (i = k->off[u]; i < k->off[u + 1]; i++)
-				dense[(size_t)u * n + k->nb[i]] = k->d[i];
+				x.dense[(size_t)u * n + k->nb[i]] = k->d[i];
 	}
 	for (u = 0; u < n; u++)
 		for (i = k->off[u]; i < k->off[u + 1] && k->nb[i] < u; i++) {
@@ -248,9 +252,9 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		v = c->e[i].v;
 		t = c->e[i].f0;
 		ne = nl = 0;
-		if (dense != NULL) {
+		if (x.dense != NULL) {
 			/* common neighbours: row u against v's values */
-			const float *dv = dense + (size_t)v * n;
+			const float *dv = x.dense + (size_t)v * n;
 
 			for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
 				w = k->nb[a];
@@ -285,13 +289,13 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 			}
 		}
 		qsort(lat, nl, sizeof *lat, bylater);
-		for (a = 0; lbits != NULL && a < ne; a++)
-			ebits[e[a] / 64] |= 1ULL << (e[a] % 64);
+		for (a = 0; x.lbits != NULL && a < ne; a++)
+			x.ebits[e[a] / 64] |= 1ULL << (e[a] % 64);
 		li = 0;
 		dead = 0;
 		for (;;) {
 			for (dom = -1, a = 0; a < ne; a++)
-				if (dominates(k, val, e, ne, e[a], t)) {
+				if (dominates(&x, k, val, e, ne, e[a], t)) {
 					dom = (int)e[a];
 					break;
 				}
@@ -306,22 +310,22 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 				still = 1;
 				for (; li < nl && lat[li].f <= t; li++) {
 					w = lat[li].w;
-					if (value(k, val, (uint32_t)dom, w) > lat[li].f)
+					if (value(&x, k, val, (uint32_t)dom, w) > lat[li].f)
 						still = 0;
 					for (a = ne++; a > 0 && e[a - 1] > w; a--)
 						e[a] = e[a - 1];
 					e[a] = w;
-					if (lbits != NULL)
-						ebits[w / 64] |= 1ULL << (w % 64);
+					if (x.lbits != NULL)
+						x.ebits[w / 64] |= 1ULL << (w % 64);
 				}
 			} while (still);
 		}
 moved:
-		if (lbits != NULL)
-			memset(ebits, 0, nwords * sizeof *ebits);
+		if (x.lbits != NULL)
+			memset(x.ebits, 0, x.nwords * sizeof *x.ebits);
 		c->e[i].f1 = dead ? INFINITY : t;
 		if (c->e[i].f1 != c->e[i].f0)
-			setval(k, val, u, v, c->e[i].f1);
+			setval(&x, k, val, u, v, c->e[i].f1);
 	}
 	/* the collapsed graph: the surviving edges at their new values */
 	l->n = n;
@@ -345,14 +349,10 @@ moved:
 	free(val);
 	free(e);
 	free(lat);
-	free(dense);
-	dense = NULL;
-	bitfree();
+	cxfree(&x);
 	return 0;
 fail:
-	free(dense);
-	dense = NULL;
-	bitfree();
+	cxfree(&x);
 	free(val);
 	free(e);
 	free(lat);

@@ -1186,6 +1186,8 @@ detect(struct rt_reader *r)
 	if (r->len >= strlen(RT_TEXT_MAGIC) &&
 	    memcmp(r->buf, RT_TEXT_MAGIC, strlen(RT_TEXT_MAGIC)) == 0)
 		return RT_FMT_TEXT;
+	if (r->len >= 10 && memcmp(r->buf, "#reftrace ", 10) == 0)
+		return -1;	/* another kind of stream */
 	for (p = r->buf; p < r->buf + r->len && lines < 64; p = e + 1, lines++) {
 		e = memchr(p, '\n', r->buf + r->len - p);
 		if (e == NULL)
@@ -1219,6 +1221,79 @@ detect(struct rt_reader *r)
 	}
 	if (r->len == 0)
 		return RT_FMT_ADDR;	/* empty input: nothing to misread */
+	return -1;
+}
+
+/* The first bytes, at least 4 KB of them if there are so many. */
+static void
+peekstart(struct rt_reader *r)
+{
+	while (r->len - r->pos < 4096 && refill(r) > 0)
+		;
+}
+
+/* What the start of the stream is: its kind (RT_STREAM_NONE for none),
+ * and in words. */
+static int
+classify(struct rt_reader *r, char *buf, size_t len, const char **what)
+{
+	const char *p, *e;
+	int k, fmt;
+
+	peekstart(r);
+	p = r->buf + r->pos;
+	*what = "not a reftrace stream";
+	if (r->len == r->pos) {
+		*what = "empty";
+		return RT_STREAM_NONE;
+	}
+	e = memchr(p, '\n', r->len - r->pos);
+	if (e == NULL)
+		e = r->buf + r->len;
+	if ((k = rt_stream_kind(p, (size_t)(e - p))) >= 0) {
+		*what = rt_stream_what(k);
+		return k;
+	}
+	if (e - p >= 10 && memcmp(p, "#reftrace ", 10) == 0)
+		*what = "a reftrace stream of another kind";
+	else if (r->len - r->pos >= 4 && memcmp(p, "\211PNG", 4) == 0)
+		*what = "a PNG picture";
+	else if ((e - p >= 5 && memcmp(p, "<?xml", 5) == 0) ||
+	    (e - p >= 4 && memcmp(p, "<svg", 4) == 0))
+		*what = "an SVG picture";
+	else if (r->pos == 0 && (fmt = detect(r)) >= 0 && (fmt == RT_FMT_TEXT ||
+	    fmt == RT_FMT_BINARY || fmt == RT_FMT_LACKEY || fmt == RT_FMT_GLEIPNIR)) {
+		/* din, MTV and bare addresses look like too much else */
+		snprintf(buf, len, "a trace (%s)", rt_fmt_name(fmt));
+		*what = buf;
+		return RT_STREAM_TRACE;
+	}
+	return RT_STREAM_NONE;
+}
+
+int
+rt_rkind(struct rt_reader *r)
+{
+	char buf[64];
+	const char *w;
+
+	return classify(r, buf, sizeof buf, &w);
+}
+
+int
+rt_rexpect(struct rt_reader *r, int kind)
+{
+	char buf[64];
+	const char *w;
+
+	if (classify(r, buf, sizeof buf, &w) == kind)
+		return 0;
+	if (strcmp(w, "not a reftrace stream") == 0)
+		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path,
+		    rt_stream_what(kind), rt_stream_maker(kind));
+	else
+		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path,
+		    w, rt_stream_what(kind), rt_stream_maker(kind));
 	return -1;
 }
 
@@ -1282,8 +1357,14 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 		goto fail;
 	}
 	if (fmt == RT_FMT_AUTO && (fmt = detect(r)) < 0) {
+		char what[64];
+		const char *w;
+
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
+		else if (classify(r, what, sizeof what, &w) != RT_STREAM_NONE ||
+		    strcmp(w, "not a reftrace stream") != 0)
+			snprintf(errbuf, errlen, "%s: %s, not a trace", name, w);
 		else
 			snprintf(errbuf, errlen, "%s: unknown trace format "
 			    "(not reftrace, lackey, Gleipnir, din, MTV or addresses)", name);

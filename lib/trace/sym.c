@@ -7,10 +7,10 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +22,9 @@ struct obj {
 	char *path;
 	uint64_t bias, lo, hi;	/* loaded extent [lo, hi) */
 	pid_t pid;		/* addr2line, 0 if not started, -1 if failed */
-	FILE *to, *from;
+	int to;			/* its input: a socket, so that a dead addr2line
+				 * is an error (MSG_NOSIGNAL), never SIGPIPE */
+	FILE *from;
 };
 
 struct rt_sym {
@@ -137,6 +139,7 @@ rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias)
 	s->o = no;
 	o = &s->o[s->n];
 	memset(o, 0, sizeof *o);
+	o->to = -1;
 	if ((o->path = strdup(path)) == NULL)
 		return -1;
 	o->bias = bias;
@@ -155,8 +158,14 @@ start(struct rt_sym *s, struct obj *o)
 	int in[2], outp[2];
 	pid_t pid;
 
-	if (pipe2(in, O_CLOEXEC) || pipe2(outp, O_CLOEXEC)) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in)) {
+		snprintf(s->err, sizeof s->err, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(outp, O_CLOEXEC)) {
 		snprintf(s->err, sizeof s->err, "pipe: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
 		return -1;
 	}
 	if ((pid = fork()) < 0) {
@@ -175,22 +184,23 @@ start(struct rt_sym *s, struct obj *o)
 	}
 	close(in[0]);
 	close(outp[1]);
-	o->to = fdopen(in[1], "w");
+	o->to = in[1];
 	o->from = fdopen(outp[0], "r");
 	o->pid = pid;
-	return o->to && o->from ? 0 : -1;
+	return o->from ? 0 : -1;
 }
 
 static void
 stop(struct obj *o)
 {
-	if (o->to)
-		fclose(o->to);
+	if (o->to >= 0)
+		close(o->to);
 	if (o->from)
 		fclose(o->from);
 	if (o->pid > 0)
 		waitpid(o->pid, NULL, 0);
-	o->to = o->from = NULL;
+	o->to = -1;
+	o->from = NULL;
 	o->pid = -1;
 }
 
@@ -207,25 +217,20 @@ chomp(char *b)
 static uint32_t
 ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 {
-	char fn[4096], fl[4096], *c, *sp;
-	struct sigaction ign, old;
+	char fn[4096], fl[4096], q[32], *c, *sp;
 	uint32_t file = 0, func = 0;
 	unsigned long line = 0;
-	int ok;
+	int ok, n;
 
 	if (o->pid == 0 && start(s, o))
 		o->pid = -1;
 	if (o->pid < 0)
 		return 0;
-	/* a dead addr2line must not kill us with SIGPIPE */
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
-	ok = fprintf(o->to, "0x%llx\n", (unsigned long long)(pc - o->bias)) > 0 &&
-	    fflush(o->to) == 0 &&
-	    fgets(fn, sizeof fn, o->from) != NULL &&
+	n = snprintf(q, sizeof q, "0x%llx\n", (unsigned long long)(pc - o->bias));
+	while ((ok = send(o->to, q, (size_t)n, MSG_NOSIGNAL) == n) == 0 && errno == EINTR)
+		;
+	ok = ok && fgets(fn, sizeof fn, o->from) != NULL &&
 	    fgets(fl, sizeof fl, o->from) != NULL;
-	sigaction(SIGPIPE, &old, NULL);
 	if (!ok) {
 		snprintf(s->err, sizeof s->err, "addr2line -e %s: no answer "
 		    "(is binutils installed?)", o->path);
