@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "topo.h"
 #include "util.h"
 
 enum sym { S_ADDR, S_OPADDR, S_BLOCK, S_PC, S_LINE, S_FUNC, S_REGION };
@@ -26,7 +27,7 @@ static struct rt_regions *regs;
 
 /* The last w items: their symbols and their first columns. */
 static char (*ring)[SYMLEN];
-static char (*meta)[SYMLEN * 3];
+static char (*meta)[3][SYMLEN];	/* loc, func, region */
 static uint64_t *seqs;
 static double *vals;
 static size_t span;		/* items a window covers: (w - 1) * lag + 1 */
@@ -96,15 +97,15 @@ window(void)
 	if (first % iflag != 0)
 		return;
 	at = first % span;
-	fprintf(fo, "%" PRIu64 " %s", seqs[at], meta[at]);
+	rt_points_begin(fo, seqs[at], meta[at][0], meta[at][1], meta[at][2]);
 	for (k = 0; k < wflag; k++) {
 		at = (first + k * jflag) % span;
 		if (series)
-			fprintf(fo, " %.17g", vals[at]);
+			rt_points_num(fo, vals[at]);
 		else
-			fprintf(fo, " %s", ring[at]);
+			rt_points_sym(fo, ring[at]);
 	}
-	putc('\n', fo);
+	rt_points_end(fo);
 	npoints++;
 }
 
@@ -112,7 +113,7 @@ static int
 item(void *ctx, struct rt_rec *rec)
 {
 	size_t at = nitems % span;
-	char loc[SYMLEN], func[SYMLEN], reg[SYMLEN];
+	char *loc = meta[at][0], *func = meta[at][1], *reg = meta[at][2];
 	uint32_t r;
 
 	(void)ctx;
@@ -121,12 +122,11 @@ item(void *ctx, struct rt_rec *rec)
 	if (rec->kind != RT_ACCESS)
 		return 0;
 	seqs[at] = rec->seq;
-	locname(loc, sizeof loc, rec->loc, 1);
-	locname(func, sizeof func, rec->loc, 0);
+	locname(loc, SYMLEN, rec->loc, 1);
+	locname(func, SYMLEN, rec->loc, 0);
 	r = rt_regions_find(regs, rec->addr);
-	snprintf(reg, sizeof reg, "%s", r ? rt_str(r) : "-");
+	snprintf(reg, SYMLEN, "%s", r ? rt_str(r) : "-");
 	symbol(ring[at], rec, loc, func, reg);
-	snprintf(meta[at], sizeof meta[at], "%s %s %s", loc, func, reg);
 	nitems++;
 	window();
 	return 0;
@@ -139,10 +139,16 @@ readseries(char *file)
 	char ebuf[1024], *s, *end;
 	struct rt_reader *r;
 	double v;
+	int k;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
 		u_warn("%s", ebuf);
 		u_status = 1;
+		return;
+	}
+	if ((k = rt_rkind(r)) != RT_STREAM_NONE) {
+		u_error("%s: %s, not a series (a number a line)", rt_rpath(r), rt_stream_what(k));
+		rt_rclose(r);
 		return;
 	}
 	while ((s = rt_rfield(r, 1)) != NULL) {
@@ -157,7 +163,7 @@ readseries(char *file)
 		}
 		vals[nitems % span] = v;
 		seqs[nitems % span] = nitems;
-		snprintf(meta[nitems % span], sizeof meta[0], "- - -");
+		memset(meta[nitems % span], 0, sizeof meta[0]);
 		nitems++;
 		window();
 	}
@@ -181,8 +187,8 @@ num(const char *arg, int opt)
 int
 main(int argc, char *argv[])
 {
+	char about[160];
 	int c, i;
-	uint64_t k;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
@@ -226,15 +232,13 @@ main(int argc, char *argv[])
 	    (regs = rt_regions_new()) == NULL)
 		u_die(1, "out of memory");
 	fo = u_open(oflag);
-	fprintf(fo, "#reftrace points 1 seq loc func region");
-	for (k = 1; k <= wflag; k++)
-		fprintf(fo, " %c%" PRIu64, series ? 'x' : 's', k);
 	if (series)
-		fprintf(fo, "\n# tswindow series w=%" PRIu64 " lag=%" PRIu64
-		    " stride=%" PRIu64 "\n", wflag, jflag, iflag);
+		snprintf(about, sizeof about, "tswindow series w=%" PRIu64 " lag=%" PRIu64
+		    " stride=%" PRIu64, wflag, jflag, iflag);
 	else
-		fprintf(fo, "\n# tswindow symbol=%s w=%" PRIu64 " stride=%" PRIu64
-		    " block=%" PRIu64 "\n", symnames[yflag], wflag, iflag, Bflag);
+		snprintf(about, sizeof about, "tswindow symbol=%s w=%" PRIu64 " stride=%"
+		    PRIu64 " block=%" PRIu64, symnames[yflag], wflag, iflag, Bflag);
+	rt_points_head(fo, series, (int)wflag, about);
 	if (series) {
 		if (argc == 0)
 			readseries("-");

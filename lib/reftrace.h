@@ -215,6 +215,10 @@ int rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes);	/* 
 int rt_parse_double(const char *s, double *v);
 extern const char rt_opchar[4];	/* "RWMI" */
 
+/* Growing arrays: room for need items of size bytes in *(T **)p, the
+ * capacity doubling; 0, or -1 with *p untouched when out of memory. */
+int rt_grow(void *p, size_t *cap, size_t need, size_t size);
+
 /* Randomness and hashing, the same in every program so results repeat. */
 uint64_t rt_hash64(uint64_t x);
 struct rt_rng { uint64_t s[4]; };

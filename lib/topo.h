@@ -5,31 +5,52 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* A points stream (tswindow): one window a line after the header
  * "#reftrace points 1 seq loc func region s1 ... sw" (symbols) or
  * "... x1 ... xw" (numbers).  Identical windows are merged into one
  * vertex: they are at distance 0, and a Rips filtration with duplicates
  * has the same barcode, bars of length 0 aside. */
+/* What each point carries, in time order: the vertex it became
+ * (identical points share one), the seq of its first record, and the
+ * texts of its location, function and region (rt_str ids). */
+struct rt_pointmap {
+	size_t n, cap;
+	uint32_t *vert;
+	uint64_t *seq;
+	uint32_t *loc, *func, *region;
+};
+/* 0, or -1 out of memory. */
+int rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
+    const char *loc, const char *func, const char *region);
+void rt_pointmap_free(struct rt_pointmap *m);
+
 struct rt_cloud {
 	size_t n;		/* points */
 	size_t nv;		/* distinct points: the vertices */
 	int dim;		/* w */
 	int numeric;		/* numbers, not symbols */
-	uint32_t *vert;		/* point -> vertex */
 	uint32_t *sym;		/* vertex * dim symbol ids (rt_str ids) */
 	double *x;		/* vertex * dim numbers */
-	uint64_t *seq;		/* per point */
-	uint32_t *loc, *func, *region;	/* per point, rt_str ids of the text */
+	struct rt_pointmap pm;	/* per point (none for a matrix: point i is vertex i) */
 	char *about;		/* the "# tswindow ..." line, or NULL */
 };
 /* Read a points stream; 0, or -1 with "file:line: reason" in err.  With
  * skipbad a malformed line goes to diag and is skipped. */
-#define RT_POINTS_MAGIC "#reftrace points 1 "
 struct rt_reader;
 int rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     void (*diag)(const char *msg, int fatal), char *err, size_t errlen);
 void rt_cloud_free(struct rt_cloud *c);
+/* Write a points stream: the header (w symbols, or numbers), a comment
+ * about its making, then a line a window: begin, w symbols or numbers,
+ * end.  An empty text is written '-'. */
+int rt_points_head(FILE *f, int numeric, int w, const char *about);
+void rt_points_begin(FILE *f, uint64_t seq, const char *loc, const char *func,
+    const char *region);
+void rt_points_sym(FILE *f, const char *s);
+void rt_points_num(FILE *f, double x);
+int rt_points_end(FILE *f);
 
 enum { RT_LEVENSHTEIN, RT_HAMMING, RT_EUCLIDEAN };
 int rt_metric_parse(const char *name);	/* -1 if unknown */
@@ -52,7 +73,21 @@ struct rt_graph {
 	float thresh;
 };
 int rt_graph_build(struct rt_graph *g, const float *tri, size_t n, float thresh);
+/* The same from a list of edges i < j < n, each once; sorts e. */
+struct rt_edge { uint32_t i, j; float d; };
+int rt_graph_from_edges(struct rt_graph *g, size_t n, struct rt_edge *e, size_t m, float thresh);
 void rt_graph_free(struct rt_graph *g);
+/* The position of b in the row of a, or SIZE_MAX. */
+size_t rt_graph_slot(const struct rt_graph *g, uint32_t a, uint32_t b);
+/* Every triangle i < j < k with its three edges at most eps; the slots
+ * of ij and ik in the row of i, and of jk in the row of j. */
+typedef void rt_triangle_fn(void *ctx, uint32_t i, uint32_t j, uint32_t k,
+    size_t ij, size_t jk, size_t ik);
+void rt_graph_triangles(const struct rt_graph *g, float eps, rt_triangle_fn *fn, void *ctx);
+/* Union-find over up[v] (up[v] = v to start): the root, and a join that
+ * says whether the two were apart. */
+uint32_t rt_uf_find(uint32_t *up, uint32_t v);
+int rt_uf_join(uint32_t *up, uint32_t a, uint32_t b);
 
 /* Persistent cohomology of the Vietoris-Rips filtration of a graph's
  * clique complex, coefficients in Z/p, dimensions 0 to maxdim (<= 2),
@@ -89,5 +124,101 @@ void rt_collapse_free(struct rt_collapse *c);
 int rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c,
     float eps, unsigned p, const struct rt_cocycle_entry *z, size_t nz,
     struct rt_cocycle_entry **out, size_t *nout);
+
+/* Distance matrices and point clouds as Ripser reads them: a lower
+ * triangle (rows of 0, 1, 2, ... distances), a full square matrix (its
+ * lower triangle is used) or rows of coordinates (Euclidean).  c gets n
+ * and nv (and the coordinates of a cloud), *tri the lower triangle. */
+enum { RT_MATRIX_LOWER, RT_MATRIX_DISTANCE, RT_MATRIX_CLOUD };
+int rt_matrix_parse(const char *name);	/* lower-distance, distance, point-cloud */
+int rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **tri,
+    char *err, size_t errlen);
+int rt_matrix_write_lower(FILE *f, const float *tri, size_t n);
+
+/* The default threshold of a Rips complex: the least of the enclosing
+ * radius, the largest distance at which the vertices have at most degree
+ * neighbours on average, and cap; why says which.  NAN out of memory. */
+float rt_threshold_auto(const float *tri, size_t n, float cap, uint64_t degree,
+    char *why, size_t whylen);
+
+/* The persistence stream (persist writes it, circcoord reads it): the
+ * barcode ranked by dimension and persistence, the classes of dimension 1
+ * chosen for cocycles with the scale each cocycle is given at, which
+ * vertex every point became, and the edges up to the largest scale. */
+struct rt_pbar { int dim; size_t rank; double birth, death; };
+struct rt_pclass {
+	size_t rank;
+	double birth, death, scale;	/* death INFINITY: alive at the threshold */
+	struct rt_cocycle_entry *z;	/* i < j, 0 < coef < modulus */
+	size_t nz;
+};
+struct rt_pers {
+	size_t npoints, nvert;
+	char metric[32];
+	unsigned modulus;
+	int dim;
+	double threshold;
+	char why[256];		/* how the threshold was chosen */
+	char about[256];	/* the points' own comment */
+	struct rt_pbar *bar;
+	size_t nbar;
+	struct rt_pclass *cls;
+	size_t ncls;
+	struct rt_pointmap pm;	/* per point (pm.n 0: point i is vertex i) */
+	struct rt_graph g;	/* the edges (written up to upto) */
+	double upto;
+	int owned;		/* the points and the graph are ours to free */
+};
+/* The barcode of ph ranked, and the nclasses most persistent classes of
+ * dimension 1 (at least minpers persistent) with their cocycles, carried
+ * back through the collapse col (NULL: none) to the graph g.  The caller
+ * fills the rest; g and the points are borrowed. */
+int rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *g,
+    const struct rt_collapse *col, unsigned modulus, size_t nclasses, double minpers);
+int rt_pers_write(FILE *f, const struct rt_pers *p);
+/* 0, or -1 with "path:line: reason" in err; every vertex, rank and
+ * coefficient is checked against what the stream declared. */
+int rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen);
+void rt_pers_free(struct rt_pers *p);
+
+/* Circular coordinates of a class: its cocycle z (i < j, in Z/p) lifted
+ * to the integers and repaired, then the least-squares f on the edges of
+ * g at most eps, theta = f mod 1 per vertex (NAN without an edge there).
+ * vert maps the points, in time order, to vertices (NULL: the identity):
+ * they weigh the edges when weighted, and give the winding number. */
+struct rt_circ {
+	double *theta;
+	double eps, winding, residual;
+	size_t edges, components, isolated;
+	size_t badlift;		/* triangles where the lift stays wrong */
+};
+int rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsigned p,
+    const struct rt_cocycle_entry *z, size_t nz, const uint32_t *vert, size_t npoints,
+    int weighted, char *err, size_t errlen);
+void rt_circ_free(struct rt_circ *res);
+/* The scale fraction of the way from birth to death (top, the largest
+ * scale given, when the death is unknown), down to an edge value of g. */
+double rt_circ_scale(const struct rt_graph *g, double birth, double death, double top,
+    double fraction);
+
+/* The coordinates stream (circcoord writes it, plotspiral reads it): a
+ * row per circle, then every point, in time order, with its angles. */
+struct rt_circle {
+	size_t rank;		/* the class in the persistence stream */
+	double birth, death, scale;
+	size_t edges, components, isolated;
+	double winding, residual;
+};
+struct rt_coords {
+	int radians;		/* written in radians; read back into turns */
+	struct rt_circle *circ;
+	size_t ncirc;
+	struct rt_pointmap pm;	/* the points */
+	double *theta;		/* pm.n * ncirc, in turns; NAN undefined */
+	int owned;
+};
+int rt_coords_write(FILE *f, const struct rt_coords *c);
+int rt_coords_read(struct rt_coords *c, struct rt_reader *r, char *err, size_t errlen);
+void rt_coords_free(struct rt_coords *c);
 
 #endif

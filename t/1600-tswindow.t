@@ -1,7 +1,7 @@
 #!/bin/sh
 # tswindow: windows of symbols from traces, delay embeddings of series.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 
 tr="$tmp/bs.txt"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" >"$tr"
@@ -45,3 +45,5 @@ check_fail "fewer records than the window" 1 "5 records, fewer than a window nee
 	"sed -n '1p;/^[0-9]/p' $tr | head -6 | tswindow"
 check_fail "a missing file" 1 "nosuch" "tswindow $tmp/nosuch"
 check_fail "a bad option" 2 "usage" "tswindow -Q"
+check_fail "-I series refuses another kind of stream, naming it" 1 "pers: a persistence stream, not a series" \
+	"printf '#reftrace persistence 1\\n# persist points=1\\n' >$tmp/pers && tswindow -I series $tmp/pers"

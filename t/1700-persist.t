@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -89,3 +89,5 @@ printf '0,1,2\n1,0,3\n' >"$tmp/rect"
 check_fail "a matrix that is not square" 1 "not a square matrix" "persist -I distance $tmp/rect"
 printf '\n1\n2,3\n4,5\n' >"$tmp/lower"
 check_fail "a lower triangle with a short row names it" 1 "lower:4: row 4 has 2 entries" "persist $tmp/lower"
+check_fail "a trace is not points: said so, with what makes them" 1 "a trace \\(lackey\\), not a points stream \\(tswindow makes one\\)" \
+	"persist $D/bsort-reversed.lk.gz"

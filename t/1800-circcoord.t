@@ -1,7 +1,7 @@
 #!/bin/sh
 # circcoord: circular coordinates against known angles and windings.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 20
 
 T="python3 $(dirname "$0")/topo.py"
 
@@ -11,13 +11,13 @@ circcoord "$tmp/circ.per" >"$tmp/circ.cc"
 check "a noisy circle: theta within 0.05 turns of the true angle (rotation, direction aside)" \
 	"test \$($T circerr $tmp/circ.cc 200 | awk '{print (\$1 < 0.05)}') = 1"
 check "a noisy circle winds once" \
-	"awk '\$1 == \"theta1\" { w = \$9 < 0 ? -\$9 : \$9; exit !(w > 0.99 && w < 1.01) }' $tmp/circ.cc"
+	"awk '\$1 == \"theta1\" { w = \$9 < 0 ? -\$9 : \$9; ok = w > 0.99 && w < 1.01; n++ } END { exit !(n == 1 && ok) }' $tmp/circ.cc"
 $T shuffle "$tmp/circ.pts" 11 | persist | circcoord >"$tmp/shuf.cc"
 check "theta does not depend on the order of the points (up to rotation)" \
 	"test \$($T rotinv $tmp/circ.cc $tmp/shuf.cc | awk '{print (\$1 < 0.001)}') = 1"
 circcoord --radians "$tmp/circ.per" >"$tmp/rad.cc"
 check "radians are turns times 2 pi" \
-	"paste $tmp/circ.cc $tmp/rad.cc | awk '!/^#/ && NF == 14 { d = \$7 * 6.283185307 - \$14; if (d > 1e-4 || d < -1e-4) bad = 1 } END { exit bad }'"
+	"paste $tmp/circ.cc $tmp/rad.cc | awk '!/^#/ && NF == 14 { n++; d = \$7 * 6.283185307 - \$14; if (d > 1e-4 || d < -1e-4) bad = 1 } END { exit bad || n != 200 }'"
 
 # A strictly periodic stream of r repetitions of q symbols: windows of 10
 # span (rq - 9) / q turns along time, r minus a fraction.
@@ -25,15 +25,58 @@ for qr in 12:20 16:10; do
 	q=${qr%:*} r=${qr#*:}
 	$T periodic $q $r | tswindow | persist | circcoord >"$tmp/p.cc"
 	check "period $q, $r repetitions: winding number $r within 1" \
-		"awk -v r=$r '\$1 == \"theta1\" { w = \$9 < 0 ? -\$9 : \$9; exit !(w > r - 1 && w < r + 1) }' $tmp/p.cc"
+		"awk -v r=$r '\$1 == \"theta1\" { w = \$9 < 0 ? -\$9 : \$9; ok = w > r - 1 && w < r + 1; n++ } END { exit !(n == 1 && ok) }' $tmp/p.cc"
 done
 
 $T periodic 12 20 | tswindow | persist >"$tmp/p.per"
 check_fail "no edge at the scale: reported, theta nan" 0 "no edge at scale 1" \
 	"circcoord --scale 1 $tmp/p.per >$tmp/o"
-check "... and the points' theta are nan" "grep -v '^#' $tmp/o | awk 'NF == 7 && \$7 != \"nan\" { exit 1 }'"
+check "... and the points' theta are nan" "grep -v '^#' $tmp/o | awk 'NF == 7 { n++; if (\$7 != \"nan\") bad = 1 } END { exit bad || n == 0 }'"
 check_fail "a class persist wrote no cocycle for" 1 "class 9: persist wrote no cocycle" \
 	"circcoord --class 9 $tmp/p.per"
-check_fail "not a persistence stream, named by line" 1 "circ.pts:1: not a persistence stream" \
+check_fail "another kind of stream: named, with what makes the right one" 1 "circ.pts: a points stream, not a persistence stream \\(persist makes one\\)" \
 	"circcoord $tmp/circ.pts"
 check_fail "a bad option" 2 "usage" "circcoord -Q"
+
+# A persistence stream is checked before anything is sized by it: a
+# valid one, then each number that could size an allocation or index an
+# array made wrong in turn.
+cat >"$tmp/ok.per" <<'EOF2'
+#reftrace persistence 1
+# persist points=4 vertices=4 metric=matrix modulus=3 dim=1 threshold=1
+#reftrace bars 1 dim rank birth death persistence
+1 1 1 inf inf
+#reftrace classes 1 rank birth death scale edges
+1 1 inf 1 1
+#reftrace cocycles 1 rank i j coef
+1 0 3 1
+#reftrace pointmap 1 vertex seq loc func region
+0 0 - - -
+1 1 - - -
+2 2 - - -
+3 3 - - -
+#reftrace edges 1 i j distance
+0 1 1
+1 2 1
+2 3 1
+0 3 1
+EOF2
+# theta must step a quarter turn from point to point: three steps along
+# time wind 0.75 (the fourth closes the loop, after the last point)
+check "a square, hand-made: a quarter turn a point, 0.75 along time" \
+	"circcoord $tmp/ok.per | awk '\$1 == \"theta1\" { w = \$9 < 0 ? -\$9 : \$9; okw = w > 0.749 && w < 0.751 }
+	    !/^#/ && NF == 7 { if (n++) { d = \$7 - p; d -= int(d + 1.5) - 1; if (d < 0) d = -d; if (d < 0.249 || d > 0.251) bad = 1 } p = \$7 }
+	    END { exit !(okw && n == 4 && !bad) }'"
+bad() {	# DESC PATTERN SED-EXPRESSION
+	sed "$3" "$tmp/ok.per" >"$tmp/bad.per"
+	check_fail "$1" 1 "$2" "circcoord $tmp/bad.per"
+}
+bad "an edge to a vertex past the count: named by line" "bad.per:18: bad edge row" 's/^0 3 1$/0 1222222221 1/'
+bad "a vertex count past the points" "bad.per:2: .*at most the points" 's/vertices=4/vertices=4000000000/'
+bad "a coefficient that is not an integer" "bad.per:8: bad cocycle row" 's/^1 0 3 1$/1 0 3 2.5/'
+bad "a coefficient of the modulus or more" "bad.per:8: bad cocycle row" 's/^1 0 3 1$/1 0 3 3/'
+bad "a coefficient that is nan" "bad.per:8: bad cocycle row" 's/^1 0 3 1$/1 0 3 nan/'
+bad "a class rank out of order" "bad.per:6: bad class row" 's/^1 1 inf 1 1$/7 1 inf 1 1/'
+bad "no edges table" "bad.per: no edges table" '/^#reftrace edges/,$d'
+bad "a cocycle edge that is not an edge" "class 1: cocycle edge 0-2 is not an edge" 's/^1 0 3 1$/1 0 2 1/'
+

@@ -50,11 +50,11 @@ check_same "a morph at 0 is the first parameterization" \
 check "a morph at 1 puts every dot where the second one does" \
 	"plotspiral --colour time --morph 1,2 --at 1 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m1 &&
 	 plotspiral --colour time --theta 2 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m2 &&
-	 paste -d' ' $tmp/m1 $tmp/m2 | tr -d 'Mh' | awk '{ d = (\$1 - \$3) ^ 2 + (\$2 - \$4) ^ 2; if (d > 0.05) bad++ } END { exit bad }'"
+	 paste -d' ' $tmp/m1 $tmp/m2 | tr -d 'Mh' | awk '{ n++; d = (\$1 - \$3) ^ 2 + (\$2 - \$4) ^ 2; if (d > 0.05) bad++ } END { exit bad || n != 267 }'"
 check "a numbered frame series" \
 	"plotspiral --morph 1,2 --frames 4 -o $tmp/f.svg $tmp/bs.cc && for k in 0 1 2 3; do $T svg $tmp/f-000\$k.svg >/dev/null || exit 1; done"
 check "an animated SVG is well-formed and animates" \
 	"plotspiral --morph 1,2 --animate --frames 6 $tmp/bs.cc >$tmp/an.svg && $T svg $tmp/an.svg && grep -q '<animate ' $tmp/an.svg"
-check_fail "not a coordinates stream, named by line" 1 "bs.pts:1: not a coordinates stream" \
+check_fail "another kind of stream: named, with what makes the right one" 1 "bs.pts: a points stream, not a coordinates stream \\(circcoord makes one\\)" \
 	"printf '#reftrace points 1 seq loc func region s1\n' >$tmp/bs.pts && plotspiral $tmp/bs.pts"
 check_fail "a bad option" 2 "usage" "plotspiral -Q"

@@ -1,6 +1,7 @@
 /* util.c: command-line values, hashing and the seeded generator. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,26 @@ rt_parse_double(const char *s, double *v)
 	*v = strtod(s, &end);
 	if (errno || *end != '\0' || !isfinite(*v))
 		return -1;
+	return 0;
+}
+
+int
+rt_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp, *q;
+	size_t c = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			return -1;
+		c *= 2;
+	}
+	if ((q = realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = q;
+	*cap = c;
 	return 0;
 }
 

@@ -112,21 +112,6 @@ cxfree(struct cx *x)
 	memset(x, 0, sizeof *x);
 }
 
-static size_t
-slot(const struct rt_graph *g, uint32_t a, uint32_t b)
-{
-	size_t lo = g->off[a], hi = g->off[a + 1], mid;
-
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (g->nb[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->off[a + 1] && g->nb[lo] == b ? lo : SIZE_MAX;
-}
-
 static float
 value(const struct cx *x, const struct rt_graph *g, const float *val, uint32_t a, uint32_t b)
 {
@@ -134,7 +119,7 @@ value(const struct cx *x, const struct rt_graph *g, const float *val, uint32_t a
 
 	if (x->dense != NULL)
 		return x->dense[(size_t)a * g->n + b];
-	s = slot(g, a, b);
+	s = rt_graph_slot(g, a, b);
 
 	return s == SIZE_MAX ? INFINITY : val[s];
 }
@@ -204,9 +189,9 @@ static void
 setval(struct cx *x, const struct rt_graph *g, float *val, uint32_t a, uint32_t b, float f)
 {
 	if (x->lbits != NULL)
-		bitmove(x, a, b, val[slot(g, a, b)], f);
-	val[slot(g, a, b)] = f;
-	val[slot(g, b, a)] = f;
+		bitmove(x, a, b, val[rt_graph_slot(g, a, b)], f);
+	val[rt_graph_slot(g, a, b)] = f;
+	val[rt_graph_slot(g, b, a)] = f;
 	if (x->dense != NULL) {
 		x->dense[(size_t)a * g->n + b] = f;
 		x->dense[(size_t)b * g->n + a] = f;

@@ -65,23 +65,6 @@ earlier(float da, uint64_t ka, float db, uint64_t kb)
 	return da < db || (da == db && ka > kb);
 }
 
-static int
-growp(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	if ((q = realloc(*p, c * size)) == NULL)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* The heap keeps the earliest entry on top. */
 static int
 hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
@@ -89,7 +72,7 @@ hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
 	struct hentry e = { key, diam, coef }, *h;
 	size_t i, up;
 
-	if (growp((void **)&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
+	if (rt_grow(&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
 		return -1;
 	h = x->heap;
 	for (i = x->nheap++; i > 0; i = up) {
@@ -288,7 +271,7 @@ coboundary(struct ctx *x, const struct simplex *s, uint32_t coef, int check,
 static int
 workadd(struct ctx *x, const struct simplex *s, uint32_t coef)
 {
-	if (growp((void **)&x->work, &x->capwork, x->nwork + 1, sizeof *x->work))
+	if (rt_grow(&x->work, &x->capwork, x->nwork + 1, sizeof *x->work))
 		return -1;
 	x->work[x->nwork].s = *s;
 	x->work[x->nwork++].coef = coef;
@@ -330,7 +313,7 @@ addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s
 	struct rt_bar *b;
 	size_t i;
 
-	if (growp((void **)&ph->bar, &x->capbar, ph->nbar + 1, sizeof *ph->bar))
+	if (rt_grow(&ph->bar, &x->capbar, ph->nbar + 1, sizeof *ph->bar))
 		return -1;
 	b = &ph->bar[ph->nbar++];
 	memset(b, 0, sizeof *b);
@@ -341,7 +324,7 @@ addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s
 		memcpy(b->v, s->v, sizeof b->v);
 	if (!cocycle)
 		return 0;
-	if (growp((void **)&ph->cocycle, &x->capcoc, ph->ncocycle + x->nwork,
+	if (rt_grow(&ph->cocycle, &x->capcoc, ph->ncocycle + x->nwork,
 	    sizeof *ph->cocycle))
 		return -1;
 	b->cocycle = ph->ncocycle;
@@ -410,7 +393,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		if (padd(x, piv.key, (uint32_t)c, piv.coef))
 			return -1;
 		start = x->npool;
-		if (growp((void **)&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
+		if (rt_grow(&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
 			return -1;
 		memcpy(x->pool + start, x->work, x->nwork * sizeof *x->work);
 		x->npool += x->nwork;
@@ -430,16 +413,6 @@ filtration_desc(const void *a, const void *b)
 	return p->key < q->key ? -1 : p->key > q->key;
 }
 
-static uint32_t
-find(uint32_t *up, uint32_t v)
-{
-	while (up[v] != v) {
-		up[v] = up[up[v]];
-		v = up[v];
-	}
-	return v;
-}
-
 /* Dimension 0 by union-find in filtration order; the edges that merge
  * nothing are the columns of dimension 1 (clearing). */
 static int
@@ -448,7 +421,7 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 	const struct rt_graph *g = x->g;
 	struct simplex *e, *col;
 	size_t i, k, ne = 0, ncol = 0;
-	uint32_t *up, a, b, j;
+	uint32_t *up, j;
 
 	if ((e = malloc((g->off[g->n] / 2 + 1) * sizeof *e)) == NULL ||
 	    (up = malloc((g->n + 1) * sizeof *up)) == NULL) {
@@ -468,17 +441,14 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 	qsort(e, ne, sizeof *e, filtration_desc);
 	col = e;
 	for (i = ne; i-- > 0;) {	/* increasing filtration order */
-		a = find(up, e[i].v[0]);
-		b = find(up, e[i].v[1]);
-		if (a == b)
+		if (!rt_uf_join(up, e[i].v[0], e[i].v[1]))
 			continue;
-		up[a > b ? a : b] = a < b ? a : b;
 		if (e[i].diam > 0 && addbar(x, 0, 0, e[i].diam, &e[i], 0))
 			goto fail;
 		e[i].key = EMPTY;	/* paired: cleared from dimension 1 */
 	}
 	for (j = 0; j < g->n; j++)
-		if (find(up, j) == j) {
+		if (rt_uf_find(up, j) == j) {
 			struct simplex s = { .v = { j, 0, 0 } };
 
 			if (addbar(x, 0, 0, INFINITY, &s, 0))
@@ -498,46 +468,50 @@ fail:
 }
 
 /* The triangles that dimension 1 left unpaired, for dimension 2. */
+struct tris {
+	struct ctx *x;
+	struct simplex *col;
+	size_t ncol, cap;
+	int err;
+};
+
+static void
+onetri(void *c, uint32_t i, uint32_t j, uint32_t k, size_t ij, size_t jk, size_t ik)
+{
+	struct tris *t = c;
+	const float *d = t->x->g->d;
+	uint64_t key = t->x->binom[i][1] + t->x->binom[j][2] + t->x->binom[k][3];
+	struct simplex *s;
+
+	if (t->err || pfind(t->x, key) != NULL)
+		return;	/* paired in dimension 1: cleared */
+	if (rt_grow(&t->col, &t->cap, t->ncol + 1, sizeof *t->col)) {
+		t->err = 1;
+		return;
+	}
+	s = &t->col[t->ncol++];
+	s->v[0] = i;
+	s->v[1] = j;
+	s->v[2] = k;
+	s->key = key;
+	s->diam = d[ij] > d[jk] ? d[ij] : d[jk];
+	if (d[ik] > s->diam)
+		s->diam = d[ik];
+}
+
 static int
 triangles(struct ctx *x, struct simplex **colp, size_t *ncolp)
 {
-	const struct rt_graph *g = x->g;
-	struct simplex *col = NULL, s;
-	struct cofit it;
-	size_t ncol = 0, cap = 0, k;
-	uint32_t j;
-	uint64_t key;
-	float diam;
-	int neg;
+	struct tris t = { .x = x };
 
-	x->nv = 2;
-	for (j = 0; j < g->n; j++)
-		for (k = g->off[j]; k < g->off[j + 1] && g->nb[k] < j; k++) {
-			s.v[0] = g->nb[k];
-			s.v[1] = j;
-			s.diam = g->d[k];
-			cof_init(x, &it, &s);
-			while (cof_next(x, &it, &key, &diam, &neg)) {
-				uint32_t top = g->nb[it.at[0]];
-
-				if (top < j)
-					break;	/* keys descend: the rest have k < j */
-				if (pfind(x, key) != NULL)
-					continue;
-				if (growp((void **)&col, &cap, ncol + 1, sizeof *col)) {
-					free(col);
-					return -1;
-				}
-				col[ncol].v[0] = s.v[0];
-				col[ncol].v[1] = j;
-				col[ncol].v[2] = top;
-				col[ncol].diam = diam;
-				col[ncol++].key = key;
-			}
-		}
-	qsort(col, ncol, sizeof *col, filtration_desc);
-	*colp = col;
-	*ncolp = ncol;
+	rt_graph_triangles(x->g, x->g->thresh, onetri, &t);
+	if (t.err) {
+		free(t.col);
+		return -1;
+	}
+	qsort(t.col, t.ncol, sizeof *t.col, filtration_desc);
+	*colp = t.col;
+	*ncolp = t.ncol;
 	return 0;
 }
 

@@ -1,4 +1,5 @@
-/* cloud.c: points streams, identical points merged, and their metrics. */
+/* points.c: the points stream (tswindow writes it, persist reads it):
+ * one window a line, identical windows merged into one vertex. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,24 +9,97 @@
 #include "reftrace.h"
 #include "topo.h"
 
-
-static const char *metrics[] = { "levenshtein", "hamming", "euclidean" };
+/* The columns before the window's own: seq and where it starts. */
+#define POINTS_COLS "seq loc func region"
 
 int
-rt_metric_parse(const char *name)
+rt_points_head(FILE *f, int numeric, int w, const char *about)
 {
-	int i;
+	char magic[64];
+	int k;
 
-	for (i = 0; i < 3; i++)
-		if (strcmp(name, metrics[i]) == 0)
-			return i;
-	return -1;
+	fprintf(f, "%s %s", rt_stream_magic(RT_STREAM_POINTS, magic, sizeof magic), POINTS_COLS);
+	for (k = 1; k <= w; k++)
+		fprintf(f, " %c%d", numeric ? 'x' : 's', k);
+	putc('\n', f);
+	if (about != NULL)
+		fprintf(f, "# %s\n", about);
+	return ferror(f) ? -1 : 0;
 }
 
-const char *
-rt_metric_name(int m)
+static void
+field(FILE *f, const char *s)
 {
-	return m >= 0 && m < 3 ? metrics[m] : "unknown";
+	putc(' ', f);
+	fputs(s && *s ? s : "-", f);
+}
+
+void
+rt_points_begin(FILE *f, uint64_t seq, const char *loc, const char *func, const char *region)
+{
+	fprintf(f, "%llu", (unsigned long long)seq);
+	field(f, loc);
+	field(f, func);
+	field(f, region);
+}
+
+void
+rt_points_sym(FILE *f, const char *s)
+{
+	field(f, s);
+}
+
+void
+rt_points_num(FILE *f, double x)
+{
+	fprintf(f, " %.17g", x);
+}
+
+int
+rt_points_end(FILE *f)
+{
+	return putc('\n', f) == EOF ? -1 : 0;
+}
+
+int
+rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
+    const char *loc, const char *func, const char *region)
+{
+	size_t c = m->cap ? 2 * m->cap : 1024;
+	uint32_t l, f, r;
+	void *q;
+
+	if (m->n == m->cap) {
+#define GROW(a) if ((q = realloc(a, c * sizeof *(a))) == NULL) return -1; a = q
+		GROW(m->vert);
+		GROW(m->seq);
+		GROW(m->loc);
+		GROW(m->func);
+		GROW(m->region);
+#undef GROW
+		m->cap = c;
+	}
+	if ((l = rt_str_intern(loc, strlen(loc))) == RT_NOMEM ||
+	    (f = rt_str_intern(func, strlen(func))) == RT_NOMEM ||
+	    (r = rt_str_intern(region, strlen(region))) == RT_NOMEM)
+		return -1;
+	m->vert[m->n] = vert;
+	m->seq[m->n] = seq;
+	m->loc[m->n] = l;
+	m->func[m->n] = f;
+	m->region[m->n++] = r;
+	return 0;
+}
+
+void
+rt_pointmap_free(struct rt_pointmap *m)
+{
+	free(m->vert);
+	free(m->seq);
+	free(m->loc);
+	free(m->func);
+	free(m->region);
+	memset(m, 0, sizeof *m);
 }
 
 /* Growable arrays, one per column kind. */
@@ -125,12 +199,11 @@ int
 rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     rt_diag_fn *diag, char *err, size_t errlen)
 {
-	struct grow rows = { 0 }, seq = { .size = 8 }, loc = { .size = 4 },
-	    func = { .size = 4 }, reg = { .size = 4 }, vert = { .size = 4 };
+	struct grow rows = { 0 };
 	struct dedup dd = { 0 };
 	const char *name = rt_rpath(r);
 	char *s, *f[1100];
-	size_t n, rowlen = 0, k, vrow = 0;
+	size_t n, rowlen = 0, vrow = 0;
 	int nf, dim = -1, i;
 	long v;
 	double x;
@@ -138,14 +211,12 @@ rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
 	void *row;
 
 	memset(c, 0, sizeof *c);
+	if (rt_rexpect(r, RT_STREAM_POINTS)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return -1;
+	}
 	while ((s = rt_rgetline(r, &n)) != NULL) {
 		if (dim < 0) {
-			if (strncmp(s, RT_POINTS_MAGIC, strlen(RT_POINTS_MAGIC)) != 0) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "not a points stream "
-				    "(first line must be '%s...', as tswindow writes)",
-				    RT_POINTS_MAGIC));
-				goto fail;
-			}
 			nf = 0;
 			for (s = strtok(s, " \t"); s && nf < 1100; s = strtok(NULL, " \t"))
 				f[nf++] = s;
@@ -197,15 +268,8 @@ rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
 			rows.n--;	/* seen before: keep the first */
 		else
 			vrow++;
-		if (grow(&seq, 1) == NULL || grow(&loc, 1) == NULL ||
-		    grow(&func, 1) == NULL || grow(&reg, 1) == NULL || grow(&vert, 1) == NULL)
+		if (rt_pointmap_add(&c->pm, (uint32_t)v, sq, f[1], f[2], f[3]))
 			goto nomem;
-		k = seq.n - 1;
-		((uint64_t *)seq.p)[k] = sq;
-		((uint32_t *)loc.p)[k] = rt_str_intern(f[1], strlen(f[1]));
-		((uint32_t *)func.p)[k] = rt_str_intern(f[2], strlen(f[2]));
-		((uint32_t *)reg.p)[k] = rt_str_intern(f[3], strlen(f[3]));
-		((uint32_t *)vert.p)[k] = (uint32_t)v;
 		continue;
 bad:
 		if (!skipbad) {
@@ -222,17 +286,12 @@ bad:
 		snprintf(err, errlen, "%s: empty: no points header", name);
 		goto fail;
 	}
-	if (seq.n == 0) {
+	if (c->pm.n == 0) {
 		snprintf(err, errlen, "%s: no points", name);
 		goto fail;
 	}
-	c->n = seq.n;
+	c->n = c->pm.n;
 	c->nv = vrow;
-	c->seq = seq.p;
-	c->loc = loc.p;
-	c->func = func.p;
-	c->region = reg.p;
-	c->vert = vert.p;
 	if (c->numeric)
 		c->x = rows.p;
 	else
@@ -243,11 +302,7 @@ nomem:
 	oom(err, errlen, name);
 fail:
 	free(rows.p);
-	free(seq.p);
-	free(loc.p);
-	free(func.p);
-	free(reg.p);
-	free(vert.p);
+	rt_pointmap_free(&c->pm);
 	free(dd.slot);
 	free(c->about);
 	c->about = NULL;
@@ -257,159 +312,9 @@ fail:
 void
 rt_cloud_free(struct rt_cloud *c)
 {
-	free(c->vert);
+	rt_pointmap_free(&c->pm);
 	free(c->sym);
 	free(c->x);
-	free(c->seq);
-	free(c->loc);
-	free(c->func);
-	free(c->region);
 	free(c->about);
 	memset(c, 0, sizeof *c);
-}
-
-int
-rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
-{
-	uint64_t top = 1ULL << (w - 1), mask = top | (top - 1);
-	uint64_t pv = mask, mv = 0, eq, xv, xh, ph, mh;
-	int i, k, score = w;
-
-	for (k = 0; k < w; k++) {
-		eq = 0;
-		for (i = 0; i < w; i++)
-			eq |= (uint64_t)(a[i] == b[k]) << i;
-		xv = eq | mv;
-		xh = (((eq & pv) + pv) ^ pv) | eq;
-		ph = mv | ~(xh | pv);
-		mh = pv & xh;
-		if (ph & top)
-			score++;
-		else if (mh & top)
-			score--;
-		ph = (ph << 1) | 1;
-		mh <<= 1;
-		pv = (mh | ~(xv | ph)) & mask;
-		mv = ph & xv & mask;
-	}
-	return score;
-}
-
-/* Edit distance for windows longer than a machine word: two DP rows. */
-static int
-levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
-{
-	int i, k, diag, up, best;
-
-	for (i = 0; i <= w; i++)
-		row[i] = i;
-	for (k = 1; k <= w; k++) {
-		diag = row[0];
-		row[0] = k;
-		for (i = 1; i <= w; i++) {
-			up = row[i];
-			best = diag + (a[i - 1] != b[k - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[i - 1] + 1 < best)
-				best = row[i - 1] + 1;
-			row[i] = best;
-			diag = up;
-		}
-	}
-	return row[w];
-}
-
-float *
-rt_cloud_distances(const struct rt_cloud *c, int metric)
-{
-	size_t i, j, n = c->nv;
-	int k, w = c->dim, *row = NULL;
-	float *tri;
-	double s, t;
-	const uint32_t *a, *b;
-
-	if ((tri = malloc((n * (n - 1) / 2 + 1) * sizeof *tri)) == NULL)
-		return NULL;
-	if (w > 64 && (row = malloc((w + 1) * sizeof *row)) == NULL) {
-		free(tri);
-		return NULL;
-	}
-	for (j = 1; j < n; j++) {
-		float *out = tri + RT_TRI(0, j);
-
-		for (i = 0; i < j; i++) {
-			if (c->numeric) {
-				s = 0;
-				for (k = 0; k < w; k++) {
-					t = c->x[i * w + k] - c->x[j * w + k];
-					s += metric == RT_HAMMING ? (t != 0) : t * t;
-				}
-				out[i] = (float)(metric == RT_HAMMING ? s : sqrt(s));
-				continue;
-			}
-			a = c->sym + i * w;
-			b = c->sym + j * w;
-			if (metric == RT_HAMMING) {
-				for (s = 0, k = 0; k < w; k++)
-					s += a[k] != b[k];
-				out[i] = (float)s;
-			} else if (w <= 64)
-				out[i] = (float)rt_levenshtein(a, b, w);
-			else
-				out[i] = (float)levenshtein_long(a, b, w, row);
-		}
-	}
-	free(row);
-	return tri;
-}
-
-int
-rt_graph_build(struct rt_graph *g, const float *tri, size_t n, float thresh)
-{
-	size_t i, j, *fill;
-
-	memset(g, 0, sizeof *g);
-	g->n = n;
-	g->thresh = thresh;
-	if ((g->off = calloc(n + 1, sizeof *g->off)) == NULL)
-		return -1;
-	for (j = 1; j < n; j++)
-		for (i = 0; i < j; i++)
-			if (tri[RT_TRI(i, j)] <= thresh) {
-				g->off[i + 1]++;
-				g->off[j + 1]++;
-			}
-	for (i = 0; i < n; i++)
-		g->off[i + 1] += g->off[i];
-	if ((g->nb = malloc((g->off[n] + 1) * sizeof *g->nb)) == NULL ||
-	    (g->d = malloc((g->off[n] + 1) * sizeof *g->d)) == NULL ||
-	    (fill = malloc((n + 1) * sizeof *fill)) == NULL) {
-		rt_graph_free(g);
-		return -1;
-	}
-	memcpy(fill, g->off, n * sizeof *fill);
-	/* j ascending, then i ascending: every row comes out sorted */
-	for (j = 1; j < n; j++)
-		for (i = 0; i < j; i++) {
-			float d = tri[RT_TRI(i, j)];
-
-			if (d > thresh)
-				continue;
-			g->nb[fill[i]] = (uint32_t)j;
-			g->d[fill[i]++] = d;
-			g->nb[fill[j]] = (uint32_t)i;
-			g->d[fill[j]++] = d;
-		}
-	free(fill);
-	return 0;
-}
-
-void
-rt_graph_free(struct rt_graph *g)
-{
-	free(g->off);
-	free(g->nb);
-	free(g->d);
-	memset(g, 0, sizeof *g);
 }

@@ -1,0 +1,428 @@
+/* persistence.c: the persistence stream (persist writes it, circcoord
+ * reads it): the barcode ranked, the classes chosen for cocycles and their
+ * cocycles, the points' vertices, and the edges the coordinates need. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+/* The tables of the stream, in order, and their columns: defined here once
+ * for the writer and the reader. */
+enum { T_BARS, T_CLASSES, T_COCYCLES, T_POINTMAP, T_EDGES, NTABLES };
+static const char *const tables[NTABLES] = {
+	"#reftrace bars 1 dim rank birth death persistence",
+	"#reftrace classes 1 rank birth death scale edges",
+	"#reftrace cocycles 1 rank i j coef",
+	"#reftrace pointmap 1 vertex seq loc func region",
+	"#reftrace edges 1 i j distance",
+};
+#define META "# persist "
+
+static double
+persistence(double birth, double death)
+{
+	return isinf(death) ? INFINITY : death - birth;
+}
+
+/* Dimension, then persistence (alive at the threshold first), then birth,
+ * then the vertices that gave birth: ties are the rule with integer
+ * distances, and the order must not depend on the sort. */
+static int
+byrank(const void *a, const void *b, void *ctx)
+{
+	const struct rt_bar *bar = ctx;
+	const struct rt_bar *p = &bar[*(const size_t *)a], *q = &bar[*(const size_t *)b];
+	double x = persistence(p->birth, p->death), y = persistence(q->birth, q->death);
+	int i;
+
+	if (p->dim != q->dim)
+		return p->dim - q->dim;
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (p->birth != q->birth)
+		return p->birth < q->birth ? -1 : 1;
+	for (i = 0; i < 3; i++)
+		if (p->v[i] != q->v[i])
+			return p->v[i] < q->v[i] ? -1 : 1;
+	return 0;
+}
+
+/* The largest scale at which a class is alive: the largest edge value
+ * below its death, or the threshold. */
+static float
+alive(const struct rt_graph *g, const struct rt_bar *b)
+{
+	float best = b->birth;
+	size_t k;
+
+	if (isinf(b->death))
+		return g->thresh;
+	for (k = 0; k < g->off[g->n]; k++)
+		if (g->d[k] < b->death && g->d[k] > best)
+			best = g->d[k];
+	return best;
+}
+
+int
+rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *g,
+    const struct rt_collapse *col, unsigned modulus, size_t nclasses, double minpers)
+{
+	size_t *ord = NULL, i, rank = 0;
+	const struct rt_bar *b;
+	struct rt_pclass *c;
+
+	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
+	    (p->bar = malloc((ph->nbar + 1) * sizeof *p->bar)) == NULL ||
+	    (p->cls = calloc(nclasses < ph->nbar ? nclasses + 1 : ph->nbar + 1,
+	    sizeof *p->cls)) == NULL)
+		goto fail;
+	for (i = 0; i < ph->nbar; i++)
+		ord[i] = i;
+	qsort_r(ord, ph->nbar, sizeof *ord, byrank, ph->bar);
+	p->modulus = modulus;
+	p->upto = -1;
+	for (i = 0; i < ph->nbar; i++) {
+		b = &ph->bar[ord[i]];
+		rank = i == 0 || ph->bar[ord[i - 1]].dim != b->dim ? 1 : rank + 1;
+		p->bar[i] = (struct rt_pbar){ b->dim, rank, b->birth, b->death };
+		if (b->dim != 1 || rank > nclasses || persistence(b->birth, b->death) < minpers ||
+		    !(persistence(b->birth, b->death) > 0))
+			continue;
+		/* cocycles of the collapsed complex go back to the whole one */
+		c = &p->cls[p->ncls++];
+		c->rank = p->ncls;
+		c->birth = b->birth;
+		c->death = b->death;
+		c->scale = alive(g, b);
+		if (c->scale > p->upto)
+			p->upto = c->scale;
+		if (col == NULL) {
+			if ((c->z = malloc((b->ncocycle + 1) * sizeof *c->z)) == NULL)
+				goto fail;
+			memcpy(c->z, ph->cocycle + b->cocycle, b->ncocycle * sizeof *c->z);
+			c->nz = b->ncocycle;
+		} else if (rt_cocycle_extend(g, col, (float)c->scale, modulus,
+		    ph->cocycle + b->cocycle, b->ncocycle, &c->z, &c->nz))
+			goto fail;
+	}
+	p->nbar = ph->nbar;
+	p->g = *g;
+	free(ord);
+	return 0;
+fail:
+	free(ord);
+	rt_pers_free(p);
+	return -1;
+}
+
+static void
+value(FILE *f, double v)
+{
+	if (isinf(v))
+		fputs(" inf", f);
+	else
+		fprintf(f, " %.9g", v);
+}
+
+int
+rt_pers_write(FILE *f, const struct rt_pers *p)
+{
+	char magic[64];
+	size_t i, j, k;
+
+	fprintf(f, "%s\n", rt_stream_magic(RT_STREAM_PERSISTENCE, magic, sizeof magic));
+	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g\n",
+	    p->npoints, p->nvert, p->metric, p->modulus, p->dim, p->threshold);
+	fprintf(f, "# threshold %.9g: %s\n", p->threshold, p->why);
+	if (*p->about)
+		fprintf(f, "# %s\n", p->about);
+	fprintf(f, "%s\n", tables[T_BARS]);
+	for (i = 0; i < p->nbar; i++) {
+		fprintf(f, "%d %zu", p->bar[i].dim, p->bar[i].rank);
+		value(f, p->bar[i].birth);
+		value(f, p->bar[i].death);
+		value(f, persistence(p->bar[i].birth, p->bar[i].death));
+		putc('\n', f);
+	}
+	fprintf(f, "%s\n", tables[T_CLASSES]);
+	for (i = 0; i < p->ncls; i++) {
+		fprintf(f, "%zu", p->cls[i].rank);
+		value(f, p->cls[i].birth);
+		value(f, p->cls[i].death);
+		value(f, p->cls[i].scale);
+		fprintf(f, " %zu\n", p->cls[i].nz);
+	}
+	fprintf(f, "%s\n", tables[T_COCYCLES]);
+	for (i = 0; i < p->ncls; i++)
+		for (j = 0; j < p->cls[i].nz; j++)
+			fprintf(f, "%zu %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", p->cls[i].rank,
+			    p->cls[i].z[j].i, p->cls[i].z[j].j, p->cls[i].z[j].coef);
+	fprintf(f, "%s\n", tables[T_POINTMAP]);
+	for (i = 0; i < p->npoints; i++) {
+		if (p->pm.n == 0)
+			fprintf(f, "%zu %zu - - -\n", i, i);
+		else
+			fprintf(f, "%" PRIu32 " %" PRIu64 " %s %s %s\n", p->pm.vert[i],
+			    p->pm.seq[i], rt_str(p->pm.loc[i]), rt_str(p->pm.func[i]),
+			    rt_str(p->pm.region[i]));
+	}
+	fprintf(f, "%s\n", tables[T_EDGES]);
+	for (i = 0; p->ncls && i < p->g.n; i++)
+		for (k = p->g.off[i]; k < p->g.off[i + 1]; k++)
+			if (p->g.nb[k] > i && p->g.d[k] <= p->upto)
+				fprintf(f, "%zu %" PRIu32 " %.9g\n", i, p->g.nb[k], (double)p->g.d[k]);
+	return ferror(f) ? -1 : 0;
+}
+
+void
+rt_pers_free(struct rt_pers *p)
+{
+	size_t i;
+
+	for (i = 0; p->cls != NULL && i < p->ncls; i++)
+		free(p->cls[i].z);
+	free(p->bar);
+	free(p->cls);
+	if (p->owned) {
+		rt_pointmap_free(&p->pm);
+		rt_graph_free(&p->g);
+	}
+	memset(p, 0, sizeof *p);
+}
+
+/* Reading.  Every number that sizes or indexes something is checked
+ * against what the stream declared before it is used. */
+
+struct rd {
+	struct rt_reader *r;
+	struct rt_pers *p;
+	struct rt_edge *e;
+	size_t ne, cape, capbar, capcls, *capz;
+	int seen[NTABLES];
+};
+
+static int
+num(const char *s, double *v)
+{
+	char *end;
+
+	if (strcmp(s, "inf") == 0) {
+		*v = INFINITY;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno == ERANGE || !isfinite(*v) ? -1 : 0;
+}
+
+static int
+count(const char *s, uint64_t max, uint64_t *v)
+{
+	return rt_parse_u64(s, v) || *v > max ? -1 : 0;
+}
+
+/* "# persist points=N vertices=N metric=M modulus=P dim=D threshold=T" */
+static int
+meta(struct rd *d, char *s)
+{
+	struct rt_pers *p = d->p;
+	char *f, *save = NULL, *v;
+	uint64_t u;
+	double x;
+
+	for (f = strtok_r(s + strlen(META), " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+		if ((v = strchr(f, '=')) == NULL)
+			continue;
+		*v++ = '\0';
+		if (strcmp(f, "points") == 0 && count(v, UINT32_MAX, &u) == 0)
+			p->npoints = u;
+		else if (strcmp(f, "vertices") == 0 && count(v, UINT32_MAX, &u) == 0)
+			p->nvert = u;
+		else if (strcmp(f, "metric") == 0)
+			snprintf(p->metric, sizeof p->metric, "%s", v);
+		else if (strcmp(f, "modulus") == 0 && count(v, 65521, &u) == 0 && rt_prime(u))
+			p->modulus = (unsigned)u;
+		else if (strcmp(f, "dim") == 0 && count(v, 2, &u) == 0)
+			p->dim = (int)u;
+		else if (strcmp(f, "threshold") == 0 && num(v, &x) == 0)
+			p->threshold = x;
+		else {
+			rt_rbad(d->r, "bad %s in the '# persist' line", f);
+			return -1;
+		}
+	}
+	if (p->modulus == 0 || p->nvert == 0 || p->npoints == 0 || p->nvert > p->npoints) {
+		rt_rbad(d->r, "the '# persist' line needs points, vertices (at most the "
+		    "points) and a prime modulus");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+row(struct rd *d, int t, char *s)
+{
+	struct rt_pers *p = d->p;
+	char *f[8], *save = NULL, *q;
+	int nf = 0;
+	uint64_t u[4];
+	double a[4];
+	struct rt_pclass *c;
+
+	for (q = strtok_r(s, " \t", &save); q && nf < 8; q = strtok_r(NULL, " \t", &save))
+		f[nf++] = q;
+	if (nf == 0)
+		return 0;
+	switch (t) {
+	case T_BARS:
+		if (nf != 5 || count(f[0], 2, &u[0]) || count(f[1], UINT32_MAX, &u[1]) ||
+		    num(f[2], &a[0]) || num(f[3], &a[1]) || num(f[4], &a[2]))
+			return rt_rbad(d->r, "bad bar row"), -1;
+		if (rt_grow(&p->bar, &d->capbar, p->nbar + 1, sizeof *p->bar))
+			return -2;
+		p->bar[p->nbar++] = (struct rt_pbar){ (int)u[0], u[1], a[0], a[1] };
+		return 0;
+	case T_CLASSES:
+		if (nf != 5 || count(f[0], UINT32_MAX, &u[0]) || u[0] != p->ncls + 1 ||
+		    num(f[1], &a[0]) || num(f[2], &a[1]) || num(f[3], &a[2]) ||
+		    isinf(a[2]) || a[2] < 0 || count(f[4], UINT32_MAX, &u[1]))
+			return rt_rbad(d->r, "bad class row (ranks 1, 2, ... in order)"), -1;
+		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls))
+			return -2;
+		c = &p->cls[p->ncls++];
+		memset(c, 0, sizeof *c);
+		*c = (struct rt_pclass){ u[0], a[0], a[1], a[2], NULL, 0 };
+		if (a[2] > p->upto)
+			p->upto = a[2];
+		return 0;
+	case T_COCYCLES:
+		if (nf != 4 || count(f[0], p->ncls, &u[0]) || u[0] == 0 ||
+		    count(f[1], p->nvert - 1, &u[1]) || count(f[2], p->nvert - 1, &u[2]) ||
+		    u[1] >= u[2] || count(f[3], p->modulus - 1, &u[3]) || u[3] == 0)
+			return rt_rbad(d->r, "bad cocycle row (want rank i j coef: a class "
+			    "above, vertices i < j below %zu, 0 < coef < %u)", p->nvert,
+			    p->modulus), -1;
+		c = &p->cls[u[0] - 1];
+		if (rt_grow(&c->z, &d->capz[u[0] - 1], c->nz + 1, sizeof *c->z))
+			return -2;
+		c->z[c->nz++] = (struct rt_cocycle_entry){ (uint32_t)u[1], (uint32_t)u[2],
+		    (uint32_t)u[3] };
+		return 0;
+	case T_POINTMAP:
+		if (nf != 5 || count(f[0], p->nvert - 1, &u[0]) || rt_parse_u64(f[1], &u[1]))
+			return rt_rbad(d->r, "bad pointmap row (want vertex seq loc func "
+			    "region, the vertex below %zu)", p->nvert), -1;
+		if (rt_pointmap_add(&p->pm, (uint32_t)u[0], u[1], f[2], f[3], f[4]))
+			return -2;
+		p->npoints = p->pm.n;
+		return 0;
+	case T_EDGES:
+		if (nf != 3 || count(f[0], p->nvert - 1, &u[0]) || count(f[1], p->nvert - 1, &u[1]) ||
+		    u[0] >= u[1] || num(f[2], &a[0]) || isinf(a[0]) || a[0] < 0)
+			return rt_rbad(d->r, "bad edge row (want i j distance, vertices "
+			    "i < j below %zu)", p->nvert), -1;
+		if (rt_grow(&d->e, &d->cape, d->ne + 1, sizeof *d->e))
+			return -2;
+		d->e[d->ne++] = (struct rt_edge){ (uint32_t)u[0], (uint32_t)u[1], (float)a[0] };
+		return 0;
+	}
+	return 0;
+}
+
+int
+rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
+{
+	struct rd d = { .r = r, .p = p };
+	size_t i, n;
+	char *s;
+	int t = -1, k, e = 0;
+
+	memset(p, 0, sizeof *p);
+	p->owned = 1;
+	p->upto = -1;
+	if (rt_rexpect(r, RT_STREAM_PERSISTENCE)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return -1;
+	}
+	rt_rgetline(r, &n);	/* the header */
+	while ((s = rt_rgetline(r, &n)) != NULL) {
+		if (strncmp(s, META, strlen(META)) == 0 && t < 0) {
+			if (meta(&d, s))
+				goto bad;
+			p->npoints = 0;	/* the pointmap's rows count them */
+			continue;
+		}
+		if (strncmp(s, "#reftrace ", 10) == 0) {
+			for (k = 0; k < NTABLES && strncmp(s, tables[k], strlen(tables[k])) != 0; k++)
+				;
+			if (k < NTABLES && (p->modulus == 0 || k <= t || d.seen[k])) {
+				rt_rbad(r, "%s", p->modulus == 0 ? "a table before the '# persist' line" :
+				    "tables out of order");
+				goto bad;
+			}
+			if (k == T_COCYCLES) {	/* a cocycle's capacity per class */
+				free(d.capz);
+				if ((d.capz = calloc(p->ncls + 1, sizeof *d.capz)) == NULL)
+					goto nomem;
+			}
+			t = k < NTABLES ? k : NTABLES;
+			if (k < NTABLES)
+				d.seen[k] = 1;
+			continue;
+		}
+		if (*s == '#' || t < 0 || t == NTABLES)
+			continue;
+		if (memchr(s, '\0', n) != NULL) {
+			rt_rbad(r, "a NUL byte in the line");
+			goto bad;
+		}
+		if ((e = row(&d, t, s)) == -2)
+			goto nomem;
+		if (e)
+			goto bad;
+	}
+	if (*rt_rerror(r))
+		goto bad;
+	for (k = 0; k < NTABLES; k++)
+		if (!d.seen[k]) {
+			snprintf(err, errlen, "%s: no %.*s table", rt_rpath(r),
+			    (int)strcspn(tables[k] + 10, " "), tables[k] + 10);
+			goto fail;
+		}
+	if (p->npoints == 0) {
+		snprintf(err, errlen, "%s: no points in the pointmap table", rt_rpath(r));
+		goto fail;
+	}
+	for (i = 0; i < p->ncls; i++)
+		if (p->cls[i].nz == 0) {
+			snprintf(err, errlen, "%s: class %zu has no cocycle", rt_rpath(r), i + 1);
+			goto fail;
+		}
+	if (rt_graph_from_edges(&p->g, p->nvert, d.e, d.ne, INFINITY))
+		goto nomem;
+	for (i = 1; i < d.ne; i++)	/* sorted now: a repeat is a neighbour */
+		if (d.e[i].i == d.e[i - 1].i && d.e[i].j == d.e[i - 1].j) {
+			snprintf(err, errlen, "%s: the edge %" PRIu32 " %" PRIu32 " twice",
+			    rt_rpath(r), d.e[i].i, d.e[i].j);
+			goto fail;
+		}
+	p->g.thresh = (float)p->threshold;
+	free(d.e);
+	free(d.capz);
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
+	goto fail;
+bad:
+	snprintf(err, errlen, "%s", rt_rerror(r));
+fail:
+	free(d.e);
+	free(d.capz);
+	rt_pers_free(p);
+	return -1;
+}
