@@ -58,10 +58,22 @@ const char *rt_metric_name(int m);
 /* Edit distance of two symbol strings of length w <= 64, bit-parallel
  * (Myers 1999, in Hyyro's form for the global distance). */
 int rt_levenshtein(const uint32_t *a, const uint32_t *b, int w);
+/* The same for any w, in two rows of w + 1 ints. */
+int rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row);
 /* All distances between vertices, the lower triangle: d(i, j) for i < j
  * at [j * (j - 1) / 2 + i].  NULL when out of memory. */
 float *rt_cloud_distances(const struct rt_cloud *c, int metric);
 #define RT_TRI(i, j) ((size_t)(j) * ((size_t)(j) - 1) / 2 + (size_t)(i))
+
+/* The pairs of vertices of a cloud of symbols within distance tau
+ * (RT_LEVENSHTEIN or RT_HAMMING), found without all pairs (a prefix-
+ * filtered overlap join), on threads threads: *e (the caller frees) gets
+ * the m edges i < j, in no order.  -1 with errno ENOMEM, or E2BIG when
+ * there are more than maxedges; *candidates says how many pairs were
+ * measured. */
+struct rt_edge;
+int rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
+    size_t maxedges, struct rt_edge **e, size_t *m, uint64_t *candidates);
 
 /* The neighbourhood graph at a threshold: for every vertex its neighbours
  * in increasing order with their distances (compressed rows). */

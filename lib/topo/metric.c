@@ -54,8 +54,8 @@ rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
 }
 
 /* Edit distance for windows longer than a machine word: two DP rows. */
-static int
-levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
+int
+rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
 {
 	int i, k, diag, up, best;
 
@@ -115,7 +115,7 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 			} else if (w <= 64)
 				out[i] = (float)rt_levenshtein(a, b, w);
 			else
-				out[i] = (float)levenshtein_long(a, b, w, row);
+				out[i] = (float)rt_levenshtein_long(a, b, w, row);
 		}
 	}
 	free(row);

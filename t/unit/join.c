@@ -1,0 +1,95 @@
+/* join.c: the similarity join against all pairs, as TAP. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+static int n, failed;
+
+static void
+ok(int cond, const char *desc)
+{
+	printf("%sok %d - %s\n", cond ? "" : "not ", ++n, desc);
+	if (!cond)
+		failed++;
+}
+
+/* A cloud of nv windows of w symbols from an alphabet of a letters, some
+ * windows copied from earlier ones with a few edits, as loops make them. */
+static void
+cloud(struct rt_cloud *c, size_t nv, int w, int a, struct rt_rng *g)
+{
+	size_t v;
+	int k;
+
+	c->nv = c->n = nv;
+	c->dim = w;
+	c->numeric = 0;
+	c->sym = malloc(nv * w * sizeof *c->sym);
+	for (v = 0; v < nv; v++)
+		for (k = 0; k < w; k++) {
+			if (v > 0 && rt_rng_unit(g) < 0.7) {
+				size_t from = rt_rng_below(g, v);
+
+				c->sym[v * w + k] = c->sym[from * w + (k + rt_rng_below(g, 2)) % w];
+			} else
+				c->sym[v * w + k] = 1 + (uint32_t)rt_rng_below(g, a);
+		}
+}
+
+/* The edges of the join against every pair measured. */
+static int
+same(const struct rt_cloud *c, int metric, int tau, unsigned threads)
+{
+	struct rt_edge *e;
+	size_t m, i, j, want = 0;
+	uint64_t cand;
+	float *tri = rt_cloud_distances(c, metric);
+	int bad = 0;
+
+	if (tri == NULL || rt_join(c, metric, tau, threads, (size_t)1 << 40, &e, &m, &cand))
+		return 0;
+	for (j = 1; j < c->nv; j++)
+		for (i = 0; i < j; i++)
+			want += tri[RT_TRI(i, j)] <= tau;
+	for (i = 0; i < m; i++)
+		if (e[i].i >= e[i].j || e[i].j >= c->nv || tri[RT_TRI(e[i].i, e[i].j)] != e[i].d ||
+		    e[i].d > tau)
+			bad = 1;
+	/* no pair twice: with the count right and every pair valid, all found */
+	for (i = 0; i < m && !bad; i++)
+		tri[RT_TRI(e[i].i, e[i].j)] = -1;
+	for (j = 1, m = 0; j < c->nv; j++)
+		for (i = 0; i < j; i++)
+			m += tri[RT_TRI(i, j)] == -1;
+	free(tri);
+	free(e);
+	return !bad && m == want;
+}
+
+int
+main(void)
+{
+	struct rt_cloud c = { 0 };
+	struct rt_rng g;
+	char d[128];
+	int tau, w, a;
+
+	rt_rng_seed(&g, 7);
+	for (w = 3; w <= 70; w = w < 10 ? w + 7 : w * 7) {
+		for (a = 3; a <= 40; a *= 4) {
+			cloud(&c, 300, w, a, &g);
+			for (tau = 0; tau <= w; tau += w / 4 + 1) {
+				snprintf(d, sizeof d, "levenshtein, w %d, %d symbols, tau %d: "
+				    "the pairs all pairs give", w, a, tau);
+				ok(same(&c, RT_LEVENSHTEIN, tau, 1 + (tau & 1)), d);
+				snprintf(d, sizeof d, "hamming, w %d, %d symbols, tau %d", w, a, tau);
+				ok(same(&c, RT_HAMMING, tau, 2), d);
+			}
+			free(c.sym);
+		}
+	}
+	printf("1..%d\n", n);
+	return failed != 0;
+}
