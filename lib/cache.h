@@ -211,10 +211,11 @@ int rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_his
 int rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in);
 int rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
     int timed);
-/* Add a histogram stream's bins to h, each times the weight (or with
- * RT_HIST_RATE times the stream's own rate); RT_HIST_EXACT refuses log2
- * bins.  in gets the stream's block, accesses and rate.  Returns 0, or -1
- * with err ("path:line: reason"; bins read so far stay added). */
+/* Add a histogram stream's bins to h (with RT_HIST_RATE, each times the
+ * stream's own rate: the counts of the whole its sample stands for); in
+ * gets the stream's block, accesses and rate.  Returns 0, or -1 with err
+ * ("path:line: reason"; bins read so far stay added); with RT_HIST_EXACT,
+ * -2 for log2 bins, which do not merge. */
 #define RT_HIST_RATE 1
 #define RT_HIST_EXACT 2
 int rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histinfo *in,
@@ -250,8 +251,7 @@ void rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r, struct rt_hist *h
 /* SHARDS_adj: the difference between the expected and the actual sample
  * count at distance 0, then the weights scaled by 1/rate.  -1 out of
  * memory. */
-int rt_shards_adjust(const struct rt_shards *s, struct rt_hist *h, uint64_t accesses,
-    double sampled);
+int rt_shards_adjust(struct rt_hist *h, uint64_t accesses, double sampled, double rate);
 void rt_shards_free(struct rt_shards *s);
 
 /* Reuse distances of a trace (lib/cache/rdist.c): every block an access

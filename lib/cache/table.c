@@ -142,7 +142,9 @@ readrow(struct rt_cache_row *r, char **f, int nf, int threec)
 	char *p, *save = NULL;
 	int i;
 
-	if (nf != 19 + 3 * threec || strlen(f[0]) >= sizeof r->name)
+	/* the memory row has always had a dash more than the header */
+	if (nf < 2 || nf != 19 + 3 * threec + (strcmp(f[1], "-") == 0) ||
+	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
 	snprintf(r->name, sizeof r->name, "%s", f[0]);
