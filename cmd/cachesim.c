@@ -13,6 +13,7 @@ static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode;
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
+static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
 static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc;
@@ -27,7 +28,7 @@ static struct rt_temp *temp;
 static struct rt_tally *tally;
 static struct rt_cg *cg;
 static struct rt_writer *mw;		/* the miss stream */
-static struct rt_rec cur;		/* the record being simulated */
+static struct rt_rec cur;		/* --misses: the record being simulated */
 static struct rt_regions *regs;
 
 enum { O_CG = U_LONG, O_DIFF, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
@@ -106,7 +107,8 @@ item(void *ctx, struct rt_rec *rec)
 	} else if (cg != NULL)
 		rt_cg_access(cg, rec);
 	else {
-		cur = *rec;
+		if (mw != NULL)
+			cur = *rec;
 		rt_ens_access(ens, rec);
 	}
 	return 0;
@@ -275,13 +277,10 @@ main(int argc, char *argv[])
 				u_bad("-S %s: bad seed", optarg);
 			break;
 		case O_INCL:
-			if (strcmp(optarg, "nine") == 0)
-				incl = RT_NINE;
-			else if (strcmp(optarg, "inclusive") == 0)
-				incl = RT_INCLUSIVE;
-			else if (strcmp(optarg, "exclusive") == 0)
-				incl = RT_EXCLUSIVE;
-			else
+			for (incl = RT_NINE; incl <= RT_EXCLUSIVE &&
+			    strcmp(optarg, inclnames[incl]) != 0; incl++)
+				;
+			if (incl > RT_EXCLUSIVE)
 				u_bad("--inclusion %s: nine, inclusive or exclusive", optarg);
 			break;
 		case 'g':

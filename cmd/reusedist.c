@@ -22,7 +22,6 @@ static struct rt_rdist *rd;
 static struct rt_regions *regs;
 static struct rt_tally *groups;		/* -g: rt_welford by key */
 static struct rt_welford win;		/* -w: the window so far */
-static uint64_t lastseq;
 
 enum { O_EXACT = U_LONG };
 static const struct u_opt opts[] = {
@@ -74,20 +73,13 @@ sample(void *ctx, const struct rt_rdsample *s)
 	}
 }
 
+/* An event: regions apply from here on. */
 static int
-item(void *ctx, struct rt_rec *rec)
+event(void *ctx, struct rt_rec *rec)
 {
 	(void)ctx;
-	if (rec->kind != RT_ACCESS) {
-		if (rt_rdist_drain(rd))	/* regions apply from here on */
-			u_die(1, "%s", rt_rdist_error(rd));
-		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-			u_die(1, "out of memory");
-		return 0;
-	}
-	lastseq = rec->seq;
-	if (rt_rdist_access(rd, rec))
-		u_die(1, "%s", rt_rdist_error(rd));
+	if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
+		u_die(1, "out of memory");
 	return 0;
 }
 
@@ -143,9 +135,10 @@ measure(char **files, int n)
 	struct rt_histinfo in;
 	struct rt_bin *v;
 	size_t nb;
+	int k;
 
 	if ((rd = rt_rdist_new(&cfg, out == OUT_RECORDS || out == OUT_GROUPS ||
-	    out == OUT_WINDOW ? sample : NULL, NULL)) == NULL ||
+	    out == OUT_WINDOW ? sample : NULL, event, NULL)) == NULL ||
 	    (regs = rt_regions_new()) == NULL || (groups = rt_tally_new(sizeof win)) == NULL)
 		u_die(1, "out of memory");
 	if (out == OUT_HIST && isatty(fileno(fo)))
@@ -154,12 +147,14 @@ measure(char **files, int n)
 		rt_reuserec_header(fo, cfg.timed);
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
-	if (rt_foreach(files, n, Iflag, kflag, item, NULL, u_diag))
+	if ((k = rt_foreach(files, n, Iflag, kflag, rt_rdist_item, rd, u_diag)) < 0)
+		u_die(1, "%s", rt_rdist_error(rd));
+	if (k)
 		u_status = 1;
 	if ((v = rt_rdist_finish(rd, &nb, &in)) == NULL)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (out == OUT_WINDOW && win.n > 0)
-		rt_reusewin_write(fo, lastseq, &win);
+		rt_reusewin_write(fo, rt_rdist_lastseq(rd), &win);
 	switch (out) {
 	case OUT_HIST: rt_hist_write(fo, v, nb, &in, 0); break;
 	case OUT_EXACT: rt_hist_write(fo, v, nb, &in, 1); break;

@@ -235,13 +235,13 @@ int rt_reusewin_write(FILE *f, uint64_t seq, const struct rt_welford *w);
 
 /* SHARDS sampling (Waldspurger et al., FAST 2015; lib/cache/shards.c):
  * a block is in the sample when the hash of its number is below a
- * threshold, at a fixed rate, or at a fixed size, where the threshold
- * falls as blocks come (a max-heap of the sampled hashes). */
+ * threshold (rt_hash64 of the block xor the seed), at a fixed rate, or
+ * at a fixed size, where the threshold falls as blocks come (a max-heap
+ * of the sampled hashes). */
 struct rt_shards;
 struct rt_shards *rt_shards_new(double rate, uint64_t size, uint64_t seed);
 uint64_t rt_shards_threshold(const struct rt_shards *s);	/* UINT64_MAX: all */
 double rt_shards_rate(const struct rt_shards *s);
-uint64_t rt_shards_hash(const struct rt_shards *s, uint64_t block);
 /* A new block in a sample of fixed size, 1 if the sample is now over it:
  * then rt_shards_shrink takes the blocks of largest hash out of r,
  * lowers the threshold and rescales h and *sampled to the new rate. */
@@ -268,10 +268,13 @@ struct rt_rdist_cfg {
 struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; };
 typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);
 struct rt_rdist;
-struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, void *ctx);
-/* 0, or -1 out of memory (rt_rdist_error says more). */
-int rt_rdist_access(struct rt_rdist *d, const struct rt_rec *rec);
-int rt_rdist_drain(struct rt_rdist *d);	/* the accesses queued, before an event */
+struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
+    rt_item_fn *event, void *ctx);
+/* The rt_item_fn of rt_foreach, ctx the rt_rdist: an event goes to
+ * event(ctx, rec) once the accesses before it are measured.  0, or -1
+ * out of memory (rt_rdist_error says more) or when event said so. */
+int rt_rdist_item(void *d, struct rt_rec *rec);
+uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
 /* The histogram in full-trace units, sorted; NULL out of memory. */
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
 const char *rt_rdist_error(const struct rt_rdist *d);

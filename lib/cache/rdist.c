@@ -27,13 +27,15 @@ struct rt_rdist {
 	int npend;
 	uint64_t late[AHEAD];
 	unsigned nlate;
+	uint64_t lastseq;		/* of the last access */
 	rt_rdist_fn *fn;
+	rt_item_fn *event;
 	void *ctx;
 	char err[128];
 };
 
 struct rt_rdist *
-rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, void *ctx)
+rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, void *ctx)
 {
 	struct rt_rdist *d = calloc(1, sizeof *d);
 
@@ -41,6 +43,7 @@ rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, void *ctx)
 		return NULL;
 	d->c = *c;
 	d->fn = fn;
+	d->event = event;
 	d->ctx = ctx;
 	if ((d->eng = rt_reuse_new(c->timed)) == NULL || (d->hist = rt_hist_new()) == NULL ||
 	    (d->sh = rt_shards_new(c->rate, c->size, c->seed)) == NULL) {
@@ -61,6 +64,12 @@ rt_rdist_free(struct rt_rdist *d)
 	rt_hist_free(d->hist);
 	rt_shards_free(d->sh);
 	free(d);
+}
+
+uint64_t
+rt_rdist_lastseq(const struct rt_rdist *d)
+{
+	return d->lastseq;
 }
 
 const char *
@@ -132,8 +141,8 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
 	return 0;
 }
 
-int
-rt_rdist_drain(struct rt_rdist *d)
+static int
+drain(struct rt_rdist *d)
 {
 	int i, n = d->npend;
 
@@ -149,33 +158,62 @@ rt_rdist_drain(struct rt_rdist *d)
 	return 0;
 }
 
-int
-rt_rdist_access(struct rt_rdist *d, const struct rt_rec *rec)
+/* One block access: sampled or not, queued. */
+static inline int
+block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 {
 	struct rt_rdsample *p;
-	struct rt_span s;
 	uint64_t h = 0;
 
-	for (rt_span_start(&s, rec->addr, rt_last(rec), d->c.block); rt_span_next(&s);) {
-		d->naccess++;
-		if (d->c.pn && s.block % d->c.pn != d->c.pk)
-			continue;
-		if (d->threshold != UINT64_MAX &&
-		    (h = rt_shards_hash(d->sh, s.block)) >= d->threshold)
-			continue;	/* not sampled: nothing to queue */
-		if (d->npend == NPEND && rt_rdist_drain(d))
-			return -1;
-		d->hash[d->npend] = h;
-		p = &d->pend[d->npend++];
-		p->seq = rec->seq;
-		p->addr = rec->addr;
-		p->block = s.block;
-		p->loc = rec->loc;
-		p->var = rec->var;
-		if (d->npend <= AHEAD)
-			rt_reuse_prefetch(d->eng, s.block);
-	}
+	d->naccess++;
+	if (d->c.pn && b % d->c.pn != d->c.pk)
+		return 0;
+	if (d->threshold != UINT64_MAX && (h = rt_hash64(b ^ d->c.seed)) >= d->threshold)
+		return 0;	/* not sampled: nothing to queue */
+	if (d->npend == NPEND && drain(d))
+		return -1;
+	d->hash[d->npend] = h;
+	p = &d->pend[d->npend++];
+	p->seq = rec->seq;
+	p->addr = rec->addr;
+	p->block = b;
+	p->loc = rec->loc;
+	p->var = rec->var;
+	if (d->npend <= AHEAD)
+		rt_reuse_prefetch(d->eng, b);
 	return 0;
+}
+
+/* An access across blocks, or an event: apart, so that the common case
+ * keeps few registers. */
+static __attribute__((noinline)) int
+other(struct rt_rdist *d, const struct rt_rec *rec)
+{
+	struct rt_span s;
+
+	if (rec->kind != RT_ACCESS) {
+		if (drain(d))	/* what follows the event sees it */
+			return -1;
+		return d->event != NULL ? d->event(d->ctx, (struct rt_rec *)rec) : 0;
+	}
+	for (rt_span_start(&s, rec->addr, rt_last(rec), d->c.block); rt_span_next(&s);)
+		if (block(d, rec, s.block))
+			return -1;
+	return 0;
+}
+
+int
+rt_rdist_item(void *ctx, struct rt_rec *rec)
+{
+	struct rt_rdist *d = ctx;
+	uint64_t first;
+
+	if (rec->kind == RT_ACCESS) {
+		d->lastseq = rec->seq;
+		if ((first = rec->addr / d->c.block) == rt_last(rec) / d->c.block)
+			return block(d, rec, first);	/* within one block, as most are */
+	}
+	return other(d, rec);
 }
 
 struct rt_bin *
@@ -184,7 +222,7 @@ rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 	struct rt_bin *v;
 	size_t i;
 
-	if (rt_rdist_drain(d) || count_flush(d))
+	if (drain(d) || count_flush(d))
 		return NULL;
 	if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate) ||
 	    (v = rt_hist_sorted(d->hist, n)) == NULL) {

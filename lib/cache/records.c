@@ -30,17 +30,24 @@ magic(FILE *f, int kind)
 	fputs(rt_stream_magic(kind, buf, sizeof buf), f);
 }
 
-int
-rt_cacherec_header(FILE *f, int nlevels)
+/* A header whose last columns are one per level: " evicted_L1", " L1". */
+static int
+header(FILE *f, int kind, const char *cols, const char *prefix, int nlevels)
 {
 	int k;
 
-	magic(f, RT_STREAM_CACHE_RECORDS);
-	fputs(" seq served", f);
+	magic(f, kind);
+	fputs(cols, f);
 	for (k = 1; k <= nlevels; k++)
-		fprintf(f, " evicted_L%d", k);
+		fprintf(f, " %sL%d", prefix, k);
 	fputc('\n', f);
 	return ferror(f) ? -1 : 0;
+}
+
+int
+rt_cacherec_header(FILE *f, int nlevels)
+{
+	return header(f, RT_STREAM_CACHE_RECORDS, " seq served", "evicted_", nlevels);
 }
 
 int
@@ -106,14 +113,7 @@ rt_temp_free(struct rt_temp *t)
 int
 rt_temp_header(FILE *f, int nlevels)
 {
-	int k;
-
-	magic(f, RT_STREAM_CACHE_TEMPERATURE);
-	fputs(" seq", f);
-	for (k = 1; k <= nlevels; k++)
-		fprintf(f, " L%d", k);
-	fputc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return header(f, RT_STREAM_CACHE_TEMPERATURE, " seq", "", nlevels);
 }
 
 int

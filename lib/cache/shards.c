@@ -56,12 +56,6 @@ rt_shards_rate(const struct rt_shards *s)
 	return s->rate;
 }
 
-uint64_t
-rt_shards_hash(const struct rt_shards *s, uint64_t block)
-{
-	return rt_hash64(block ^ s->seed);
-}
-
 int
 rt_shards_enter(struct rt_shards *s, uint64_t h, uint64_t block)
 {
