@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "reftrace.h"
 
@@ -91,5 +92,192 @@ struct rt_cg *rt_cg_new(const struct rt_cache_cfg *i1, const struct rt_cache_cfg
 void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec);
 const struct rt_cgstats *rt_cg_stats(const struct rt_cg *g);
 void rt_cg_free(struct rt_cg *g);
+
+/* Average access time: the first level's latency plus, at each level,
+ * its local miss ratio times the cost of going below; lat has a latency
+ * per level and one for memory. */
+double rt_hier_amat(const struct rt_hier *h, const double *lat);
+
+/* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
+ * pass.  Configurations come from -c levels (presets such as "i7" too) or
+ * from -E specs ("1K..2M:8:64:lru,plru" is every size and policy, '/'
+ * parts the levels); they share the split I-cache, the inclusion and the
+ * seed.  Errors: -1 with why for a bad spec, -2 out of memory. */
+struct rt_ens;
+struct rt_ens *rt_ens_new(void);
+int rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen);
+int rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen);
+/* The levels of the -c configuration, or of the first -E one once built. */
+const struct rt_cache_cfg *rt_ens_levels(const struct rt_ens *e, int *n);
+/* Build the hierarchies.  observed: some output follows every access
+ * (rt_ens_observe), so accesses are not batched. */
+int rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
+    uint64_t seed, int threec, int observed, char *why, size_t whylen);
+int rt_ens_count(const struct rt_ens *e);	/* configurations (-E, or built) */
+int rt_ens_depth(const struct rt_ens *e);	/* the most levels of any */
+struct rt_hier *rt_ens_hier(const struct rt_ens *e, int i);
+const char *rt_ens_name(const struct rt_ens *e, int i);	/* NULL for -c */
+/* After every first-level block of an access: the level that served it
+ * in each configuration. */
+typedef void rt_served_fn(void *ctx, const struct rt_rec *rec, uint64_t addr,
+    const int *served);
+void rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx);
+void rt_ens_access(struct rt_ens *e, const struct rt_rec *rec);
+void rt_ens_flush(struct rt_ens *e);	/* the accesses still batched */
+void rt_ens_free(struct rt_ens *e);
+
+/* OPT and PES need the future (lib/cache/future.c): the input is read
+ * once per level with such a policy, before the simulation.  Standard
+ * input is first copied to a temporary file, named in tmp when it was
+ * made (then read that instead, in the binary format, and remove it).
+ * Returns 0, 1 if some input failed (diag was told), -1 with err, -2
+ * with err for configurations that cannot be foreseen together. */
+int rt_ens_needs_future(const struct rt_ens *e);
+int rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
+    rt_diag_fn *diag, char *tmp, size_t tmplen, char *err, size_t errlen);
+
+/* Keys of per-key tables (lib/cache/tally.c): a record's first-level set,
+ * region, source line or function. */
+enum { RT_KEY_SET, RT_KEY_REGION, RT_KEY_LOC, RT_KEY_FUNC };
+int rt_key_parse(const char *name);	/* -1 if unknown */
+const char *rt_key_name(int key);	/* "set" */
+uint64_t rt_key_of(int key, const struct rt_rec *rec, uint64_t addr,
+    const struct rt_regions *g, const struct rt_hier *h);
+/* The key as its table writes it: "12", "bsort.c:31", "main", "-". */
+const char *rt_key_label(int key, uint64_t k, char *buf, size_t len);
+
+/* Rows of rowsize bytes by key, zero until used; NULL out of memory or
+ * for a key past 2^28. */
+struct rt_tally;
+struct rt_tally *rt_tally_new(size_t rowsize);
+void *rt_tally_row(struct rt_tally *t, uint64_t key);
+uint64_t rt_tally_keys(const struct rt_tally *t);	/* keys below have rows */
+const void *rt_tally_get(const struct rt_tally *t, uint64_t key);
+void rt_tally_free(struct rt_tally *t);
+/* cachesim -g: a row is the accesses (a modify is two) and the misses
+ * at each of n levels; served is the level that served the access. */
+int rt_tally_access(struct rt_tally *t, uint64_t key, int op, int served, int n);
+
+/* Running statistics (Welford) of distances, RT_COLD counted apart. */
+struct rt_welford { uint64_t n, cold; double mean, m2; };
+void rt_welford_add(struct rt_welford *a, uint64_t d);
+double rt_welford_sd(const struct rt_welford *a);
+
+/* Cache streams (lib/cache/table.c, lib/cache/records.c): one writer
+ * each, and a reader for the cache table.  Writers return 0, or -1 when
+ * the FILE has an error. */
+struct rt_cache_row {
+	char name[8];		/* L1, L1I, L1D, L2, ..., mem */
+	int hascfg;		/* 0 for memory */
+	struct rt_cache_cfg cfg;
+	struct rt_cache_stats s;
+};
+struct rt_cache_table {
+	struct rt_cache_row row[RT_MAXLEVEL + 2];
+	int n, threec;
+	double amat;
+};
+void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
+    int threec);
+int rt_cachetab_write(FILE *f, const struct rt_cache_table *t);
+int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen);
+int rt_cachetab_summary(FILE *f, const struct rt_cache_table *t);	/* for people */
+int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
+int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
+int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
+/* Per-access streams: -d (the level that served each access and what
+ * each level evicted), --diff, --temperature. */
+int rt_cacherec_header(FILE *f, int nlevels);
+int rt_cacherec_write(FILE *f, uint64_t seq, int served, int nlevels, const uint64_t *evicted);
+int rt_cachediff_header(FILE *f);
+int rt_cachediff_write(FILE *f, uint64_t seq, int a, int na, int b, int nb);
+/* Cache temperature (Choudhury, 5.2.4): per level, over the last window
+ * accesses, +1 for a hit there, -1 for a miss, 0 when it was not asked. */
+struct rt_temp;
+struct rt_temp *rt_temp_new(uint64_t window, int nlevels);
+int rt_temp_header(FILE *f, int nlevels);
+int rt_temp_write(struct rt_temp *t, FILE *f, uint64_t seq, int served);
+void rt_temp_free(struct rt_temp *t);
+
+/* Reuse-distance histograms and miss-ratio curves (lib/cache/histio.c).
+ * Bins are sorted by key, RT_COLD last; the weights are in full-trace
+ * units.  A histogram has log2 bins, or with exact a bin per distance. */
+struct rt_histinfo {
+	uint64_t block;		/* bytes */
+	double accesses, rate;	/* rate: of the sample it came from */
+};
+int rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
+    int exact);
+int rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in);
+int rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
+    int timed);
+/* Add a histogram stream's bins to h (with RT_HIST_RATE, each times the
+ * stream's own rate: the counts of the whole its sample stands for); in
+ * gets the stream's block, accesses and rate.  Returns 0, or -1 with err
+ * ("path:line: reason"; bins read so far stay added); with RT_HIST_EXACT,
+ * -2 for log2 bins, which do not merge. */
+#define RT_HIST_RATE 1
+#define RT_HIST_EXACT 2
+int rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histinfo *in,
+    char *err, size_t errlen);
+/* A curve's points: C blocks (and bytes) hold the misses. */
+struct rt_mrc_point { uint64_t blocks, bytes; double misses, ratio; };
+int rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_histinfo *in,
+    char *err, size_t errlen);
+
+/* Reuse-distance streams (lib/cache/reusestat.c): per access, by key,
+ * and over running windows. */
+int rt_reuserec_header(FILE *f, int timed);
+int rt_reuserec_write(FILE *f, uint64_t seq, uint64_t block, uint64_t dist);
+int rt_reuseby_write(FILE *f, int key, const struct rt_tally *t);	/* rows: rt_welford */
+int rt_reusewin_header(FILE *f);
+int rt_reusewin_write(FILE *f, uint64_t seq, const struct rt_welford *w);
+
+/* SHARDS sampling (Waldspurger et al., FAST 2015; lib/cache/shards.c):
+ * a block is in the sample when the hash of its number is below a
+ * threshold (rt_hash64 of the block xor the seed), at a fixed rate, or
+ * at a fixed size, where the threshold falls as blocks come (a max-heap
+ * of the sampled hashes). */
+struct rt_shards;
+struct rt_shards *rt_shards_new(double rate, uint64_t size, uint64_t seed);
+uint64_t rt_shards_threshold(const struct rt_shards *s);	/* UINT64_MAX: all */
+double rt_shards_rate(const struct rt_shards *s);
+/* A new block in a sample of fixed size, 1 if the sample is now over it:
+ * then rt_shards_shrink takes the blocks of largest hash out of r,
+ * lowers the threshold and rescales h and *sampled to the new rate. */
+int rt_shards_enter(struct rt_shards *s, uint64_t hash, uint64_t block);
+void rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r, struct rt_hist *h,
+    double *sampled);
+/* SHARDS_adj: the difference between the expected and the actual sample
+ * count at distance 0, then the weights scaled by 1/rate.  -1 out of
+ * memory. */
+int rt_shards_adjust(struct rt_hist *h, uint64_t accesses, double sampled, double rate);
+void rt_shards_free(struct rt_shards *s);
+
+/* Reuse distances of a trace (lib/cache/rdist.c): every block an access
+ * covers, sampled, measured, counted in a histogram; fn sees each
+ * measured access with its distance in full-trace units (RT_COLD). */
+struct rt_rdist_cfg {
+	uint64_t block;
+	int timed;		/* time distances, not reuse distances */
+	double rate;		/* SHARDS at this rate (1: every block) */
+	uint64_t size;		/* or at this many blocks (0: not) */
+	uint64_t seed;
+	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none) */
+};
+struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; };
+typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);
+struct rt_rdist;
+struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
+    rt_item_fn *event, void *ctx);
+/* The rt_item_fn of rt_foreach, ctx the rt_rdist: an event goes to
+ * event(ctx, rec) once the accesses before it are measured.  0, or -1
+ * out of memory (rt_rdist_error says more) or when event said so. */
+int rt_rdist_item(void *d, struct rt_rec *rec);
+uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
+/* The histogram in full-trace units, sorted; NULL out of memory. */
+struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
+const char *rt_rdist_error(const struct rt_rdist *d);
+void rt_rdist_free(struct rt_rdist *d);
 
 #endif

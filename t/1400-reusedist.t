@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 49
+plan 56
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -123,4 +123,22 @@ check_same "-k skips it" "reusedist -k -d $tmp/bad 2>/dev/null | dist" "printf -
 check_fail "a missing file: exit 1" 1 "reusedist: nosuch: No such file" "reusedist nosuch"
 check_fail "a bad option: usage, exit 2" 2 "usage: reusedist" "reusedist -Q"
 check_fail "-D time with -C: exit 2, says why" 2 "come from reuse distances" "reusedist -D time -C $tmp/rand1"
-check_fail "-M of a trace: not a histogram" 1 "not a reusedist histogram" "reusedist -M $tmp/rand1"
+check_fail "-M of a trace: says it got a trace" 1 \
+    "rand1: a trace.*, not a reuse-distance histogram \\(reusedist makes one\\)" "reusedist -M $tmp/rand1"
+cachesim -c 1K:2:64 "$tmp/rand1" >"$tmp/r1.cache"
+check_fail "-M of a cache table: says it got a cache table" 1 \
+    "r1.cache: a cache table, not a reuse-distance histogram \\(reusedist makes one\\)" "reusedist -M $tmp/r1.cache"
+reusedist -C "$tmp/rand1" >"$tmp/r1.mrc"
+check_fail "-M of a miss-ratio curve: names it" 1 "a miss-ratio curve, not a reuse-distance histogram" "reusedist -M $tmp/r1.mrc"
+for k in 0 1 2 3; do gzip -c "$tmp/p$k.h" >"$tmp/p$k.h.gz"; done
+check_same "-M of gzipped histograms = of the plain ones" \
+    "reusedist -M -C $tmp/p0.h.gz $tmp/p1.h.gz $tmp/p2.h.gz $tmp/p3.h.gz" "cat $tmp/pm.mrc"
+awk 'NR == 2 {s = "#"; for (i = 0; i < 3000; i++) s = s "x"; print s} {print}' "$tmp/r1.h" >"$tmp/long.h"
+check_same "-M reads lines of any length (a 3000-byte comment)" "reusedist -M $tmp/long.h" "cat $tmp/r1.h"
+sed '7s/^[0-9]* /zz /' "$tmp/r1.h" >"$tmp/bad.h"
+check_fail "-M of a bad row names its file and line" 1 "bad.h:7: bad histogram line" "reusedist -M $tmp/bad.h"
+check_fail "-M of log2 bins: refused, with the line" 1 "r1.log2:7: log2 bins do not merge" \
+    "reusedist $tmp/rand1 >$tmp/r1.log2; reusedist -M $tmp/r1.log2"
+check_same "the histogram and curve readers: exact histograms and curves read back the same" \
+    "$U/cachestream hist $tmp/r1.h; $U/cachestream mrc $tmp/r1.mrc" \
+    "cat $tmp/r1.h; awk '/^#block/ {b = \$2} /^#accesses/ {a = \$2} /^#rate/ {print b, a, \$2} !/^#/' $tmp/r1.mrc"

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 68
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -152,6 +152,14 @@ print(w, h); print(\"\\n\".join(str(c) for c in px.rstrip(bytes([3]))))' $tmp/ma
 else
 	skip "no python3 to decode the PNG"
 fi
+
+# the cache table reader (cachesim -M will merge with it): a round trip
+cachesim -3 --icache 1K:2:64 -c 2K:4:64:fifo:wt:nwa -c 8K:8:64:plru "$B" >"$tmp/ct1"
+cachesim -c i7 --inclusion exclusive "$D/bsort-reversed.lk.gz" >"$tmp/ct2"
+check_same "the cache table reads back the same (-3, split L1, wt, nwa)" "$U/cachestream cache $tmp/ct1" "cat $tmp/ct1"
+check_same "the cache table reads back the same (i7, exclusive)" "gzip -c $tmp/ct2 | $U/cachestream cache -" "cat $tmp/ct2"
+check_fail "the cache table reader names another kind" 1 "ct3: a cache ensemble table, not a cache table \\(cachesim makes one\\)" \
+    "cachesim -E 1K:2:64 $B >$tmp/ct3; $U/cachestream cache $tmp/ct3"
 
 # geometry and input errors
 check_fail "size not a multiple of assoc x block: exit 2, says why" 2 "not a multiple of associativity" "cachesim -c 32K:3:64 $tmp/r.txt"

@@ -664,15 +664,13 @@ cg_miss1(struct rt_cg *g, struct level *l, uint64_t block)
 }
 
 static int
-cg_ismiss(struct rt_cg *g, struct level *l, uint64_t addr, uint64_t size)
+cg_ismiss(struct rt_cg *g, struct level *l, const struct rt_rec *r)
 {
-	uint64_t b1 = addr / l->c.block, b2 = (addr + (size ? size - 1 : 0)) / l->c.block;
+	struct rt_span s;
 	int m = 0;
 
-	if (b1 == b2)
-		return cg_miss1(g, l, b1);
-	for (; b1 <= b2; b1++)
-		m |= cg_miss1(g, l, b1);
+	for (rt_span_start(&s, r->addr, rt_last(r), l->c.block); rt_span_next(&s);)
+		m |= cg_miss1(g, l, s.block);
 	return m;
 }
 
@@ -701,9 +699,9 @@ rt_cg_access(struct rt_cg *g, const struct rt_rec *r)
 	default: ref = &g->s.dr; m1 = &g->s.d1mr; ml = &g->s.dlmr; break;	/* R, M */
 	}
 	(*ref)++;
-	if (cg_ismiss(g, r->op == RT_IFETCH ? &g->i1 : &g->d1, r->addr, r->size)) {
+	if (cg_ismiss(g, r->op == RT_IFETCH ? &g->i1 : &g->d1, r)) {
 		(*m1)++;
-		if (cg_ismiss(g, &g->ll, r->addr, r->size))
+		if (cg_ismiss(g, &g->ll, r))
 			(*ml)++;
 	}
 }

@@ -1,0 +1,319 @@
+/* ensemble.c: many cache configurations over one pass of the trace: -c
+ * levels and presets, -E specs expanded, accesses batched or split per
+ * block size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ens.h"
+
+struct rt_ens *
+rt_ens_new(void)
+{
+	struct rt_ens *e = calloc(1, sizeof *e);
+
+	if (e != NULL)
+		e->uniform = 1;
+	return e;
+}
+
+void
+rt_ens_free(struct rt_ens *e)
+{
+	int i;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < e->nh; i++)
+		rt_hier_free(e->h[i]);
+	for (i = 0; i < e->nname; i++)
+		free(e->name[i]);
+	for (i = 0; i <= RT_MAXLEVEL; i++)
+		free(e->fut[i]);
+	free(e);
+}
+
+/* -c: a level, or a preset of several. */
+int
+rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen)
+{
+	static const struct { const char *name, *levels[3]; } presets[] = {
+		/* the Core i7 of Choudhury's dissertation */
+		{ "i7", { "32K:8:64:lru", "256K:8:64:lru", "8M:16:64:lru" } },
+	};
+	size_t p, i;
+
+	for (p = 0; p < sizeof presets / sizeof presets[0]; p++)
+		if (strcmp(spec, presets[p].name) == 0) {
+			for (i = 0; i < 3 && presets[p].levels[i]; i++)
+				if (rt_ens_level(e, presets[p].levels[i], why, whylen))
+					return -1;
+			return 0;
+		}
+	if (e->nlv == RT_MAXLEVEL) {
+		snprintf(why, whylen, "at most %d levels", RT_MAXLEVEL);
+		return -1;
+	}
+	if (rt_cache_parse(spec, &e->lv[e->nlv], why, whylen))
+		return -1;
+	e->nlv++;
+	return 0;
+}
+
+/* Every combination of "1K..8M" sizes and "lru,fifo" policies, level by
+ * level ('/' parts them), appended to prefix. */
+static int
+expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t whylen)
+{
+	char lvl[128], *f[6], *save = NULL, *p, buf[512], alt[128];
+	char *pols[16], *psave = NULL;
+	const char *slash;
+	uint64_t lo, hi, sz;
+	int n = 0, np = 0, i, rc;
+
+	if (rest == NULL || *rest == '\0') {
+		if (e->nname == MAXH) {
+			snprintf(why, whylen, "at most %d configurations", MAXH);
+			return -1;
+		}
+		if ((e->name[e->nname] = strdup(prefix)) == NULL) {
+			snprintf(why, whylen, "out of memory");
+			return -2;
+		}
+		e->nname++;
+		return 0;
+	}
+	slash = strchr(rest, '/');
+	snprintf(lvl, sizeof lvl, "%.*s", slash ? (int)(slash - rest) : (int)strlen(rest), rest);
+	for (p = strtok_r(lvl, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
+		f[n++] = p;
+	if (n < 3) {
+		snprintf(why, whylen, "%s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
+		return -1;
+	}
+	if ((p = strstr(f[0], "..")) != NULL) {
+		*p = '\0';
+		if (rt_parse_size(f[0], &lo) || rt_parse_size(p + 2, &hi) || lo == 0 || hi < lo) {
+			snprintf(why, whylen, "bad size range %s..%s", f[0], p + 2);
+			return -1;
+		}
+	} else if (rt_parse_size(f[0], &lo)) {
+		snprintf(why, whylen, "bad size %s", f[0]);
+		return -1;
+	} else
+		hi = lo;
+	if (n > 3)
+		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
+			pols[np++] = p;
+	if (np == 0)
+		pols[np++] = "lru";
+	for (sz = lo; sz <= hi; sz *= 2)
+		for (i = 0; i < np; i++) {
+			snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
+			    (unsigned long long)sz, f[1], f[2], pols[i],
+			    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "", n > 5 ? f[5] : "");
+			snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
+			if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) < 0)
+				return rc;
+		}
+	return 0;
+}
+
+int
+rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen)
+{
+	return expand(e, "", spec, why, whylen);
+}
+
+const struct rt_cache_cfg *
+rt_ens_levels(const struct rt_ens *e, int *n)
+{
+	*n = e->nlv;
+	return e->lv;
+}
+
+/* One -E configuration's levels: "size:assoc:block:policy/..." */
+static int
+parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t whylen)
+{
+	char spec[512], r[160], *p, *save = NULL;
+
+	*nlv = 0;
+	snprintf(spec, sizeof spec, "%s", name);
+	for (p = strtok_r(spec, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+		if (*nlv == RT_MAXLEVEL) {
+			snprintf(why, whylen, "at most %d levels", RT_MAXLEVEL);
+			return -1;
+		}
+		if (rt_cache_parse(p, &lv[*nlv], r, sizeof r)) {
+			snprintf(why, whylen, "%s: %s", p, r);
+			return -1;
+		}
+		if (lv[*nlv].policy >= RT_OPT && *nlv > 0) {
+			snprintf(why, whylen, "OPT and PES are simulated at the first level only");
+			return -1;
+		}
+		(*nlv)++;
+	}
+	return 0;
+}
+
+int
+rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
+    uint64_t seed, int threec, int observed, char *why, size_t whylen)
+{
+	struct rt_cache_cfg other[RT_MAXLEVEL];
+	const struct rt_cache_cfg *c;
+	struct rt_hier *h;
+	int k, j, nlv;
+
+	e->hasi = icache != NULL;
+	if (icache != NULL)
+		e->icache = *icache;
+	e->incl = inclusion;
+	e->seed = seed;
+	if (e->nname == 0) {
+		if ((h = rt_hier_new(e->lv, e->nlv, icache, inclusion, seed)) == NULL ||
+		    (threec && rt_hier_3c(h))) {
+			rt_hier_free(h);
+			snprintf(why, whylen, "cannot allocate the caches");
+			return -2;
+		}
+		e->h[e->nh++] = h;
+		e->depth = e->nlv;
+	}
+	for (k = 0; k < e->nname; k++) {
+		if (parse(e->name[k], k == 0 ? e->lv : other, &nlv, why, whylen))
+			return -1;
+		if (k == 0)
+			e->nlv = nlv;
+		if ((h = rt_hier_new(k == 0 ? e->lv : other, nlv, icache, inclusion, seed)) == NULL) {
+			snprintf(why, whylen, "cannot allocate the caches");
+			return -2;
+		}
+		e->h[e->nh++] = h;
+		if (nlv > e->depth)
+			e->depth = nlv;
+	}
+	e->bsi = rt_hier_block(e->h[0], RT_IFETCH);
+	e->bsd = rt_hier_block(e->h[0], RT_READ);
+	for (k = 1; k < e->nh; k++)
+		e->uniform &= rt_hier_block(e->h[k], RT_IFETCH) == e->bsi &&
+		    rt_hier_block(e->h[k], RT_READ) == e->bsd;
+	e->plain = e->nh == 1 && !observed;
+	e->batched = e->nh > 1 && !observed;
+	if (!e->uniform && observed) {
+		snprintf(why, whylen, "--diff, --map, --temperature and OPT need one first-level block size");
+		return -1;
+	}
+	for (k = 0; k < e->nh; k++)
+		for (j = 1; j < rt_hier_levels(e->h[k]); j++) {
+			rt_hier_stats(e->h[k], j, &c);
+			/* Belady below the first level needs that level's own
+			 * future: the levels above decide it, unless the lower
+			 * levels reach back up (inclusion) or there are many
+			 * configurations to foresee. */
+			if (c->policy >= RT_OPT && (inclusion != RT_NINE || e->nh > 1)) {
+				snprintf(why, whylen, "OPT and PES below the first level: one non-inclusive configuration only");
+				return -1;
+			}
+		}
+	return 0;
+}
+
+int
+rt_ens_count(const struct rt_ens *e)
+{
+	return e->nh ? e->nh : e->nname;
+}
+
+int
+rt_ens_depth(const struct rt_ens *e)
+{
+	return e->depth;
+}
+
+struct rt_hier *
+rt_ens_hier(const struct rt_ens *e, int i)
+{
+	return e->h[i];
+}
+
+const char *
+rt_ens_name(const struct rt_ens *e, int i)
+{
+	return i < e->nname ? e->name[i] : NULL;
+}
+
+void
+rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx)
+{
+	e->fn = fn;
+	e->ctx = ctx;
+}
+
+/* Each configuration takes a batch in turn: 24 interleaved access by
+ * access would evict each other from the machine's own caches. */
+void
+rt_ens_flush(struct rt_ens *e)
+{
+	int i, j;
+
+	for (i = 0; i < e->nh; i++)
+		for (j = 0; j < e->nbatch; j++)
+			rt_hier_access(e->h[i], e->batch[j].addr, e->batch[j].op, e->batch[j].bytes);
+	e->nbatch = 0;
+}
+
+void
+rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
+{
+	uint64_t last = rt_last(rec), bs = rec->op == RT_IFETCH ? e->bsi : e->bsd;
+	struct rt_span s;
+	int i;
+
+	if (e->plain && ((rec->addr ^ last) & ~(bs - 1)) == 0) {
+		/* one configuration, nothing per access, one block */
+		rt_hier_access(e->h[0], rec->addr, rec->op, (uint32_t)(last - rec->addr + 1));
+		return;
+	}
+	if (!e->uniform) {	/* an ensemble of block sizes: each splits its own way */
+		for (i = 0; i < e->nh; i++)
+			for (rt_span_start(&s, rec->addr, last, rt_hier_block(e->h[i], rec->op));
+			    rt_span_next(&s);)
+				rt_hier_access(e->h[i], s.addr, rec->op, (uint32_t)s.len);
+		return;
+	}
+	for (rt_span_start(&s, rec->addr, last, bs); rt_span_next(&s);) {
+		if (e->batched) {
+			if (e->nbatch == NBATCH)
+				rt_ens_flush(e);
+			e->batch[e->nbatch].addr = s.addr;
+			e->batch[e->nbatch].op = rec->op;
+			e->batch[e->nbatch++].bytes = (uint32_t)s.len;
+			continue;
+		}
+		for (i = 0; i < e->nh; i++)
+			e->served[i] = rt_hier_access(e->h[i], s.addr, rec->op, (uint32_t)s.len);
+		if (e->fn != NULL)
+			e->fn(e->ctx, rec, s.addr, e->served);
+	}
+}
+
+double
+rt_hier_amat(const struct rt_hier *h, const double *lat)
+{
+	const struct rt_cache_cfg *c;
+	const struct rt_cache_stats *s;
+	double t, a, m;
+	int k, n = rt_hier_levels(h);
+
+	t = lat[n];
+	for (k = n - 1; k >= 0; k--) {
+		s = rt_hier_stats(h, k, &c);
+		a = (double)s->acc[0] + (double)s->acc[1] + (double)s->acc[2];
+		m = (double)s->miss[0] + (double)s->miss[1] + (double)s->miss[2];
+		t = lat[k] + (a ? m / a : 0) * t;
+	}
+	return t;
+}

@@ -1,0 +1,241 @@
+/* histio.c: the reuse-distance histogram and the miss-ratio curve as
+ * streams (one writer and one reader each), and reusedist's summary for
+ * people. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+static const char histcols[] = "lo hi count fraction cumulative";
+static const char mrccols[] = "blocks bytes misses ratio";
+
+/* The header line, then what a reader needs to weigh the rows. */
+static void
+header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
+{
+	char magic[64];
+
+	fprintf(f, "%s %s\n", rt_stream_magic(kind, magic, sizeof magic), cols);
+	fprintf(f, "#block %llu\n#accesses %.0f\n#rate %.17g\n",
+	    (unsigned long long)in->block, in->accesses, in->rate);
+}
+
+int
+rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
+    int exact)
+{
+	double cum = 0, c, total = in->accesses;
+	size_t i = 0;
+	uint64_t lo, hi;
+
+	header(f, RT_STREAM_HIST, histcols, in);
+	while (i < n && v[i].key != RT_COLD) {
+		lo = v[i].key;
+		hi = lo;
+		if (!exact && lo > 0) {	/* log2 bins: [2^(k-1), 2^k - 1] */
+			int k = 64 - __builtin_clzll(lo);
+
+			lo = 1ULL << (k - 1);
+			hi = k == 64 ? UINT64_MAX : (1ULL << k) - 1;
+		}
+		for (c = 0; i < n && v[i].key != RT_COLD && v[i].key <= hi; i++)
+			c += v[i].w;
+		cum += c;
+		fprintf(f, "%llu %llu %.17g %.6g %.6g\n", (unsigned long long)lo,
+		    (unsigned long long)hi, c, total ? c / total : 0, total ? cum / total : 0);
+	}
+	if (i < n)
+		fprintf(f, "cold cold %.17g %.6g 1\n", v[i].w, total ? v[i].w / total : 0);
+	return ferror(f) ? -1 : 0;
+}
+
+/* A fully associative LRU cache of C blocks misses on the cold accesses
+ * and on every distance >= C (Mattson et al., 1970). */
+int
+rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in)
+{
+	double miss = 0, total = in->accesses;
+	size_t i;
+
+	header(f, RT_STREAM_MRC, mrccols, in);
+	for (i = 0; i < n; i++)
+		miss += v[i].w;
+	fprintf(f, "0 0 %.17g %.6g\n", miss, total ? miss / total : 0);
+	for (i = 0; i < n && v[i].key != RT_COLD; i++) {
+		miss -= v[i].w;
+		if (i + 1 < n && v[i + 1].key == v[i].key)
+			continue;
+		fprintf(f, "%llu %llu %.17g %.6g\n", (unsigned long long)v[i].key + 1,
+		    (unsigned long long)(v[i].key + 1) * in->block, fabs(miss) < 1e-9 ? 0 : miss,
+		    total ? (fabs(miss) < 1e-9 ? 0 : miss) / total : 0);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int
+rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
+    int timed)
+{
+	static const uint64_t sizes[] = { 32 << 10, 256 << 10, 8 << 20 };
+	double cold = 0, sum = 0, fin = 0, miss, med = -1, run = 0, total = in->accesses;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].key == RT_COLD)
+			cold = v[i].w;
+		else {
+			sum += v[i].w * (double)v[i].key;
+			fin += v[i].w;
+		}
+	}
+	for (i = 0; i < n && v[i].key != RT_COLD && med < 0; i++)
+		if ((run += v[i].w) >= fin / 2)
+			med = (double)v[i].key;
+	fprintf(f, "accesses            %.0f (%llu-byte blocks)%s\n", total,
+	    (unsigned long long)in->block, in->rate < 1 ? ", estimated from a sample" : "");
+	fprintf(f, "distinct blocks     %.0f (cold accesses)\n", cold);
+	if (fin > 0)
+		fprintf(f, "%s distance   mean %.1f, median %.0f\n",
+		    timed ? "time " : "reuse", sum / fin, med);
+	if (timed)
+		return ferror(f) ? -1 : 0;
+	for (j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+		uint64_t c = sizes[j] / in->block;
+
+		for (miss = cold, i = 0; i < n; i++)
+			if (v[i].key != RT_COLD && v[i].key >= c)
+				miss += v[i].w;
+		fprintf(f, "LRU %5lluK fully associative: miss ratio %.4f\n",
+		    (unsigned long long)(sizes[j] >> 10), total ? miss / total : 0);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* The header and the comment lines of either stream; the first row, or
+ * NULL at the end or on an error. */
+static char *
+readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in, char *err,
+    size_t errlen)
+{
+	char magic[64], *s, *e;
+	size_t n, m;
+
+	in->block = 0;
+	in->accesses = 0;
+	in->rate = 1;
+	if (rt_rexpect(r, kind)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return NULL;
+	}
+	m = strlen(rt_stream_magic(kind, magic, sizeof magic));
+	if ((s = rt_rgetline(r, &n)) == NULL || n <= m || strncmp(s, magic, m) != 0 ||
+	    s[m] != ' ' || strcmp(s + m + 1, cols) != 0) {
+		snprintf(err, errlen, "%s", rt_rbad(r, "want the columns %s", cols));
+		return NULL;
+	}
+	while ((s = rt_rgetline(r, &n)) != NULL) {
+		if (*s != '#')
+			return s;
+		if (strncmp(s, "#block ", 7) == 0 && rt_parse_u64(s + 7, &in->block))
+			e = "bad #block";
+		else if (strncmp(s, "#accesses ", 10) == 0 && rt_parse_double(s + 10, &in->accesses))
+			e = "bad #accesses";
+		else if (strncmp(s, "#rate ", 6) == 0 && rt_parse_double(s + 6, &in->rate))
+			e = "bad #rate";
+		else
+			continue;
+		snprintf(err, errlen, "%s", rt_rbad(r, "%s", e));
+		return NULL;
+	}
+	snprintf(err, errlen, "%s", rt_rerror(r));
+	return NULL;
+}
+
+/* Up to max blank-separated fields of s, in place. */
+static int
+fields(char *s, char **f, int max)
+{
+	char *save = NULL;
+	int n = 0;
+
+	for (s = strtok_r(s, " \t", &save); s && n < max; s = strtok_r(NULL, " \t", &save))
+		f[n++] = s;
+	return s ? max + 1 : n;
+}
+
+int
+rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histinfo *in,
+    char *err, size_t errlen)
+{
+	char *s, *f[6];
+	uint64_t lo, hi;
+	double c, w;
+
+	*err = '\0';
+	for (s = readhead(r, RT_STREAM_HIST, histcols, in, err, errlen); s != NULL;
+	    s = rt_rgetline(r, NULL)) {
+		if (*s == '#' || *s == '\0')
+			continue;
+		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
+			return -1;
+		}
+		w = flags & RT_HIST_RATE ? c * in->rate : c;
+		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0)
+			lo = RT_COLD;
+		else if (rt_parse_u64(f[0], &lo) || rt_parse_u64(f[1], &hi) || hi < lo) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
+			return -1;
+		} else if (lo != hi && (flags & RT_HIST_EXACT)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "log2 bins do not merge: write "
+			    "histograms with --exact"));
+			return -2;
+		}
+		if (rt_hist_add(h, lo, w)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "out of memory"));
+			return -1;
+		}
+	}
+	if (*err == '\0' && *rt_rerror(r))
+		snprintf(err, errlen, "%s", rt_rerror(r));
+	return *err ? -1 : 0;
+}
+
+int
+rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_histinfo *in,
+    char *err, size_t errlen)
+{
+	struct rt_mrc_point *p, *nv;
+	size_t cap = 0;
+	char *s, *f[5];
+
+	*v = NULL;
+	*n = 0;
+	*err = '\0';
+	for (s = readhead(r, RT_STREAM_MRC, mrccols, in, err, errlen); s != NULL;
+	    s = rt_rgetline(r, NULL)) {
+		if (*s == '#' || *s == '\0')
+			continue;
+		if (*n == cap) {
+			if ((nv = realloc(*v, (cap ? cap * 2 : 64) * sizeof *nv)) == NULL) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "out of memory"));
+				return -1;
+			}
+			*v = nv;
+			cap = cap ? cap * 2 : 64;
+		}
+		p = &(*v)[*n];
+		if (fields(s, f, 4) != 4 || rt_parse_u64(f[0], &p->blocks) ||
+		    rt_parse_u64(f[1], &p->bytes) || rt_parse_double(f[2], &p->misses) ||
+		    rt_parse_double(f[3], &p->ratio)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "bad miss-ratio curve line"));
+			return -1;
+		}
+		(*n)++;
+	}
+	if (*err == '\0' && *rt_rerror(r))
+		snprintf(err, errlen, "%s", rt_rerror(r));
+	return *err ? -1 : 0;
+}

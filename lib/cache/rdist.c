@@ -1,0 +1,241 @@
+/* rdist.c: the reuse distances of a trace: every block an access covers,
+ * sampled (SHARDS or a partition), measured, counted in a histogram. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cache.h"
+
+/* Block accesses are queued so that the table is prefetched ahead of
+ * them; histogram counts land AHEAD accesses late, their buckets
+ * prefetched meanwhile: a random distance is a cache miss in a large
+ * histogram. */
+#define NPEND 64
+#define AHEAD 8
+
+struct rt_rdist {
+	struct rt_rdist_cfg c;
+	struct rt_reuse *eng;
+	struct rt_hist *hist;		/* distance -> weight, RT_COLD too */
+	struct rt_shards *sh;
+	uint64_t threshold;		/* hash below: sampled */
+	double rate;			/* the sampling rate now */
+	uint64_t naccess;		/* every block access seen */
+	double nsampled;		/* sampled accesses, in sample units */
+	struct rt_rdsample pend[NPEND];
+	uint64_t hash[NPEND];
+	int npend;
+	uint64_t late[AHEAD];
+	unsigned nlate;
+	uint64_t lastseq;		/* of the last access */
+	rt_rdist_fn *fn;
+	rt_item_fn *event;
+	void *ctx;
+	char err[128];
+};
+
+struct rt_rdist *
+rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, void *ctx)
+{
+	struct rt_rdist *d = calloc(1, sizeof *d);
+
+	if (d == NULL)
+		return NULL;
+	d->c = *c;
+	d->fn = fn;
+	d->event = event;
+	d->ctx = ctx;
+	if ((d->eng = rt_reuse_new(c->timed)) == NULL || (d->hist = rt_hist_new()) == NULL ||
+	    (d->sh = rt_shards_new(c->rate, c->size, c->seed)) == NULL) {
+		rt_rdist_free(d);
+		return NULL;
+	}
+	d->threshold = rt_shards_threshold(d->sh);
+	d->rate = c->pn ? 1.0 / (double)c->pn : c->rate;	/* a partition is a sample */
+	return d;
+}
+
+void
+rt_rdist_free(struct rt_rdist *d)
+{
+	if (d == NULL)
+		return;
+	rt_reuse_free(d->eng);
+	rt_hist_free(d->hist);
+	rt_shards_free(d->sh);
+	free(d);
+}
+
+uint64_t
+rt_rdist_lastseq(const struct rt_rdist *d)
+{
+	return d->lastseq;
+}
+
+const char *
+rt_rdist_error(const struct rt_rdist *d)
+{
+	return d->err;
+}
+
+static int
+nomem(struct rt_rdist *d)
+{
+	snprintf(d->err, sizeof d->err, "out of memory");
+	return -1;
+}
+
+static int
+count(struct rt_rdist *d, uint64_t key)
+{
+	uint64_t k = d->late[d->nlate % AHEAD];
+
+	if (d->nlate >= AHEAD && rt_hist_add(d->hist, k, 1))
+		return nomem(d);
+	d->late[d->nlate++ % AHEAD] = key;
+	rt_hist_prefetch(d->hist, key);
+	return 0;
+}
+
+static int
+count_flush(struct rt_rdist *d)
+{
+	unsigned i, n = d->nlate < AHEAD ? d->nlate : AHEAD;
+
+	for (i = 0; i < n; i++)
+		if (rt_hist_add(d->hist, d->late[(d->nlate - n + i) % AHEAD], 1))
+			return nomem(d);
+	d->nlate = 0;
+	return 0;
+}
+
+static int
+access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
+{
+	uint64_t dist, td;
+
+	if (h >= d->threshold && d->threshold != UINT64_MAX)
+		return 0;	/* the threshold fell since it was queued */
+	if (rt_reuse_access(d->eng, p->block, &dist, &td)) {
+		snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
+		    (unsigned long long)rt_reuse_blocks(d->eng));
+		return -1;
+	}
+	if (d->c.size && dist == RT_COLD && rt_shards_enter(d->sh, h, p->block)) {
+		if (count_flush(d))	/* counts so far belong to the old rate */
+			return -1;
+		rt_shards_shrink(d->sh, d->eng, d->hist, &d->nsampled);
+		d->threshold = rt_shards_threshold(d->sh);
+		d->rate = rt_shards_rate(d->sh);
+		if (h >= d->threshold)
+			return 0;	/* this very block left */
+	}
+	if (d->c.timed)
+		dist = td;
+	p->dist = dist == RT_COLD ? RT_COLD : (uint64_t)llround((double)dist / d->rate);
+	d->nsampled += 1;
+	if (count(d, p->dist))
+		return -1;
+	if (d->fn != NULL)
+		d->fn(d->ctx, p);
+	return 0;
+}
+
+static int
+drain(struct rt_rdist *d)
+{
+	int i, n = d->npend;
+
+	d->npend = 0;
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			rt_reuse_prefetch(d->eng, d->pend[i + AHEAD].block);
+		if (i + AHEAD / 2 < n)
+			rt_reuse_prefetch2(d->eng, d->pend[i + AHEAD / 2].block);
+		if (access1(d, &d->pend[i], d->hash[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* One block access: sampled or not, queued. */
+static inline int
+block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
+{
+	struct rt_rdsample *p;
+	uint64_t h = 0;
+
+	d->naccess++;
+	if (d->c.pn && b % d->c.pn != d->c.pk)
+		return 0;
+	if (d->threshold != UINT64_MAX && (h = rt_hash64(b ^ d->c.seed)) >= d->threshold)
+		return 0;	/* not sampled: nothing to queue */
+	if (d->npend == NPEND && drain(d))
+		return -1;
+	d->hash[d->npend] = h;
+	p = &d->pend[d->npend++];
+	p->seq = rec->seq;
+	p->addr = rec->addr;
+	p->block = b;
+	p->loc = rec->loc;
+	p->var = rec->var;
+	if (d->npend <= AHEAD)
+		rt_reuse_prefetch(d->eng, b);
+	return 0;
+}
+
+/* An access across blocks, or an event: apart, so that the common case
+ * keeps few registers. */
+static __attribute__((noinline)) int
+other(struct rt_rdist *d, const struct rt_rec *rec)
+{
+	struct rt_span s;
+
+	if (rec->kind != RT_ACCESS) {
+		if (drain(d))	/* what follows the event sees it */
+			return -1;
+		return d->event != NULL ? d->event(d->ctx, (struct rt_rec *)rec) : 0;
+	}
+	for (rt_span_start(&s, rec->addr, rt_last(rec), d->c.block); rt_span_next(&s);)
+		if (block(d, rec, s.block))
+			return -1;
+	return 0;
+}
+
+int
+rt_rdist_item(void *ctx, struct rt_rec *rec)
+{
+	struct rt_rdist *d = ctx;
+	uint64_t first;
+
+	if (rec->kind == RT_ACCESS) {
+		d->lastseq = rec->seq;
+		if ((first = rec->addr / d->c.block) == rt_last(rec) / d->c.block)
+			return block(d, rec, first);	/* within one block, as most are */
+	}
+	return other(d, rec);
+}
+
+struct rt_bin *
+rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
+{
+	struct rt_bin *v;
+	size_t i;
+
+	if (drain(d) || count_flush(d))
+		return NULL;
+	if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate) ||
+	    (v = rt_hist_sorted(d->hist, n)) == NULL) {
+		nomem(d);
+		return NULL;
+	}
+	in->block = d->c.block;
+	in->rate = d->rate;
+	in->accesses = 0;
+	for (i = 0; i < *n; i++) {
+		if (v[i].w < 0)	/* a short sample can overshoot */
+			v[i].w = 0;
+		in->accesses += v[i].w;
+	}
+	return v;
+}

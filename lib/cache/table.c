@@ -1,0 +1,296 @@
+/* table.c: the tables cachesim writes: the cache table (and its reader,
+ * for merging), the summary for people, the ensemble and by-key tables,
+ * cachegrind's summary line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/* The cache table's columns, after "#reftrace cache 1 ". */
+static const char cols[] = "level size assoc block policy accesses reads writes fetches"
+    " misses read_misses write_misses fetch_misses miss_ratio evictions writebacks"
+    " invalidations bytes_in bytes_out";
+static const char cols3c[] = " compulsory capacity conflict";
+
+static double
+total(const uint64_t v[3])
+{
+	return (double)v[0] + (double)v[1] + (double)v[2];
+}
+
+static double
+ratio(const struct rt_cache_stats *s)
+{
+	return total(s->acc) ? total(s->miss) / total(s->acc) : 0;
+}
+
+void
+rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
+    int threec)
+{
+	const struct rt_cache_cfg *c;
+	const struct rt_cache_stats *s;
+	struct rt_cache_row *r;
+	int k, n = rt_hier_levels(h), hasi;
+
+	rt_hier_stats(h, -1, &c);
+	hasi = c != NULL;
+	memset(t, 0, sizeof *t);
+	for (k = hasi ? -1 : 0; k <= n; k++) {
+		r = &t->row[t->n++];
+		s = rt_hier_stats(h, k, &c);
+		snprintf(r->name, sizeof r->name, k < 0 ? "L1I" : k == n ? "mem" :
+		    hasi && k == 0 ? "L1D" : "L%d", k + 1);
+		if ((r->hascfg = c != NULL))
+			r->cfg = *c;
+		r->s = *s;
+	}
+	t->threec = threec;
+	t->amat = rt_hier_amat(h, lat);
+}
+
+static void
+row(FILE *f, const struct rt_cache_row *r, int threec)
+{
+	const struct rt_cache_cfg *c = &r->cfg;
+	const struct rt_cache_stats *s = &r->s;
+
+	if (r->hascfg)
+		fprintf(f, "%s %llu %u %u %s%s%s", r->name, (unsigned long long)c->size,
+		    c->assoc, c->block, rt_policy_name(c->policy), c->wt ? ",wt" : "",
+		    c->nwa ? ",nwa" : "");
+	else
+		fprintf(f, "%s - - - -", r->name);
+	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
+	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
+	if (!r->hascfg) {	/* memory: every access is served */
+		fprintf(f, " - - - - - - - - - - -%s\n", threec ? " - - -" : "");
+		return;
+	}
+	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
+	    (unsigned long long)s->miss[0], (unsigned long long)s->miss[1],
+	    (unsigned long long)s->miss[2], ratio(s),
+	    (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
+	    (unsigned long long)s->invalidations, (unsigned long long)s->bytes_up,
+	    (unsigned long long)s->bytes_down);
+	if (threec)
+		fprintf(f, " %llu %llu %llu", (unsigned long long)s->compulsory,
+		    (unsigned long long)s->capacity, (unsigned long long)s->conflict);
+	fputc('\n', f);
+}
+
+int
+rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
+{
+	char magic[64];
+	int k;
+
+	fprintf(f, "%s %s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	    t->threec ? cols3c : "");
+	for (k = 0; k < t->n; k++)
+		row(f, &t->row[k], t->threec);
+	fprintf(f, "#amat %.4f\n", t->amat);
+	return ferror(f) ? -1 : 0;
+}
+
+int
+rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
+{
+	const struct rt_cache_row *r;
+	const struct rt_cache_stats *s;
+	int k;
+
+	for (k = 0; k < t->n; k++) {
+		r = &t->row[k];
+		s = &r->s;
+		if (!r->hascfg) {
+			fprintf(f, "%-7s %12.0f accesses\n", "memory", total(s->acc));
+			continue;
+		}
+		fprintf(f, "%-7s %12.0f accesses %12.0f misses  miss ratio %.4f  "
+		    "(%llu writebacks)\n", r->name, total(s->acc), total(s->miss), ratio(s),
+		    (unsigned long long)s->writebacks);
+		if (t->threec)
+			fprintf(f, "%-7s %12llu compulsory %10llu capacity %10llu conflict\n", "",
+			    (unsigned long long)s->compulsory, (unsigned long long)s->capacity,
+			    (unsigned long long)s->conflict);
+	}
+	fprintf(f, "average access time %.2f cycles\n", t->amat);
+	return ferror(f) ? -1 : 0;
+}
+
+/* Fields of a row: the numbers, "-" where memory has none. */
+static int
+num(const char *s, uint64_t *v)
+{
+	if (strcmp(s, "-") == 0) {
+		*v = 0;
+		return 0;
+	}
+	return rt_parse_u64(s, v);
+}
+
+static int
+readrow(struct rt_cache_row *r, char **f, int nf, int threec)
+{
+	uint64_t *v[] = { &r->s.acc[0], &r->s.acc[1], &r->s.acc[2], NULL, &r->s.miss[0],
+		&r->s.miss[1], &r->s.miss[2], NULL, &r->s.evictions, &r->s.writebacks,
+		&r->s.invalidations, &r->s.bytes_up, &r->s.bytes_down, &r->s.compulsory,
+		&r->s.capacity, &r->s.conflict };
+	uint64_t x, a;
+	char *p, *save = NULL;
+	int i;
+
+	/* the memory row has always had a dash more than the header */
+	if (nf < 2 || nf != 19 + 3 * threec + (strcmp(f[1], "-") == 0) ||
+	    strlen(f[0]) >= sizeof r->name)
+		return -1;
+	memset(r, 0, sizeof *r);
+	snprintf(r->name, sizeof r->name, "%s", f[0]);
+	if ((r->hascfg = strcmp(f[1], "-") != 0)) {
+		if (rt_parse_u64(f[1], &r->cfg.size) || num(f[2], &x) || (r->cfg.assoc = (uint32_t)x) != x ||
+		    num(f[3], &x) || (r->cfg.block = (uint32_t)x) != x)
+			return -1;
+		for (p = strtok_r(f[4], ",", &save), i = 0; p; p = strtok_r(NULL, ",", &save), i++)
+			if (i == 0 && (r->cfg.policy = rt_policy_parse(p)) < 0)
+				return -1;
+			else if (i > 0 && strcmp(p, "wt") == 0)
+				r->cfg.wt = 1;
+			else if (i > 0 && strcmp(p, "nwa") == 0)
+				r->cfg.nwa = 1;
+			else if (i > 0)
+				return -1;
+	}
+	for (i = 0; i < 16 && 6 + i < nf; i++)
+		if (v[i] != NULL && num(f[6 + i], v[i]))
+			return -1;
+	/* the totals are the sums of their parts */
+	if (rt_parse_u64(f[5], &a) || a != r->s.acc[0] + r->s.acc[1] + r->s.acc[2])
+		return -1;
+	return 0;
+}
+
+int
+rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen)
+{
+	char magic[64], *s, *f[24], *save;
+	size_t n, m;
+	int nf, head = 1;
+
+	memset(t, 0, sizeof *t);
+	if (rt_rexpect(r, RT_STREAM_CACHE)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return -1;
+	}
+	while ((s = rt_rgetline(r, &n)) != NULL) {
+		if (head) {
+			head = 0;
+			m = strlen(rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic));
+			if (n <= m || strncmp(s, magic, m) != 0 || s[m] != ' ') {
+				snprintf(err, errlen, "%s", rt_rbad(r, "not version 1 of a cache table"));
+				return -1;
+			}
+			s += m + 1;
+			if (strncmp(s, cols, strlen(cols)) != 0 || (s[strlen(cols)] != '\0' &&
+			    strcmp(s + strlen(cols), cols3c) != 0)) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "not the columns of a cache table"));
+				return -1;
+			}
+			t->threec = s[strlen(cols)] != '\0';
+			continue;
+		}
+		if (strncmp(s, "#amat ", 6) == 0) {
+			if (rt_parse_double(s + 6, &t->amat)) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "bad average access time"));
+				return -1;
+			}
+			continue;
+		}
+		if (*s == '#' || *s == '\0')
+			continue;
+		save = NULL;
+		for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
+			f[nf++] = s;
+		if (t->n == RT_MAXLEVEL + 2 || readrow(&t->row[t->n], f, nf, t->threec)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, t->n == RT_MAXLEVEL + 2 ?
+			    "too many levels" : "bad cache table row"));
+			return -1;
+		}
+		t->n++;
+	}
+	if (*rt_rerror(r)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+int
+rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
+{
+	const struct rt_cache_cfg *c;
+	const struct rt_cache_stats *s;
+	const struct rt_hier *h;
+	char magic[64];
+	int i, k, nc = rt_ens_depth(e);
+
+	fprintf(f, "%s config accesses", rt_stream_magic(RT_STREAM_CACHE_ENSEMBLE, magic,
+	    sizeof magic));
+	for (k = 1; k <= RT_MAXLEVEL && k <= nc; k++)
+		fprintf(f, " L%d_misses L%d_ratio", k, k);
+	fprintf(f, " amat\n");
+	for (i = 0; i < rt_ens_count(e); i++) {
+		h = rt_ens_hier(e, i);
+		s = rt_hier_stats(h, 0, &c);
+		fprintf(f, "%s %.0f", rt_ens_name(e, i), total(s->acc));
+		for (k = 0; k < rt_hier_levels(h); k++) {
+			s = rt_hier_stats(h, k, &c);
+			fprintf(f, " %.0f %.6f", total(s->miss), ratio(s));
+		}
+		for (; k < nc; k++)
+			fprintf(f, " - -");
+		fprintf(f, " %.4f\n", rt_hier_amat(h, lat));
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int
+rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
+{
+	const uint64_t *r;
+	char buf[4096];
+	uint64_t g;
+	int k;
+
+	fprintf(f, "#reftrace %s%s 1 %s accesses", rt_stream_name(RT_STREAM_CACHE_BY),
+	    rt_key_name(key), rt_key_name(key));
+	for (k = 1; k <= nlevels; k++)
+		fprintf(f, " L%d_misses", k);
+	fputc('\n', f);
+	for (g = 0; g < rt_tally_keys(t); g++) {
+		if ((r = rt_tally_get(t, g))[0] == 0)
+			continue;
+		fputs(rt_key_label(key, g, buf, sizeof buf), f);
+		for (k = 0; k <= nlevels; k++)
+			fprintf(f, " %llu", (unsigned long long)r[k]);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int
+rt_cgtab_write(FILE *f, const struct rt_cgstats *s)
+{
+	char magic[64];
+
+	fprintf(f, "%s Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n",
+	    rt_stream_magic(RT_STREAM_CACHEGRIND, magic, sizeof magic));
+	fprintf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	    (unsigned long long)s->ir, (unsigned long long)s->i1mr,
+	    (unsigned long long)s->ilmr, (unsigned long long)s->dr,
+	    (unsigned long long)s->d1mr, (unsigned long long)s->dlmr,
+	    (unsigned long long)s->dw, (unsigned long long)s->d1mw,
+	    (unsigned long long)s->dlmw);
+	return ferror(f) ? -1 : 0;
+}
