@@ -38,8 +38,8 @@ int rt_loopb_add(struct rt_loopb *b, uint64_t v);
 int rt_loopb_end(struct rt_loopb *b);
 void rt_loopb_free(struct rt_loopb *b);
 
-/* The loop-model stream: pseudo-code, one statement a line
- * (reftrace(5)).  The writer puts a comment on f at open, writes
+/* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
+ * a line (reftrace(5)).  The writer puts the header on f at open, writes
  * literals 16 a line and loops as nests; it never closes f.  Each call
  * returns 0, or -1 with errno after a write error. */
 struct rt_loopw;
@@ -48,9 +48,11 @@ int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
 int rt_loopw_close(struct rt_loopw *w);
 
 /* The reader: a model's top-level statements (a values line, an emit, a
- * whole root loop) one at a time, parsed.  rt_loopr_next gives 1 and a
- * statement valid until the next call, 0 at the end, -1 with
- * "path:line: reason" in rt_loopr_error.  Closing does not close the rt_reader. */
+ * whole root loop) one at a time, parsed.  Open fails, with "path: a
+ * trace, not a loop model (pli makes one)" in err, unless the stream is
+ * a loop model.  rt_loopr_next gives 1 and a statement valid until the
+ * next call, 0 at the end, -1 with "path:line: reason" in
+ * rt_loopr_error.  Closing does not close the rt_reader. */
 struct rt_reader;
 struct rt_stmt;
 struct rt_loopr;

@@ -21,11 +21,13 @@ struct rt_loopw *
 rt_loopw_open(FILE *f)
 {
 	struct rt_loopw *w;
+	char magic[64];
 
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return NULL;
 	w->f = f;
-	fputs("# pli: a loop model (pli -x expands it)\n", f);
+	fprintf(f, "%s\n# pli: a loop model (pli -x expands it)\n",
+	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic));
 	if (ferror(f)) {
 		free(w);
 		return NULL;
@@ -166,6 +168,10 @@ rt_loopr_open(struct rt_reader *r, char *err, size_t errlen)
 {
 	struct rt_loopr *lr;
 
+	if (rt_rexpect(r, RT_STREAM_LOOPS)) {
+		snprintf(err, errlen, "%s", rt_rerror(r));
+		return NULL;
+	}
 	if ((lr = calloc(1, sizeof *lr)) == NULL) {
 		snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
 		return NULL;
