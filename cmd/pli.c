@@ -186,7 +186,7 @@ readseries(const char *file)
 /* Expansion: the values as decimal lines, formatted by hand two digits
  * at a time: expansion is bound by this. */
 #define LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
-static char outbuf[(1 << 17) + LINEMAX];
+static char outbuf[(1 << 16) + LINEMAX];
 static size_t outn;
 
 static void
@@ -205,7 +205,7 @@ static const char digits2[201] =
 static int
 values(void *ctx, const uint64_t *v, size_t n)
 {
-	char b[2 * LINEMAX], *e = b + LINEMAX, *p;
+	char b[2 * LINEMAX], *e = b + LINEMAX, *p, *o;
 	uint64_t a;
 	unsigned d;
 	size_t i, most = (sizeof outbuf - LINEMAX) / LINEMAX;
@@ -215,7 +215,7 @@ values(void *ctx, const uint64_t *v, size_t n)
 	/* n values fit: no test a value */
 	if (n > (sizeof outbuf - LINEMAX - outn) / LINEMAX)
 		outflush();
-	for (i = 0; i < n; i++) {
+	for (o = outbuf + outn, i = 0; i < n; i++) {
 		a = (int64_t)v[i] < 0 ? -v[i] : v[i];
 		p = e;
 		*--p = '\n';
@@ -232,9 +232,10 @@ values(void *ctx, const uint64_t *v, size_t n)
 			*--p = (char)('0' + a);
 		if ((int64_t)v[i] < 0)
 			*--p = '-';
-		memcpy(outbuf + outn, p, LINEMAX);	/* a fixed-size copy is cheaper */
-		outn += (size_t)(e - p);
+		memcpy(o, p, LINEMAX);	/* a fixed-size copy is cheaper */
+		o += e - p;
 	}
+	outn = (size_t)(o - outbuf);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -75,5 +75,7 @@ check_fail "a loop left open is named by the line it opens on" 1 "^pli: open\.pl
 	"cd $tmp && printf '#reftrace loops 1\\nvalues 1\\n\\nfor t1 = 0 to 2 {\\n  emit t1\\n' >open.pli && pli -x open.pli"
 check_fail "a stray '}' is named by its line" 1 "^pli: <stdin>:2: '}' without a loop\$" \
 	"printf '#reftrace loops 1\\n}\\n' | pli -x"
+check "empty loops expand to nothing, around them all is expanded" \
+	"printf '#reftrace loops 1\\nfor t1 = 0 to 3 {\\n}\\nvalues 5\\nfor t1 = 0 to 1 {\\n  for t2 = 0 to 2 {\\n  }\\n  emit 7*t1\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '5 0 7 '"
 check "a bad model ends its file (status 1), what it had and the next file are expanded" \
 	"! pli -x $tmp/open.pli $tmp/mm.pli >$tmp/two.x 2>/dev/null && test \"\$(sed 1q $tmp/two.x)\" = 1 && sed 1d $tmp/two.x | cmp -s - $tmp/mm"

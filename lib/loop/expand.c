@@ -4,7 +4,7 @@
 
 #include "loopint.h"
 
-#define NBUF 4096	/* values handed over at a time */
+#define NBUF 512	/* values handed over at a time */
 
 struct rt_expander {
 	rt_values_fn *fn;
@@ -88,6 +88,38 @@ arith(struct rt_expander *x, uint64_t base, uint64_t step, uint64_t n)
 	}
 }
 
+static int
+emits(const struct rt_stmt *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->nbody; j++)
+		if (p->body[j]->kind != RT_STMT_EMIT)
+			return 0;
+	return p->nbody > 0 && p->nbody <= NBUF;
+}
+
+/* n iterations of a body of k emits (k <= NBUF), as many at a time as
+ * the buffer holds: the innermost loops, most of the values */
+static void
+bodies(struct rt_expander *x, struct rt_stmt **body, size_t k, uint64_t n)
+{
+	uint64_t i = 0, end, *o;
+	size_t j;
+
+	while (i < n && x->rc == 0) {
+		if (x->n + k > NBUF)
+			rt_expand_flush(x);
+		end = i + (NBUF - x->n) / k;
+		if (end > n)
+			end = n;
+		for (o = x->buf + x->n; i < end; i++, o += k)
+			for (j = 0; j < k; j++)
+				o[j] = body[j]->base + i * body[j]->step;
+		x->n = (size_t)(o - x->buf);
+	}
+}
+
 static void
 run(struct rt_expander *x, struct rt_stmt *p)
 {
@@ -120,6 +152,10 @@ run(struct rt_expander *x, struct rt_stmt *p)
 	}
 	if (p->nbody == 1 && p->body[0]->kind == RT_STMT_EMIT) {
 		arith(x, p->body[0]->base, p->body[0]->step, n);
+		return;
+	}
+	if (emits(p)) {
+		bodies(x, p->body, p->nbody, n);
 		return;
 	}
 	for (i = 0; i < n && x->rc == 0; i++) {
