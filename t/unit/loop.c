@@ -101,6 +101,33 @@ take(void *ctx, const uint64_t *v, size_t k)
 	return 0;
 }
 
+/* Expand the model in path into g: what the values callback returned
+ * last, or -1 if the model cannot be read. */
+static int
+expandfile(const char *path, struct got *g)
+{
+	struct rt_reader *r;
+	struct rt_loopr *lr;
+	struct rt_expander *x;
+	struct rt_stmt *st;
+	char err[1024];
+	int k = -1, rc = 0;
+
+	if ((r = rt_ropen(path, RT_FMT_LINES, err, sizeof err)) == NULL)
+		return -1;
+	if ((lr = rt_loopr_open(r, err, sizeof err)) != NULL &&
+	    (x = rt_expander_new(take, g)) != NULL) {
+		while (rc == 0 && (k = rt_loopr_next(lr, &st)) > 0)
+			rc = rt_expand(x, st);
+		if (rc == 0)
+			rc = rt_expand_flush(x);
+		rt_expander_free(x);
+	}
+	rt_loopr_close(lr);
+	rt_rclose(r);
+	return k < 0 ? -1 : rc;
+}
+
 /* Values -> model file -> values, with these builder parameters. */
 static int
 roundtrip(const uint64_t *v, size_t m, unsigned period, unsigned depth, size_t lookback,
@@ -109,14 +136,9 @@ roundtrip(const uint64_t *v, size_t m, unsigned period, unsigned depth, size_t l
 	struct sink s = { 0 };
 	struct got g = { 0 };
 	struct rt_loopb *b;
-	struct rt_reader *r;
-	struct rt_loopr *lr;
-	struct rt_expander *x;
-	struct rt_stmt *st;
-	char err[1024];
 	FILE *f;
 	size_t i;
-	int k, good = 1;
+	int good = 1;
 
 	if ((f = fopen(path, "w")) == NULL || (s.w = rt_loopw_open(f)) == NULL)
 		return 0;
@@ -132,21 +154,9 @@ roundtrip(const uint64_t *v, size_t m, unsigned period, unsigned depth, size_t l
 	*phases = s.phases;
 	*looped = s.looped;
 	g.cap = m;
-	g.v = calloc(m, sizeof *g.v);
-	if ((r = rt_ropen(path, RT_FMT_LINES, err, sizeof err)) == NULL ||
-	    (lr = rt_loopr_open(r, err, sizeof err)) == NULL) {
-		free(g.v);
-		return 0;
-	}
-	x = rt_expander_new(take, &g);
-	while ((k = rt_loopr_next(lr, &st)) > 0)
-		rt_expand(x, st);
-	rt_expand_flush(x);
-	if (k < 0 || g.n != m || memcmp(g.v, v, m * sizeof *v) != 0)
+	if ((g.v = calloc(m, sizeof *g.v)) == NULL || expandfile(path, &g) != 0 ||
+	    g.n != m || memcmp(g.v, v, m * sizeof *v) != 0)
 		good = 0;
-	rt_expander_free(x);
-	rt_loopr_close(lr);
-	rt_rclose(r);
 	free(g.v);
 	return good;
 }
@@ -184,18 +194,25 @@ main(void)
 	static const struct { unsigned period, depth; size_t lookback; } par[] = {
 		{ 16, 8, 0 }, { 1, 1, 0 }, { 2, 2, 0 }, { 4, 16, 0 }, { 16, 8, 7 }, { 64, 12, 500 },
 	};
-	char path[] = "/tmp/reftrace-loop-XXXXXX", desc[128];
+	static const struct { const char *text, *want, *desc; } bad[] = {
+		{ "#reftrace trace 1 seq op addr size\n0 R 0x10 4\n",
+		    ": a trace, not a loop model (pli makes one)", "another kind is refused, said what it is" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 3 {\n  emit t2\n}\n",
+		    ":3: bad expression", "an index not in scope: path:line: bad expression" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 3 {\n  for t2 = 0 to t1 {\n  emit t2\n}\n",
+		    ":2: the loop opened here is not closed", "a root loop left open: the line it opens on" },
+		{ "#reftrace loops 1\nfor t2 = 0 to 3 {\n}\n",
+		    ":2: want 'for t1 = 0 to ...'", "a loop out of order: path:line: want 'for t1 = 0 to ...'" },
+		{ "#reftrace loops 1\nvalues -1 2\n  # a comment\n\nfor t1 = 0 to 0 {\n}\n",
+		    "", "comments, blank lines and an empty loop are read" },
+	};
+	char path[] = "/tmp/reftrace-loop-XXXXXX", desc[256];
 	struct sink s = { 0 };
 	struct got g = { 0 };
 	struct rt_loopb *b;
-	struct rt_reader *r;
-	struct rt_loopr *lr;
-	struct rt_expander *x;
-	struct rt_stmt *st;
 	uint64_t *v, phases, looped, nest[12 * 12 * 12];
 	size_t m, i, cap = 200000;
-	char err[1024];
-	int fd, k, rc;
+	int fd, rc;
 
 	printf("1..15\n");
 	if ((fd = mkstemp(path)) < 0 || (v = calloc(cap, sizeof *v)) == NULL) {
@@ -229,35 +246,15 @@ main(void)
 	rt_loopb_free(b);
 
 	/* the values callback stops the expander with its value */
-	if ((r = rt_ropen(path, RT_FMT_LINES, err, sizeof err)) != NULL &&
-	    (lr = rt_loopr_open(r, err, sizeof err)) != NULL) {
-		g.stop = 1;
-		x = rt_expander_new(take, &g);
-		for (rc = 0; rc == 0 && (k = rt_loopr_next(lr, &st)) > 0;)
-			rc = rt_expand(x, st);
-		ok(rc == 5 && rt_expand_flush(x) == 5 && g.calls == 1 && g.n == 0,
-		    "the values callback's value stops the expander");
-		rt_expander_free(x);
-		rt_loopr_close(lr);
-		rt_rclose(r);
-	} else
-		ok(0, "the values callback's value stops the expander");
+	g.stop = 1;
+	ok(expandfile(path, &g) == 5 && g.calls == 1 && g.n == 0,
+	    "the values callback's value stops the expander");
 
 	/* the reader: the kind, and errors with their place */
-	snprintf(desc, sizeof desc, "%s: a trace, not a loop model (pli makes one)", path);
-	ok(strcmp(readerr(path, "#reftrace trace 1 seq op addr size\n0 R 0x10 4\n"), desc) == 0,
-	    "another kind is refused: a trace, not a loop model (pli makes one)");
-	snprintf(desc, sizeof desc, "%s:3: bad expression", path);
-	ok(strcmp(readerr(path, "#reftrace loops 1\nfor t1 = 0 to 3 {\n  emit t2\n}\n"), desc) == 0,
-	    "an index not in scope: path:line: bad expression");
-	snprintf(desc, sizeof desc, "%s:2: the loop opened here is not closed", path);
-	ok(strcmp(readerr(path, "#reftrace loops 1\nfor t1 = 0 to 3 {\n  for t2 = 0 to t1 {\n  emit t2\n}\n"), desc) == 0,
-	    "a root loop left open: the line it opens on");
-	snprintf(desc, sizeof desc, "%s:2: want 'for t1 = 0 to ...'", path);
-	ok(strcmp(readerr(path, "#reftrace loops 1\nfor t2 = 0 to 3 {\n}\n"), desc) == 0,
-	    "a loop out of order: path:line: want 'for t1 = 0 to ...'");
-	ok(strcmp(readerr(path, "#reftrace loops 1\nvalues -1 2\n  # a comment\n\nfor t1 = 0 to 0 {\n}\n"), "") == 0,
-	    "comments, blank lines and an empty loop are read");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(desc, sizeof desc, "%s%s", *bad[i].want ? path : "", bad[i].want);
+		ok(strcmp(readerr(path, bad[i].text), desc) == 0, bad[i].desc);
+	}
 
 	unlink(path);
 	free(v);
