@@ -354,14 +354,17 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 				lr->err = rt_rbad(lr->r, "'}' without a loop");
 				return -1;
 			}
-			if (--lr->sp == 0)	/* a whole root loop */
-				return *sp = lr->last = lr->stack[1], 1;
-			continue;
+			if (--lr->sp > 0)
+				continue;
+			*sp = lr->last = lr->stack[1];	/* a whole root loop */
+			return 1;
 		}
 		if ((q = parseline(lr, s)) == NULL)
 			return -1;
-		if (lr->sp == 0 && q->kind != RT_STMT_LOOP)
-			return *sp = lr->last = q, 1;
+		if (lr->sp == 0 && q->kind != RT_STMT_LOOP) {
+			*sp = lr->last = q;
+			return 1;
+		}
 		if (lr->sp == 0)
 			lr->rootline = lr->line;
 		else if (append(lr, q)) {
