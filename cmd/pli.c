@@ -4,46 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "reftrace.h"
+#include "loop.h"
 #include "util.h"
-
-/*
- * Clauss and Kenmei's periodic-linear model, built bottom-up as Ketterlin
- * and Clauss's nested loop recognition does: every value is appended as a
- * term; at the tail, k terms that repeat three times with parameters that
- * change by a constant become a loop, and a loop absorbs the next k terms
- * that continue it.  Loops of loops follow, so a pattern of any period is
- * found as a nest of short ones.  A parameter (a value, a loop count) is a
- * multilinear polynomial in the indices of the loops around it; arithmetic
- * is modulo 2^64, so the model reproduces every value exactly.
- */
-
-struct term {
-	uint64_t hash;		/* shape: structure without the numbers */
-	uint64_t *c;		/* value (leaf) or count (loop): 1 << levels coefs */
-	struct term **body;
-	uint64_t nval;		/* values it emits, as a root term */
-	uint32_t nbody;		/* 0: a leaf */
-	uint8_t levels;		/* loops around it inside its root term */
-	uint8_t depth;		/* loops in it, itself included */
-	uint64_t c0;		/* c when levels is 0: no allocation */
-	struct term *next;	/* on the free list */
-};
-
-static struct term *freelist;
 
 static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static const char *oflag;
 
 static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
-
-/* the terms not yet written: the tail where loops can still form */
-static struct term **tail;
-static size_t ntail, captail;
+static struct rt_loopb *lb;
+static struct rt_loopw *lw;
 static uint64_t nvalues, looped, nterms, maxdepth, nloops;
 
 enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
@@ -61,305 +34,6 @@ static const struct u_opt opts[] = {
 	{ 0 }
 };
 static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [model ...]" };
-
-/* Terms are recycled: one is made for every value. */
-static struct term *
-newterm(uint32_t nbody)
-{
-	struct term *t;
-
-	if ((t = freelist) != NULL)
-		freelist = t->next;
-	else if ((t = malloc(sizeof *t)) == NULL)
-		u_die(1, "out of memory");
-	memset(t, 0, sizeof *t);
-	t->c = &t->c0;
-	if (nbody && (t->body = calloc(nbody, sizeof *t->body)) == NULL)
-		u_die(1, "out of memory");
-	t->nbody = nbody;
-	return t;
-}
-
-static void
-freeterm(struct term *t)
-{
-	uint32_t i;
-
-	for (i = 0; i < t->nbody; i++)
-		freeterm(t->body[i]);
-	free(t->body);
-	if (t->c != &t->c0)
-		free(t->c);
-	t->next = freelist;
-	freelist = t;
-}
-
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	return rt_hash64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
-}
-
-/* Do the shapes of a[0..k) and b[0..k) agree, and by how much do the
- * parameters differ?  Returns 1 and writes the differences (b - a, in DFS
- * order) to *d (or compares with it when check). */
-static int
-diff(const struct term *a, const struct term *b, uint64_t **d, int check)
-{
-	size_t m, n;
-	uint32_t i;
-
-	if (a->hash != b->hash || a->nbody != b->nbody || a->levels != b->levels)
-		return 0;
-	n = (size_t)1 << a->levels;
-	for (m = 0; m < n; m++, (*d)++) {
-		if (check) {
-			if (b->c[m] - a->c[m] != **d)
-				return 0;
-		} else
-			**d = b->c[m] - a->c[m];
-	}
-	for (i = 0; i < a->nbody; i++)
-		if (!diff(a->body[i], b->body[i], d, check))
-			return 0;
-	return 1;
-}
-
-static size_t
-ncoef(const struct term *t)
-{
-	size_t n = (size_t)1 << t->levels;
-	uint32_t i;
-
-	for (i = 0; i < t->nbody; i++)
-		n += ncoef(t->body[i]);
-	return n;
-}
-
-/* a gets one more loop around it: a + t * delta, t the new top level */
-static void
-wrap(struct term *a, const uint64_t **d)
-{
-	size_t m, n = (size_t)1 << a->levels;
-	uint64_t *c;
-	uint32_t i;
-
-	if ((c = malloc(2 * n * sizeof *c)) == NULL)
-		u_die(1, "out of memory");
-	for (m = 0; m < n; m++) {
-		c[m] = a->c[m];
-		c[n + m] = *(*d)++;
-	}
-	if (a->c != &a->c0)
-		free(a->c);
-	a->c = c;
-	a->levels++;
-	for (i = 0; i < a->nbody; i++)
-		wrap(a->body[i], d);
-}
-
-/* Does b (a root term) equal body term a evaluated at top index t? */
-static int
-continues(const struct term *a, const struct term *b, uint64_t t)
-{
-	size_t m, n;
-	uint32_t i;
-
-	if (a->hash != b->hash || a->nbody != b->nbody || a->levels != b->levels + 1)
-		return 0;
-	n = (size_t)1 << b->levels;
-	for (m = 0; m < n; m++)
-		if (a->c[m] + t * a->c[n + m] != b->c[m])
-			return 0;
-	for (i = 0; i < a->nbody; i++)
-		if (!continues(a->body[i], b->body[i], t))
-			return 0;
-	return 1;
-}
-
-static uint64_t *scratch;
-static size_t capscratch;
-
-/* Can the last 3k terms become a loop?  They must have one shape and
- * parameters in arithmetic progression.  The newest terms are checked
- * first, values of leaves directly: most tries fail at once. */
-static int
-create(size_t k)
-{
-	struct term **g = tail + ntail - 3 * k, *loop;
-	size_t j, need = 0, at[4096 + 1];
-	uint64_t *d;
-	const uint64_t *dc;
-	uint8_t depth = 0;
-
-	for (j = k; j-- > 0;) {
-		if (g[j]->hash != g[k + j]->hash || g[j]->hash != g[2 * k + j]->hash)
-			return 0;
-		if (g[j]->nbody == 0 &&
-		    g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
-			return 0;
-	}
-	for (j = 0; j < k; j++) {
-		at[j] = need;
-		need += ncoef(g[j]);
-		if (g[j]->depth > depth)
-			depth = g[j]->depth;
-	}
-	if (depth + 1 > dflag)
-		return 0;
-	if (need > capscratch) {
-		capscratch = 2 * need;
-		if ((scratch = realloc(scratch, capscratch * sizeof *scratch)) == NULL)
-			u_die(1, "out of memory");
-	}
-	for (j = k; j-- > 0;) {
-		if (g[j]->nbody == 0) {
-			scratch[at[j]] = g[k + j]->c0 - g[j]->c0;
-			continue;
-		}
-		d = scratch + at[j];
-		if (!diff(g[j], g[k + j], &d, 0))
-			return 0;
-		d = scratch + at[j];
-		if (!diff(g[k + j], g[2 * k + j], &d, 1))
-			return 0;
-	}
-	loop = newterm((uint32_t)k);
-	loop->c[0] = 3;
-	for (j = 0; j < 3 * k; j++)
-		loop->nval += g[j]->nval;
-	loop->hash = mix(0x4c4f4f50, k);
-	loop->depth = depth + 1;
-	for (dc = scratch, j = 0; j < k; j++) {
-		wrap(g[j], &dc);
-		loop->body[j] = g[j];
-		loop->hash = mix(loop->hash, g[j]->hash);
-		freeterm(g[k + j]);
-		freeterm(g[2 * k + j]);
-	}
-	ntail -= 3 * k;
-	tail[ntail++] = loop;
-	return 1;
-}
-
-/* Does the loop before the last k terms go on with them? */
-static int
-extend(size_t k)
-{
-	struct term *loop = tail[ntail - k - 1], **g = tail + ntail - k;
-	size_t j;
-
-	if (loop->nbody != k || loop->levels != 0)
-		return 0;
-	for (j = 0; j < k; j++)
-		if (!continues(loop->body[j], g[j], loop->c[0]))
-			return 0;
-	for (j = 0; j < k; j++) {
-		loop->nval += g[j]->nval;
-		freeterm(g[j]);
-	}
-	loop->c[0]++;
-	ntail -= k;
-	return 1;
-}
-
-/* Print a polynomial: the coefficient of mask m multiplies the indices of
- * its bits; bit b is the loop b levels out from the innermost, named
- * t(depth - b).  With minus1, the polynomial less one (a loop's last index). */
-static void
-poly(FILE *f, const uint64_t *c, int levels, int depth, int minus1)
-{
-	size_t m, n = (size_t)1 << levels;
-	int b, any = 0, first;
-	uint64_t u, a;
-
-	for (m = n; m-- > 0;) {
-		u = c[m] - (uint64_t)(m == 0 && minus1);
-		if (u == 0 && (m || any))
-			continue;
-		a = (int64_t)u < 0 ? -u : u;
-		if (any)
-			fputs((int64_t)u < 0 ? " - " : " + ", f);
-		else if ((int64_t)u < 0)
-			fputc('-', f);
-		first = 1;
-		if (m == 0 || a != 1) {
-			fprintf(f, "%" PRIu64, a);
-			first = 0;
-		}
-		for (b = levels - 1; b >= 0; b--)
-			if (m & ((size_t)1 << b)) {
-				fprintf(f, "%st%d", first ? "" : "*", depth - b);
-				first = 0;
-			}
-		any = 1;
-	}
-}
-
-static void
-indent(FILE *f, int d)
-{
-	while (d-- > 0)
-		fputs("  ", f);
-}
-
-static void
-print(FILE *f, const struct term *t, int depth)
-{
-	uint32_t j;
-
-	indent(f, depth);
-	if (t->nbody == 0) {
-		fputs("emit ", f);
-		poly(f, t->c, t->levels, depth, 0);
-		fputc('\n', f);
-		return;
-	}
-	fprintf(f, "for t%d = 0 to ", depth + 1);
-	poly(f, t->c, t->levels, depth, 1);
-	fputs(" {\n", f);
-	for (j = 0; j < t->nbody; j++)
-		print(f, t->body[j], depth + 1);
-	indent(f, depth);
-	fputs("}\n", f);
-}
-
-/* Literals are written a line of up to 16 values. */
-static uint64_t lit[16];
-static int nlit;
-
-static void
-flushlit(void)
-{
-	int i;
-
-	if (nlit == 0)
-		return;
-	fputs("values", mf);
-	for (i = 0; i < nlit; i++)
-		fprintf(mf, " %" PRId64, (int64_t)lit[i]);
-	fputc('\n', mf);
-	nlit = 0;
-}
-
-static void
-flush1(struct term *t)
-{
-	nterms++;
-	if (t->nbody == 0) {
-		lit[nlit++] = t->c[0];
-		if (nlit == 16)
-			flushlit();
-	} else {
-		flushlit();
-		print(mf, t, 0);
-		looped += t->nval;
-		nloops++;
-		if (t->depth > maxdepth)
-			maxdepth = t->depth;
-	}
-	freeterm(t);
-}
 
 /* --stats: the model against the sequence and against gzip and xz. */
 static uint64_t rawbytes, gzbytes;
@@ -428,42 +102,31 @@ stats(void)
 		fputs("-\n", fo);
 }
 
+/* A phase of the model is done: count it, write it. */
+static int
+phase(void *ctx, const struct rt_term *t)
+{
+	(void)ctx;
+	nterms++;
+	if (rt_term_depth(t) > 0) {
+		looped += rt_term_values(t);
+		nloops++;
+		if ((uint64_t)rt_term_depth(t) > maxdepth)
+			maxdepth = (uint64_t)rt_term_depth(t);
+	}
+	if (rt_loopw_term(lw, t))
+		u_wfail(sflag ? "a temporary file" : oflag);
+	return 0;
+}
+
 static void
 value(uint64_t v)
 {
-	struct term *t;
-	size_t k, window = wflag;
-	int again;
-
 	nvalues++;
 	if (sflag)
 		statvalue(v);
-	t = newterm(0);
-	t->c[0] = v;
-	t->nval = 1;
-	t->hash = 0x4c454146;
-	if (ntail == captail) {
-		captail = captail ? 2 * captail : 4 * window;
-		if ((tail = realloc(tail, captail * sizeof *tail)) == NULL)
-			u_die(1, "out of memory");
-	}
-	tail[ntail++] = t;
-	do {
-		again = 0;
-		for (k = 1; k <= pflag && !again; k++) {
-			if (ntail >= k + 1 && extend(k))
-				again = 1;
-			else if (ntail >= 3 * k && create(k))
-				again = 1;
-		}
-	} while (again);
-	/* terms this far back can no longer join a loop: write them */
-	if (ntail > 2 * window) {
-		for (k = 0; k < ntail - window; k++)
-			flush1(tail[k]);
-		memmove(tail, tail + ntail - window, window * sizeof *tail);
-		ntail = window;
-	}
+	if (rt_loopb_add(lb, v))
+		u_die(1, "out of memory");
 }
 
 static int
@@ -520,28 +183,17 @@ readseries(const char *file)
 	rt_rclose(r);
 }
 
-/* Expansion: parse the pseudo-code back into terms, then run them. */
-struct prog {
-	int kind;		/* 0 emit, 1 loop, 2 values */
-	int depth;		/* the loop's index number, for a loop */
-	uint64_t *c;		/* polynomial over t1..t(depth) as masks of bits */
-	int nt;			/* indices it may use */
-	struct prog **body;
-	size_t nbody, cap;
-	uint64_t *vals;
-	size_t nvals;
-	uint64_t base, step;	/* an emit, inside the current loop entry */
-};
-
-static char outbuf[(1 << 16) + 48];
+/* Expansion: the values as decimal lines, formatted by hand two digits
+ * at a time: expansion is bound by this. */
+#define LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
+static char outbuf[(1 << 16) + LINEMAX];
 static size_t outn;
 
 static void
 outflush(void)
 {
-	if (outn && fwrite(outbuf, 1, outn, fo) != outn) {
+	if (outn && fwrite(outbuf, 1, outn, fo) != outn)
 		u_wfail(oflag);
-	}
 	outn = 0;
 }
 
@@ -550,252 +202,75 @@ static const char digits2[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* A value as a decimal line, two digits at a time: expansion is bound by
- * this. */
-static inline void
-out(uint64_t u)
-{
-	char b[48], *e = b + 24, *p = e;
-	uint64_t a = (int64_t)u < 0 ? -u : u;
-	unsigned d;
-
-	*--p = '\n';
-	while (a >= 100) {
-		d = (unsigned)(a % 100) * 2;
-		a /= 100;
-		p -= 2;
-		memcpy(p, digits2 + d, 2);
-	}
-	if (a >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + a * 2, 2);
-	} else
-		*--p = (char)('0' + a);
-	if ((int64_t)u < 0)
-		*--p = '-';
-	if (outn + 24 > sizeof outbuf - 48)
-		outflush();
-	memcpy(outbuf + outn, p, 24);	/* a fixed-size copy is cheaper */
-	outn += (size_t)(e - p);
-}
-
-static uint64_t
-evalp(const struct prog *p, const uint64_t *t)
-{
-	uint64_t s = 0, v;
-	size_t m;
-	int b;
-
-	for (m = 0; m < ((size_t)1 << p->nt); m++) {
-		if ((v = p->c[m]) == 0)
-			continue;
-		for (b = 0; b < p->nt; b++)
-			if (m & ((size_t)1 << b))
-				v *= t[b];
-		s += v;
-	}
-	return s;
-}
-
-static void
-run(const struct prog *p, uint64_t *t)
-{
-	uint64_t n, i, base, step;
-	size_t j;
-	struct prog *e;
-	int b;
-
-	switch (p->kind) {
-	case 0:
-		out(evalp(p, t));
-		return;
-	case 2:
-		for (j = 0; j < p->nvals; j++)
-			out(p->vals[j]);
-		return;
-	}
-	n = evalp(p, t) + 1;
-	b = p->depth - 1;
-	/* the emits of this loop are affine in its index: base + i * step,
-	 * found once per entry instead of a polynomial per value */
-	for (j = 0; j < p->nbody; j++) {
-		e = p->body[j];
-		if (e->kind != 0)
-			continue;
-		t[b] = 0;
-		base = evalp(e, t);
-		t[b] = 1;
-		step = evalp(e, t) - base;
-		e->base = base;
-		e->step = step;
-	}
-	if (p->nbody == 1 && p->body[0]->kind == 0) {
-		e = p->body[0];
-		for (i = 0, base = e->base; i < n; i++, base += e->step)
-			out(base);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		t[b] = i;
-		for (j = 0; j < p->nbody; j++) {
-			e = p->body[j];
-			if (e->kind == 0)
-				out(e->base + i * e->step);
-			else
-				run(e, t);
-		}
-	}
-}
-
-static void
-freeprog(struct prog *p)
-{
-	size_t j;
-
-	for (j = 0; j < p->nbody; j++)
-		freeprog(p->body[j]);
-	free(p->body);
-	free(p->c);
-	free(p->vals);
-	free(p);
-}
-
 static int
-parsepoly(char *s, struct prog *p, int nt)
+values(void *ctx, const uint64_t *v, size_t n)
 {
-	char *end;
-	uint64_t coef;
-	size_t mask;
-	int neg, idx, have;
+	char b[2 * LINEMAX], *e = b + LINEMAX, *p, *o;
+	uint64_t a;
+	unsigned d;
+	size_t i, most = (sizeof outbuf - LINEMAX) / LINEMAX;
 
-	p->nt = nt;
-	if ((p->c = calloc((size_t)1 << nt, sizeof *p->c)) == NULL)
-		u_die(1, "out of memory");
-	for (;;) {
-		s += strspn(s, " ");
-		if (*s == '\0' || *s == '{')
-			return 0;
-		neg = 0;
-		if (*s == '+' || *s == '-') {
-			neg = *s == '-';
-			s++;
-			s += strspn(s, " ");
+	for (; n > most; v += most, n -= most)
+		values(ctx, v, most);
+	/* n values fit: no test a value */
+	if (n > (sizeof outbuf - LINEMAX - outn) / LINEMAX)
+		outflush();
+	for (o = outbuf + outn, i = 0; i < n; i++) {
+		a = (int64_t)v[i] < 0 ? -v[i] : v[i];
+		p = e;
+		*--p = '\n';
+		while (a >= 100) {
+			d = (unsigned)(a % 100) * 2;
+			a /= 100;
+			p -= 2;
+			memcpy(p, digits2 + d, 2);
 		}
-		coef = 1;
-		have = 0;
-		mask = 0;
-		if (*s >= '0' && *s <= '9') {
-			errno = 0;
-			coef = strtoull(s, &end, 10);
-			if (errno)
-				return -1;
-			s = end;
-			have = 1;
-		}
-		while (*s == '*' || *s == 't') {
-			if (*s == '*')
-				s++;
-			if (*s != 't')
-				return -1;
-			idx = (int)strtol(s + 1, &end, 10);
-			if (end == s + 1 || idx < 1 || idx > nt)
-				return -1;
-			mask |= (size_t)1 << (idx - 1);
-			s = end;
-			have = 1;
-		}
-		if (!have)
-			return -1;
-		p->c[mask] += neg ? -coef : coef;
+		if (a >= 10) {
+			p -= 2;
+			memcpy(p, digits2 + a * 2, 2);
+		} else
+			*--p = (char)('0' + a);
+		if ((int64_t)v[i] < 0)
+			*--p = '-';
+		memcpy(o, p, LINEMAX);	/* a fixed-size copy is cheaper */
+		o += e - p;
 	}
+	outn = (size_t)(o - outbuf);
+	return 0;
 }
 
 static void
-expand(const char *file)
+expand(const char *file, struct rt_expander *x)
 {
-	char ebuf[1024], *s, *end;
+	char ebuf[1024];
 	struct rt_reader *r;
-	struct prog *stack[70], *top, *q;
-	uint64_t t[64] = { 0 };
-	size_t len;
-	int sp = 0, d;
+	struct rt_loopr *lr;
+	struct rt_stmt *st;
+	int k;
 
 	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
-		u_warn("%s", ebuf);
-		u_status = 1;
+		u_error("%s", ebuf);
 		return;
 	}
-	if ((top = calloc(1, sizeof *top)) == NULL)
-		u_die(1, "out of memory");
-	top->kind = 1;
-	stack[0] = top;
-	while ((s = rt_rgetline(r, &len)) != NULL) {
-		s += strspn(s, " \t");
-		if (*s == '#' || *s == '\0')
-			continue;
-		if (*s == '}') {
-			if (sp == 0)
-				u_die(1, "%s", rt_rbad(r, "'}' without a loop"));
-			q = stack[sp--];
-			if (sp == 0) {	/* a whole root loop: run it, free it */
-				run(q, t);
-				top->nbody--;
-				freeprog(q);
-			}
-			continue;
+	if ((lr = rt_loopr_open(r, ebuf, sizeof ebuf)) == NULL)
+		u_error("%s", ebuf);
+	else {
+		while ((k = rt_loopr_next(lr, &st)) > 0)
+			rt_expand(x, st);
+		if (k < 0) {
+			/* the values before the error are written */
+			rt_expand_flush(x);
+			u_error("%s", rt_loopr_error(lr));
 		}
-		if ((q = calloc(1, sizeof *q)) == NULL)
-			u_die(1, "out of memory");
-		if (strncmp(s, "values", 6) == 0) {
-			q->kind = 2;
-			for (s += 6; *(s += strspn(s, " ")); s = end) {
-				if ((q->vals = realloc(q->vals, (q->nvals + 1) * sizeof *q->vals)) == NULL)
-					u_die(1, "out of memory");
-				errno = 0;
-				q->vals[q->nvals++] = (uint64_t)strtoll(s, &end, 10);
-				if (end == s || errno)
-					u_die(1, "%s", rt_rbad(r, "bad value"));
-			}
-		} else if (strncmp(s, "emit ", 5) == 0) {
-			q->kind = 0;
-			if (parsepoly(s + 5, q, sp))
-				u_die(1, "%s", rt_rbad(r, "bad expression"));
-		} else if (strncmp(s, "for t", 5) == 0) {
-			q->kind = 1;
-			d = (int)strtol(s + 5, &end, 10);
-			if (d != sp + 1 || strncmp(end, " = 0 to ", 8) != 0 || sp >= 63)
-				u_die(1, "%s", rt_rbad(r, "want 'for t%d = 0 to ...'", sp + 1));
-			q->depth = d;
-			if (parsepoly(end + 8, q, sp) || strchr(end, '{') == NULL)
-				u_die(1, "%s", rt_rbad(r, "bad loop bound"));
-		} else
-			u_die(1, "%s", rt_rbad(r, "not a loop model line"));
-		if (sp == 0 && q->kind != 1) {
-			run(q, t);
-			freeprog(q);
-			continue;
-		}
-		if (stack[sp]->nbody == stack[sp]->cap) {
-			stack[sp]->cap = stack[sp]->cap ? 2 * stack[sp]->cap : 4;
-			if ((stack[sp]->body = realloc(stack[sp]->body,
-			    stack[sp]->cap * sizeof *stack[sp]->body)) == NULL)
-				u_die(1, "out of memory");
-		}
-		stack[sp]->body[stack[sp]->nbody++] = q;
-		if (q->kind == 1)
-			stack[++sp] = q;
+		rt_loopr_close(lr);
 	}
-	if (*rt_rerror(r))
-		u_die(1, "%s", rt_rerror(r));
-	if (sp != 0)
-		u_die(1, "%s: a loop is not closed", rt_rpath(r));
-	freeprog(top);
 	rt_rclose(r);
 }
 
 int
 main(int argc, char *argv[])
 {
+	struct rt_expander *x;
 	int c, i;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
@@ -836,16 +311,16 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (wflag == 0)
-		wflag = 3 * pflag + 2;
-	if (pflag > (wflag - 2) / 3)	/* a loop forms from 3 periods in the window */
-		pflag = (wflag - 2) / 3;
 	fo = u_open(oflag);
 	if (xflag) {
+		if ((x = rt_expander_new(values, NULL)) == NULL)
+			u_die(1, "out of memory");
 		if (argc == 0)
-			expand("-");
+			expand("-", x);
 		for (i = 0; i < argc; i++)
-			expand(argv[i]);
+			expand(argv[i], x);
+		rt_expand_flush(x);
+		rt_expander_free(x);
 		outflush();
 		goto done;
 	}
@@ -856,7 +331,9 @@ main(int argc, char *argv[])
 		if (deflateInit2(&gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			u_die(1, "zlib: cannot initialise");
 	}
-	fprintf(mf, "# pli: a loop model (pli -x expands it)\n");
+	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL ||
+	    (lw = rt_loopw_open(mf)) == NULL)
+		u_die(1, "out of memory");
 	if (series) {
 		if (argc == 0)
 			readseries("-");
@@ -864,10 +341,11 @@ main(int argc, char *argv[])
 			readseries(argv[i]);
 	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
-	for (i = 0; (size_t)i < ntail; i++)
-		flush1(tail[i]);
-	ntail = 0;
-	flushlit();
+	if (rt_loopb_end(lb))
+		u_die(1, "out of memory");
+	rt_loopb_free(lb);
+	if (rt_loopw_close(lw))
+		u_wfail(sflag ? "a temporary file" : oflag);
 	if (sflag)
 		stats();
 done:

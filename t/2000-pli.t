@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 31
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -30,7 +30,8 @@ check "fir2dim: 90000 values" "test \$(wc -l <$tmp/fir) = 90000"
 check "fir2dim: exact" "pli -x $tmp/fir.pli | cmp -s - $tmp/fir"
 check "fir2dim: one phase whose two outer loops run 100 and 50 times" \
 	"grep -v '^#' $tmp/fir.pli | sed -n '1p;2p' | tr '\n' ' ' | grep -q '^for t1 = 0 to 99 {   for t2 = 0 to 49 { \$'"
-check "fir2dim: a few lines, not thousands" "test \$(grep -vc '^#' $tmp/fir.pli) -lt 20"
+check "fir2dim: a few lines, not thousands (nor none)" \
+	"n=\$(grep -vc '^#' $tmp/fir.pli); test \$n -ge 3 && test \$n -lt 20"
 check "fir2dim: depth 3 loops inside, 51 blocks a row" \
 	"grep -q 'for t3 = 0 to 2' $tmp/fir.pli && grep -q 'emit 51\\*t1 + t2 + 51\\*t3' $tmp/fir.pli"
 
@@ -49,9 +50,32 @@ pli -I series "$tmp/mm" >"$tmp/mm.pli"
 check "matrix multiply: exact" "pli -x $tmp/mm.pli | cmp -s - $tmp/mm"
 check "matrix multiply: the i, j, k loops of 12" \
 	"grep -v '^#' $tmp/mm.pli | sed -n '1,3p' | tr -s ' \n' ' ' | grep -q '^for t1 = 0 to 11 { for t2 = 0 to 11 { for t3 = 0 to 11 { \$'"
-check "--stats: every value in loops, against gzip" \
-	"pli --stats -I series $tmp/mm | awk '!/^#/ { exit !(\$1 == 3600 && \$5 == 1 && \$10 > \$11) }'"
+# one header and one row, or it fails: an awk that tests only inside a
+# row would pass on no output at all
+stats_ok='/^#reftrace pli-stats 1 values / { h++; next } !/^#/ { n++; ok = $1 == 3600 && $2 == 1 && $3 == 1 && $4 == 3 && $5 == 1 && $10 > $11 } END { exit !(h == 1 && n == 1 && ok) }'
+check "--stats: every value in one nest of depth 3, smaller than gzip's" \
+	"pli --stats -I series $tmp/mm | awk '$stats_ok'"
 check "values up to 2^64 - 1 read modulo 2^64 (written signed)" \
 	"echo 18446744073709551615 | pli -I series | pli -x | grep -qx -- -1"
 check_fail "a bad value is named by line" 1 "bad:2: field 1: not an integer" \
 	"printf '1\nx\n' >$tmp/bad && pli -I series $tmp/bad"
+
+# The model is a stream of its own kind: the header first, and -x refuses
+# any other kind with what it is.
+check "the model's first line is its header" "test \"\$(sed 1q $tmp/mm.pli)\" = '#reftrace loops 1'"
+check "no values: the header alone, which expands to nothing" \
+	": | pli -I series >$tmp/none.pli && test \"\$(grep -v '^# ' $tmp/none.pli)\" = '#reftrace loops 1' && pli -x $tmp/none.pli >$tmp/none.x && test ! -s $tmp/none.x"
+check_fail "-x given a trace says so" 1 "^pli: trace\.txt: a trace, not a loop model \(pli makes one\)\$" \
+	"cd $tmp && printf '#reftrace trace 1 seq op addr size\\n0 R 0x10 4\\n' >trace.txt && pli -x trace.txt"
+check_fail "-x given a model without its header says so" 1 "old\.pli: not a loop model \(pli makes one\)" \
+	"cd $tmp && sed 1d mm.pli >old.pli && pli -x old.pli"
+check "-x reads a gzipped model, named or on standard input" \
+	"gzip -c $tmp/mm.pli >$tmp/mm.pli.gz && pli -x $tmp/mm.pli.gz | cmp -s - $tmp/mm && pli -x <$tmp/mm.pli.gz | cmp -s - $tmp/mm"
+check_fail "a loop left open is named by the line it opens on" 1 "^pli: open\.pli:4: the loop opened here is not closed\$" \
+	"cd $tmp && printf '#reftrace loops 1\\nvalues 1\\n\\nfor t1 = 0 to 2 {\\n  emit t1\\n' >open.pli && pli -x open.pli"
+check_fail "a stray '}' is named by its line" 1 "^pli: <stdin>:2: '}' without a loop\$" \
+	"printf '#reftrace loops 1\\n}\\n' | pli -x"
+check "empty loops expand to nothing, around them all is expanded" \
+	"printf '#reftrace loops 1\\nfor t1 = 0 to 3 {\\n}\\nvalues 5\\nfor t1 = 0 to 1 {\\n  for t2 = 0 to 2 {\\n  }\\n  emit 7*t1\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '5 0 7 '"
+check "a bad model ends its file (status 1), what it had and the next file are expanded" \
+	"! pli -x $tmp/open.pli $tmp/mm.pli >$tmp/two.x 2>/dev/null && test \"\$(sed 1q $tmp/two.x)\" = 1 && sed 1d $tmp/two.x | cmp -s - $tmp/mm"

@@ -1,0 +1,73 @@
+/* loop.h: loop models of integer sequences (pli): built from values,
+ * written and read as the loop-model stream, expanded back to values. */
+#ifndef RT_LOOP_H
+#define RT_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Clauss and Kenmei's periodic-linear model, built bottom-up as Ketterlin
+ * and Clauss's nested loop recognition does (CGO 2008).  A model is a
+ * sequence of phases: literal values and loop nests whose parameters (a
+ * value, a loop count) are multilinear polynomials in the indices of the
+ * loops around them, modulo 2^64, so a model reproduces every value.
+ */
+
+/* A phase: a top-level term of a model, valid during the call that hands
+ * it over. */
+struct rt_term;
+uint64_t rt_term_values(const struct rt_term *t);	/* values it emits */
+int rt_term_depth(const struct rt_term *t);	/* loops nested in it; 0: a literal */
+/* Called with each phase once no loop can take it in any more; returns 0
+ * to go on, anything else to stop the builder with that value. */
+typedef int rt_term_fn(void *ctx, const struct rt_term *phase);
+
+/* The builder: values in, phases out in order.  period bounds the terms a
+ * loop body may have (1 to 4096), depth the loops of a nest (1 to 16),
+ * lookback the terms kept open at the tail (at least 5; 0 for 3 * period
+ * + 2: a loop forms from three periods, so a shorter lookback lowers the
+ * period to fit).  NULL: errno.  rt_loopb_add and rt_loopb_end return
+ * 0, -1 with errno ENOMEM (after which the builder can only be freed), or
+ * what fn returned.  rt_loopb_end hands over the phases still open. */
+struct rt_loopb;
+struct rt_loopb *rt_loopb_new(unsigned period, unsigned depth, size_t lookback,
+    rt_term_fn *fn, void *ctx);
+int rt_loopb_add(struct rt_loopb *b, uint64_t v);
+int rt_loopb_end(struct rt_loopb *b);
+void rt_loopb_free(struct rt_loopb *b);
+
+/* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
+ * a line (reftrace(5)).  The writer puts the header on f at open, writes
+ * literals 16 a line and loops as nests; it never closes f.  Each call
+ * returns 0, or -1 with errno after a write error. */
+struct rt_loopw;
+struct rt_loopw *rt_loopw_open(FILE *f);	/* NULL: errno */
+int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
+int rt_loopw_close(struct rt_loopw *w);
+
+/* The reader: a model's top-level statements (a values line, an emit, a
+ * whole root loop) one at a time, parsed.  Open fails, with "path: a
+ * trace, not a loop model (pli makes one)" in err, unless the stream is
+ * a loop model.  rt_loopr_next gives 1 and a statement valid until the
+ * next call, 0 at the end, -1 with "path:line: reason" in
+ * rt_loopr_error.  Closing does not close the rt_reader. */
+struct rt_reader;
+struct rt_stmt;
+struct rt_loopr;
+struct rt_loopr *rt_loopr_open(struct rt_reader *r, char *err, size_t errlen);
+int rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **s);
+const char *rt_loopr_error(const struct rt_loopr *lr);
+void rt_loopr_close(struct rt_loopr *lr);
+
+/* The expander runs statements and hands their values to fn a buffer at
+ * a time; rt_expand and rt_expand_flush return 0 or what fn returned. */
+typedef int rt_values_fn(void *ctx, const uint64_t *v, size_t n);
+struct rt_expander;
+struct rt_expander *rt_expander_new(rt_values_fn *fn, void *ctx);	/* NULL: ENOMEM */
+int rt_expand(struct rt_expander *x, struct rt_stmt *s);
+int rt_expand_flush(struct rt_expander *x);	/* the values still buffered */
+void rt_expander_free(struct rt_expander *x);
+
+#endif

@@ -1,0 +1,179 @@
+/* expand.c: a loop model run back into its values. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "loopint.h"
+
+#define NBUF 512	/* values handed over at a time */
+
+struct rt_expander {
+	rt_values_fn *fn;
+	void *ctx;
+	int rc;			/* what fn returned when not 0: stop */
+	size_t n;
+	uint64_t t[RT_LOOP_MAXDEPTH + 1];	/* the loop indices */
+	uint64_t buf[NBUF];
+};
+
+struct rt_expander *
+rt_expander_new(rt_values_fn *fn, void *ctx)
+{
+	struct rt_expander *x;
+
+	if ((x = calloc(1, sizeof *x)) == NULL)
+		return NULL;
+	x->fn = fn;
+	x->ctx = ctx;
+	return x;
+}
+
+void
+rt_expander_free(struct rt_expander *x)
+{
+	free(x);
+}
+
+int
+rt_expand_flush(struct rt_expander *x)
+{
+	if (x->n && x->rc == 0)
+		x->rc = x->fn(x->ctx, x->buf, x->n);
+	x->n = 0;
+	return x->rc;
+}
+
+static inline void
+out(struct rt_expander *x, uint64_t v)
+{
+	if (x->n == NBUF)
+		rt_expand_flush(x);
+	x->buf[x->n++] = v;
+}
+
+static uint64_t
+evalp(const struct rt_stmt *p, const uint64_t *t)
+{
+	uint64_t s = 0, v;
+	size_t m;
+	int b;
+
+	for (m = 0; m < ((size_t)1 << p->nt); m++) {
+		if ((v = p->c[m]) == 0)
+			continue;
+		for (b = 0; b < p->nt; b++)
+			if (m & ((size_t)1 << b))
+				v *= t[b];
+		s += v;
+	}
+	return s;
+}
+
+/* base, base + step, ... n values */
+static void
+arith(struct rt_expander *x, uint64_t base, uint64_t step, uint64_t n)
+{
+	uint64_t *o;
+	size_t k, m;
+
+	while (n > 0 && x->rc == 0) {
+		if (x->n == NBUF)
+			rt_expand_flush(x);
+		m = NBUF - x->n;
+		if (m > n)
+			m = (size_t)n;
+		for (o = x->buf + x->n, k = 0; k < m; k++, base += step)
+			o[k] = base;
+		x->n += m;
+		n -= m;
+	}
+}
+
+static int
+emits(const struct rt_stmt *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->nbody; j++)
+		if (p->body[j]->kind != RT_STMT_EMIT)
+			return 0;
+	return p->nbody > 0 && p->nbody <= NBUF;
+}
+
+/* n iterations of a body of k emits (k <= NBUF), as many at a time as
+ * the buffer holds: the innermost loops, most of the values */
+static void
+bodies(struct rt_expander *x, struct rt_stmt **body, size_t k, uint64_t n)
+{
+	uint64_t i = 0, end, *o;
+	size_t j;
+
+	while (i < n && x->rc == 0) {
+		if (x->n + k > NBUF)
+			rt_expand_flush(x);
+		end = i + (NBUF - x->n) / k;
+		if (end > n)
+			end = n;
+		for (o = x->buf + x->n; i < end; i++, o += k)
+			for (j = 0; j < k; j++)
+				o[j] = body[j]->base + i * body[j]->step;
+		x->n = (size_t)(o - x->buf);
+	}
+}
+
+static void
+run(struct rt_expander *x, struct rt_stmt *p)
+{
+	uint64_t n, i, *t = x->t;
+	size_t j;
+	struct rt_stmt *e;
+	int b;
+
+	switch (p->kind) {
+	case RT_STMT_EMIT:
+		out(x, evalp(p, t));
+		return;
+	case RT_STMT_VALUES:
+		for (j = 0; j < p->nvals; j++)
+			out(x, p->vals[j]);
+		return;
+	}
+	n = evalp(p, t) + 1;
+	b = p->depth - 1;
+	/* the emits of this loop are affine in its index: base + i * step,
+	 * found once per entry instead of a polynomial per value */
+	for (j = 0; j < p->nbody; j++) {
+		e = p->body[j];
+		if (e->kind != RT_STMT_EMIT)
+			continue;
+		t[b] = 0;
+		e->base = evalp(e, t);
+		t[b] = 1;
+		e->step = evalp(e, t) - e->base;
+	}
+	if (p->nbody == 1 && p->body[0]->kind == RT_STMT_EMIT) {
+		arith(x, p->body[0]->base, p->body[0]->step, n);
+		return;
+	}
+	if (emits(p)) {
+		bodies(x, p->body, p->nbody, n);
+		return;
+	}
+	for (i = 0; i < n && x->rc == 0; i++) {
+		t[b] = i;
+		for (j = 0; j < p->nbody; j++) {
+			e = p->body[j];
+			if (e->kind == RT_STMT_EMIT)
+				out(x, e->base + i * e->step);
+			else
+				run(x, e);
+		}
+	}
+}
+
+int
+rt_expand(struct rt_expander *x, struct rt_stmt *s)
+{
+	if (x->rc == 0)
+		run(x, s);
+	return x->rc;
+}
