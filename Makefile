@@ -56,7 +56,7 @@ check: all $(UNITS)
 # The sanitizer build in a tree of its own, so the optimised build stays.
 asan:
 	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib util cmd t man contrib .asan/
-	ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
+	RT_SMALL=1 ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
 	    $(MAKE) -C .asan SAN=1 clean check
 
 demo: all

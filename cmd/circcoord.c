@@ -53,6 +53,11 @@ coordinate(const struct rt_pers *p, const struct rt_pclass *c, struct rt_circ *r
 	if (res->isolated)
 		u_warn("class %zu: %zu vertices have no edge at scale %g: their theta "
 		    "is nan", c->rank, res->isolated, eps);
+	if (res->packed > 0.8)
+		u_warn("class %zu: %.0f%% of its %.1f turns come in a quarter of the "
+		    "points: a fan, local loops more than one behaviour that recurs "
+		    "along time (try another scale or class)", c->rank, 100 * res->packed,
+		    fabs(res->winding));
 }
 
 static size_t

@@ -14,13 +14,15 @@
 #define IN_AUTO (-1)
 #define IN_POINTS 100	/* the other inputs are RT_MATRIX_* */
 
-static uint64_t cflag = 3, pflag = 47, Dflag = 256;
+static uint64_t cflag = 3, pflag = 47, lflag = 1000, jflag = 2;
+static double rflag = -1;	/* --cover */
+static uint64_t Eflag = 1000000;
 static double eflag = -1, qflag;
 static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag, nflag;
 static const char *oflag;
 
 
-enum { O_CLASSES = U_LONG, O_DEGREE, O_DIM, O_METRIC, O_MODULUS, O_NOCOLLAPSE,
+enum { O_CLASSES = U_LONG, O_COVER, O_EDGES, O_LANDMARKS, O_THREADS, O_DIM, O_METRIC, O_MODULUS, O_NOCOLLAPSE,
     O_STATS, O_THRESHOLD };
 static const struct u_opt opts[] = {
 	{ 'I', "format", "format", "points, lower-distance, distance or point-cloud" },
@@ -29,7 +31,10 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'q', "min-persistence", "p", "cocycles only of classes this persistent" },
 	{ O_CLASSES, "classes", "n", "cocycles of the n most persistent classes (3)" },
-	{ O_DEGREE, "degree", "n", "neighbours a vertex on average, for the threshold (256)" },
+	{ O_COVER, "cover", "r", "landmarks until every point is within r of one (w/5)" },
+	{ O_EDGES, "edges", "n", "many points: a level with more edges is too dense (1M)" },
+	{ O_LANDMARKS, "landmarks", "n", "all pairs of up to n distinct points (1000; 0: any)" },
+	{ O_THREADS, "threads", "n", "threads for the distances (2)" },
 	{ O_DIM, "dim", "d", "the largest dimension: 0, 1 or 2 (1)" },
 	{ O_METRIC, "metric", "name", "levenshtein, hamming or euclidean" },
 	{ O_MODULUS, "modulus", "p", "coefficients in Z/p, p a prime (47)" },
@@ -44,14 +49,13 @@ int
 main(int argc, char *argv[])
 {
 	struct rt_cloud c;
-	struct rt_graph g, lg = { 0 };
-	struct rt_collapse col = { 0 };
-	struct rt_ph ph;
+	struct rt_rips x;
 	struct rt_pers p = { 0 };
 	struct rt_reader *r;
 	char ebuf[1024];
 	const char *in;
-	float *tri, thresh;
+	float *tri, thresh, cover = 0;
+	size_t nv;
 	int ch, k;
 	FILE *fo;
 
@@ -62,9 +66,22 @@ main(int argc, char *argv[])
 			if (rt_parse_u64(optarg, &cflag))
 				u_bad("--classes %s: bad count", optarg);
 			break;
-		case O_DEGREE:
-			if (rt_parse_size(optarg, &Dflag) || Dflag == 0)
-				u_bad("--degree %s: bad degree", optarg);
+		case O_COVER:
+			if (rt_parse_double(optarg, &rflag) || rflag < 0)
+				u_bad("--cover %s: bad distance", optarg);
+			break;
+		case O_EDGES:
+			if (rt_parse_size(optarg, &Eflag) || Eflag < 1000)
+				u_bad("--edges %s: 1000 or more", optarg);
+			break;
+		case O_LANDMARKS:
+			if (rt_parse_size(optarg, &lflag) || (lflag > 0 && lflag < 10) ||
+			    lflag > 100000)
+				u_bad("--landmarks %s: 0 (all), or 10 to 100000", optarg);
+			break;
+		case O_THREADS:
+			if (rt_parse_u64(optarg, &jflag) || jflag < 1 || jflag > 8)
+				u_bad("--threads %s: 1 to 8", optarg);
 			break;
 		case O_DIM:
 			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
@@ -134,15 +151,18 @@ main(int argc, char *argv[])
 			u_bad("--metric levenshtein: the points are numbers");
 		if (mflag == RT_EUCLIDEAN && !c.numeric)
 			u_bad("--metric euclidean: the points are symbols");
-		if ((tri = rt_cloud_distances(&c, mflag)) == NULL)
-			u_die(1, "out of memory");
+		nv = c.nv;
+		tri = NULL;
 	} else {
 		if (rt_matrix_read(r, Iflag, &c, &tri, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
 		mflag = Iflag == RT_MATRIX_CLOUD ? RT_EUCLIDEAN : -1;
+		nv = c.nv;
 	}
 	rt_rclose(r);
 	if (Lflag) {
+		if (tri == NULL && (tri = rt_cloud_distances(&c, mflag)) == NULL)
+			u_die(1, "out of memory");
 		fo = u_open(oflag);
 		rt_matrix_write_lower(fo, tri, c.nv);
 		u_close(fo, oflag);
@@ -150,24 +170,34 @@ main(int argc, char *argv[])
 		rt_cloud_free(&c);
 		return u_status;
 	}
+	if (dflag == 2 && c.nv > 100000)
+		u_die(1, "--dim 2: at most 100000 distinct points");
 	if (eflag >= 0) {
 		thresh = (float)eflag;
 		snprintf(p.why, sizeof p.why, "given (--threshold)");
-	} else if (isnan(thresh = rt_threshold_auto(tri, c.nv, Iflag == IN_POINTS &&
-	    !c.numeric ? (float)floor(0.7 * c.dim) : INFINITY, Dflag, p.why, sizeof p.why)))
-		u_die(1, "out of memory");
-	if (rt_graph_build(&g, tri, c.nv, thresh))
-		u_die(1, "out of memory");
+		if ((tri == NULL && (tri = rt_cloud_distances(&c, mflag)) == NULL) ||
+		    rt_rips_compute(&x, tri, c.nv, thresh, dflag, (unsigned)pflag, !nflag))
+			u_die(1, "out of memory");
+	} else {
+		struct rt_plan pl = { .exact = lflag, .maxedges = Eflag, .classes = cflag,
+		    .cover = rflag >= 0 ? rflag : c.dim / 5.0, .metric = mflag < 0 ?
+		    RT_EUCLIDEAN : mflag, .maxdim = dflag, .collapse = !nflag,
+		    .p = (unsigned)pflag, .threads = (unsigned)jflag };
+		struct rt_planned got;
+
+		if (rt_rips_auto(&x, &c, &tri, &pl, &got))
+			u_die(1, errno == E2BIG ? "more than --edges %zu pairs of points "
+			    "within distance 1" : "out of memory", (size_t)Eflag);
+		thresh = got.thresh;
+		cover = got.landmarks ? got.cover : 0;
+		snprintf(p.why, sizeof p.why, "%s", got.why);
+		if (!got.known)
+			u_warn("the %zu most persistent classes of dimension 1 are not "
+			    "known at the threshold %g: classes alive there may outlast "
+			    "them (see the barcode)", (size_t)cflag, (double)thresh);
+	}
 	free(tri);
-	if (dflag == 2 && c.nv > 100000)
-		u_die(1, "--dim 2: at most 100000 distinct points");
-	/* the collapse keeps persistence in dimensions 0 and 1; in dimension
-	 * 2 as well, but the cocycles of -d 2 are not asked for */
-	if (!nflag && rt_collapse(&g, &lg, &col))
-		u_die(1, "out of memory");
-	if (rt_ph_compute(&ph, nflag ? &g : &lg, dflag, (unsigned)pflag))
-		u_die(1, "out of memory");
-	if (rt_pers_build(&p, &ph, &g, nflag ? NULL : &col, (unsigned)pflag, cflag, qflag))
+	if (rt_pers_build(&p, &x.ph, &x.g, nflag ? NULL : &x.col, (unsigned)pflag, cflag, qflag))
 		u_die(1, "out of memory, or a cocycle that does not extend over the "
 		    "collapsed edges (a bug: please report it)");
 	p.npoints = c.n;
@@ -175,23 +205,23 @@ main(int argc, char *argv[])
 	snprintf(p.metric, sizeof p.metric, "%s", mflag < 0 ? "matrix" : rt_metric_name(mflag));
 	p.dim = dflag;
 	p.threshold = thresh;
+	p.distinct = nv > c.nv ? nv : 0;
+	p.cover = cover;
 	if (c.about)
 		snprintf(p.about, sizeof p.about, "%s", c.about);
 	p.pm = c.pm;
 	fo = u_open(oflag);
 	rt_pers_write(fo, &p);
 	if (Aflag)
-		fprintf(stderr, "persist: %zu points, %zu vertices, %zu edges <= %g, "
-		    "%zu after the collapse; %" PRIu64 " columns, %" PRIu64
-		    " emergent, %" PRIu64 " additions\n", c.n, c.nv, g.off[g.n] / 2,
-		    (double)thresh, nflag ? g.off[g.n] / 2 : lg.off[lg.n] / 2,
-		    ph.columns, ph.emergent, ph.reduced);
+		fprintf(stderr, "persist: %zu points, %zu distinct, %zu vertices%s, %zu "
+		    "edges <= %g, %zu after the collapse; %" PRIu64 " columns, %" PRIu64
+		    " emergent, %" PRIu64 " additions\n", c.n, nv, c.nv, nv > c.nv ?
+		    " (landmarks)" : "", x.g.off[x.g.n] / 2, (double)thresh,
+		    nflag ? x.g.off[x.g.n] / 2 : x.lg.off[x.lg.n] / 2,
+		    x.ph.columns, x.ph.emergent, x.ph.reduced);
 	u_close(fo, oflag);
 	rt_pers_free(&p);
-	rt_ph_free(&ph);
-	rt_graph_free(&g);
-	rt_graph_free(&lg);
-	rt_collapse_free(&col);
+	rt_rips_free(&x);
 	rt_cloud_free(&c);
 	return u_status;
 }

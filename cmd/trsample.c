@@ -7,6 +7,9 @@
 #include "util.h"
 
 static uint64_t iflag = 1;		/* every i-th */
+static int jitter;			/* --jitter: one at random in every i */
+static uint64_t jat;			/* the one of this interval */
+static struct rt_period *period;	/* the stream's, to warn of aliasing */
 static uint64_t uB, uP;			/* burst: B of every P */
 static double Rflag = 1;		/* Bernoulli probability */
 static uint64_t Nflag;			/* reservoir size */
@@ -26,6 +29,7 @@ static struct rt_rec *res, *ev;
 static uint64_t *respos, *evpos;
 static size_t nres, nev, capev;
 
+enum { O_JITTER = U_LONG };
 static const struct u_opt opts[] = {
 	{ 'B', "block", "bytes", "-H samples blocks of this size (64)" },
 	U_OPT_BINARY,
@@ -41,6 +45,7 @@ static const struct u_opt opts[] = {
 	{ 's', "slice", "range", "the accesses at positions lo-hi or lo+len" },
 	{ 'u', "burst", "b/p", "the first b of every p accesses" },
 	U_OPT_GZIP,
+	{ O_JITTER, "jitter", NULL, "-i n: one access at random in every n (jittered)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "trsample", "[file ...]", opts, NULL };
@@ -118,7 +123,11 @@ item(void *ctx, struct rt_rec *rec)
 	p -= slo;
 	if (hlimit != UINT64_MAX && !hashed(rec))
 		return 0;
-	if (p % iflag != 0)
+	if (period != NULL)
+		rt_period_add(period, rec);
+	if (jitter && p % iflag == 0)
+		jat = rt_rng_below(&rng, iflag);
+	if (p % iflag != (jitter ? jat : 0))
 		return 0;
 	if (uP && (p / iflag) % uP >= uB)
 		return 0;
@@ -160,6 +169,28 @@ flushres(void)
 	while (e < nev)
 		emit(&ev[e++]);
 	free(ix);
+}
+
+/* Every i-th access of a loop of p accesses, p < 2i, steps i mod p
+ * through the loop: the sample shows a loop of its own (Nyquist), or with
+ * i a multiple of p none at all. */
+static void
+aliasing(void)
+{
+	uint64_t p;
+
+	if (period == NULL)
+		return;
+	p = rt_period_get(period);
+	rt_period_free(period);
+	if (p >= 2 && p < 2 * iflag)
+		u_warn("every %llu%s access of a stream whose dominant period is %llu "
+		    "accesses aliases it: the sample steps %llu through each period "
+		    "and shows a loop that is not the program's (--jitter samples at "
+		    "random within each interval)", (unsigned long long)iflag,
+		    iflag % 10 == 1 && iflag % 100 != 11 ? "st" : iflag % 10 == 2 &&
+		    iflag % 100 != 12 ? "nd" : iflag % 10 == 3 && iflag % 100 != 13 ? "rd" :
+		    "th", (unsigned long long)p, (unsigned long long)(iflag % p));
 }
 
 static uint64_t
@@ -224,6 +255,7 @@ main(int argc, char *argv[])
 				u_bad("-u: burst longer than its period");
 			break;
 		case 'z': zflag = 1; break;
+		case O_JITTER: jitter = 1; break;
 		default: u_usage(&prog);
 		}
 	}
@@ -231,6 +263,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	rt_rng_seed(&rng, Sflag);
 	hlimit = Hflag >= 1 ? UINT64_MAX : (uint64_t)(Hflag * 0x1p64);
+	if (iflag > 1 && !jitter && (period = rt_period_new(1 << 16)) == NULL)
+		u_die(1, "out of memory");
 	if (Nflag && ((res = calloc(Nflag, sizeof *res)) == NULL ||
 	    (respos = calloc(Nflag, sizeof *respos)) == NULL))
 		u_die(1, "-N %llu: no memory for the reservoir", (unsigned long long)Nflag);
@@ -240,6 +274,7 @@ main(int argc, char *argv[])
 		u_status = 1;
 	if (Nflag)
 		flushres();
+	aliasing();
 	u_wclose(w, oflag);
 	free(res);
 	free(respos);

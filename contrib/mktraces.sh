@@ -6,9 +6,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v valgrind >/dev/null || { echo "mktraces: valgrind not found" >&2; exit 1; }
 mkdir -p "$dir"
 out=$(cd "$dir" && pwd)
+build() {	# program source [flags]
+	(cd "$here/examples" && ${CC:-cc} -g -O0 -fdebug-prefix-map="$here/examples"=. \
+	    -o "$out/$1" "$2.c" $3)
+}
 for p in bsort matmul interchange fir2dim; do
-	(cd "$here/examples" && ${CC:-cc} -g -O0 -fdebug-prefix-map="$here/examples"=. -o "$out/$p" "$p.c")
+	build $p $p
 done
+build matmul4 matmul "-DN=4 -DBS=2"	# the paper's 4x4 multiply, block 2
 t() {	# name program args
 	name=$1; shift
 	"$here/rttrace" -o "$dir/$name.lk.gz" "$@" 2>/dev/null
@@ -19,6 +24,8 @@ t bsort-shuffled "$dir/bsort" shuffled
 t matmul-standard "$dir/matmul" standard
 t matmul-transposed "$dir/matmul" transposed
 t matmul-blocked "$dir/matmul" blocked
+t matmul4-standard "$dir/matmul4" standard
+t matmul4-blocked "$dir/matmul4" blocked
 t interchange-rowwise "$dir/interchange" rowwise
 t interchange-colwise "$dir/interchange" colwise
 t fir2dim "$dir/fir2dim"

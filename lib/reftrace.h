@@ -195,6 +195,15 @@ uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
 const char *rt_sym_error(const struct rt_sym *s);
 void rt_sym_free(struct rt_sym *s);
 
+/* The dominant period of a trace, from its first limit records: the
+ * distance at which the same instruction (without one: the same op and
+ * address) most often comes again, 2 to 4096 records; 0 if none does. */
+struct rt_period;
+struct rt_period *rt_period_new(uint64_t limit);
+void rt_period_add(struct rt_period *p, const struct rt_rec *r);
+uint64_t rt_period_get(const struct rt_period *p);
+void rt_period_free(struct rt_period *p);
+
 /* Regions registered in the stream: the latest registration of a name
  * replaces the earlier one. */
 struct rt_regions;

@@ -75,6 +75,19 @@ struct rt_edge;
 int rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
     size_t maxedges, struct rt_edge **e, size_t *m, uint64_t *candidates);
 
+/* Landmarks among the vertices by maxmin, the first the vertex of the
+ * first point, until every vertex is within target of one (and there are
+ * least) or there are *nl (then how many there are): land[] gets them in
+ * the order chosen;
+ * near[v] the index of vertex v's nearest landmark, d[v] its distance;
+ * *cover the largest d.  0, or -1 with errno. */
+int rt_landmarks(const struct rt_cloud *c, int metric, size_t *nl, size_t least, float target,
+    unsigned threads, uint32_t *land, uint32_t *near, float *d, float *cover);
+
+/* The cloud reduced to the nl landmarks land[]: their rows, and each
+ * point's vertex near[] of its own. */
+int rt_cloud_keep(struct rt_cloud *c, const uint32_t *land, size_t nl, const uint32_t *near);
+
 /* The neighbourhood graph at a threshold: for every vertex its neighbours
  * in increasing order with their distances (compressed rows). */
 struct rt_graph {
@@ -147,17 +160,70 @@ int rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **tr
     char *err, size_t errlen);
 int rt_matrix_write_lower(FILE *f, const float *tri, size_t n);
 
-/* The default threshold of a Rips complex: the least of the enclosing
- * radius, the largest distance at which the vertices have at most degree
- * neighbours on average, and cap; why says which.  NAN out of memory. */
-float rt_threshold_auto(const float *tri, size_t n, float cap, uint64_t degree,
-    char *why, size_t whylen);
+/* A Rips complex up to thresh: its graph, the graph after the edge
+ * collapse (when collapse), and the persistence of the one computed. */
+struct rt_rips {
+	struct rt_graph g, lg;
+	struct rt_collapse col;
+	struct rt_ph ph;
+	int collapsed;
+};
+int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
+    unsigned p, int collapse);
+void rt_rips_free(struct rt_rips *x);
+/* Ripser's default threshold: beyond it the complex is a cone.  NAN out
+ * of memory. */
+float rt_enclosing(const float *tri, size_t n);
+/* The threshold from the filtration: the least distance at which the
+ * classes most persistent in dimension 1 are known (they have died, and
+ * no class alive there could outlast them), and x computed there; why
+ * says which.  NAN out of memory. */
+float rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
+    int maxdim, unsigned p, int collapse, char *why, size_t whylen);
+/* The same for windows of symbols without all pairs: each level's edges
+ * from rt_join, until the classes are known (*known 1) or a level has
+ * more than maxedges edges (the level before it, *known 0).  NAN with
+ * errno: ENOMEM, or E2BIG when even level 1 has too many. */
+float rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
+    size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
+    size_t maxedges, int *known, char *why, size_t whylen);
+
+/* The complex persist takes when no threshold is given.  At most
+ * exact distinct points: all pairs, and the threshold from the filtration
+ * (rt_threshold_resolve).  More, of symbols: the sparse levels of
+ * rt_threshold_sparse up to maxedges edges; if the classes are not known
+ * by then, landmarks by maxmin (at least exact, at most 4 exact, until
+ * every point is within cover of one) stand for the points and all their
+ * pairs are taken, as long as the landmarks come within cover; else the
+ * sparse levels stay, with the classes unknown.  Numbers: exact
+ * landmarks.  c is reduced to its landmarks when they are taken. */
+struct rt_plan {
+	size_t exact, maxedges, classes;
+	double cover;
+	int metric, maxdim, collapse;
+	unsigned p, threads;
+};
+struct rt_planned {
+	float thresh;
+	size_t distinct;	/* the points' distinct vertices */
+	int landmarks;		/* c's vertices are landmarks */
+	float cover;		/* then the largest distance to one */
+	int known;		/* the classes asked for are known at thresh */
+	char why[512];
+};
+int rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+    struct rt_planned *out);
 
 /* The persistence stream (persist writes it, circcoord reads it): the
  * barcode ranked by dimension and persistence, the classes of dimension 1
  * chosen for cocycles with the scale each cocycle is given at, which
  * vertex every point became, and the edges up to the largest scale. */
-struct rt_pbar { int dim; size_t rank; double birth, death; };
+struct rt_pbar {
+	int dim;
+	size_t rank;
+	double birth, death;	/* death INFINITY: alive at the threshold */
+	size_t tie;		/* the rank of the first bar as persistent as this */
+};
 struct rt_pclass {
 	size_t rank;
 	double birth, death, scale;	/* death INFINITY: alive at the threshold */
@@ -170,7 +236,9 @@ struct rt_pers {
 	unsigned modulus;
 	int dim;
 	double threshold;
-	char why[256];		/* how the threshold was chosen */
+	size_t distinct;	/* distinct points, when the vertices are landmarks */
+	double cover;		/* the largest distance of a point to its landmark */
+	char why[512];		/* how the threshold was chosen */
 	char about[256];	/* the points' own comment */
 	struct rt_pbar *bar;
 	size_t nbar;
@@ -203,6 +271,7 @@ struct rt_circ {
 	double eps, winding, residual;
 	size_t edges, components, isolated;
 	size_t badlift;		/* triangles where the lift stays wrong */
+	double packed;		/* the most of the winding a quarter of the points hold */
 };
 int rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsigned p,
     const struct rt_cocycle_entry *z, size_t nz, const uint32_t *vert, size_t npoints,

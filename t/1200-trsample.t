@@ -2,7 +2,7 @@
 # trsample: every sampler against positions computed by awk, and the
 # random ones against their distributions.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 38
 
 L=$D/bsort-reversed.lk.gz
 trfilter "$L" >"$tmp/b.txt"
@@ -76,3 +76,26 @@ check_same "-k skips it with a warning" "trsample -k $tmp/bad.txt 2>/dev/null | 
 check_fail "a missing file: named, exit 1" 1 "trsample: nosuch: No such file" "trsample nosuch"
 check_fail "a bad option: usage, exit 2" 2 "usage: trsample" "trsample -Q $L"
 check_fail "a rate above 1: exit 2" 2 "want a rate" "trsample -R 1.5 $L"
+
+# Aliasing: the multiply's k loop is 14 data records an iteration (its 14
+# instructions come once each); every 10th record steps 10 through it.
+trfilter -e "$D/matmul" -F standard -t RWM "$D/matmul-standard.lk.gz" >"$tmp/mm.txt"
+check_fail "-i 10 on a loop of 14 records: a warning names the period" 0 \
+	"dominant period is 14 accesses aliases it: the sample steps 10" "trsample -i 10 $tmp/mm.txt >/dev/null"
+check "-i 3 samples it at least twice a period: no warning" \
+	"trsample -i 3 $tmp/mm.txt 2>$tmp/w3 >/dev/null && test ! -s $tmp/w3"
+trsample -i 10 --jitter -S 4 "$tmp/mm.txt" >"$tmp/jit"
+grep -v '^#' "$tmp/mm.txt" | awk '{ print NR - 1, $1 }' >"$tmp/pos"
+check "--jitter: exactly one record in every interval of 10" \
+	"awk 'NR == FNR { p[\$2] = \$1; next } !/^#/ { k = int(p[\$1] / 10); if (k != n++) bad = 1 } END { exit bad || n != int(($(wc -l <$tmp/pos) + 9) / 10) }' $tmp/pos $tmp/jit"
+check "--jitter: at offsets spread over the interval, not one fixed" \
+	"awk 'NR == FNR { p[\$2] = \$1; next } !/^#/ { o[p[\$1] % 10]++ } END { for (i = 0; i < 10; i++) if (!o[i]) exit 1 }' $tmp/pos $tmp/jit"
+# what the aliasing does: the systematic sample shows a loop the program
+# does not have (hundreds of turns in 500 samples); the jittered one not
+head -501 "$tmp/jit" | tswindow | persist 2>/dev/null | circcoord >"$tmp/j.cc" 2>/dev/null
+trsample -i 10 "$tmp/mm.txt" 2>/dev/null | head -501 | tswindow | persist 2>/dev/null | circcoord >"$tmp/s.cc" 2>/dev/null
+check "every 10th record of the k loop winds a spurious loop" \
+	"awk '/^theta1 / { w = \$9 < 0 ? -\$9 : \$9; exit !(w > 50) } END { if (NR == 0) exit 1 }' $tmp/s.cc"
+check "a jittered sample of it does not" \
+	"awk '/^theta1 / { w = \$9 < 0 ? -\$9 : \$9; found = 1; exit !(w < 5) } END { exit !found }' $tmp/j.cc"
+

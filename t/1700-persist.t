@@ -42,8 +42,8 @@ if have_ripser; then
 		check "random matrix $seed at 6 (-I lower): ripser's barcode" \
 			"persist --modulus 2 --threshold 6 $tmp/r$seed >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r$seed >$tmp/r && $T same $tmp/o $tmp/r"
 	done
-	check "random matrix, no threshold: ripser's (the enclosing radius)" \
-		"persist --modulus 2 --degree 100000 $tmp/r1 >$tmp/o && ripser --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
+	check "random matrix at the threshold persist chooses: ripser's barcode there" \
+		"persist --modulus 2 $tmp/r1 >$tmp/o && rip $tmp/o --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
 	$T random 30 4 >"$tmp/r4"
 	check "dimension 2 on a random matrix: ripser's barcode" \
 		"persist --modulus 2 --dim 2 $tmp/r4 >$tmp/o && ripser --format lower-distance --dim 2 $tmp/r4 >$tmp/r && $T same $tmp/o $tmp/r"

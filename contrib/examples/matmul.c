@@ -1,11 +1,18 @@
-/* matmul: matrix multiply, standard (ijk), transposed B, and blocked. */
+/* matmul: matrix multiply, standard (ijk), transposed B, and blocked as
+ * Hennessy and Patterson write it (five loops: jj, kk, i, j, k), the
+ * programs of Choudhury et al.'s Fig. 9.  N and the block size BS are
+ * compile-time parameters: cc -DN=4 -DBS=2 gives the paper's case. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../reftrace.h"
 
+#ifndef N
 #define N 16
+#endif
+#ifndef BS
 #define BS 4
+#endif
 
 static double A[N][N], B[N][N], BT[N][N], C[N][N];
 
@@ -34,18 +41,27 @@ transposed(void)
 				C[i][j] += A[i][k] * BT[j][k];
 }
 
+static int
+min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
 static void
 blocked(void)
 {
-	int i, j, k, ii, jj, kk;
+	int i, j, k, jj, kk;
+	double r;
 
-	for (ii = 0; ii < N; ii += BS)
-		for (jj = 0; jj < N; jj += BS)
-			for (kk = 0; kk < N; kk += BS)
-				for (i = ii; i < ii + BS; i++)
-					for (j = jj; j < jj + BS; j++)
-						for (k = kk; k < kk + BS; k++)
-							C[i][j] += A[i][k] * B[k][j];
+	for (jj = 0; jj < N; jj += BS)
+		for (kk = 0; kk < N; kk += BS)
+			for (i = 0; i < N; i++)
+				for (j = jj; j < min(jj + BS, N); j++) {
+					r = 0;
+					for (k = kk; k < min(kk + BS, N); k++)
+						r += A[i][k] * B[k][j];
+					C[i][j] += r;
+				}
 }
 
 int

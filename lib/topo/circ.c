@@ -14,8 +14,9 @@
 #include "topo.h"
 
 /* The scale: this fraction of the way from the birth to the death, down
- * to an edge value.  A class alive at the threshold has no known death:
- * its birth. */
+ * to an edge value, where the cocycle is the class's own loop and the
+ * small loops born with it have died.  A class alive at the threshold
+ * (top) is alive all the way to it: the fraction of the way there. */
 double
 rt_circ_scale(const struct rt_graph *g, double birth, double death, double top,
     double fraction)
@@ -25,9 +26,9 @@ rt_circ_scale(const struct rt_graph *g, double birth, double death, double top,
 
 	if (!isinf(death))
 		top = death;
-	want = isinf(death) ? birth : birth + fraction * (top - birth);
+	want = birth + fraction * (top - birth);
 	for (k = 0; k < g->off[g->n]; k++)
-		if (g->d[k] <= want && g->d[k] < top && g->d[k] > eps)
+		if (g->d[k] <= want && (g->d[k] < top || isinf(death)) && g->d[k] > eps)
 			eps = g->d[k];
 	return eps;
 }
@@ -166,6 +167,37 @@ out:
 	return ok;
 }
 
+/* The winding number along time: the wrapped increments summed.  And how
+ * much of it the busiest quarter of the points holds: a fan, a class
+ * whose turns all come in a short stretch of time, has most of it there. */
+static void
+winding(struct rt_circ *res, const uint32_t *vert, size_t npoints)
+{
+	double *sum, prev = NAN, d, best = 0;
+	size_t v, m = (npoints + 3) / 4;
+
+	if ((sum = calloc(npoints + 1, sizeof *sum)) == NULL)
+		return;
+	for (v = 0; v < npoints; v++) {
+		double t = res->theta[vert ? vert[v] : v];
+
+		sum[v + 1] = sum[v];
+		if (isnan(t))
+			continue;
+		if (!isnan(prev)) {
+			d = t - prev;
+			sum[v + 1] += d - floor(d + 0.5);
+		}
+		prev = t;
+	}
+	res->winding = sum[npoints];
+	for (v = 0; v + m <= npoints; v++)
+		if (fabs(sum[v + m] - sum[v]) > best)
+			best = fabs(sum[v + m] - sum[v]);
+	res->packed = fabs(res->winding) >= 1 ? best / fabs(res->winding) : 0;
+	free(sum);
+}
+
 int
 rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsigned p,
     const struct rt_cocycle_entry *z, size_t nz, const uint32_t *vert, size_t npoints,
@@ -174,7 +206,7 @@ rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsign
 	struct lift l = { .p = p };
 	struct sys s = { .g = g, .eps = eps };
 	size_t i, v, k, *count = NULL, n = g->n, m = g->off[n];
-	double *f = NULL, num = 0, den = 0, d, prev, w;
+	double *f = NULL, num = 0, den = 0, d, w;
 	uint32_t *up = NULL;
 	int pass;
 
@@ -235,19 +267,7 @@ rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsign
 			res->components++;
 		res->theta[v] = f[v] - floor(f[v]);
 	}
-	/* the winding number along time: wrapped increments summed */
-	prev = NAN;
-	for (v = 0; v < npoints; v++) {
-		double t = res->theta[vert ? vert[v] : v];
-
-		if (isnan(t))
-			continue;
-		if (!isnan(prev)) {
-			d = t - prev;
-			res->winding += d - floor(d + 0.5);
-		}
-		prev = t;
-	}
+	winding(res, vert, npoints);
 	free(l.z);
 	free(f);
 	free(count);

@@ -15,7 +15,7 @@
  * for the writer and the reader. */
 enum { T_BARS, T_CLASSES, T_COCYCLES, T_POINTMAP, T_EDGES, NTABLES };
 static const char *const tables[NTABLES] = {
-	"#reftrace bars 1 dim rank birth death persistence",
+	"#reftrace bars 1 dim rank birth death persistence tie",
 	"#reftrace classes 1 rank birth death scale edges",
 	"#reftrace cocycles 1 rank i j coef",
 	"#reftrace pointmap 1 vertex seq loc func region",
@@ -23,27 +23,34 @@ static const char *const tables[NTABLES] = {
 };
 #define META "# persist "
 
+/* The persistence of a bar; of one alive at the threshold t, what it has
+ * there, a lower bound. */
 static double
-persistence(double birth, double death)
+persistence(double birth, double death, double t)
 {
-	return isinf(death) ? INFINITY : death - birth;
+	return isinf(death) ? t - birth : death - birth;
 }
 
-/* Dimension, then persistence (alive at the threshold first), then birth,
- * then the vertices that gave birth: ties are the rule with integer
- * distances, and the order must not depend on the sort. */
+struct rank { const struct rt_bar *bar; double t; };
+
+/* Dimension, then persistence (a class alive at the threshold by what it
+ * has there, and before one that died with as much), then birth, then
+ * the vertices that gave birth: ties are the rule with integer distances,
+ * and the order must not depend on the sort. */
 static int
 byrank(const void *a, const void *b, void *ctx)
 {
-	const struct rt_bar *bar = ctx;
-	const struct rt_bar *p = &bar[*(const size_t *)a], *q = &bar[*(const size_t *)b];
-	double x = persistence(p->birth, p->death), y = persistence(q->birth, q->death);
+	const struct rank *k = ctx;
+	const struct rt_bar *p = &k->bar[*(const size_t *)a], *q = &k->bar[*(const size_t *)b];
+	double x = persistence(p->birth, p->death, k->t), y = persistence(q->birth, q->death, k->t);
 	int i;
 
 	if (p->dim != q->dim)
 		return p->dim - q->dim;
 	if (x != y)
 		return x > y ? -1 : 1;
+	if (isinf(p->death) != isinf(q->death))
+		return isinf(p->death) ? -1 : 1;
 	if (p->birth != q->birth)
 		return p->birth < q->birth ? -1 : 1;
 	for (i = 0; i < 3; i++)
@@ -72,9 +79,11 @@ int
 rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *g,
     const struct rt_collapse *col, unsigned modulus, size_t nclasses, double minpers)
 {
-	size_t *ord = NULL, i, rank = 0;
-	const struct rt_bar *b;
+	size_t *ord = NULL, i, rank = 0, tie = 0;
+	const struct rt_bar *b, *prev = NULL;
 	struct rt_pclass *c;
+	struct rank k = { ph->bar, g->thresh };
+	double per;
 
 	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
 	    (p->bar = malloc((ph->nbar + 1) * sizeof *p->bar)) == NULL ||
@@ -83,15 +92,19 @@ rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *
 		goto fail;
 	for (i = 0; i < ph->nbar; i++)
 		ord[i] = i;
-	qsort_r(ord, ph->nbar, sizeof *ord, byrank, ph->bar);
+	qsort_r(ord, ph->nbar, sizeof *ord, byrank, &k);
 	p->modulus = modulus;
 	p->upto = -1;
 	for (i = 0; i < ph->nbar; i++) {
 		b = &ph->bar[ord[i]];
-		rank = i == 0 || ph->bar[ord[i - 1]].dim != b->dim ? 1 : rank + 1;
-		p->bar[i] = (struct rt_pbar){ b->dim, rank, b->birth, b->death };
-		if (b->dim != 1 || rank > nclasses || persistence(b->birth, b->death) < minpers ||
-		    !(persistence(b->birth, b->death) > 0))
+		per = persistence(b->birth, b->death, k.t);
+		rank = prev == NULL || prev->dim != b->dim ? 1 : rank + 1;
+		if (rank == 1 || per != persistence(prev->birth, prev->death, k.t) ||
+		    isinf(b->death) != isinf(prev->death))
+			tie = rank;	/* the first of a group of equals */
+		prev = b;
+		p->bar[i] = (struct rt_pbar){ b->dim, rank, b->birth, b->death, tie };
+		if (b->dim != 1 || rank > nclasses || per < minpers || !(per > 0))
 			continue;
 		/* cocycles of the collapsed complex go back to the whole one */
 		c = &p->cls[p->ncls++];
@@ -136,8 +149,11 @@ rt_pers_write(FILE *f, const struct rt_pers *p)
 	size_t i, j, k;
 
 	fprintf(f, "%s\n", rt_stream_magic(RT_STREAM_PERSISTENCE, magic, sizeof magic));
-	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g\n",
+	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g",
 	    p->npoints, p->nvert, p->metric, p->modulus, p->dim, p->threshold);
+	if (p->distinct > p->nvert)	/* the vertices are landmarks */
+		fprintf(f, " distinct=%zu cover=%.9g", p->distinct, p->cover);
+	putc('\n', f);
 	fprintf(f, "# threshold %.9g: %s\n", p->threshold, p->why);
 	if (*p->about)
 		fprintf(f, "# %s\n", p->about);
@@ -146,8 +162,8 @@ rt_pers_write(FILE *f, const struct rt_pers *p)
 		fprintf(f, "%d %zu", p->bar[i].dim, p->bar[i].rank);
 		value(f, p->bar[i].birth);
 		value(f, p->bar[i].death);
-		value(f, persistence(p->bar[i].birth, p->bar[i].death));
-		putc('\n', f);
+		value(f, persistence(p->bar[i].birth, p->bar[i].death, p->threshold));
+		fprintf(f, " %zu\n", p->bar[i].tie);
 	}
 	fprintf(f, "%s\n", tables[T_CLASSES]);
 	for (i = 0; i < p->ncls; i++) {
@@ -251,10 +267,16 @@ meta(struct rd *d, char *s)
 			p->dim = (int)u;
 		else if (strcmp(f, "threshold") == 0 && num(v, &x) == 0)
 			p->threshold = x;
-		else {
+		else if (strcmp(f, "distinct") == 0 && count(v, UINT32_MAX, &u) == 0)
+			p->distinct = u;
+		else if (strcmp(f, "cover") == 0 && num(v, &x) == 0)
+			p->cover = x;
+		else if (!strcmp(f, "points") || !strcmp(f, "vertices") || !strcmp(f, "metric") ||
+		    !strcmp(f, "modulus") || !strcmp(f, "dim") || !strcmp(f, "threshold") ||
+		    !strcmp(f, "distinct") || !strcmp(f, "cover")) {
 			rt_rbad(d->r, "bad %s in the '# persist' line", f);
 			return -1;
-		}
+		}	/* and keys of later versions are left alone */
 	}
 	if (p->modulus == 0 || p->nvert == 0 || p->npoints == 0 || p->nvert > p->npoints) {
 		rt_rbad(d->r, "the '# persist' line needs points, vertices (at most the "
@@ -280,12 +302,14 @@ row(struct rd *d, int t, char *s)
 		return 0;
 	switch (t) {
 	case T_BARS:
-		if (nf != 5 || count(f[0], 2, &u[0]) || count(f[1], UINT32_MAX, &u[1]) ||
-		    num(f[2], &a[0]) || num(f[3], &a[1]) || num(f[4], &a[2]))
+		if ((nf != 5 && nf != 6) || count(f[0], 2, &u[0]) ||
+		    count(f[1], UINT32_MAX, &u[1]) || num(f[2], &a[0]) || num(f[3], &a[1]) ||
+		    num(f[4], &a[2]) || (nf == 6 && count(f[5], u[1], &u[2])))
 			return rt_rbad(d->r, "bad bar row"), -1;
 		if (rt_grow(&p->bar, &d->capbar, p->nbar + 1, sizeof *p->bar))
 			return -2;
-		p->bar[p->nbar++] = (struct rt_pbar){ (int)u[0], u[1], a[0], a[1] };
+		p->bar[p->nbar++] = (struct rt_pbar){ (int)u[0], u[1], a[0], a[1],
+		    nf == 6 ? u[2] : u[1] };
 		return 0;
 	case T_CLASSES:
 		if (nf != 5 || count(f[0], UINT32_MAX, &u[0]) || u[0] != p->ncls + 1 ||
@@ -334,6 +358,17 @@ row(struct rd *d, int t, char *s)
 	return 0;
 }
 
+/* "#reftrace bars 1 ...": the same table and version, whatever columns
+ * follow (later versions may add some at the end). */
+static int
+sametable(const char *line, const char *table)
+{
+	size_t n = strcspn(table + 10, " ");
+
+	n += 10 + 1 + strcspn(table + 10 + n + 1, " ");
+	return strncmp(line, table, n) == 0 && (line[n] == ' ' || line[n] == '\0');
+}
+
 int
 rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 {
@@ -358,7 +393,7 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 			continue;
 		}
 		if (strncmp(s, "#reftrace ", 10) == 0) {
-			for (k = 0; k < NTABLES && strncmp(s, tables[k], strlen(tables[k])) != 0; k++)
+			for (k = 0; k < NTABLES && !sametable(s, tables[k]); k++)
 				;
 			if (k < NTABLES && (p->modulus == 0 || k <= t || d.seen[k])) {
 				rt_rbad(r, "%s", p->modulus == 0 ? "a table before the '# persist' line" :

@@ -1,5 +1,7 @@
-/* thresh.c: the threshold of a Rips complex, chosen from its distances. */
-#include <inttypes.h>
+/* thresh.c: a Rips complex up to a threshold, and the threshold chosen
+ * from the filtration: the least at which the most persistent classes of
+ * dimension 1 are known. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +11,10 @@
 #include "topo.h"
 
 /* Ripser's default threshold: the enclosing radius, the least over
- * vertices of their largest distance; beyond it the complex is a cone. */
-static float
-enclosing(const float *tri, size_t n)
+ * vertices of their largest distance; beyond it the complex is a cone,
+ * so every class of dimension 1 or more has died by it. */
+float
+rt_enclosing(const float *tri, size_t n)
 {
 	float *far, best = INFINITY;
 	size_t i, j;
@@ -34,84 +37,208 @@ enclosing(const float *tri, size_t n)
 	return n > 1 ? best : 0;
 }
 
-/* The k-th smallest of v[0..m) (0-based), v reordered: Hoare's select. */
-static float
-select_k(float *v, size_t m, size_t k)
+/* From the graph in x->g. */
+static int
+rips(struct rt_rips *x, int maxdim, unsigned p, int collapse)
 {
-	size_t lo = 0, hi = m - 1, i, j;
-	float pivot, x;
-
-	while (lo < hi) {
-		pivot = v[lo + (hi - lo) / 2];
-		i = lo;
-		j = hi;
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				x = v[i];
-				v[i] = v[j];
-				v[j] = x;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return v[k];
+	x->collapsed = collapse;
+	/* the collapse keeps persistence in dimensions 0 and 1 (and 2, but
+	 * the cocycles asked for are of dimension 1) */
+	if (collapse && rt_collapse(&x->g, &x->lg, &x->col))
+		goto fail;
+	if (rt_ph_compute(&x->ph, collapse ? &x->lg : &x->g, maxdim, p))
+		goto fail;
+	return 0;
+fail:
+	rt_rips_free(x);
+	return -1;
 }
 
-/* The default threshold: the smallest of three bounds, and the reason.
- * The enclosing radius (Ripser's): beyond it the complex is a cone.  The
- * largest distance at which the vertices have at most degree neighbours
- * on average: the work grows with the edges times their common
- * neighbours, and every window has some window at distance w, so the
- * radius alone bounds nothing.  For windows of symbols, cap = 7/10 of
- * the window: windows that differ in more are not alike, and chance
- * matches of random windows there make huge complexes that say nothing. */
-float
-rt_threshold_auto(const float *tri, size_t n, float cap, uint64_t degree, char *why,
-    size_t whylen)
+int
+rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
+    unsigned p, int collapse)
 {
-	size_t m = n * (n - 1) / 2, budget = (size_t)degree * n / 2, k;
-	float *v, radius = enclosing(tri, n), t = radius, x;
+	memset(x, 0, sizeof *x);
+	if (rt_graph_build(&x->g, tri, n, thresh))
+		return -1;
+	return rips(x, maxdim, p, collapse);
+}
 
-	if (isnan(radius))
-		return NAN;
-	if (m > budget) {
-		/* the largest d with #{distances <= d} <= budget: the largest
-		 * value below the (budget + 1)-th smallest */
-		if ((v = malloc(m * sizeof *v)) == NULL)
+void
+rt_rips_free(struct rt_rips *x)
+{
+	rt_ph_free(&x->ph);
+	rt_graph_free(&x->g);
+	rt_graph_free(&x->lg);
+	rt_collapse_free(&x->col);
+}
+
+struct bound { double lo, hi; };
+
+static int
+bylo(const void *a, const void *b)
+{
+	const struct bound *x = a, *y = b;
+
+	return x->lo > y->lo ? -1 : x->lo < y->lo;
+}
+
+/* Are the k most persistent classes of dimension 1 known at threshold t,
+ * as a set?  A class that died has its persistence; one alive at t has at
+ * least t - birth and, since every class dies by top (the enclosing
+ * radius), at most top - birth; one not born yet at most top - t.  The
+ * set is known when no class outside the k with the largest lower bounds
+ * can get past the least of them. */
+static int
+known(const struct rt_ph *ph, size_t k, float t, float top)
+{
+	struct bound *b;
+	size_t i, m = 0;
+	double least, most = top - t;
+
+	if ((b = malloc((ph->nbar + 1) * sizeof *b)) == NULL)
+		return -1;
+	for (i = 0; i < ph->nbar; i++) {
+		const struct rt_bar *r = &ph->bar[i];
+
+		if (r->dim != 1)
+			continue;
+		if (isinf(r->death))
+			b[m++] = (struct bound){ t - r->birth, top - r->birth };
+		else
+			b[m].lo = b[m].hi = (double)r->death - r->birth, m++;
+	}
+	qsort(b, m, sizeof *b, bylo);
+	if (m < k) {
+		free(b);
+		return 0;
+	}
+	least = b[k - 1].lo;
+	for (i = k; i < m; i++)
+		if (b[i].hi > most)
+			most = b[i].hi;
+	free(b);
+	return least > 0 && most <= least;
+}
+
+static int
+byfloat(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct distances up to top, at most max of them evenly taken
+ * (every one of a metric of small integers). */
+static size_t
+levels(const float *tri, size_t n, float top, float *lv, size_t max)
+{
+	size_t m = n * (n - 1) / 2, i, k = 0, nd = 0;
+	float *v;
+
+	if ((v = malloc((m + 1) * sizeof *v)) == NULL)
+		return 0;
+	for (i = 0; i < m; i++)
+		if (tri[i] > 0 && tri[i] <= top)
+			v[k++] = tri[i];
+	qsort(v, k, sizeof *v, byfloat);
+	for (i = 0; i < k; i++)
+		if (nd == 0 || v[nd - 1] != v[i])
+			v[nd++] = v[i];
+	for (i = 0; i < max && i < nd; i++)
+		lv[i] = v[nd <= max ? i : (i + 1) * nd / max - 1];
+	free(v);
+	return i;
+}
+
+float
+rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
+    int maxdim, unsigned p, int collapse, char *why, size_t whylen)
+{
+	float top = rt_enclosing(tri, n), lv[64];
+	size_t nl, i;
+	int k;
+
+	if (isnan(top) || (nl = levels(tri, n, top, lv, 64)) == 0) {
+		if (isnan(top) || rt_rips_compute(x, tri, n, top, maxdim, p, collapse))
 			return NAN;
-		memcpy(v, tri, m * sizeof *v);
-		x = select_k(v, m, budget);
-		for (t = 0, k = 0; k < m; k++)
-			if (v[k] < x && v[k] > t)
-				t = v[k];
-		free(v);
+		snprintf(why, whylen, "the enclosing radius: no distance below it");
+		return top;
 	}
-	if (cap < t && cap < radius) {
-		snprintf(why, whylen, "7/10 of the window: windows that differ "
-		    "in more symbols are not near (the enclosing radius is %g)",
-		    (double)radius);
-		return cap;
+	for (i = 0; i < nl; i++) {
+		if (rt_rips_compute(x, tri, n, lv[i], maxdim, p, collapse))
+			return NAN;
+		if (i + 1 == nl)
+			break;
+		if ((k = known(&x->ph, classes ? classes : 1, lv[i], top)) < 0) {
+			rt_rips_free(x);
+			return NAN;
+		}
+		if (k) {
+			snprintf(why, whylen, "the least distance at which the %zu most "
+			    "persistent classes of dimension 1 are known: no other class, "
+			    "alive there or born later, can outlast them (every class dies "
+			    "by %g, the enclosing radius)", classes, (double)top);
+			return lv[i];
+		}
+		rt_rips_free(x);
 	}
-	if (t < radius) {
-		snprintf(why, whylen, "the largest distance with at most %" PRIu64
-		    " neighbours a vertex on average (--degree); the enclosing radius is %g",
-		    degree, (double)radius);
-		return t;
+	snprintf(why, whylen, "the enclosing radius: every class has died by it");
+	return lv[nl - 1];
+}
+
+/* The same without all pairs: the edges of each level from the join,
+ * levels 1, 2, ... of a metric of small integers up to top (the window:
+ * at it every pair is an edge), until the classes are known or a level
+ * has more than maxedges edges; then *known says whether they were. */
+float
+rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
+    size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
+    size_t maxedges, int *isknown, char *why, size_t whylen)
+{
+	struct rt_edge *e;
+	size_t m;
+	uint64_t cand;
+	int t, top = c->dim, k, have = 0;
+
+	*isknown = 0;
+	for (t = 1; t < top; t++) {
+		if (rt_join(c, metric, t, threads, maxedges, &e, &m, &cand)) {
+			if (errno == E2BIG && have)
+				break;
+			if (errno == E2BIG) {
+				snprintf(why, whylen, "more than %zu pairs of points are within "
+				    "distance 1", maxedges);
+				errno = E2BIG;
+			}
+			return NAN;
+		}
+		if (have)
+			rt_rips_free(x);
+		memset(x, 0, sizeof *x);
+		have = 0;
+		if (rt_graph_from_edges(&x->g, c->nv, e, m, (float)t)) {
+			free(e);
+			return NAN;
+		}
+		free(e);
+		if (rips(x, maxdim, p, collapse))
+			return NAN;
+		have = 1;
+		if ((k = known(&x->ph, classes ? classes : 1, (float)t, (float)top)) < 0)
+			return NAN;
+		if (k) {
+			*isknown = 1;
+			snprintf(why, whylen, "the least distance at which the %zu most "
+			    "persistent classes of dimension 1 are known: no other class, "
+			    "alive there or born later, can outlast them (every class dies "
+			    "by %d, the window)", classes, top);
+			return (float)t;
+		}
 	}
-	snprintf(why, whylen, "the enclosing radius: the degree budget --degree %"
-	    PRIu64 " allows more", degree);
-	return radius;
+	snprintf(why, whylen, "the largest distance with at most %zu pairs of points "
+	    "within it; the %zu most persistent classes of dimension 1 are not known "
+	    "there", maxedges, classes);
+	return (float)(t - 1);
 }

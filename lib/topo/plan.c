@@ -1,0 +1,99 @@
+/* plan.c: which complex stands for a cloud when no threshold is given:
+ * all pairs of a few points, the sparse levels of many, or landmarks
+ * when the sparse levels grow too dense before the classes show. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "topo.h"
+
+/* Landmarks as rt_landmarks takes them; c reduced to them when they come
+ * within cover of every point (or when must). */
+static int
+landmarks(struct rt_cloud *c, const struct rt_plan *pl, size_t most, double cover,
+    int must, struct rt_planned *out)
+{
+	uint32_t *land, *near;
+	float *d;
+	size_t nl = most;
+	int e = -1;
+
+	land = malloc((most + 1) * sizeof *land);
+	near = malloc((c->nv + 1) * sizeof *near);
+	d = malloc((c->nv + 1) * sizeof *d);
+	if (land != NULL && near != NULL && d != NULL &&
+	    rt_landmarks(c, pl->metric, &nl, pl->exact, (float)cover, pl->threads, land,
+	    near, d, &out->cover) == 0) {
+		e = 0;
+		if ((must || out->cover <= cover) && (e = rt_cloud_keep(c, land, nl, near)) == 0)
+			out->landmarks = 1;
+	}
+	free(land);
+	free(near);
+	free(d);
+	return e;
+}
+
+static int
+dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+    struct rt_planned *out)
+{
+	if (*tri == NULL && (*tri = rt_cloud_distances(c, pl->metric)) == NULL)
+		return -1;
+	out->thresh = rt_threshold_resolve(x, *tri, c->nv, pl->classes, pl->maxdim, pl->p,
+	    pl->collapse, out->why, sizeof out->why);
+	out->known = 1;
+	return isnan(out->thresh) ? -1 : 0;
+}
+
+int
+rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+    struct rt_planned *out)
+{
+	struct rt_rips sx;
+	char why[512];
+	float t;
+	int known;
+
+	memset(out, 0, sizeof *out);
+	out->distinct = c->nv;
+	if (c->nv <= pl->exact || pl->exact == 0)
+		return dense(x, c, tri, pl, out);
+	if (c->numeric) {	/* no join for numbers: landmarks */
+		if (landmarks(c, pl, pl->exact, 0, 1, out))
+			return -1;
+		return dense(x, c, tri, pl, out);
+	}
+	t = rt_threshold_sparse(&sx, c, pl->metric, pl->classes, pl->maxdim, pl->p,
+	    pl->collapse, pl->threads, pl->maxedges, &known, why, sizeof why);
+	if (isnan(t) && errno != E2BIG)
+		return -1;
+	if (!isnan(t) && known) {
+		*x = sx;
+		out->thresh = t;
+		out->known = 1;
+		snprintf(out->why, sizeof out->why, "%s", why);
+		return 0;
+	}
+	/* too dense before the classes show: landmarks, if they come near
+	 * enough to every point to stand for it */
+	if (landmarks(c, pl, 4 * pl->exact, pl->cover, isnan(t), out)) {
+		if (!isnan(t))
+			rt_rips_free(&sx);
+		return -1;
+	}
+	if (out->landmarks) {
+		if (!isnan(t))
+			rt_rips_free(&sx);
+		return dense(x, c, tri, pl, out);
+	}
+	/* they do not: the sparse levels stay */
+	*x = sx;
+	out->thresh = t;
+	snprintf(out->why, sizeof out->why, "%.300s; landmarks would leave a point %g "
+	    "from the nearest, more than %g", why, (double)out->cover, pl->cover);
+	return 0;
+}
