@@ -113,6 +113,13 @@ corrupt(struct rt_reader *r, const char *what)
 	return rt_in_fail(r, "corrupt binary trace: %s", what);
 }
 
+/* The input ended (or failed) inside what was to come. */
+static int
+cut(struct rt_reader *r, const char *what)
+{
+	return r->eof == 2 ? RT_EIO : corrupt(r, what);
+}
+
 static int
 mapid(uint32_t *map, uint32_t n, uint64_t fileid, uint32_t *out)
 {
@@ -172,23 +179,17 @@ block(struct rt_reader *r, struct dec *d)
 {
 	const unsigned char *h;
 	uint32_t plen, count;
-	int k;
 
 	r->pos = d->bend;
 	for (;;) {
-		while (r->len - r->pos < 8) {
-			if ((k = rt_in_refill(r)) < 0)
-				return RT_EIO;
-			if (k == 0) {
-				if (r->len != r->pos)
-					return corrupt(r, "truncated block header");
-				return 0;
-			}
-		}
+		if (rt_in_need(r, 8) == 0)
+			return RT_IN_END(r);
+		if (r->len - r->pos < 8)
+			return cut(r, "truncated block header");
 		if (memcmp(r->buf + r->pos, RTB_MAGIC, 8) != 0)
 			break;
 		if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN)
-			return r->eof == 2 ? RT_EIO : corrupt(r, "truncated file header");
+			return cut(r, "truncated file header");
 		if (r->buf[r->pos + 8] != RTB_VERSION)
 			return corrupt(r, "another version's header");
 		r->pos += RTB_HDRLEN;
@@ -199,7 +200,7 @@ block(struct rt_reader *r, struct dec *d)
 	if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))
 		return corrupt(r, "bad block header");
 	if (rt_in_need(r, 8 + (size_t)plen) < 8 + (size_t)plen)
-		return r->eof == 2 ? RT_EIO : corrupt(r, "truncated block");
+		return cut(r, "truncated block");
 	r->pos += 8;
 	d->bend = r->pos + plen;
 	d->bleft = count;

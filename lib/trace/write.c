@@ -10,7 +10,7 @@
 #include "output.h"
 #include "rtint.h"
 
-int
+__attribute__((noinline)) int
 rt_out_fail(struct rt_writer *w, int e)
 {
 	if (w->err == 0)
@@ -123,7 +123,7 @@ fail:
 int
 rt_write(struct rt_writer *w, const struct rt_rec *r)
 {
-	if (w->err)
+	if (__builtin_expect(w->err != 0, 0))
 		return rt_out_fail(w, w->err);
 	return w->f->write(w, r);
 }
