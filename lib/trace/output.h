@@ -15,9 +15,12 @@
 struct rt_format;
 
 struct rt_writer {
+	/* the format's encoder, and its first error, where rt_write finds
+	 * them with one load each */
+	int (*write)(struct rt_writer *w, const struct rt_rec *rec);
+	int err;		/* first errno, sticky */
 	int fd;
 	gzFile gz;		/* when compressing */
-	int err;		/* first errno, sticky */
 	char *buf;
 	size_t len;
 	const struct rt_format *f;

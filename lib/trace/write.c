@@ -85,7 +85,7 @@ rt_wopen(const char *path, int fmt, int gzip)
 		goto fail;
 	}
 	if ((w->f = rt_format_row(fmt == RT_FMT_AUTO ? RT_FMT_TEXT : fmt)) == NULL ||
-	    w->f->write == NULL) {
+	    (w->write = w->f->write) == NULL) {
 		errno = EINVAL;
 		goto fail;
 	}
@@ -125,7 +125,7 @@ rt_write(struct rt_writer *w, const struct rt_rec *r)
 {
 	if (__builtin_expect(w->err != 0, 0))
 		return rt_out_fail(w, w->err);
-	return w->f->write(w, r);
+	return w->write(w, r);
 }
 
 int
