@@ -169,6 +169,16 @@ int rt_rexpect(struct rt_reader *r, int kind);
 const char *rt_rbad(struct rt_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Scanners for stream readers: each reads a number at *pp and moves *pp
+ * past it, stopping at the first character that is not part of it (the
+ * caller checks what follows); -1, *pp unmoved, if there is none there
+ * or it does not fit.  No blanks are skipped, no sign taken but by
+ * rt_scan_double. */
+int rt_scan_u64(const char **pp, uint64_t *v);	/* decimal */
+int rt_scan_hex(const char **pp, uint64_t *v);	/* hex digits, no 0x */
+int rt_scan_addr(const char **pp, uint64_t *v);	/* 0x hex, or decimal */
+int rt_scan_double(const char **pp, double *v);	/* strtod's syntax, finite */
+
 /* Read every item of the named files in order (none or "-": standard
  * input), calling fn for each.  Malformed lines end a file with diag
  * called, or with skipbad are reported through diag and skipped.  fn

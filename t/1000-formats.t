@@ -2,7 +2,7 @@
 # The trace formats: every reader on real and malformed input, gzip,
 # and lossless text <-> binary round trips.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 42
 
 L=$D/bsort-reversed.lk.gz
 nrec() { grep -v -c '^#'; }
@@ -116,6 +116,10 @@ check_fail "binary: truncated input is an error" 1 "cut.rtb: corrupt binary trac
     "trfilter $tmp/cut.rtb"
 check_same "binary: concatenated files read as one" \
     "cat $tmp/b.rtb $tmp/b.rtb | trfilter | nrec" "echo \$((2 * \$(nrec <$tmp/b.txt)))"
+trfilter -b </dev/null >"$tmp/e.rtb"
+check_same "binary: empty files' headers between and after are skipped" \
+    "cat $tmp/e.rtb $tmp/b.rtb $tmp/e.rtb $tmp/e.rtb $tmp/b.rtb $tmp/e.rtb | trfilter | nrec" \
+    "echo \$((2 * \$(nrec <$tmp/b.txt)))"
 
 # gzip
 gzip -c "$tmp/b.txt" >"$tmp/b.txt.gz"

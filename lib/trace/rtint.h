@@ -1,4 +1,5 @@
-/* rtint.h: internals shared by the library's reader and writer. */
+/* rtint.h: internals shared by the library's readers and writers: the
+ * table of trace formats and the constants of the formats' bytes. */
 #ifndef RTINT_H
 #define RTINT_H
 
@@ -33,5 +34,52 @@
 
 /* valgrind's load address for a PIE executable on amd64. */
 #define RT_VG_PIE_BASE 0x108000ULL
+
+/* What detection shows a format's sniff: the stream's first bytes (4 KB,
+ * or all there are) and one of its first lines, as it is (line) and cut
+ * into its first fields (f, nf).  Lines come in order, every format asked
+ * about each; the first format to claim one reads the stream. */
+struct rt_sniff {
+	const char *start;
+	size_t len;
+	int lineno;		/* from 0 */
+	const char *line;	/* NUL-terminated, without \r\n */
+	char **f;
+	int nf;
+};
+
+struct rt_reader;
+struct rt_writer;
+
+/* A trace format: one file (fmt_NAME.c) defines its row, the table in
+ * reader.c lists it.  A decoder keeps its own state in a struct of its
+ * own at r->st (size bytes, zeroed, made when the stream is opened and
+ * freed after close), an encoder at w->st. */
+struct rt_format {
+	const char *name;	/* as -I and -O name it */
+	int sure;		/* its sniff is not fooled by other text */
+	int (*sniff)(const struct rt_sniff *s);
+	size_t size;		/* of the decoder's state */
+	/* Where not NULL: 0, or -1 with the reason in r->err (the start is
+	 * not this format's) */
+	int (*open)(struct rt_reader *r);
+	/* Decode the next items into r->q (RT_IN_QLEN at most): their count,
+	 * 0 at the end, RT_EBAD or RT_EIO (see rt_read). */
+	int (*read)(struct rt_reader *r);
+	void (*close)(void *st);	/* where not NULL: what st holds */
+	/* The writer, where the format has one: calls return 0, or -1 from
+	 * rt_out_fail (errno says why); wclose ends the stream (a header
+	 * even if nothing was written) and frees w->st. */
+	int (*wopen)(struct rt_writer *w);
+	int (*write)(struct rt_writer *w, const struct rt_rec *rec);
+	int (*wclose)(struct rt_writer *w);
+};
+
+/* The row of enum rt_fmt fmt (or of a format added after them), NULL if
+ * there is none. */
+const struct rt_format *rt_format_row(int fmt);
+/* The format of the stream r is at the start of, by the rows' sniffs on
+ * its first 4 KB; -1 if none claims it. */
+int rt_format_detect(struct rt_reader *r);
 
 #endif

@@ -213,13 +213,15 @@ chomp(char *b)
 		b[--n] = '\0';
 }
 
-/* Ask addr2line; returns the location id, 0 if unknown. */
+/* Ask addr2line; returns the location id, 0 if unknown, RT_NOMEM if
+ * there was no room to keep it. */
 static uint32_t
 ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 {
 	char fn[4096], fl[4096], q[32], *c, *sp;
+	const char *d;
 	uint32_t file = 0, func = 0;
-	unsigned long line = 0;
+	uint64_t line = 0;
 	int ok, n;
 
 	if (o->pid == 0 && start(s, o))
@@ -245,7 +247,9 @@ ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 		func = rt_str_intern(fn, strlen(fn));
 	if ((c = strrchr(fl, ':')) != NULL) {
 		*c = '\0';
-		line = strtoul(c + 1, NULL, 10);
+		d = c + 1;
+		if (rt_scan_u64(&d, &line) || line > UINT32_MAX)
+			line = 0;	/* "?" */
 		for (c = fl; c[0] == '.' && c[1] == '/';)
 			c += 2;	/* "./x.c" from a relative compile dir */
 		if (strcmp(c, "??") != 0)
@@ -253,7 +257,7 @@ ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 	}
 	if (file == 0)
 		line = 0;
-	return rt_loc_intern(file, (uint32_t)line, func);
+	return rt_loc_intern(file, (uint32_t)line, func);	/* RT_NOMEM in, RT_NOMEM out */
 }
 
 static void
@@ -315,6 +319,11 @@ rt_sym_lookup(struct rt_sym *s, uint64_t pc)
 			loc = ask(s, &s->o[i], pc);
 			break;
 		}
+	if (loc == RT_NOMEM) {	/* unknown this time, asked again next */
+		snprintf(s->err, sizeof s->err, "addr2line -e %s: out of memory",
+		    s->o[i].path);
+		return 0;
+	}
 	cache_put(s, pc, loc);
 	return loc;
 }

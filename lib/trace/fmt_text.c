@@ -1,0 +1,320 @@
+/* fmt_text.c: the reftrace text trace: a header line, then one record a
+ * line (seq op addr size [tid pc loc func var]) and events as # lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "output.h"
+#include "rtint.h"
+
+struct text {
+	/* the last location, function and variable texts seen */
+	struct rt_in_last loc, func, var;
+};
+
+static int
+sniff(const struct rt_sniff *s)
+{
+	return s->lineno == 0 && s->len >= strlen(RT_TEXT_MAGIC) &&
+	    memcmp(s->start, RT_TEXT_MAGIC, strlen(RT_TEXT_MAGIC)) == 0;
+}
+
+static int
+open_text(struct rt_reader *r)
+{
+	size_t n = strlen(RT_TEXT_MAGIC);
+
+	if (rt_in_need(r, n) < n || memcmp(r->buf + r->pos, RT_TEXT_MAGIC, n) != 0) {
+		snprintf(r->err, sizeof r->err, "%s:1: not a reftrace text trace "
+		    "(first line must be '%s')", r->path, RT_TEXT_MAGIC);
+		return -1;
+	}
+	return 0;
+}
+
+/* #mark seq name, #region seq name addr size elem, #object seq path bias;
+ * 0 for any other comment. */
+static int
+event(struct rt_reader *r, char *p, struct rt_rec *rec)
+{
+	char *f[8];
+	int n, kind;
+	uint64_t seq, a = 0, b = 0, c = 0;
+	uint32_t name;
+
+	n = rt_in_split(p + 1, f, 7);
+	if (n == 3 && strcmp(f[0], "mark") == 0) {
+		if (rt_parse_u64(f[1], &seq))
+			return rt_in_bad(r, "bad seq in mark");
+		kind = RT_MARK;
+	} else if (n == 6 && strcmp(f[0], "region") == 0) {
+		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a) ||
+		    rt_parse_u64(f[4], &b) || rt_parse_u64(f[5], &c) ||
+		    c > UINT32_MAX)
+			return rt_in_bad(r, "bad region line");
+		kind = RT_REGION;
+	} else if (n == 4 && strcmp(f[0], "object") == 0) {
+		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a))
+			return rt_in_bad(r, "bad object line");
+		kind = RT_OBJECT;
+	} else
+		return 0;	/* a comment */
+	if (rt_in_str(r, f[2], rt_in_unescape(f[2], strlen(f[2])), &name))
+		return RT_EIO;
+	rt_in_event(rec, kind, seq, name);
+	rec->addr = a;
+	rec->size = b;
+	rec->elem = (uint32_t)c;
+	return 1;
+}
+
+/* An optional field: '-' or a number read by scan. */
+static int
+optional(char **pp, uint64_t *v, int (*scan)(char **, uint64_t *))
+{
+	if (**pp == '-' && rt_in_fieldend(*pp + 1)) {
+		(*pp)++;
+		return 0;
+	}
+	if (scan(pp, v) || !rt_in_fieldend(*pp))
+		return -1;
+	return 1;
+}
+
+/* The field at *pp (NULL for '-'), its length in *n; *pp moves to the
+ * next field. */
+static char *
+field(char **pp, size_t *n)
+{
+	char *q = *pp, *p = q;
+
+	while (!rt_in_fieldend(p))
+		p++;
+	*n = (size_t)(p - q);
+	*pp = rt_in_skipws(p);
+	return *n == 1 && *q == '-' ? NULL : q;
+}
+
+static int
+read_text(struct rt_reader *r)
+{
+	struct text *t = r->st;
+	struct rt_rec *rec = r->q;
+	char *p, *q, *locs = NULL;
+	size_t n, locn = 0;
+	uint64_t seq, addr, size, v;
+	int op, k;
+	uint32_t func = 0;
+
+	for (;;) {
+		if ((p = rt_in_line(r, &n)) == NULL)
+			return RT_IN_END(r);
+		if (*p == '#') {
+			if (r->line == 1)
+				continue;	/* the header, checked at open */
+			if ((k = event(r, p, rec)) != 0)
+				return k;
+			continue;
+		}
+		p = rt_in_skipws(p);
+		if (*p == '\0')
+			continue;
+		break;
+	}
+	if (rt_in_dec(&p, &seq) || !rt_in_blank(*p))
+		return rt_in_bad(r, "bad seq");
+	p = rt_in_skipws(p);
+	switch (*p) {
+	case 'R': op = RT_READ; break;
+	case 'W': op = RT_WRITE; break;
+	case 'M': op = RT_MODIFY; break;
+	case 'I': op = RT_IFETCH; break;
+	default: return rt_in_bad(r, "bad op '%c' (want R, W, M or I)", *p ? *p : ' ');
+	}
+	p++;
+	if (!rt_in_blank(*p))
+		return rt_in_bad(r, "bad op");
+	p = rt_in_skipws(p);
+	if (rt_in_addr(&p, &addr) || !rt_in_blank(*p))
+		return rt_in_bad(r, "bad address");
+	p = rt_in_skipws(p);
+	if (rt_in_dec(&p, &size) || !rt_in_fieldend(p))
+		return rt_in_bad(r, "bad size");
+	rt_in_access(rec, seq, op, addr, size);
+	p = rt_in_skipws(p);
+	if (*p == '\0')
+		return 1;
+	if ((k = optional(&p, &v, rt_in_dec)) < 0 || (k && v >= RT_NOTID))
+		return rt_in_bad(r, "bad thread id");
+	if (k)
+		rec->tid = (uint32_t)v;
+	p = rt_in_skipws(p);
+	if (*p == '\0')
+		return 1;
+	if (optional(&p, &rec->pc, rt_in_addr) < 0)
+		return rt_in_bad(r, "bad pc");
+	if (memcmp(p, " - - -", 7) == 0)	/* no location: the usual end */
+		return 1;
+	p = rt_in_skipws(p);
+	if (*p == '\0')
+		return 1;
+	locs = field(&p, &locn);
+	if (*p && (q = field(&p, &n)) != NULL && rt_in_field(r, &t->func, q, n, &func))
+		return RT_EIO;
+	if (*p && (q = field(&p, &n)) != NULL && rt_in_field(r, &t->var, q, n, &rec->var))
+		return RT_EIO;
+	if (*p)
+		return rt_in_bad(r, "too many fields");
+	if (locs != NULL) {
+		/* the same file:line with another function is another location */
+		if (rt_in_same(&t->loc, locs, locn) && rt_loc_get(t->loc.id)->func == func) {
+			rec->loc = t->loc.id;
+			return 1;
+		}
+		rt_in_keep(&t->loc, locs, locn);
+		if (rt_in_loc(r, locs, locn, func, &t->loc.id)) {
+			rt_in_forget(&t->loc);
+			return RT_EIO;
+		}
+		rec->loc = t->loc.id;
+	} else if (func && rt_in_locid(r, 0, 0, func, &rec->loc))
+		return RT_EIO;
+	return 1;
+}
+
+/* The writer.  A text field: '-' when empty; blanks, '%' and controls
+ * escaped. */
+static int
+putfield(struct rt_writer *w, const char *s)
+{
+	static const char dig[] = "0123456789ABCDEF";
+	char t[3];
+	const char *c;
+
+	if (*s == '\0')
+		return rt_out(w, "-", 1);
+	for (c = s; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == '%' || *c == 0x7f)
+			break;
+	if (*c == '\0' && !(s[0] == '-' && s[1] == '\0'))
+		return rt_out(w, s, c - s);
+	for (c = s; *c; c++) {
+		if ((unsigned char)*c <= ' ' || *c == '%' || *c == 0x7f ||
+		    (c == s && *c == '-' && c[1] == '\0')) {
+			t[0] = '%';
+			t[1] = dig[(unsigned char)*c >> 4];
+			t[2] = dig[*c & 15];
+			if (rt_out(w, t, 3))
+				return -1;
+		} else if (rt_out(w, c, 1))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+start(struct rt_writer *w)
+{
+	w->started = 1;
+	return rt_out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1);
+}
+
+static int
+write_event(struct rt_writer *w, const struct rt_rec *r)
+{
+	static const char *kw[] = { "", "#mark ", "#region ", "#object " };
+	char line[128], *p = line;
+
+	p = stpcpy(p, kw[r->kind < 4 ? r->kind : 1]);
+	p = rt_out_dec(p, r->seq);
+	*p++ = ' ';
+	if (rt_out(w, line, p - line) || putfield(w, rt_str(r->name)))
+		return -1;
+	p = line;
+	if (r->kind == RT_REGION || r->kind == RT_OBJECT) {
+		p = stpcpy(p, " 0x");
+		p = rt_out_hex(p, r->addr);
+	}
+	if (r->kind == RT_REGION) {
+		*p++ = ' ';
+		p = rt_out_dec(p, r->size);
+		*p++ = ' ';
+		p = rt_out_dec(p, r->elem);
+	}
+	*p++ = '\n';
+	return rt_out(w, line, p - line);
+}
+
+static int
+write_text(struct rt_writer *w, const struct rt_rec *r)
+{
+	char line[128], *p;
+	const struct rt_loc *l;
+
+	if (!w->started && start(w))
+		return -1;
+	if (r->kind != RT_ACCESS)
+		return write_event(w, r);
+	/* the fixed fields straight into the output buffer */
+	if ((p = rt_out_room(w, 128)) == NULL)
+		return -1;
+	p = rt_out_dec(p, r->seq);
+	*p++ = ' ';
+	*p++ = rt_opchar[r->op & 3];
+	*p++ = ' ';
+	*p++ = '0';
+	*p++ = 'x';
+	p = rt_out_hex(p, r->addr);
+	*p++ = ' ';
+	p = rt_out_dec(p, r->size);
+	*p++ = ' ';
+	if (r->tid == RT_NOTID)
+		*p++ = '-';
+	else
+		p = rt_out_dec(p, r->tid);
+	*p++ = ' ';
+	if (r->pc == RT_NOPC)
+		*p++ = '-';
+	else {
+		*p++ = '0';
+		*p++ = 'x';
+		p = rt_out_hex(p, r->pc);
+	}
+	if (r->loc == 0 && r->var == 0) {
+		memcpy(p, " - - -\n", 7);
+		w->len = p + 7 - w->buf;
+		return 0;
+	}
+	*p++ = ' ';
+	w->len = p - w->buf;
+	l = rt_loc_get(r->loc);
+	if (l->file == 0 && l->line == 0) {
+		if (rt_out(w, "-", 1))
+			return -1;
+	} else {
+		if (putfield(w, rt_str(l->file)))
+			return -1;
+		p = line;
+		*p++ = ':';
+		p = rt_out_dec(p, l->line);
+		if (rt_out(w, line, p - line))
+			return -1;
+	}
+	if (rt_out(w, " ", 1) || putfield(w, rt_str(l->func)) || rt_out(w, " ", 1) ||
+	    putfield(w, rt_str(r->var)))
+		return -1;
+	return rt_out(w, "\n", 1);
+}
+
+static int
+wclose_text(struct rt_writer *w)
+{
+	return w->started ? 0 : start(w);	/* an empty trace says what it is */
+}
+
+const struct rt_format rt_fmt_text = {
+	.name = "text", .sure = 1, .sniff = sniff,
+	.size = sizeof(struct text), .open = open_text, .read = read_text,
+	.write = write_text, .wclose = wclose_text,
+};

@@ -1,0 +1,215 @@
+/* reader.c: the trace formats as a table: names, detection by the rows'
+ * sniffs, and reading through the chosen row's decoder. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "rtint.h"
+
+/* The formats at their enum rt_fmt numbers.  A new format is a file
+ * fmt_NAME.c that defines its row and a line here: its number is its
+ * place, rt_fmt_parse finds it by name and detection asks its sniff. */
+extern const struct rt_format rt_fmt_text, rt_fmt_binary, rt_fmt_lackey,
+    rt_fmt_gleipnir, rt_fmt_din, rt_fmt_mtv, rt_fmt_addr;
+static const struct rt_format *const formats[] = {
+	[RT_FMT_AUTO] = NULL,		/* "auto": detection chooses */
+	[RT_FMT_TEXT] = &rt_fmt_text,
+	[RT_FMT_BINARY] = &rt_fmt_binary,
+	[RT_FMT_LACKEY] = &rt_fmt_lackey,
+	[RT_FMT_GLEIPNIR] = &rt_fmt_gleipnir,
+	[RT_FMT_DIN] = &rt_fmt_din,
+	[RT_FMT_MTV] = &rt_fmt_mtv,
+	[RT_FMT_ADDR] = &rt_fmt_addr,
+	[RT_FMT_LINES] = NULL,		/* not a trace: rt_rgetline reads it */
+};
+#define NFORMATS (int)(sizeof formats / sizeof formats[0])
+
+const struct rt_format *
+rt_format_row(int fmt)
+{
+	return fmt >= 0 && fmt < NFORMATS ? formats[fmt] : NULL;
+}
+
+int
+rt_fmt_parse(const char *name)
+{
+	int i;
+
+	if (strcmp(name, "auto") == 0)
+		return RT_FMT_AUTO;
+	for (i = 0; i < NFORMATS; i++)
+		if (formats[i] != NULL && strcmp(name, formats[i]->name) == 0)
+			return i;
+	return -1;
+}
+
+int
+rt_fmt_parse_out(const char *name)
+{
+	int f = rt_fmt_parse(name);
+
+	return f > 0 && formats[f]->write != NULL ? f : -1;
+}
+
+const char *
+rt_fmt_name(int fmt)
+{
+	if (fmt == RT_FMT_AUTO)
+		return "auto";
+	return rt_format_row(fmt) != NULL ? formats[fmt]->name : "unknown";
+}
+
+/* The first format whose sniff claims one of the first lines; -1 if a
+ * line that is neither blank nor a comment is claimed by none. */
+int
+rt_format_detect(struct rt_reader *r)
+{
+	char *p, *e, *f[10], line[512], cut[512];
+	struct rt_sniff s;
+	size_t n;
+	int i;
+
+	rt_in_need(r, 4096);
+	if (r->eof == 2)
+		return -1;
+	if (r->len == 0)
+		return RT_FMT_ADDR;	/* empty: any reader reads nothing from it */
+	s.start = r->buf;
+	s.len = r->len;
+	s.line = line;
+	s.f = f;
+	for (p = r->buf, s.lineno = 0; p < r->buf + r->len && s.lineno < 64;
+	    p = e + 1, s.lineno++) {
+		e = memchr(p, '\n', r->buf + r->len - p);
+		if (e == NULL)
+			e = r->buf + r->len;
+		n = (size_t)(e - p) < sizeof line - 1 ? (size_t)(e - p) : sizeof line - 1;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		memcpy(cut, line, n + 1);
+		s.nf = rt_in_split(cut, f, 9);
+		for (i = 0; i < NFORMATS; i++)
+			if (formats[i] != NULL && formats[i]->sniff(&s))
+				return i;
+		if (s.lineno == 0 && strncmp(line, "#reftrace ", 10) == 0)
+			return -1;	/* another kind of stream */
+		if (s.nf > 0 && f[0][0] != '#')
+			return -1;
+	}
+	return -1;
+}
+
+/* "unknown trace format (not text, binary, ... or addr)" */
+static void
+unknown(char *errbuf, size_t errlen, const char *name)
+{
+	size_t n;
+	int i, k = 0, all = 0;
+
+	for (i = 0; i < NFORMATS; i++)
+		all += formats[i] != NULL;
+	n = (size_t)snprintf(errbuf, errlen, "%s: unknown trace format (not", name);
+	for (i = 0; i < NFORMATS && n < errlen; i++)
+		if (formats[i] != NULL)
+			n += (size_t)snprintf(errbuf + n, errlen - n, "%s %s",
+			    k++ == 0 ? "" : k == all ? " or" : ",", formats[i]->name);
+	if (n < errlen)
+		snprintf(errbuf + n, errlen - n, ")");
+}
+
+struct rt_reader *
+rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
+{
+	struct rt_reader *r;
+	char what[64];
+	const char *w;
+
+	if ((r = rt_in_open(path, errbuf, errlen)) == NULL)
+		return NULL;
+	if (fmt == RT_FMT_AUTO && (fmt = rt_format_detect(r)) < 0) {
+		if (r->eof == 2)
+			snprintf(errbuf, errlen, "%s", r->err);
+		else if (rt_in_describe(r, what, sizeof what, &w) != RT_STREAM_NONE ||
+		    strcmp(w, "not a reftrace stream") != 0)
+			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
+		else
+			unknown(errbuf, errlen, r->path);
+		goto fail;
+	}
+	r->fmt = fmt;
+	if ((r->f = rt_format_row(fmt)) == NULL)
+		return r;
+	if ((r->st = calloc(1, r->f->size)) == NULL) {
+		snprintf(errbuf, errlen, "%s: out of memory", r->path);
+		goto fail;
+	}
+	if (r->f->open != NULL && r->f->open(r) < 0) {
+		snprintf(errbuf, errlen, "%s", r->err);
+		goto fail;
+	}
+	return r;
+fail:
+	rt_rclose(r);
+	return NULL;
+}
+
+/* The decoder's next items.  Kept out of line so that the common case
+ * below needs no frame. */
+static __attribute__((noinline)) int
+readslow(struct rt_reader *r, struct rt_rec **pp)
+{
+	int k;
+
+	if (r->eof == 2)
+		return RT_EIO;
+	if (r->f == NULL)
+		return rt_in_fail(r, "no reader for this format");
+	if ((k = r->f->read(r)) > 0) {
+		r->qn = k;
+		r->qi = 1;
+		*pp = &r->q[0];
+		return 1;
+	}
+	return k;
+}
+
+int
+rt_readp(struct rt_reader *r, struct rt_rec **pp)
+{
+	if (r->qi < r->qn) {
+		*pp = &r->q[r->qi++];
+		return 1;
+	}
+	return readslow(r, pp);
+}
+
+int
+rt_read(struct rt_reader *r, struct rt_rec *rec)
+{
+	struct rt_rec *p;
+	int k = rt_readp(r, &p);
+
+	if (k == 1)
+		*rec = *p;
+	return k;
+}
+
+int
+rt_rformat(const struct rt_reader *r)
+{
+	return r->fmt;
+}
+
+void
+rt_rclose(struct rt_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->f != NULL && r->f->close != NULL && r->st != NULL)
+		r->f->close(r->st);
+	free(r->st);
+	rt_in_close(r);
+}
