@@ -84,7 +84,8 @@ rt_graph_from_edges(struct rt_graph *g, size_t n, struct rt_edge *e, size_t m, f
 
 	if (alloc_rows(g, n, thresh))
 		return -1;
-	qsort(e, m, sizeof *e, byij);
+	if (m > 1)
+		qsort(e, m, sizeof *e, byij);
 	for (k = 0; k < m; k++)
 		if (e[k].d <= thresh) {
 			g->off[e[k].i + 1]++;

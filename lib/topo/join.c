@@ -318,7 +318,7 @@ rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
 	if (!err && (e = malloc((m + 1) * sizeof *e)) == NULL)
 		err = -1;
 	for (m = 0, i = 0; i < threads; i++) {
-		if (!err)
+		if (!err && job[i].ne)
 			memcpy(e + m, job[i].e, job[i].ne * sizeof *e);
 		m += job[i].ne;
 		free(job[i].e);

@@ -292,7 +292,8 @@ worksum(struct ctx *x)
 {
 	size_t i, o = 0;
 
-	qsort(x->work, x->nwork, sizeof *x->work, bykey);
+	if (x->nwork > 1)
+		qsort(x->work, x->nwork, sizeof *x->work, bykey);
 	for (i = 0; i < x->nwork; i++) {
 		if (o && x->work[o - 1].s.key == x->work[i].s.key) {
 			x->work[o - 1].coef = (x->work[o - 1].coef + x->work[i].coef) % x->p;
@@ -509,7 +510,8 @@ triangles(struct ctx *x, struct simplex **colp, size_t *ncolp)
 		free(t.col);
 		return -1;
 	}
-	qsort(t.col, t.ncol, sizeof *t.col, filtration_desc);
+	if (t.ncol > 1)
+		qsort(t.col, t.ncol, sizeof *t.col, filtration_desc);
 	*colp = t.col;
 	*ncolp = t.ncol;
 	return 0;
