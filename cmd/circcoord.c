@@ -1,5 +1,4 @@
 /* circcoord: circular coordinates from persistent cocycles (de Silva et al.). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +62,12 @@ coordinate(const struct rt_pers *p, const struct rt_pclass *c, struct rt_circ *r
 static size_t
 ranks(char *arg, size_t **want)
 {
-	char *s, *end, *save = NULL;
+	char *s, *save = NULL;
 	size_t n = 0;
-	unsigned long long k;
+	uint64_t k;
 
 	for (s = strtok_r(arg, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		k = strtoull(s, &end, 10);
-		if (*s == '-' || *end || k < 1 || k > 1000000 || errno)
+		if (rt_parse_u64(s, &k) || k < 1 || k > 1000000)
 			u_bad("--class %s: want ranks like 1,2", s);
 		*want = u_reallocarray(*want, n + 1, sizeof **want);
 		(*want)[n++] = (size_t)k;

@@ -228,8 +228,7 @@ draw(const char *name)
 static void
 colouropt(const char *s)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
 	if (strcmp(s, "line") == 0)
 		cflag = C_LINE;
@@ -239,8 +238,8 @@ colouropt(const char *s)
 		cflag = C_REGION;
 	else if (strcmp(s, "time") == 0)
 		cflag = C_TIME;
-	else if (strncmp(s, "theta", 5) == 0 && (v = strtol(s + 5, &end, 10)) > 0 &&
-	    v < 1000 && *end == '\0') {
+	else if (strncmp(s, "theta", 5) == 0 && rt_parse_u64(s + 5, &v) == 0 &&
+	    v > 0 && v < 1000) {
 		cflag = C_THETA;
 		ctheta = (int)v;
 	} else
@@ -263,11 +262,11 @@ readcoords(const char *path)
 int
 main(int argc, char *argv[])
 {
-	char name[4096], *end;
+	char name[4096];
 	size_t i, len;
 	double *time = NULL;
 	int ch, k;
-	long v;
+	uint64_t v;
 
 	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
 		switch (ch) {
@@ -278,7 +277,7 @@ main(int argc, char *argv[])
 		case O_ANIMATE: animate = 1; break;
 		case O_COLOUR: colouropt(optarg); break;
 		case O_FRAMES:
-			if ((v = strtol(optarg, &end, 10)) < 1 || v > 10000 || *end)
+			if (rt_parse_u64(optarg, &v) || v < 1 || v > 10000)
 				u_bad("--frames %s: want 1 to 10000", optarg);
 			frames = (int)v;
 			break;
@@ -288,8 +287,8 @@ main(int argc, char *argv[])
 				u_bad("--size %s: want WxH, 50 to 20000 pixels", optarg);
 			break;
 		case O_THETA:
-			if ((v = strtol(optarg, &end, 10)) < 1 || v > 1000 || *end)
-				u_bad("--theta %s: want a theta column, 1 or more", optarg);
+			if (rt_parse_u64(optarg, &v) || v < 1 || v > 1000)
+				u_bad("--theta %s: want a theta column, 1 to 1000", optarg);
 			kclass = (int)v;
 			break;
 		case O_NOLEGEND: nolegend = 1; break;

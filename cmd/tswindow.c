@@ -136,7 +136,7 @@ item(void *ctx, struct rt_rec *rec)
 static void
 readseries(char *file)
 {
-	char ebuf[1024], *s, *end;
+	char ebuf[1024], *s;
 	struct rt_reader *r;
 	double v;
 	int k;
@@ -152,9 +152,7 @@ readseries(char *file)
 		return;
 	}
 	while ((s = rt_rfield(r, 1)) != NULL) {
-		errno = 0;
-		v = strtod(s, &end);
-		if (end == s || errno == ERANGE || !isfinite(v) || *end != '\0') {
+		if (rt_parse_double(s, &v)) {
 			u_warn("%s", rt_rbad(r, "not a number"));
 			if (kflag)
 				continue;

@@ -231,7 +231,11 @@ int rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi);
 int rt_parse_ops(const char *s, unsigned *mask);
 /* "k/n" or, where bytes is not NULL, "k/n:bytes": partition k of n. */
 int rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes);	/* bit per enum rt_op */
-int rt_parse_double(const char *s, double *v);
+int rt_parse_double(const char *s, double *v);	/* finite */
+/* A finite number, or with the bits of special "inf" and "nan" too. */
+#define RT_REAL_INF 1
+#define RT_REAL_NAN 2
+int rt_parse_real(const char *s, double *v, int special);
 extern const char rt_opchar[4];	/* "RWMI" */
 
 /* Growing arrays: room for need items of size bytes in *(T **)p, the

@@ -177,6 +177,20 @@ rt_grow(void *pp, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+int
+rt_parse_real(const char *s, double *v, int special)
+{
+	if (s != NULL && (special & RT_REAL_INF) && strcmp(s, "inf") == 0) {
+		*v = INFINITY;
+		return 0;
+	}
+	if (s != NULL && (special & RT_REAL_NAN) && strcmp(s, "nan") == 0) {
+		*v = NAN;
+		return 0;
+	}
+	return rt_parse_double(s, v);
+}
+
 /* splitmix64 finaliser: a bijection with good avalanche, cheap enough
  * for spatial sampling of every record. */
 uint64_t

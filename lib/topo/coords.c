@@ -67,19 +67,7 @@ rt_coords_free(struct rt_coords *c)
 static int
 number(const char *s, double *v)
 {
-	char *end;
-
-	if (strcmp(s, "nan") == 0) {
-		*v = NAN;
-		return 0;
-	}
-	if (strcmp(s, "inf") == 0) {
-		*v = INFINITY;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	return end == s || *end || errno == ERANGE || !isfinite(*v) ? -1 : 0;
+	return rt_parse_real(s, v, RT_REAL_INF | RT_REAL_NAN);
 }
 
 static int

@@ -12,7 +12,7 @@
 static int
 numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 {
-	char *end;
+	const char *end;
 	double x;
 
 	*nv = 0;
@@ -20,10 +20,8 @@ numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 		s += strspn(s, " \t,");
 		if (*s == '\0')
 			return 0;
-		errno = 0;
-		x = strtod(s, &end);
-		if (end == s || errno == ERANGE || !isfinite(x) ||
-		    (*end && !strchr(" \t,", *end))) {
+		end = s;
+		if (rt_scan_double(&end, &x) || (*end && !strchr(" \t,", *end))) {
 			rt_rbad(r, "not a number: %.*s", (int)strcspn(s, " \t,"), s);
 			return -1;
 		}
@@ -33,7 +31,7 @@ numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 				return -2;
 		}
 		(*v)[(*nv)++] = x;
-		s = end;
+		s = (char *)end;
 	}
 }
 

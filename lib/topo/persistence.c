@@ -225,15 +225,7 @@ struct rd {
 static int
 num(const char *s, double *v)
 {
-	char *end;
-
-	if (strcmp(s, "inf") == 0) {
-		*v = INFINITY;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	return end == s || *end || errno == ERANGE || !isfinite(*v) ? -1 : 0;
+	return rt_parse_real(s, v, RT_REAL_INF);
 }
 
 static int

@@ -179,16 +179,6 @@ dedup(struct dedup *t, const char *rows, size_t rowlen, size_t row)
 }
 
 static int
-isnum(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return end != s && *end == '\0' && errno != ERANGE && isfinite(*v);
-}
-
-static int
 oom(char *err, size_t errlen, const char *path)
 {
 	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
@@ -255,7 +245,7 @@ rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
 				((uint32_t *)row)[i] = rt_str_intern(f[4 + i], strlen(f[4 + i]));
 				continue;
 			}
-			if (!isnum(f[4 + i], &x)) {
+			if (rt_parse_double(f[4 + i], &x)) {
 				rows.n--;
 				rt_rbad(r, "%s: not a number", f[4 + i]);
 				goto bad;

@@ -3,17 +3,9 @@
 #include <stdlib.h>
 
 #include "reftrace.h"
+#include "tap.h"
 #include "topo.h"
 
-static int n, failed;
-
-static void
-ok(int cond, const char *desc)
-{
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++n, desc);
-	if (!cond)
-		failed++;
-}
 
 /* A cloud of nv windows of w symbols from an alphabet of a letters, some
  * windows copied from earlier ones with a few edits, as loops make them. */

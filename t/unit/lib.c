@@ -5,16 +5,47 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "tap.h"
 #include "cache.h"
 
-static int n, failed;
 
+/* The scanners advance past a number, and leave the pointer alone on
+ * none or on an overflow. */
 static void
-ok(int cond, const char *desc)
+scan_tests(void)
 {
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++n, desc);
-	if (!cond)
-		failed++;
+	const char *p;
+	uint64_t v;
+	double d;
+
+	p = "1234 x";
+	ok(rt_scan_u64(&p, &v) == 0 && v == 1234 && *p == ' ', "rt_scan_u64: digits, stops at the blank");
+	p = "18446744073709551615";
+	ok(rt_scan_u64(&p, &v) == 0 && v == UINT64_MAX && *p == '\0', "rt_scan_u64: 2^64 - 1");
+	p = "18446744073709551616";
+	ok(rt_scan_u64(&p, &v) < 0 && *p == '1', "rt_scan_u64: 2^64 overflows, the pointer stays");
+	p = "x1";
+	ok(rt_scan_u64(&p, &v) < 0 && *p == 'x', "rt_scan_u64: a non-digit first");
+	p = " 1";
+	ok(rt_scan_u64(&p, &v) < 0 && *p == ' ', "rt_scan_u64: a leading blank is not skipped");
+	p = "fF0,";
+	ok(rt_scan_hex(&p, &v) == 0 && v == 0xff0 && *p == ',', "rt_scan_hex: digits of either case");
+	p = "11112222333344445";
+	ok(rt_scan_hex(&p, &v) < 0, "rt_scan_hex: 17 digits overflow");
+	p = "0x1fff000500 ";
+	ok(rt_scan_addr(&p, &v) == 0 && v == 0x1fff000500ULL && *p == ' ', "rt_scan_addr: 0x hex");
+	p = "4096";
+	ok(rt_scan_addr(&p, &v) == 0 && v == 4096, "rt_scan_addr: decimal");
+	p = "2.5e3,";
+	ok(rt_scan_double(&p, &d) == 0 && d == 2500 && *p == ',', "rt_scan_double: 2.5e3");
+	p = "inf";
+	ok(rt_scan_double(&p, &d) < 0 && *p == 'i', "rt_scan_double: inf is not finite");
+	p = "1e999";
+	ok(rt_scan_double(&p, &d) < 0, "rt_scan_double: out of range");
+	ok(rt_parse_real("inf", &d, RT_REAL_INF) == 0 && d > 1e308, "rt_parse_real: inf when asked");
+	ok(rt_parse_real("inf", &d, 0) < 0 && rt_parse_real("nan", &d, RT_REAL_INF) < 0,
+	    "rt_parse_real: not unless asked");
+	ok(rt_parse_real("nan", &d, RT_REAL_NAN) == 0 && d != d, "rt_parse_real: nan when asked");
 }
 
 static void
@@ -228,8 +259,8 @@ reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
 int
 main(void)
 {
-	printf("1..34\n");
 	parse_tests();
+	scan_tests();
 	rng_tests();
 	str_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
@@ -237,5 +268,6 @@ main(void)
 	reuse_vs_naive(1000, 300000, 0, "reuse engine = naive stack: 300000 accesses, compactions");
 	reuse_vs_naive(1000, 300000, 7, "reuse engine = naive stack with removals");
 	reuse_vs_naive(40000, 120000, 0, "reuse engine = naive stack: 40000 blocks, slot space grows");
+	printf("1..%d\n", n);
 	return failed != 0;
 }

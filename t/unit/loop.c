@@ -7,17 +7,9 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "tap.h"
 #include "loop.h"
 
-static int n, failed;
-
-static void
-ok(int cond, const char *desc)
-{
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++n, desc);
-	if (!cond)
-		failed++;
-}
 
 /* A sequence of phases of several kinds: nests with products of
  * indices, triangles, runs of noise, constants. */
