@@ -334,12 +334,9 @@ main(int argc, char *argv[])
 	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL ||
 	    (lw = rt_loopw_open(mf)) == NULL)
 		u_die(1, "out of memory");
-	if (series) {
-		if (argc == 0)
-			readseries("-");
-		for (i = 0; i < argc; i++)
-			readseries(argv[i]);
-	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
+	if (series)
+		u_files(argc, argv, readseries);
+	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	if (rt_loopb_end(lb))
 		u_die(1, "out of memory");

@@ -181,8 +181,7 @@ selected(struct rt_rec *rec)
 static int
 emit(const struct rt_rec *rec)
 {
-	if (rt_write(w, rec))
-		u_wfail(oflag);
+	u_write(w, rec, oflag);
 	return 0;
 }
 

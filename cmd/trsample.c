@@ -53,8 +53,7 @@ static const struct u_prog prog = { "trsample", "[file ...]", opts, NULL };
 static int
 emit(const struct rt_rec *rec)
 {
-	if (rt_write(w, rec))
-		u_wfail(oflag);
+	u_write(w, rec, oflag);
 	return 0;
 }
 

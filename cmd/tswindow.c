@@ -134,7 +134,7 @@ item(void *ctx, struct rt_rec *rec)
 
 /* A series: one number a line (the first column), # lines are comments. */
 static void
-readseries(char *file)
+readseries(const char *file)
 {
 	char ebuf[1024], *s;
 	struct rt_reader *r;
@@ -186,7 +186,7 @@ int
 main(int argc, char *argv[])
 {
 	char about[160];
-	int c, i;
+	int c;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
@@ -237,12 +237,9 @@ main(int argc, char *argv[])
 		snprintf(about, sizeof about, "tswindow symbol=%s w=%" PRIu64 " stride=%"
 		    PRIu64 " block=%" PRIu64, symnames[yflag], wflag, iflag, Bflag);
 	rt_points_head(fo, series, (int)wflag, about);
-	if (series) {
-		if (argc == 0)
-			readseries("-");
-		for (i = 0; i < argc; i++)
-			readseries(argv[i]);
-	} else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
+	if (series)
+		u_files(argc, argv, readseries);
+	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	if (u_status == 0 && npoints == 0) {
 		u_warn("%" PRIu64 " %s, fewer than a window needs (%zu)", nitems,

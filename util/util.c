@@ -212,6 +212,24 @@ u_wclose(struct rt_writer *w, const char *path)
 	return -1;
 }
 
+void
+u_write(struct rt_writer *w, const struct rt_rec *rec, const char *path)
+{
+	if (rt_write(w, rec))
+		u_wfail(path);
+}
+
+void
+u_files(int argc, char *argv[], void (*fn)(const char *path))
+{
+	int i;
+
+	if (argc == 0)
+		fn("-");
+	for (i = 0; i < argc; i++)
+		fn(argv[i]);
+}
+
 /* Options */
 
 /* digits first, then letters, the capital before the small one */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 struct rt_writer;
+struct rt_rec;
 
 /* The exit status so far: 0, or 1 once some input or output failed.  A
  * closed output pipe ends the program quietly with this status. */
@@ -76,5 +77,9 @@ int u_close(FILE *f, const char *path);
 void u_wfail(const char *path) __attribute__((noreturn));
 int u_wclose(struct rt_writer *w, const char *path);
 const char *u_name(const char *path);	/* "<stdout>" for NULL or "-" */
+/* rt_write, a failure handled as u_wfail does. */
+void u_write(struct rt_writer *w, const struct rt_rec *rec, const char *path);
+/* fn on each file named, or on "-" when none is. */
+void u_files(int argc, char *argv[], void (*fn)(const char *path));
 
 #endif

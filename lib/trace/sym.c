@@ -67,44 +67,31 @@ elfextent(const char *path, int *type, uint64_t *lo, uint64_t *hi)
 	if (fread(id, 1, EI_NIDENT, f) != EI_NIDENT || memcmp(id, ELFMAG, SELFMAG) != 0)
 		goto out;
 	rewind(f);
-	if (id[EI_CLASS] == ELFCLASS64) {
-		Elf64_Ehdr e;
-		Elf64_Phdr p;
-
-		if (fread(&e, sizeof e, 1, f) != 1)
-			goto out;
-		*type = e.e_type;
-		for (i = 0; i < e.e_phnum; i++) {
-			if (fseek(f, (long)(e.e_phoff + (uint64_t)i * e.e_phentsize), SEEK_SET) ||
-			    fread(&p, sizeof p, 1, f) != 1)
-				goto out;
-			if (p.p_type == PT_LOAD) {
-				if (p.p_vaddr < l)
-					l = p.p_vaddr;
-				if (p.p_vaddr + p.p_memsz > h)
-					h = p.p_vaddr + p.p_memsz;
-			}
-		}
-	} else if (id[EI_CLASS] == ELFCLASS32) {
-		Elf32_Ehdr e;
-		Elf32_Phdr p;
-
-		if (fread(&e, sizeof e, 1, f) != 1)
-			goto out;
-		*type = e.e_type;
-		for (i = 0; i < e.e_phnum; i++) {
-			if (fseek(f, (long)(e.e_phoff + (uint64_t)i * e.e_phentsize), SEEK_SET) ||
-			    fread(&p, sizeof p, 1, f) != 1)
-				goto out;
-			if (p.p_type == PT_LOAD) {
-				if (p.p_vaddr < l)
-					l = p.p_vaddr;
-				if ((uint64_t)p.p_vaddr + p.p_memsz > h)
-					h = (uint64_t)p.p_vaddr + p.p_memsz;
-			}
-		}
-	} else
+	/* the same walk for either class of ELF, with its own structs */
+#define SEGMENTS(Ehdr, Phdr) do {						\
+		Ehdr e;								\
+		Phdr p;								\
+									\
+		if (fread(&e, sizeof e, 1, f) != 1)				\
+			goto out;						\
+		*type = e.e_type;						\
+		for (i = 0; i < e.e_phnum; i++) {				\
+			if (fseek(f, (long)(e.e_phoff + (uint64_t)i * e.e_phentsize), \
+			    SEEK_SET) || fread(&p, sizeof p, 1, f) != 1)	\
+				goto out;					\
+			if (p.p_type == PT_LOAD && p.p_vaddr < l)		\
+				l = p.p_vaddr;					\
+			if (p.p_type == PT_LOAD && (uint64_t)p.p_vaddr + p.p_memsz > h) \
+				h = (uint64_t)p.p_vaddr + p.p_memsz;		\
+		}								\
+	} while (0)
+	if (id[EI_CLASS] == ELFCLASS64)
+		SEGMENTS(Elf64_Ehdr, Elf64_Phdr);
+	else if (id[EI_CLASS] == ELFCLASS32)
+		SEGMENTS(Elf32_Ehdr, Elf32_Phdr);
+	else
 		goto out;
+#undef SEGMENTS
 	if (l < h) {
 		*lo = l;
 		*hi = h;
