@@ -31,7 +31,7 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'q', "min-persistence", "p", "cocycles only of classes this persistent" },
 	{ O_CLASSES, "classes", "n", "cocycles of the n most persistent classes (3)" },
-	{ O_COVER, "cover", "r", "landmarks until every point is within r of one (w/5)" },
+	{ O_COVER, "cover", "r", "landmarks only if every point is within r of one (w/3)" },
 	{ O_EDGES, "edges", "n", "many points: a level with more edges is too dense (1M)" },
 	{ O_LANDMARKS, "landmarks", "n", "all pairs of up to n distinct points (1000; 0: any)" },
 	{ O_THREADS, "threads", "n", "threads for the distances (2)" },
@@ -172,17 +172,11 @@ main(int argc, char *argv[])
 	}
 	if (dflag == 2 && c.nv > 100000)
 		u_die(1, "--dim 2: at most 100000 distinct points");
-	if (eflag >= 0) {
-		thresh = (float)eflag;
-		snprintf(p.why, sizeof p.why, "given (--threshold)");
-		if ((tri == NULL && (tri = rt_cloud_distances(&c, mflag)) == NULL) ||
-		    rt_rips_compute(&x, tri, c.nv, thresh, dflag, (unsigned)pflag, !nflag))
-			u_die(1, "out of memory");
-	} else {
+	{
 		struct rt_plan pl = { .exact = lflag, .maxedges = Eflag, .classes = cflag,
-		    .cover = rflag >= 0 ? rflag : c.dim / 5.0, .metric = mflag < 0 ?
-		    RT_EUCLIDEAN : mflag, .maxdim = dflag, .collapse = !nflag,
-		    .p = (unsigned)pflag, .threads = (unsigned)jflag };
+		    .cover = rflag >= 0 ? rflag : c.dim / 3.0, .thresh = eflag,
+		    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
+		    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
 		struct rt_planned got;
 
 		if (rt_rips_auto(&x, &c, &tri, &pl, &got))

@@ -170,6 +170,8 @@ struct rt_rips {
 };
 int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
     unsigned p, int collapse);
+/* The same from the graph already in x->g (x otherwise zero). */
+int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse);
 void rt_rips_free(struct rt_rips *x);
 /* Ripser's default threshold: beyond it the complex is a cone.  NAN out
  * of memory. */
@@ -192,14 +194,14 @@ float rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metri
  * exact distinct points: all pairs, and the threshold from the filtration
  * (rt_threshold_resolve).  More, of symbols: the sparse levels of
  * rt_threshold_sparse up to maxedges edges; if the classes are not known
- * by then, landmarks by maxmin (at least exact, at most 4 exact, until
- * every point is within cover of one) stand for the points and all their
- * pairs are taken, as long as the landmarks come within cover; else the
- * sparse levels stay, with the classes unknown.  Numbers: exact
+ * by then, exact landmarks by maxmin stand for the points and all their
+ * pairs are taken, as long as they come within cover of every point;
+ * else the sparse levels stay, with the classes unknown.  Numbers: exact
  * landmarks.  c is reduced to its landmarks when they are taken. */
 struct rt_plan {
 	size_t exact, maxedges, classes;
 	double cover;
+	double thresh;		/* given, or -1: chosen */
 	int metric, maxdim, collapse;
 	unsigned p, threads;
 };

@@ -43,10 +43,47 @@ dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 {
 	if (*tri == NULL && (*tri = rt_cloud_distances(c, pl->metric)) == NULL)
 		return -1;
+	if (pl->thresh >= 0) {
+		out->thresh = (float)pl->thresh;
+		snprintf(out->why, sizeof out->why, "given (--threshold)");
+		out->known = 1;
+		return rt_rips_compute(x, *tri, c->nv, out->thresh, pl->maxdim, pl->p,
+		    pl->collapse);
+	}
 	out->thresh = rt_threshold_resolve(x, *tri, c->nv, pl->classes, pl->maxdim, pl->p,
 	    pl->collapse, out->why, sizeof out->why);
 	out->known = 1;
 	return isnan(out->thresh) ? -1 : 0;
+}
+
+/* A given threshold over many points: its pairs from the join, or
+ * landmarks when they are too many. */
+static int
+given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+    struct rt_planned *out)
+{
+	struct rt_edge *e;
+	size_t m;
+	uint64_t cand;
+
+	if (!c->numeric && rt_join(c, pl->metric, (int)floor(pl->thresh), pl->threads,
+	    pl->maxedges, &e, &m, &cand) == 0) {
+		memset(x, 0, sizeof *x);
+		if (rt_graph_from_edges(&x->g, c->nv, e, m, (float)pl->thresh)) {
+			free(e);
+			return -1;
+		}
+		free(e);
+		out->thresh = (float)pl->thresh;
+		out->known = 1;
+		snprintf(out->why, sizeof out->why, "given (--threshold)");
+		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse);
+	}
+	if (!c->numeric && errno != E2BIG)
+		return -1;
+	if (landmarks(c, pl, pl->exact, 0, 1, out))
+		return -1;
+	return dense(x, c, tri, pl, out);
 }
 
 int
@@ -62,6 +99,8 @@ rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt
 	out->distinct = c->nv;
 	if (c->nv <= pl->exact || pl->exact == 0)
 		return dense(x, c, tri, pl, out);
+	if (pl->thresh >= 0)
+		return given(x, c, tri, pl, out);
 	if (c->numeric) {	/* no join for numbers: landmarks */
 		if (landmarks(c, pl, pl->exact, 0, 1, out))
 			return -1;
@@ -80,7 +119,7 @@ rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt
 	}
 	/* too dense before the classes show: landmarks, if they come near
 	 * enough to every point to stand for it */
-	if (landmarks(c, pl, 4 * pl->exact, pl->cover, isnan(t), out)) {
+	if (landmarks(c, pl, pl->exact, pl->cover, isnan(t), out)) {
 		if (!isnan(t))
 			rt_rips_free(&sx);
 		return -1;

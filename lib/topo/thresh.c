@@ -38,8 +38,8 @@ rt_enclosing(const float *tri, size_t n)
 }
 
 /* From the graph in x->g. */
-static int
-rips(struct rt_rips *x, int maxdim, unsigned p, int collapse)
+int
+rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse)
 {
 	x->collapsed = collapse;
 	/* the collapse keeps persistence in dimensions 0 and 1 (and 2, but
@@ -61,7 +61,7 @@ rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int
 	memset(x, 0, sizeof *x);
 	if (rt_graph_build(&x->g, tri, n, thresh))
 		return -1;
-	return rips(x, maxdim, p, collapse);
+	return rt_rips_graph(x, maxdim, p, collapse);
 }
 
 void
@@ -223,7 +223,7 @@ rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
 			return NAN;
 		}
 		free(e);
-		if (rips(x, maxdim, p, collapse))
+		if (rt_rips_graph(x, maxdim, p, collapse))
 			return NAN;
 		have = 1;
 		if ((k = known(&x->ph, classes ? classes : 1, (float)t, (float)top)) < 0)
