@@ -50,7 +50,12 @@ struct rt_cache_stats {
 	uint64_t compulsory, capacity, conflict;	/* with rt_hier_3c */
 	uint64_t bytes_up, bytes_down;	/* filled from below, sent below */
 };
+/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
+ * RT_MAXWAYS ways (full associativity included) and a cache whose tags
+ * (rt_cache_bytes) need more than the machine's memory (rt_memory). */
+#define RT_MAXWAYS (1u << 20)
 int rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
+double rt_cache_bytes(const struct rt_cache_cfg *c);
 int rt_policy_parse(const char *name);
 const char *rt_policy_name(int policy);
 

@@ -36,8 +36,18 @@ struct rt_rec {
 	uint8_t op;	/* enum rt_op */
 };
 
-/* The last byte of an access: a size of 0 counts as one byte.  Readers
- * refuse accesses that wrap past the top of the address space. */
+/* Readers refuse an access of more than RT_MAXSIZE bytes (no load or
+ * store is that big; the limit bounds the work one record can make) and
+ * an access or region whose bytes run past the top of the address space. */
+#define RT_MAXSIZE (1u << 20)
+
+static inline int
+rt_wraps(uint64_t addr, uint64_t size)
+{
+	return size > 0 && addr + (size - 1) < addr;
+}
+
+/* The last byte of an access: a size of 0 counts as one byte. */
 static inline uint64_t
 rt_last(const struct rt_rec *r)
 {
@@ -158,6 +168,12 @@ int rt_rpeek(struct rt_reader *r, const char *prefix);	/* 1 if it starts so */
  * them) of the next line that is neither blank nor a # comment, "" if the
  * line is shorter; NULL at the end or on an error. */
 char *rt_rfield(struct rt_reader *r, unsigned field);
+/* After NULL from rt_rgetline or rt_rfield: 1 if it stands for a malformed
+ * line (a NUL byte in it: the reason is in rt_rerror, and reading goes on
+ * after it), 0 at the end or after an error that ends the stream (then
+ * rt_rfailed is 1). */
+int rt_rmalformed(struct rt_reader *r);
+int rt_rfailed(const struct rt_reader *r);
 const char *rt_rpath(const struct rt_reader *r);
 /* The kind of the stream, from its first line: a reftrace stream's kind,
  * RT_STREAM_TRACE for a trace in any format recognised for sure, or
@@ -241,6 +257,9 @@ extern const char rt_opchar[4];	/* "RWMI" */
 /* Growing arrays: room for need items of size bytes in *(T **)p, the
  * capacity doubling; 0, or -1 with *p untouched when out of memory. */
 int rt_grow(void *p, size_t *cap, size_t need, size_t size);
+/* The memory a process may have here, in bytes: physical memory, or less
+ * under a limit on the address space or data (setrlimit). */
+double rt_memory(void);
 
 /* Randomness and hashing, the same in every program so results repeat. */
 uint64_t rt_hash64(uint64_t x);

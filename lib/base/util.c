@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "reftrace.h"
 
@@ -249,4 +251,20 @@ rt_rng_below(struct rt_rng *g, uint64_t n)
 		x = rt_rng_next(g);
 	while (x >= lim);
 	return x % n;
+}
+
+double
+rt_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	double m = pages > 0 && psize > 0 ? (double)pages * psize : 1e300;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (double)rl.rlim_cur < m)
+		m = (double)rl.rlim_cur;
+	if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (double)rl.rlim_cur < m)
+		m = (double)rl.rlim_cur;
+	return m;
 }

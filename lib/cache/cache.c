@@ -12,7 +12,11 @@
 
 #include "cache.h"
 
-#define INVALID UINT64_MAX
+/* A way holds the complement of its block number: an empty way is 0, so
+ * the tags come zeroed from calloc and a page of them costs memory only
+ * when a set in it is used (a big cache over a small trace stays small). */
+#define INVALID 0
+#define TAG(block) (~(uint64_t)(block))
 
 struct level {
 	struct rt_cache_cfg c;
@@ -103,7 +107,7 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 	c->block = (uint32_t)v;
 	if (strcasecmp(f[1], "full") == 0)
 		c->assoc = 0;
-	else if (rt_parse_size(f[1], &v) || v == 0 || v > (1u << 20)) {
+	else if (rt_parse_size(f[1], &v) || v == 0 || v > RT_MAXWAYS) {
 		snprintf(why, whylen, "bad associativity '%s'", f[1]);
 		return -1;
 	} else
@@ -111,6 +115,11 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 	if (c->size % c->block) {
 		snprintf(why, whylen, "size %llu is not a multiple of the block size %u",
 		    (unsigned long long)c->size, c->block);
+		return -1;
+	}
+	if (c->assoc == 0 && c->size / c->block > RT_MAXWAYS) {
+		snprintf(why, whylen, "fully associative with %llu blocks: a set has at "
+		    "most %u ways", (unsigned long long)(c->size / c->block), RT_MAXWAYS);
 		return -1;
 	}
 	if (c->assoc == 0)
@@ -132,6 +141,12 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 		snprintf(why, whylen, "pseudo-LRU keeps at most 64 ways");
 		return -1;
 	}
+	if (rt_cache_bytes(c) > rt_memory()) {
+		snprintf(why, whylen, "needs %.1f GiB for its tags, more than the %.1f GiB "
+		    "of memory here", rt_cache_bytes(c) / 1073741824.0,
+		    rt_memory() / 1073741824.0);
+		return -1;
+	}
 	if (n > 4) {
 		if (strcasecmp(f[4], "wt") == 0)
 			c->wt = 1;
@@ -151,6 +166,18 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 	return 0;
 }
 
+/* What level_init allocates: per way a tag, a policy state and a dirty
+ * byte; per set a hint and, for pseudo-LRU, tree bits.  In doubles, as a
+ * terabyte cache's count overflows nothing there. */
+double
+rt_cache_bytes(const struct rt_cache_cfg *c)
+{
+	double blocks = (double)(c->size / c->block), sets = blocks / (c->assoc ? c->assoc : blocks);
+
+	return blocks * (2 * sizeof(uint64_t) + 1) +
+	    sets * (sizeof(uint32_t) + (c->policy == RT_PLRU ? sizeof(uint64_t) : 0));
+}
+
 static int
 level_init(struct level *l, const struct rt_cache_cfg *c)
 {
@@ -163,7 +190,7 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->mask = (l->nsets & (l->nsets - 1)) == 0 ? l->nsets - 1 : 0;
 	l->bshift = __builtin_ctz(c->block);	/* blocks are powers of two */
 	n = l->nsets * l->ways;
-	l->tag = malloc(n * sizeof *l->tag);
+	l->tag = calloc(n, sizeof *l->tag);
 	l->st = calloc(n, sizeof *l->st);
 	l->dirty = calloc(n, 1);
 	l->tree = c->policy == RT_PLRU ? calloc(l->nsets, sizeof *l->tree) : NULL;
@@ -171,7 +198,6 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL ||
 	    (c->policy == RT_PLRU && l->tree == NULL))
 		return -1;
-	memset(l->tag, 0xff, n * sizeof *l->tag);
 	return 0;
 }
 
@@ -352,12 +378,12 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 static int64_t
 lookup(const struct level *l, uint64_t block, uint64_t set)
 {
-	uint64_t b = set * l->ways, i = b + l->hint[set];
+	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block);
 
-	if (l->tag[i] == block)
+	if (l->tag[i] == t)
 		return (int64_t)i;
 	for (i = b; i < b + l->ways; i++)
-		if (l->tag[i] == block) {
+		if (l->tag[i] == t) {
 			l->hint[set] = (uint32_t)(i - b);
 			return (int64_t)i;
 		}
@@ -428,10 +454,10 @@ static void
 fill(struct rt_hier *h, int k, uint64_t block, int dirty)
 {
 	struct level *l = lvl(h, k);
-	uint64_t set = setof(l, block), i = victim(h, l, set), v = l->tag[i];
+	uint64_t set = setof(l, block), i = victim(h, l, set), v = TAG(l->tag[i]);
 	int vd = l->dirty[i], n = nextk(h, k);
 
-	if (v != INVALID) {
+	if (l->tag[i] != INVALID) {
 		l->s.evictions++;
 		if (k >= 0)
 			h->evicted[k] = v * l->c.block;
@@ -448,7 +474,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty)
 			below(h, k, v * l->c.block, RT_WRITE, l->c.block);
 		}
 	}
-	l->tag[i] = block;
+	l->tag[i] = TAG(block);
 	l->dirty[i] = (uint8_t)dirty;
 	l->hint[set] = (uint32_t)(i - set * l->ways);
 	l->s.bytes_up += l->c.block;
@@ -652,13 +678,13 @@ cg_miss1(struct rt_cg *g, struct level *l, uint64_t block)
 	uint64_t set = setof(l, block), b = set * l->ways, i, j;
 
 	for (i = b; i < b + l->ways; i++)
-		if (l->tag[i] == block)
+		if (l->tag[i] == TAG(block))
 			break;
 	/* move to the front: ways ordered from most to least recent */
 	j = i < b + l->ways ? i : b + l->ways - 1;
 	for (; j > b; j--)
 		l->tag[j] = l->tag[j - 1];
-	l->tag[b] = block;
+	l->tag[b] = TAG(block);
 	(void)g;
 	return i == b + l->ways;
 }
