@@ -152,7 +152,16 @@ readseries(const char *file)
 		u_status = 1;
 		return;
 	}
-	while ((s = rt_rfield(r, (unsigned)fflag)) != NULL) {
+	for (;;) {
+		if ((s = rt_rfield(r, (unsigned)fflag)) == NULL) {
+			if (!rt_rmalformed(r))
+				break;
+			u_warn("%s", rt_rerror(r));
+			if (kflag)
+				continue;
+			u_status = 1;
+			break;
+		}
 		/* plain decimal, the common case, without strtoull */
 		for (u = 0, nd = 0, end = s; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
 			u = u * 10 + (uint64_t)(*end - '0');
@@ -176,7 +185,7 @@ readseries(const char *file)
 		}
 		value(u / Bflag);
 	}
-	if (*rt_rerror(r)) {
+	if (rt_rfailed(r)) {
 		u_warn("%s", rt_rerror(r));
 		u_status = 1;
 	}

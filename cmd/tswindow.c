@@ -151,9 +151,11 @@ readseries(const char *file)
 		rt_rclose(r);
 		return;
 	}
-	while ((s = rt_rfield(r, 1)) != NULL) {
-		if (rt_parse_double(s, &v)) {
-			u_warn("%s", rt_rbad(r, "not a number"));
+	for (;;) {
+		if ((s = rt_rfield(r, 1)) == NULL && !rt_rmalformed(r))
+			break;
+		if (s == NULL || rt_parse_double(s, &v)) {
+			u_warn("%s", s ? rt_rbad(r, "not a number") : rt_rerror(r));
 			if (kflag)
 				continue;
 			u_status = 1;
@@ -165,7 +167,7 @@ readseries(const char *file)
 		nitems++;
 		window();
 	}
-	if (*rt_rerror(r)) {
+	if (rt_rfailed(r)) {
 		u_warn("%s", rt_rerror(r));
 		u_status = 1;
 	}

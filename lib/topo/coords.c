@@ -145,10 +145,6 @@ rt_coords_read(struct rt_coords *c, struct rt_reader *r, char *err, size_t errle
 	}
 	rt_rgetline(r, &n);
 	while ((s = rt_rgetline(r, &n)) != NULL) {
-		if (memchr(s, '\0', n) != NULL) {
-			rt_rbad(r, "a NUL byte in the line");
-			goto bad;
-		}
 		if (strncmp(s, UNITS, strlen(UNITS)) == 0) {
 			c->radians = strcmp(s + strlen(UNITS), "radians") == 0;
 			continue;

@@ -51,10 +51,6 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 	while ((s = rt_rgetline(r, &len)) != NULL) {
 		if (*s == '#')
 			continue;
-		if (memchr(s, '\0', len) != NULL) {
-			rt_rbad(r, "a NUL byte in the line");
-			goto bad;
-		}
 		if ((k = numbers(r, s, &row, &nrow, &cap)) == -2)
 			goto nomem;
 		if (k)

@@ -404,10 +404,6 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		}
 		if (*s == '#' || t < 0 || t == NTABLES)
 			continue;
-		if (memchr(s, '\0', n) != NULL) {
-			rt_rbad(r, "a NUL byte in the line");
-			goto bad;
-		}
 		if ((e = row(&d, t, s)) == -2)
 			goto nomem;
 		if (e)

@@ -246,8 +246,8 @@ batch(struct rt_reader *r, struct dec *d)
 			else
 				addr += unzig(fastvar(&p));
 			if (h & (RTB_SIZE | RTB_PC | RTB_TID | RTB_LOC)) {
-				if (h & RTB_SIZE)
-					size = fastvar(&p);
+				if (h & RTB_SIZE && (size = fastvar(&p)) > RT_MAXSIZE)
+					goto bad;
 				if (h & RTB_TID) {
 					v = fastvar(&p);
 					if (v > RT_NOTID)
@@ -268,7 +268,7 @@ batch(struct rt_reader *r, struct dec *d)
 				pc = iaddr;
 			if (h & RTB_PC)
 				pc += unzig(fastvar(&p));
-			if (p > end)
+			if (p > end || rt_wraps((h & 3) == RT_IFETCH ? iaddr : addr, size))
 				goto bad;
 			rec = &r->q[n++];
 			rec->seq = seq;
@@ -300,7 +300,7 @@ batch(struct rt_reader *r, struct dec *d)
 			if (h == RTB_REGION) {
 				NEXT(rec->size);
 				NEXT(v);
-				if (v > UINT32_MAX)
+				if (v > UINT32_MAX || rt_wraps(rec->addr, rec->size))
 					goto bad;
 				rec->elem = (uint32_t)v;
 			}

@@ -45,6 +45,8 @@ read_din(struct rt_reader *r)
 		rt_in_event(rec, RT_MARK, d->seq, flush);
 		return 1;
 	}
+	if (rt_in_fits(r, addr, size))
+		return RT_EBAD;
 	rt_in_access(rec, d->seq++,
 	    label == 1 ? RT_WRITE : label == 2 ? RT_IFETCH : RT_READ, addr, size);
 	return 1;

@@ -56,6 +56,8 @@ read_gleipnir(struct rt_reader *r)
 	p = f[3];
 	if (rt_in_dec(&p, &tid) || *p || tid >= RT_NOTID)
 		return rt_in_bad(r, "bad thread id");
+	if (rt_in_fits(r, addr, size))
+		return RT_EBAD;
 	rt_in_access(rec, g->seq++, op, addr, size);
 	rec->tid = (uint32_t)tid;
 	if (nf >= 6 && (rt_in_field(r, &g->func, f[5], strlen(f[5]), &func) ||

@@ -62,7 +62,7 @@ client(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 	if (n == 6 && strcmp(f[1], "region") == 0) {
 		if (rt_parse_u64(f[3], &base) || rt_parse_u64(f[4], &count) ||
 		    rt_parse_u64(f[5], &elem) || elem > UINT32_MAX ||
-		    (elem && count > UINT64_MAX / elem))
+		    (elem && count > UINT64_MAX / elem) || rt_wraps(base, count * elem))
 			return rt_in_bad(r, "bad reftrace region request");
 		if (rt_in_str(r, f[2], strlen(f[2]), &name))
 			return RT_EIO;
@@ -153,6 +153,8 @@ read_lackey(struct rt_reader *r)
 	p++;
 	if (rt_in_dec(&p, &size) || *rt_in_skipws(p) != '\0')
 		return rt_in_bad(r, "bad size");
+	if (rt_in_fits(r, addr, size))
+		return RT_EBAD;
 	rt_in_access(rec, k->seq++, op, addr, size);
 	if (op == RT_IFETCH)
 		k->pc = addr;

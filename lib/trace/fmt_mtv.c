@@ -53,6 +53,8 @@ read_mtv(struct rt_reader *r)
 	p = rt_in_skipws(p);
 	if (*p && (rt_in_dec(&p, &size) || *rt_in_skipws(p) != '\0'))
 		return rt_in_bad(r, "bad size");
+	if (rt_in_fits(r, addr, size))
+		return RT_EBAD;
 	rt_in_access(rec, m->seq++, op, addr, size);
 	rec->loc = m->loc;
 	return 1;

@@ -51,7 +51,7 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 	} else if (n == 6 && strcmp(f[0], "region") == 0) {
 		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a) ||
 		    rt_parse_u64(f[4], &b) || rt_parse_u64(f[5], &c) ||
-		    c > UINT32_MAX)
+		    c > UINT32_MAX || rt_wraps(a, b))
 			return rt_in_bad(r, "bad region line");
 		kind = RT_REGION;
 	} else if (n == 4 && strcmp(f[0], "object") == 0) {
@@ -141,6 +141,8 @@ read_text(struct rt_reader *r)
 	p = rt_in_skipws(p);
 	if (rt_in_dec(&p, &size) || !rt_in_fieldend(p))
 		return rt_in_bad(r, "bad size");
+	if (rt_in_fits(r, addr, size))
+		return RT_EBAD;
 	rt_in_access(rec, seq, op, addr, size);
 	p = rt_in_skipws(p);
 	if (*p == '\0')

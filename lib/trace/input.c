@@ -161,8 +161,18 @@ rt_in_refill(struct rt_reader *r)
 		r->eof = 1;
 		return 0;
 	}
+	if (!r->nul)
+		r->nul = memchr(r->buf + r->len, '\0', (size_t)n) != NULL;
 	r->len += (size_t)n;
 	return 1;
+}
+
+char *
+rt_in_nul(struct rt_reader *r)
+{
+	rt_rbad(r, "a NUL byte in the line");
+	r->bad = 1;
+	return NULL;
 }
 
 size_t
@@ -358,8 +368,10 @@ opengz(struct rt_reader *r)
 		r->len += (size_t)k;
 	}
 	if (r->len < 2 || (unsigned char)r->buf[0] != 0x1f ||
-	    (unsigned char)r->buf[1] != 0x8b)
+	    (unsigned char)r->buf[1] != 0x8b) {
+		r->nul = memchr(r->buf, '\0', r->len) != NULL;
 		return 0;
+	}
 	if ((r->in = malloc(RT_IN_BUFSZ)) == NULL) {
 		rt_in_fail(r, "%s", strerror(ENOMEM));
 		return -1;
@@ -491,7 +503,7 @@ rt_rexpect(struct rt_reader *r, int kind)
 char *
 rt_rgetline(struct rt_reader *r, size_t *len)
 {
-	size_t n;
+	size_t n = 0;
 	char *s;
 
 	if (r->eof == 2)
@@ -522,6 +534,21 @@ rt_rfield(struct rt_reader *r, unsigned field)
 		return s;
 	}
 	return NULL;
+}
+
+int
+rt_rmalformed(struct rt_reader *r)
+{
+	int bad = r->bad;
+
+	r->bad = 0;
+	return bad;
+}
+
+int
+rt_rfailed(const struct rt_reader *r)
+{
+	return r->eof == 2;
 }
 
 int

@@ -26,6 +26,8 @@ struct rt_reader {
 	char *buf;		/* buf[len] is always writable, with 16 bytes of slack */
 	size_t cap, pos, len;
 	int eof;		/* 1 at the end, 2 after an error that ends the stream */
+	int nul;		/* a NUL byte came in: lines must be checked */
+	int bad;		/* the last line had one */
 	uint64_t line;		/* number of the line last returned */
 	char err[512];
 
@@ -53,6 +55,9 @@ size_t rt_in_need(struct rt_reader *r, size_t n);
  * the end or on an error (r->eof == 2).  Inline while the line is in the
  * buffer: text decoders call it once a record. */
 char *rt_in_morelines(struct rt_reader *r, size_t *len);
+/* A line with a NUL byte in it is malformed: rt_in_line returns NULL with
+ * the reason in r->err and r->bad set, so that RT_IN_END says RT_EBAD. */
+char *rt_in_nul(struct rt_reader *r);
 
 static inline char *
 rt_in_line(struct rt_reader *r, size_t *len)
@@ -67,14 +72,18 @@ rt_in_line(struct rt_reader *r, size_t *len)
 	if (nl > s && nl[-1] == '\r')
 		*--nl = '\0';
 	*len = nl - s;
+	if (r->nul && memchr(s, '\0', *len) != NULL)
+		return rt_in_nul(r);
 	return s;
 }
 
 /* The next line that is neither blank nor a # comment, leading blanks
  * skipped; NULL at the end or on an error. */
 char *rt_in_data(struct rt_reader *r);
-/* What a decoder returns at the end of its input: 0, or RT_EIO. */
-#define RT_IN_END(r) ((r)->eof == 2 ? RT_EIO : 0)
+/* What a decoder returns when rt_in_line gives NULL: 0 at the end,
+ * RT_EIO after an error that ends the stream, RT_EBAD for a line with a
+ * NUL (the next call goes on after it). */
+#define RT_IN_END(r) ((r)->eof == 2 ? RT_EIO : (r)->bad ? ((r)->bad = 0, RT_EBAD) : 0)
 
 /* What the start of the stream is: its kind (RT_STREAM_NONE for none),
  * and in words in *what ("a points stream", "a trace (lackey)", "empty",
@@ -207,6 +216,19 @@ void rt_in_forget(struct rt_in_last *c);
 /* A field's string id, %XX escapes decoded, through the cache c. */
 int rt_in_field(struct rt_reader *r, struct rt_in_last *c, char *s, size_t n,
     uint32_t *id);
+
+/* An access's size and its place: 0, or RT_EBAD if it is over
+ * RT_MAXSIZE or runs past the top of the address space. */
+static inline int
+rt_in_fits(struct rt_reader *r, uint64_t addr, uint64_t size)
+{
+	if (size > RT_MAXSIZE)
+		return rt_in_bad(r, "size %llu over the limit of %u bytes",
+		    (unsigned long long)size, RT_MAXSIZE);
+	if (rt_wraps(addr, size))
+		return rt_in_bad(r, "access runs past the top of the address space");
+	return 0;
+}
 
 /* Records as the decoders make them: all else unknown. */
 static inline void

@@ -256,6 +256,63 @@ reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
 	free(seen);
 }
 
+/* A writer writes what it is given; the readers refuse an access over
+ * RT_MAXSIZE or one that wraps past 2^64: the binary reader as a corrupt
+ * block (it cannot resynchronise), the text reader as a bad line that the
+ * caller may skip. */
+static void
+limits(int fmt, const char *name)
+{
+	static const struct {
+		uint64_t addr, size;
+		const char *why;
+	} bad[] = {
+		{ 0x1000, (uint64_t)1 << 40, "a size of 2^40" },
+		{ 0x1000, RT_MAXSIZE + 1, "a size of RT_MAXSIZE + 1" },
+		{ 0xfffffffffffffff8ull, 16, "an access past 2^64" },
+	};
+	char path[] = "/tmp/rtunitXXXXXX", err[256], desc[160];
+	struct rt_rec x, got;
+	struct rt_writer *w;
+	struct rt_reader *r;
+	int fd, k, e, ngood;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fd = mkstemp(path);
+		close(fd);
+		w = rt_wopen(path, fmt, 0);
+		memset(&x, 0, sizeof x);
+		x.tid = RT_NOTID;
+		x.addr = 0x40, x.size = RT_MAXSIZE;	/* the largest allowed */
+		rt_write(w, &x);
+		x.seq = 1, x.addr = bad[i].addr, x.size = bad[i].size;
+		rt_write(w, &x);
+		x.seq = 2, x.addr = 0xfffffffffffffff8ull, x.size = 8;	/* ends at the top */
+		rt_write(w, &x);
+		rt_wclose(w);
+		r = rt_ropen(path, RT_FMT_AUTO, err, sizeof err);
+		ngood = 0, e = 0;
+		while (r != NULL && (k = rt_read(r, &got)) != 0) {
+			if (k == 1)
+				ngood++;
+			else if (e++ || k == RT_EIO)
+				break;
+		}
+		if (fmt == RT_FMT_BINARY)	/* the good one, then a corrupt block */
+			ok(r && ngood == 1 && k == RT_EIO && strstr(rt_rerror(r), "corrupt"),
+			    (snprintf(desc, sizeof desc, "%s: %s is a corrupt block", name,
+			    bad[i].why), desc));
+		else
+			ok(r && ngood == 2 && e == 1 && strstr(rt_rerror(r), ":3: "),
+			    (snprintf(desc, sizeof desc, "%s: %s is a bad line 3, the others read",
+			    name, bad[i].why), desc));
+		if (r)
+			rt_rclose(r);
+		unlink(path);
+	}
+}
+
 int
 main(void)
 {
@@ -265,6 +322,8 @@ main(void)
 	str_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
 	roundtrip(RT_FMT_TEXT, "text");
+	limits(RT_FMT_BINARY, "binary");
+	limits(RT_FMT_TEXT, "text");
 	reuse_vs_naive(1000, 300000, 0, "reuse engine = naive stack: 300000 accesses, compactions");
 	reuse_vs_naive(1000, 300000, 7, "reuse engine = naive stack with removals");
 	reuse_vs_naive(40000, 120000, 0, "reuse engine = naive stack: 40000 blocks, slot space grows");
