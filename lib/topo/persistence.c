@@ -365,7 +365,7 @@ int
 rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 {
 	struct rd d = { .r = r, .p = p };
-	size_t i, n;
+	size_t i, n, said = 0;
 	char *s;
 	int t = -1, k, e = 0;
 
@@ -381,6 +381,7 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		if (strncmp(s, META, strlen(META)) == 0 && t < 0) {
 			if (meta(&d, s))
 				goto bad;
+			said = p->npoints;
 			p->npoints = 0;	/* the pointmap's rows count them */
 			continue;
 		}
@@ -419,6 +420,11 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		}
 	if (p->npoints == 0) {
 		snprintf(err, errlen, "%s: no points in the pointmap table", rt_rpath(r));
+		goto fail;
+	}
+	if (p->npoints != said) {	/* before nvert sizes anything */
+		snprintf(err, errlen, "%s: the '# persist' line says %zu points, the pointmap "
+		    "table has %zu", rt_rpath(r), said, p->npoints);
 		goto fail;
 	}
 	for (i = 0; i < p->ncls; i++)
