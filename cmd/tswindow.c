@@ -230,7 +230,8 @@ main(int argc, char *argv[])
 	    (seqs = calloc(span, sizeof *seqs)) == NULL ||
 	    (vals = calloc(span, sizeof *vals)) == NULL ||
 	    (regs = rt_regions_new()) == NULL)
-		u_die(1, "out of memory");
+		u_die(1, "-w %" PRIu64 " -j %" PRIu64 ": a window spans %zu values, "
+		    "more than there is memory for", wflag, jflag, span);
 	fo = u_open(oflag);
 	if (series)
 		snprintf(about, sizeof about, "tswindow series w=%" PRIu64 " lag=%" PRIu64

@@ -5,7 +5,7 @@
 # those lines and reads the rest as if they were not there.  The stream
 # readers (points, persistence, coordinates, series) refuse NUL lines too.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 38
 
 nul() { printf '%s\000%s\n' "$1" "$2"; }
 
@@ -114,6 +114,16 @@ awk '/^#reftrace pointmap/ { t = 1 } /^#reftrace edges/ { t = 0 } !(t && ++n == 
 check_fail "circcoord: a pointmap row missing" 1 \
     "short\\.per: the '# persist' line says [0-9]* points, the pointmap table has [0-9]*\$" \
     "circcoord '$tmp/short.per'"
+# histograms: a count below 0 or a rate outside (0, 1] weighed the merge
+# (before: merged, exit 0)
+printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 10\n#rate 1\n0 0 15 1.5 1.5\n1 1 -5 -0.5 1\n' >"$tmp/neg.hist"
+check_fail "reusedist -M: a negative count" 1 'neg\.hist:6: bad histogram line' "reusedist -M '$tmp/neg.hist'"
+sed 's/^#rate 1$/#rate 2/; s/-5/5/' "$tmp/neg.hist" >"$tmp/rate.hist"
+check_fail "reusedist -M: a rate above 1" 1 'rate\.hist:4: bad #rate' "reusedist -M '$tmp/rate.hist'"
+# a lag whose window cannot be held is said so (before: "out of memory")
+check_fail "tswindow: a window of 10^12 values" 1 \
+    '^tswindow: -w 2 -j 1000000000000: a window spans 1000000000001 values, more than there is memory for$' \
+    "tswindow -I series -w 2 -j 1000000000000 /dev/null"
 { echo 1; echo 2; nul 3 4; echo 5; } >"$tmp/series"
 check_fail "tswindow: a NUL in a series is an error" 1 'series:3: a NUL byte in the line' \
     "tswindow -I series -w 2 '$tmp/series'"

@@ -140,10 +140,12 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 			return s;
 		if (strncmp(s, "#block ", 7) == 0 && rt_parse_u64(s + 7, &in->block))
 			e = "bad #block";
-		else if (strncmp(s, "#accesses ", 10) == 0 && rt_parse_double(s + 10, &in->accesses))
+		else if (strncmp(s, "#accesses ", 10) == 0 &&
+		    (rt_parse_double(s + 10, &in->accesses) || in->accesses < 0))
 			e = "bad #accesses";
-		else if (strncmp(s, "#rate ", 6) == 0 && rt_parse_double(s + 6, &in->rate))
-			e = "bad #rate";
+		else if (strncmp(s, "#rate ", 6) == 0 &&
+		    (rt_parse_double(s + 6, &in->rate) || !(in->rate > 0 && in->rate <= 1)))
+			e = "bad #rate (want a rate in (0, 1])";
 		else
 			continue;
 		snprintf(err, errlen, "%s", rt_rbad(r, "%s", e));
@@ -178,7 +180,7 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 	    s = rt_rgetline(r, NULL)) {
 		if (*s == '#' || *s == '\0')
 			continue;
-		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c)) {
+		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c) || c < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
 			return -1;
 		}
@@ -229,7 +231,7 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 		p = &(*v)[*n];
 		if (fields(s, f, 4) != 4 || rt_parse_u64(f[0], &p->blocks) ||
 		    rt_parse_u64(f[1], &p->bytes) || rt_parse_double(f[2], &p->misses) ||
-		    rt_parse_double(f[3], &p->ratio)) {
+		    rt_parse_double(f[3], &p->ratio) || p->misses < 0 || p->ratio < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad miss-ratio curve line"));
 			return -1;
 		}
