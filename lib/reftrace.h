@@ -138,6 +138,7 @@ enum rt_fmt {
 	RT_FMT_DIN,	/* Dinero IV */
 	RT_FMT_MTV,	/* R 0x.. / W 0x.. / L file:line */
 	RT_FMT_ADDR,	/* one address a line */
+	RT_FMT_PIN,	/* Intel Pin's pinatrace */
 	RT_FMT_LINES	/* not a trace: any text stream, read with rt_rgetline */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */

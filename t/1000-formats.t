@@ -2,7 +2,7 @@
 # The trace formats: every reader on real and malformed input, gzip,
 # and lossless text <-> binary round trips.
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 48
 
 L=$D/bsort-reversed.lk.gz
 nrec() { grep -v -c '^#'; }
@@ -82,6 +82,24 @@ check_same "MTV: L lines set the location of the records after them" \
     "printf '%s\n' 'R 0x7000ffa0 /src/a.cpp:47' 'W 0x7000ffa2 /src/a.cpp:47' 'R 0x10 b.cpp:3'"
 printf 'R 0x10\nQ 0x20\n' >"$tmp/bad.mtv"
 check_fail "MTV: a bad line is named" 1 "bad.mtv:2: not an MTV line" "trfilter $tmp/bad.mtv"
+
+# Pin's pinatrace: "PC: R|W ADDR" as %p writes them, a size in some variants
+printf '0x7f85d3b852d3: W 0x7fffc7177908\n0x7f85d3b852e0: R 0x7fffc7177900\n0x400010: R (nil) 8\n#eof\n' >"$tmp/t.pin"
+check_same "pin: op, address, size (1 without one), the pc; (nil) is 0; #eof a comment" \
+    "trfilter $tmp/t.pin | awk '!/^#/ {print \$1, \$2, \$3, \$4, \$6}'" \
+    "printf '%s\n' '0 W 0x7fffc7177908 1 0x7f85d3b852d3' '1 R 0x7fffc7177900 1 0x7f85d3b852e0' '2 R 0x0 8 0x400010'"
+printf '0x10: R 0x20\n0x10 R 0x30\n0x10: X 0x30\n0x10: R 0x30 0\n0x14: W 0x40 4\n' >"$tmp/bad.pin"
+check_fail "pin: a pc without its colon is named" 1 "bad.pin:2: bad pc" "trfilter $tmp/bad.pin"
+check_same "pin -k: the three bad lines skipped, the good ones kept" \
+    "trfilter -k $tmp/bad.pin 2>/dev/null | awk '!/^#/ {print \$2, \$3, \$4, \$6}'" \
+    "printf '%s\n' 'R 0x20 1 0x10' 'W 0x40 4 0x14'"
+check_same "pin writer: data accesses with pc and size, a modify a read and a write, #eof" \
+    "printf '0 M 0x10 4 - 0x400\n1 I 0x400 4\n2 W 0x20 8\n' | sed '1i #reftrace trace 1 seq op addr size tid pc' | trfilter -O pin" \
+    "printf '0x400: R 0x10 4\n0x400: W 0x10 4\n0x0: W 0x20 8\n#eof\n'"
+check_same "pin round trip of a lackey trace's data accesses" \
+    "trfilter -t RWM -O pin $L | trfilter -O pin" "trfilter -t RWM -O pin $L"
+check_same "cachesim on pin equals cachesim on the same accesses as text" \
+    "trfilter -t RW -O pin $L | cachesim -c 4K:2:64" "trfilter -t RW $L | cachesim -c 4K:2:64"
 
 # bare addresses
 printf '4096\n0x2000\n  17\n' >"$tmp/t.addr"
