@@ -25,7 +25,7 @@ static const char *oflag;
 enum { O_CLASSES = U_LONG, O_COVER, O_EDGES, O_LANDMARKS, O_THREADS, O_DIM, O_METRIC, O_MODULUS, O_NOCOLLAPSE,
     O_STATS, O_THRESHOLD };
 static const struct u_opt opts[] = {
-	{ 'I', "format", "format", "points, lower-distance, distance or point-cloud" },
+	{ 'I', "format", "format", "points, lower-distance, upper-distance, distance, sparse or point-cloud" },
 	U_OPT_KEEP,
 	{ 'O', "output-format", "format", "persistence, or lower-distance: the matrix for ripser" },
 	U_OPT_OUTPUT,

@@ -150,12 +150,17 @@ int rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c,
     float eps, unsigned p, const struct rt_cocycle_entry *z, size_t nz,
     struct rt_cocycle_entry **out, size_t *nout);
 
-/* Distance matrices and point clouds as Ripser reads them: a lower
- * triangle (rows of 0, 1, 2, ... distances), a full square matrix (its
- * lower triangle is used) or rows of coordinates (Euclidean).  c gets n
- * and nv (and the coordinates of a cloud), *tri the lower triangle. */
-enum { RT_MATRIX_LOWER, RT_MATRIX_DISTANCE, RT_MATRIX_CLOUD };
-int rt_matrix_parse(const char *name);	/* lower-distance, distance, point-cloud */
+/* Distance matrices and point clouds as Ripser reads them (its --format
+ * names): a lower or an upper triangle, its entries in any line layout,
+ * a full square matrix (its lower triangle is used), "i j d" lines (the
+ * pairs not given infinitely far apart) or rows of coordinates
+ * (Euclidean).  c gets n and nv (and the coordinates of a cloud), *tri
+ * the lower triangle.  A triangle that would not fit in memory is
+ * refused (errno E2BIG). */
+enum { RT_MATRIX_LOWER, RT_MATRIX_DISTANCE, RT_MATRIX_CLOUD, RT_MATRIX_UPPER,
+	RT_MATRIX_SPARSE };
+/* lower-distance, distance, point-cloud, upper-distance, sparse */
+int rt_matrix_parse(const char *name);
 int rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **tri,
     char *err, size_t errlen);
 int rt_matrix_write_lower(FILE *f, const float *tri, size_t n);

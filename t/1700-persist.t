@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 35
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -55,9 +55,31 @@ if have_ripser; then
 	    "$tmp/r2" >"$tmp/full"
 	check "a full matrix (-I distance) reads as its lower triangle" \
 		"persist --modulus 2 --threshold 6 -I distance $tmp/full >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r2 >$tmp/r && $T same $tmp/o $tmp/r"
+	# Ripser's other formats, each file read by ripser with the same name:
+	# the lower triangle on one line, the upper triangle, "i j d" triples
+	tr '\n' ' ' <"$tmp/r3" >"$tmp/flat"
+	check "a lower triangle on one line (ripser's random20 layout): ripser's barcode" \
+		"persist --modulus 2 --threshold 6 $tmp/flat >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/flat >$tmp/r && $T same $tmp/o $tmp/r"
+	awk -F, '{ for (i = 1; i <= NF; i++) d[NR - 1, i - 1] = $i; n = NR }
+	    END { for (i = 0; i < n; i++) { s = ""; for (j = i + 1; j < n; j++) s = s (j > i + 1 ? " " : "") d[j, i]; print s } }' \
+	    "$tmp/r3" >"$tmp/upper"
+	check "-I upper-distance: ripser's barcode" \
+		"persist --modulus 2 --threshold 6 -I upper-distance $tmp/upper >$tmp/o && ripser --format upper-distance --threshold 6 $tmp/upper >$tmp/r && $T same $tmp/o $tmp/r"
+	awk -F, '{ for (i = 1; i <= NF; i++) if ($i <= 7) print NR - 1, i - 1, $i }' "$tmp/r3" >"$tmp/sparse"
+	check "-I sparse (the pairs within 7 of 70 points): ripser's barcode" \
+		"persist --modulus 2 -I sparse $tmp/sparse >$tmp/o && ripser --format sparse $tmp/sparse >$tmp/r && $T same $tmp/o $tmp/r"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "ripser is not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do skip "ripser is not installed"; done
 fi
+printf '1 2 3 4 5\n' >"$tmp/five"
+check_fail "a triangle's entries must count n(n-1)/2" 1 \
+	"five: 5 distances: not a triangle of any size" "persist $tmp/five"
+printf '0 1 2\n1 0 2\n' >"$tmp/twice"
+check_fail "-I sparse: a pair given twice" 1 "twice: the pair 0 1 twice" "persist -I sparse $tmp/twice"
+printf '0 1 2\n0 4000000000 1\n' >"$tmp/far"
+check_fail "-I sparse: a vertex number beyond memory is refused, not allocated" 1 \
+	"far: 4000000001 points: their .* distances need .* GiB, more than the memory here" \
+	"persist -I sparse $tmp/far"
 check_same "the edge collapse changes no bar (Z/47, with and without -n)" \
 	"$T bars $tmp/mm.47" "persist --no-collapse --threshold 5 $tmp/mm.pts >$tmp/o && $T bars $tmp/o"
 

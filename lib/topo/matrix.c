@@ -1,5 +1,6 @@
 /* matrix.c: distance matrices and point clouds, as Ripser reads them. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,26 +36,171 @@ numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 	}
 }
 
-/* A distance matrix (lower triangle, or full and symmetric) or a plain
- * point cloud (rows of coordinates), as Ripser reads them. */
+/* The distances of n points, n(n-1)/2 floats, if they fit in memory. */
+static float *
+triangle(size_t n, float fill, char *why, size_t whylen)
+{
+	size_t m = n * (n - 1) / 2 + 1, i;
+	float *tri;
+
+	if (n > 1 && (n - 1 > SIZE_MAX / n / sizeof *tri ||
+	    (double)m * sizeof *tri > rt_memory())) {
+		snprintf(why, whylen, "%zu points: their %.0f distances need %.1f GiB, "
+		    "more than the memory here", n, (double)m - 1,
+		    (double)m * sizeof *tri / 0x1p30);
+		return NULL;
+	}
+	if ((tri = malloc(m * sizeof *tri)) == NULL)
+		return NULL;
+	for (i = 0; i < m; i++)
+		tri[i] = fill;
+	return tri;
+}
+
+/* Ripser's lower-distance and upper-distance: the triangle's entries in
+ * any line layout (all on one line, or a row a line), so the count alone
+ * says how many points there are.  While the lines are rows (of 0 or 1,
+ * then one more each; or of n-1, then one fewer each), the first that is
+ * not is kept, to name it if the count turns out wrong. */
+struct layout {
+	size_t want, line, row, got;	/* the next row's length; the first off */
+	int lines;			/* rows seen */
+};
+
+static void
+rows(struct layout *l, int kind, size_t nrow, size_t line)
+{
+	if (l->line || (l->lines == 0 && nrow == 0 && kind == RT_MATRIX_LOWER))
+		return;		/* already off; or the first row, written empty */
+	if (l->lines++ == 0)
+		l->want = kind == RT_MATRIX_LOWER ? 1 : nrow;
+	if (nrow != l->want && l->lines > 1) {
+		l->line = line;
+		l->row = kind == RT_MATRIX_LOWER ? l->want + 1 : (size_t)l->lines;
+		l->got = nrow;
+		return;
+	}
+	l->want = kind == RT_MATRIX_LOWER ? nrow + 1 : nrow - (nrow > 0);
+}
+
+static int
+flat(struct rt_reader *r, double *row, size_t nrow, float **v, size_t *nv,
+    size_t *cap)
+{
+	size_t i;
+
+	if (rt_grow(v, cap, *nv + nrow + 1, sizeof **v))
+		return -2;
+	for (i = 0; i < nrow; i++) {
+		if (row[i] < 0)
+			return rt_rbad(r, "a negative distance"), -1;
+		(*v)[(*nv)++] = (float)row[i];
+	}
+	return 0;
+}
+
+/* The triangle of flat's entries, n from their count. */
+static float *
+fromflat(int kind, const struct layout *l, float *v, size_t m, size_t *np, char *why,
+    size_t whylen)
+{
+	size_t n = (size_t)((1 + sqrt(1 + 8.0 * (double)m)) / 2), i, j, k;
+	float *tri;
+
+	while (n > 1 && n * (n - 1) / 2 > m)
+		n--;
+	while (n * (n - 1) / 2 < m)
+		n++;
+	if (n * (n - 1) / 2 != m) {
+		if (l->line)
+			snprintf(why, whylen, ":%zu: row %zu has %zu entries, %s triangle "
+			    "wants %zu", l->line, l->row, l->got,
+			    kind == RT_MATRIX_LOWER ? "a lower" : "an upper", l->want);
+		else
+			snprintf(why, whylen, "%zu distances: not a triangle of any size "
+			    "(n(n-1)/2 of them for n points: 1, 3, 6, 10, ...)", m);
+		return NULL;
+	}
+	*np = n;
+	if (kind == RT_MATRIX_LOWER)	/* its order is RT_TRI's */
+		return v;
+	if ((tri = triangle(n, 0, why, whylen)) == NULL)
+		return NULL;
+	for (i = 0, k = 0; i < n; i++)	/* d(0,1), d(0,2), ..., d(1,2), ... */
+		for (j = i + 1; j < n; j++)
+			tri[RT_TRI(i, j)] = v[k++];
+	free(v);
+	return tri;
+}
+
+/* Ripser's sparse format: "i j d" a line, the pairs not given absent. */
+struct pair {
+	uint32_t i, j;
+	float d;
+};
+
+static int
+sparse(struct rt_reader *r, double *row, size_t nrow, struct pair **v, size_t *nv,
+    size_t *cap, size_t *n)
+{
+	if (nrow == 0)
+		return 0;
+	if (nrow != 3 || row[0] != floor(row[0]) || row[1] != floor(row[1]) ||
+	    row[0] < 0 || row[1] < 0 || row[0] >= UINT32_MAX || row[1] >= UINT32_MAX)
+		return rt_rbad(r, "want i j distance, i and j vertices 0, 1, ..."), -1;
+	if (row[2] < 0)
+		return rt_rbad(r, "a negative distance"), -1;
+	if (row[0] == row[1])
+		return 0;	/* as Ripser: no edge */
+	if (rt_grow(v, cap, *nv + 1, sizeof **v))
+		return -2;
+	(*v)[*nv].i = (uint32_t)(row[0] < row[1] ? row[0] : row[1]);
+	(*v)[*nv].j = (uint32_t)(row[0] < row[1] ? row[1] : row[0]);
+	(*v)[(*nv)++].d = (float)row[2];
+	if ((size_t)(*v)[*nv - 1].j + 1 > *n)
+		*n = (size_t)(*v)[*nv - 1].j + 1;
+	return 0;
+}
+
+/* A distance matrix or a plain point cloud, as Ripser reads them. */
 int
 rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
     char *err, size_t errlen)
 {
 	char *s, *q;
 	double *row = NULL, *pts = NULL;
-	size_t nrow = 0, cap = 0, n = 0, i, capp = 0, len;
-	float *tri = NULL;
+	size_t nrow = 0, cap = 0, n = 0, i, capp = 0, len, nflat = 0, capflat = 0;
+	float *tri = NULL, *fv = NULL;
+	struct pair *pv = NULL;
+	struct layout lay = { 0 };
+	char why[160] = "";
+	size_t line = 0;
 	int dim = -1, k;
 
 	memset(c, 0, sizeof *c);
 	while ((s = rt_rgetline(r, &len)) != NULL) {
+		line++;
 		if (*s == '#')
 			continue;
 		if ((k = numbers(r, s, &row, &nrow, &cap)) == -2)
 			goto nomem;
 		if (k)
 			goto bad;
+		if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
+			rows(&lay, kind, nrow, line);
+			if ((k = flat(r, row, nrow, &fv, &nflat, &capflat)) == -2)
+				goto nomem;
+			if (k)
+				goto bad;
+			continue;
+		}
+		if (kind == RT_MATRIX_SPARSE) {
+			if ((k = sparse(r, row, nrow, &pv, &nflat, &capflat, &n)) == -2)
+				goto nomem;
+			if (k)
+				goto bad;
+			continue;
+		}
 		if (kind == RT_MATRIX_CLOUD) {
 			if (nrow == 0)
 				continue;
@@ -76,19 +222,14 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 			n++;
 			continue;
 		}
-		if (kind == RT_MATRIX_LOWER && nrow == 0 && n == 0)
-			continue;	/* the first row may be written, empty */
-		if (kind == RT_MATRIX_LOWER && n == 0)
-			n = 1;		/* ... or left out */
-		if (kind == RT_MATRIX_DISTANCE && nrow == 0)
+		if (nrow == 0)
 			continue;
-		if (kind == RT_MATRIX_LOWER ? nrow != n : nrow != (n ? c->n : nrow)) {
-			rt_rbad(r, "row %zu has %zu entries, %s wants %zu", n + 1, nrow,
-			    kind == RT_MATRIX_LOWER ? "a lower-triangular matrix" :
-			    "a square matrix", kind == RT_MATRIX_LOWER ? n : c->n);
+		if (nrow != (n ? c->n : nrow)) {
+			rt_rbad(r, "row %zu has %zu entries, a square matrix wants %zu",
+			    n + 1, nrow, c->n);
 			goto bad;
 		}
-		if (kind == RT_MATRIX_DISTANCE && n == 0)
+		if (n == 0)
 			c->n = nrow;	/* the row length fixes the size */
 		if ((q = realloc(tri, ((n + 1) * n / 2 + 1) * sizeof *tri)) == NULL)
 			goto nomem;
@@ -106,6 +247,23 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 		goto bad;
 	free(row);
 	row = NULL;
+	if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
+		if ((tri = fromflat(kind, &lay, fv, nflat, &n, why, sizeof why)) == NULL)
+			goto nomem;
+		fv = NULL;
+	}
+	if (kind == RT_MATRIX_SPARSE && n > 0) {
+		if ((tri = triangle(n, INFINITY, why, sizeof why)) == NULL)
+			goto nomem;
+		for (i = 0; i < nflat; i++) {
+			if (!isinf(tri[RT_TRI(pv[i].i, pv[i].j)])) {
+				snprintf(err, errlen, "%s: the pair %" PRIu32 " %" PRIu32 " twice",
+				    rt_rpath(r), pv[i].i, pv[i].j);
+				goto fail;
+			}
+			tri[RT_TRI(pv[i].i, pv[i].j)] = pv[i].d;
+		}
+	}
 	if (kind == RT_MATRIX_DISTANCE && n != c->n) {
 		snprintf(err, errlen, "%s: %zu rows of %zu entries: not a square matrix",
 		    rt_rpath(r), n, c->n);
@@ -126,10 +284,12 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 	}
 	if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
 		goto nomem;
+	free(pv);
 	*trip = tri;
 	return 0;
 nomem:
-	snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
+	snprintf(err, errlen, "%s%s%s", rt_rpath(r), *why == ':' ? "" : ": ",
+	    *why ? why : strerror(ENOMEM));
 	goto fail;
 bad:
 	snprintf(err, errlen, "%s", rt_rerror(r));
@@ -137,13 +297,16 @@ fail:
 	free(row);
 	free(pts);
 	free(tri);
+	free(fv);
+	free(pv);
 	rt_cloud_free(c);
 	return -1;
 }
 
 static const char *const names[] = {
 	[RT_MATRIX_LOWER] = "lower-distance", [RT_MATRIX_DISTANCE] = "distance",
-	[RT_MATRIX_CLOUD] = "point-cloud",
+	[RT_MATRIX_CLOUD] = "point-cloud", [RT_MATRIX_UPPER] = "upper-distance",
+	[RT_MATRIX_SPARSE] = "sparse",
 };
 
 /* Ripser's names, and this suite's older short ones. */
@@ -152,7 +315,7 @@ rt_matrix_parse(const char *name)
 {
 	int k;
 
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
 		if (strcmp(name, names[k]) == 0)
 			return k;
 	if (strcmp(name, "lower") == 0)
