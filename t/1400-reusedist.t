@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 56
+plan 57
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -142,3 +142,9 @@ check_fail "-M of log2 bins: refused, with the line" 1 "r1.log2:7: log2 bins do 
 check_same "the histogram and curve readers: exact histograms and curves read back the same" \
     "$U/cachestream hist $tmp/r1.h; $U/cachestream mrc $tmp/r1.mrc" \
     "cat $tmp/r1.h; awk '/^#block/ {b = \$2} /^#accesses/ {a = \$2} /^#rate/ {print b, a, \$2} !/^#/' $tmp/r1.mrc"
+# Estimates are counts over a rate: shown to three decimals at most, not
+# with the noise of their last bits (3387144.00000001 before)
+for i in 1 2 3 4; do zcat "$D/matmul-standard.lk.gz"; done >"$tmp/mm4.lk"
+check "-C -H 0.07: every estimated count has at most three decimals" \
+    "reusedist -C -H 0.07 $tmp/mm4.lk >$tmp/est && test \$(grep -vc '^#' $tmp/est) -gt 10 &&
+     ! awk '!/^#/ && \$3 !~ /^[0-9]+(\\.[0-9][0-9]?[0-9]?)?\$/ { print; bad = 1 } END { exit !bad }' $tmp/est"

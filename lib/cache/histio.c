@@ -22,6 +22,14 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 	    (unsigned long long)in->block, in->accesses, in->rate);
 }
 
+/* A count as written: an estimate (a count over a rate) to three
+ * decimals, without the noise of its last bits (3706673.0000000005). */
+static double
+shown(double c)
+{
+	return fabs(c) < 1e12 ? round(c * 1000) / 1000 : c;
+}
+
 int
 rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
     int exact)
@@ -43,11 +51,12 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 		for (c = 0; i < n && v[i].key != RT_COLD && v[i].key <= hi; i++)
 			c += v[i].w;
 		cum += c;
-		fprintf(f, "%llu %llu %.17g %.6g %.6g\n", (unsigned long long)lo,
-		    (unsigned long long)hi, c, total ? c / total : 0, total ? cum / total : 0);
+		fprintf(f, "%llu %llu %.15g %.6g %.6g\n", (unsigned long long)lo,
+		    (unsigned long long)hi, shown(c), total ? c / total : 0,
+		    total ? cum / total : 0);
 	}
 	if (i < n)
-		fprintf(f, "cold cold %.17g %.6g 1\n", v[i].w, total ? v[i].w / total : 0);
+		fprintf(f, "cold cold %.15g %.6g 1\n", shown(v[i].w), total ? v[i].w / total : 0);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -62,13 +71,13 @@ rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo
 	header(f, RT_STREAM_MRC, mrccols, in);
 	for (i = 0; i < n; i++)
 		miss += v[i].w;
-	fprintf(f, "0 0 %.17g %.6g\n", miss, total ? miss / total : 0);
+	fprintf(f, "0 0 %.15g %.6g\n", shown(miss), total ? miss / total : 0);
 	for (i = 0; i < n && v[i].key != RT_COLD; i++) {
 		miss -= v[i].w;
 		if (i + 1 < n && v[i + 1].key == v[i].key)
 			continue;
-		fprintf(f, "%llu %llu %.17g %.6g\n", (unsigned long long)v[i].key + 1,
-		    (unsigned long long)(v[i].key + 1) * in->block, fabs(miss) < 1e-9 ? 0 : miss,
+		fprintf(f, "%llu %llu %.15g %.6g\n", (unsigned long long)v[i].key + 1,
+		    (unsigned long long)(v[i].key + 1) * in->block, fabs(miss) < 1e-9 ? 0 : shown(miss),
 		    total ? (fabs(miss) < 1e-9 ? 0 : miss) / total : 0);
 	}
 	return ferror(f) ? -1 : 0;
