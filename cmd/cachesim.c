@@ -195,8 +195,11 @@ report(int nE)
 	else if (mw != NULL) {
 		u_wclose(mw, oflag);
 		fo = NULL;
-	} else if (tally != NULL)
+	} else if (tally != NULL) {
 		rt_bytab_write(fo, gflag, tally, nc);
+		if (rt_key_missing(gflag, tally) != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), rt_key_missing(gflag, tally));
+	}
 	else if (diffmode || tempw)
 		;	/* the stream was the output */
 	else if (nE)

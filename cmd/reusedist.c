@@ -159,7 +159,11 @@ measure(char **files, int n)
 	case OUT_HIST: rt_hist_write(fo, v, nb, &in, 0); break;
 	case OUT_EXACT: rt_hist_write(fo, v, nb, &in, 1); break;
 	case OUT_MRC: rt_mrc_write(fo, v, nb, &in); break;
-	case OUT_GROUPS: rt_reuseby_write(fo, gflag, groups); break;
+	case OUT_GROUPS:
+		rt_reuseby_write(fo, gflag, groups);
+		if (rt_key_missing(gflag, groups) != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), rt_key_missing(gflag, groups));
+		break;
 	case OUT_SUMMARY: rt_hist_summary(fo, v, nb, &in, cfg.timed); break;
 	}
 	free(v);

@@ -30,6 +30,7 @@ static const char *oflag, *eflag;
 static struct rt_writer *w;
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
+static char hitF[MAXSEL], hitL[MAXSEL], hitr[MAXSEL], hitm;	/* matched a record */
 static int others;		/* selections beyond -t and -n */
 static struct rt_regions *regs;
 
@@ -155,6 +156,7 @@ selected(struct rt_rec *rec)
 		for (ok = i = 0; i < nr && !ok; i++) {
 			ok = (rec->var && varis(rec->var, rflag[i])) ||
 			    rt_regions_overlap(regs, rflag[i], rec->addr, end);
+			hitr[i] |= ok;
 		}
 		if (!ok)
 			return 0;
@@ -166,16 +168,38 @@ selected(struct rt_rec *rec)
 		}
 		l = rt_loc_get(rec->loc);
 		for (ok = !nF, i = 0; i < nF && !ok; i++)
-			ok = funcis(rt_str(l->func), Fflag[i]);
+			hitF[i] |= ok = funcis(rt_str(l->func), Fflag[i]);
 		if (!ok)
 			return 0;
 		for (ok = !nL, i = 0; i < nL && !ok; i++)
-			ok = fileis(rt_str(l->file), Lflag[i].file) &&
+			hitL[i] |= ok = fileis(rt_str(l->file), Lflag[i].file) &&
 			    l->line >= Lflag[i].lo && l->line <= Lflag[i].hi;
 		if (!ok)
 			return 0;
 	}
 	return 1;
+}
+
+/* A selection that matched nothing is said so: a misspelt function, a
+ * trace without locations or the wrong -e would otherwise pass as an
+ * empty answer. */
+static void
+unmatched(void)
+{
+	const char *why = eflag ? "" : " (without -e, the objects the trace names)";
+	int i;
+
+	if (mfrom != NULL && !hitm)
+		u_warn("-m %s: no mark of that name in the trace", mfrom);
+	for (i = 0; i < nF; i++)
+		if (!hitF[i])
+			u_warn("-F %s: no record in a function of that name%s", Fflag[i], why);
+	for (i = 0; i < nL; i++)
+		if (!hitL[i])
+			u_warn("-L %s: no record of that file and those lines%s", Lflag[i].file, why);
+	for (i = 0; i < nr; i++)
+		if (!hitr[i])
+			u_warn("-r %s: no access to a region of that name", rflag[i]);
 }
 
 static int
@@ -198,7 +222,7 @@ item(void *ctx, struct rt_rec *rec)
 			const char *name = rt_str(rec->name);
 
 			if (strcmp(name, mfrom) == 0)
-				inmark = 1;
+				hitm = inmark = 1;
 			else if (mto == NULL || strcmp(name, mto) == 0)
 				inmark = 0;
 		} else if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
@@ -349,6 +373,8 @@ main(int argc, char *argv[])
 		u_die(1, "%s:", u_name(oflag));
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
+	else
+		unmatched();
 	u_wclose(w, oflag);
 	rt_sym_free(sym);
 	rt_regions_free(regs);

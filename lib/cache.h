@@ -157,6 +157,9 @@ struct rt_tally;
 struct rt_tally *rt_tally_new(size_t rowsize);
 void *rt_tally_row(struct rt_tally *t, uint64_t key);
 uint64_t rt_tally_keys(const struct rt_tally *t);	/* keys below have rows */
+/* Why a table by this key says nothing (every record's key unknown: a
+ * trace without locations, or without regions), or NULL. */
+const char *rt_key_missing(int key, const struct rt_tally *t);
 const void *rt_tally_get(const struct rt_tally *t, uint64_t key);
 void rt_tally_free(struct rt_tally *t);
 /* cachesim -g: a row is the accesses (a modify is two) and the misses

@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 46
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
@@ -125,3 +125,18 @@ check_fail "a bad option: usage, exit 2" 2 "usage: trfilter" "trfilter -Q $L"
 check_fail "a bad range: exit 2" 2 "bad range" "trfilter -a 9-3 $L"
 check_same "-o writes the file" "trfilter -t R -o $tmp/out.txt $L && cat $tmp/out.txt" "trfilter -t R $L"
 check_fail "-o into a missing directory: named, exit 1" 1 "nodir/x: No such file" "trfilter -o $tmp/nodir/x $L"
+
+# A selection that matches nothing says so (before: an empty answer,
+# silently), each value apart; one that matches says nothing.
+L=$D/bsort-reversed.lk.gz
+check_fail "-F misspelt: said, the good -F beside it not" 0 \
+    "^trfilter: -F no_such_function: no record in a function of that name\$" \
+    "trfilter -e $D/bsort -F no_such_function -F bsort $L >/dev/null 2>$tmp/e1; st=\$?; cat $tmp/e1 >&2; test \$(wc -l <$tmp/e1) -eq 1 && exit \$st; exit 3"
+check_fail "-m a mark the trace does not have" 0 "^trfilter: -m nomark: no mark of that name in the trace\$" \
+    "trfilter -m nomark $L >/dev/null"
+check_fail "-r a region nothing touches" 0 "^trfilter: -r nosuch: no access to a region of that name\$" \
+    "trfilter -r nosuch $L >/dev/null"
+check_fail "-L a file the trace has no record of" 0 "^trfilter: -L nosuch.c: no record of that file" \
+    "trfilter -e $D/bsort -L nosuch.c $L >/dev/null"
+check "-F, -L, -m that match: no word on stderr, records out" \
+    "trfilter -e $D/bsort -F bsort -L bsort.c -m sort,done $L 2>$tmp/e | grep -q '^[0-9]' && test ! -s $tmp/e"

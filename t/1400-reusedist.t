@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 57
+plan 58
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -148,3 +148,6 @@ for i in 1 2 3 4; do zcat "$D/matmul-standard.lk.gz"; done >"$tmp/mm4.lk"
 check "-C -H 0.07: every estimated count has at most three decimals" \
     "reusedist -C -H 0.07 $tmp/mm4.lk >$tmp/est && test \$(grep -vc '^#' $tmp/est) -gt 10 &&
      ! awk '!/^#/ && \$3 !~ /^[0-9]+(\\.[0-9][0-9]?[0-9]?)?\$/ { print; bad = 1 } END { exit !bad }' $tmp/est"
+check_fail "-g loc without locations: said, with the fix" 0 \
+    "^reusedist: -g loc: no record has a source location: .*trfilter -l" \
+    "trfilter -t RW $D/bsort-reversed.lk.gz | reusedist -g loc >/dev/null"

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 68
+plan 70
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -188,3 +188,10 @@ for p in "bsort sorted" "bsort reversed" "bsort shuffled" "matmul standard" "mat
 done
 check "cachegrind mode = cachegrind's summary on all 9 example runs ($ok equal)" \
     "test -z '$bad' || { echo '$bad'; false; }"
+
+# -g by location on a trace without locations: every row '-', said so
+check_fail "-g func without locations: said, with the fix" 0 \
+    "^cachesim: -g func: no record has a source location: .*trfilter -l" \
+    "trfilter -t RW $D/bsort-reversed.lk.gz | cachesim -c 4K:2:64 -g func >/dev/null"
+check "-g func with locations: no word on stderr" \
+    "trfilter -e $D/bsort -l -t RW $D/bsort-reversed.lk.gz | cachesim -c 4K:2:64 -g func 2>$tmp/e | grep -q '^bsort ' && test ! -s $tmp/e"

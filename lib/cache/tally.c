@@ -13,6 +13,7 @@ struct rt_tally {
 	unsigned char *row;
 	size_t size;
 	uint64_t n;
+	int known;		/* a row of a key other than 0, the unknown */
 };
 
 int
@@ -96,7 +97,19 @@ rt_tally_row(struct rt_tally *t, uint64_t key)
 		t->row = p;
 		t->n = n;
 	}
+	t->known |= key != 0;
 	return t->row + key * t->size;
+}
+
+const char *
+rt_key_missing(int key, const struct rt_tally *t)
+{
+	if (key == RT_KEY_SET || t->known || t->n == 0)
+		return NULL;
+	if (key == RT_KEY_REGION)
+		return "no access is to a registered region: every row is '-'";
+	return "no record has a source location: every row is '-' (trfilter -l adds "
+	    "them, with -e the traced program)";
 }
 
 uint64_t
