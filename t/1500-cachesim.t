@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 70
+plan 72
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -195,3 +195,9 @@ check_fail "-g func without locations: said, with the fix" 0 \
     "trfilter -t RW $D/bsort-reversed.lk.gz | cachesim -c 4K:2:64 -g func >/dev/null"
 check "-g func with locations: no word on stderr" \
     "trfilter -e $D/bsort -l -t RW $D/bsort-reversed.lk.gz | cachesim -c 4K:2:64 -g func 2>$tmp/e | grep -q '^bsort ' && test ! -s $tmp/e"
+check_fail "--cachegrind without levels says the geometry it takes" 0 \
+    "^cachesim: --cachegrind: I1 32K:8:64, D1 32K:8:64, LL 8M:16:64" \
+    "cachesim --cachegrind $D/bsort-reversed.lk.gz >/dev/null"
+check_same "... and it is the one given with -i and -c" \
+    "cachesim --cachegrind $D/bsort-reversed.lk.gz 2>/dev/null" \
+    "cachesim --cachegrind -i 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
