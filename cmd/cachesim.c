@@ -139,8 +139,8 @@ cgsetup(void)
 	if (n == 0) {	/* cachegrind asks the CPU; a trace cannot */
 		rt_cache_parse("32K:8:64", &d1, why, sizeof why);
 		rt_cache_parse("8M:16:64", &ll, why, sizeof why);
-		u_warn("--cachegrind: I1 %s, D1 32K:8:64, LL 8M:16:64 (give -i and two -c "
-		    "as cachegrind's --I1, --D1 and --LL)", hasi ? "as -i" : "32K:8:64");
+		u_warn("--cachegrind: I1 %s, D1 32K:8:64, LL 8M:16:64 (give --icache and two -c "
+		    "as cachegrind's --I1, --D1 and --LL)", hasi ? "as --icache" : "32K:8:64");
 	} else if (n == 2) {
 		d1 = lv[0];
 		ll = lv[1];

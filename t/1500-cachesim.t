@@ -200,4 +200,4 @@ check_fail "--cachegrind without levels says the geometry it takes" 0 \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz >/dev/null"
 check_same "... and it is the one given with -i and -c" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz 2>/dev/null" \
-    "cachesim --cachegrind -i 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
+    "cachesim --cachegrind --icache 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
