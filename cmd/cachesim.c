@@ -178,8 +178,7 @@ simsetup(int nE)
 	if (gflag >= 0 && (tally = rt_tally_new((size_t)(nc + 1) * sizeof(uint64_t))) == NULL)
 		u_die(1, "out of memory");
 	if (misses) {
-		if ((mw = rt_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag)) == NULL)
-			u_die(1, "%s:", u_name(oflag));
+		mw = u_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag);
 		rt_hier_watch(hier, misses - 1, down, NULL);
 	}
 	if (obs)

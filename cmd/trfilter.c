@@ -369,8 +369,7 @@ main(int argc, char *argv[])
 		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
 			u_die(1, "%s", rt_sym_error(sym));
 	}
-	if ((w = rt_wopen(oflag, Oflag, zflag)) == NULL)
-		u_die(1, "%s:", u_name(oflag));
+	w = u_wopen(oflag, Oflag, zflag);
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	else

@@ -267,8 +267,7 @@ main(int argc, char *argv[])
 	if (Nflag && ((res = calloc(Nflag, sizeof *res)) == NULL ||
 	    (respos = calloc(Nflag, sizeof *respos)) == NULL))
 		u_die(1, "-N %llu: no memory for the reservoir", (unsigned long long)Nflag);
-	if ((w = rt_wopen(oflag, Oflag, zflag)) == NULL)
-		u_die(1, "%s:", u_name(oflag));
+	w = u_wopen(oflag, Oflag, zflag);
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag) > 0)
 		u_status = 1;
 	if (Nflag)

@@ -7,7 +7,7 @@ M=$(cd "$(dirname "$0")/../man" && pwd)
 V=$(sed -n 's/^#define RT_VERSION "\(.*\)"/\1/p' "$(dirname "$0")/../lib/reftrace.h")
 progs=$(cd "$M" && ls *.1 | sed 's/\.1$//')
 np=$(echo $progs | wc -w)
-plan $((np * 8 + 3))
+plan $((np * 8 + 10))
 
 # The options of --help: "-x" for a letter, "--name" for a long one alone.
 helpopts() {
@@ -90,3 +90,21 @@ for p in $progs; do
 	check "$p: a closed pipe ends it quietly, status 0 ($c | head -c 10)" \
 		"( $c 2>$tmp/pipe.err; echo \$? >$tmp/pipe.st ) | head -c 10 >/dev/null; test \$(cat $tmp/pipe.st) = 0 && test ! -s $tmp/pipe.err"
 done
+
+# A terminal is a person: binary or compressed output is not written to
+# it (as gzip refuses), and a program reading a terminal says it waits.
+# script(1) gives the program a pseudo-terminal.
+L=$D/bsort-reversed.lk.gz
+for c in "trfilter -b $L" "trsample -b $L" "trfilter -z $L" "cachesim --misses 1 -b -c 1K:1:64 $L"; do
+	check "$c to a terminal: refused, status 1" \
+	    "script -qec '$c; echo status \$?' /dev/null </dev/null >$tmp/tty.out;
+	     grep -q 'output is not written to a terminal: give -o file, or a pipe' $tmp/tty.out &&
+	     grep -q 'status 1' $tmp/tty.out && test \$(wc -c <$tmp/tty.out) -lt 300"
+done
+check "trfilter -b into a pipe on a terminal: written" \
+    "script -qec 'trfilter -b $L | wc -c' /dev/null </dev/null | grep -q '^ *[1-9][0-9]*'"
+check "a terminal as standard input: said, once" \
+    "script -qec 'timeout 2 cachesim -c 1K:1:64' /dev/null </dev/null >$tmp/tty.out;
+     test \$(grep -c 'reading standard input, a terminal: name a file or pipe one in' $tmp/tty.out) -eq 1"
+check "standard input not a terminal: nothing said" \
+    "cachesim -c 1K:1:64 </dev/null >/dev/null 2>$tmp/e && test ! -s $tmp/e"

@@ -171,6 +171,20 @@ u_open(const char *path)
 	return f;
 }
 
+struct rt_writer *
+u_wopen(const char *path, int fmt, int gz)
+{
+	struct rt_writer *w;
+
+	if ((fmt == RT_FMT_BINARY || gz) && (path == NULL || strcmp(path, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe",
+		    gz ? "compressed" : "binary");
+	if ((w = rt_wopen(path, fmt, gz)) == NULL)
+		u_die(1, "%s:", u_name(path));
+	return w;
+}
+
 static void
 writefail(const char *path)
 {
@@ -405,9 +419,15 @@ u_getopt(int argc, char *argv[], const struct u_prog *p)
 		shorts[ns] = '\0';
 		longs[nl] = (struct option){ NULL, 0, NULL, 0 };
 	}
-	(void)argc;
 	c = getopt_long(argc, argv, shorts, longs, NULL);
 	switch (c) {
+	case -1:	/* the input is standard input, and a person is at it */
+		for (i = (size_t)optind; i < (size_t)argc && strcmp(argv[i], "-") != 0; i++)
+			;
+		if ((optind == argc || i < (size_t)argc) && isatty(STDIN_FILENO))
+			u_warn("reading standard input, a terminal: name a file or pipe "
+			    "one in (^D ends the input)");
+		break;
 	case 'h':
 		help(p);
 		break;

@@ -73,6 +73,9 @@ void *u_grow(void *p, size_t *cap, size_t need, size_t size);
  * closes, reporting a write error (status 1); a closed pipe exits
  * quietly.  u_wfail does the same after a failed rt_write, and exits. */
 FILE *u_open(const char *path);
+/* rt_wopen, or exit: binary or gzip output is not written to a terminal
+ * (as gzip refuses), nor is a file that cannot be made. */
+struct rt_writer *u_wopen(const char *path, int fmt, int gz);
 int u_close(FILE *f, const char *path);
 void u_wfail(const char *path) __attribute__((noreturn));
 int u_wclose(struct rt_writer *w, const char *path);
