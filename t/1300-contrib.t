@@ -2,7 +2,7 @@
 # contrib: the marker header and the tracing script, on a fresh build of
 # the bubble sort example (skipped without valgrind or a C compiler).
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 9
 
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
 cc=${CC:-cc}
@@ -15,7 +15,7 @@ check "the example builds without valgrind's header (REFTRACE_OFF)" \
 (cd "$C/examples" && $cc -g -O0 -o "$tmp/bsort" bsort.c)
 check "with valgrind's header, it runs natively and sorts" "$tmp/bsort reversed | grep -q '^1 2 3 4 5\$'"
 if ! command -v valgrind >/dev/null; then
-	for i in 3 4 5 6; do skip "no valgrind"; done
+	for i in 3 4 5 6 7 8 9; do skip "no valgrind"; done
 	exit 0
 fi
 check "rttrace writes a gzipped lackey trace" "$C/rttrace -o $tmp/t.lk.gz $tmp/bsort reversed 2>/dev/null && gzip -t $tmp/t.lk.gz"
@@ -30,3 +30,10 @@ awk "$HEX"' /^I  / {split($2, a, ","); pc = hex(a[1])} /^ [LSM] / && pc >= lo &&
 check_same "a fresh trace: data references in bsort, symbolized from the -v -v lines" \
     "trfilter -F bsort -t RWM $tmp/t.lk.gz | grep -v -c '^#'" "cat $tmp/want"
 check_same "the PIE was loaded at valgrind's 0x108000" "echo $bias" "echo $((0x108000))"
+# The program's own output stays on standard output (before: on standard
+# error); one that cannot start leaves no trace file, status 127.
+check_same "rttrace: the program's standard output is standard output" \
+    "$C/rttrace -o $tmp/t2.lk.gz $tmp/bsort reversed 2>/dev/null" "$tmp/bsort reversed"
+check_fail "rttrace: a program that cannot start: said, status 127" 127 \
+    "rttrace: $tmp/nosuch did not run: no trace written" "$C/rttrace -o $tmp/no.lk.gz $tmp/nosuch"
+check "... and no trace file left" "test ! -e $tmp/no.lk.gz"
