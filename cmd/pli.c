@@ -289,8 +289,8 @@ main(int argc, char *argv[])
 				u_bad("-B %s: bad block size", optarg);
 			break;
 		case O_DEPTH:
-			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > 16)
-				u_bad("--depth %s: want a depth from 1 to 16", optarg);
+			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > RT_LOOP_MAXDEPTH)
+				u_bad("--depth %s: want a depth from 1 to %d", optarg, RT_LOOP_MAXDEPTH);
 			break;
 		case 'f':
 			if (rt_parse_u64(optarg, &fflag) || fflag == 0)

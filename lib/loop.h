@@ -24,8 +24,14 @@ int rt_term_depth(const struct rt_term *t);	/* loops nested in it; 0: a literal 
  * to go on, anything else to stop the builder with that value. */
 typedef int rt_term_fn(void *ctx, const struct rt_term *phase);
 
+/* Loops nest at most this deep, in a model built or read: the papers'
+ * nests are 4 deep at most, and a term's parameter has a coefficient for
+ * each set of the loops around it. */
+#define RT_LOOP_MAXDEPTH 16
+
 /* The builder: values in, phases out in order.  period bounds the terms a
- * loop body may have (1 to 4096), depth the loops of a nest (1 to 16),
+ * loop body may have (1 to 4096), depth the loops of a nest (1 to
+ * RT_LOOP_MAXDEPTH),
  * lookback the terms kept open at the tail (at least 5; 0 for 3 * period
  * + 2: a loop forms from three periods, so a shorter lookback lowers the
  * period to fit).  NULL: errno.  rt_loopb_add and rt_loopb_end return

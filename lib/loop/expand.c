@@ -54,14 +54,14 @@ static uint64_t
 evalp(const struct rt_stmt *p, const uint64_t *t)
 {
 	uint64_t s = 0, v;
-	size_t m;
+	uint32_t m;
+	size_t j;
 	int b;
 
-	for (m = 0; m < ((size_t)1 << p->nt); m++) {
-		if ((v = p->c[m]) == 0)
-			continue;
-		for (b = 0; b < p->nt; b++)
-			if (m & ((size_t)1 << b))
+	for (j = 0; j < p->npoly; j++) {
+		v = p->poly[j].coef;
+		for (m = p->poly[j].mask, b = 0; m; m >>= 1, b++)
+			if (m & 1)
 				v *= t[b];
 		s += v;
 	}

@@ -158,7 +158,7 @@ freestmt(struct rt_stmt *p)
 	for (j = 0; j < p->nbody; j++)
 		freestmt(p->body[j]);
 	free(p->body);
-	free(p->c);
+	free(p->poly);
 	free(p->vals);
 	free(p);
 }
@@ -198,23 +198,61 @@ rt_loopr_close(struct rt_loopr *lr)
 	free(lr);
 }
 
-/* "3*t1*t2 - t1 + 7" into p->c over t1..t(nt): 0, -1 if malformed, -2
- * out of memory. */
+static int
+bymask(const void *a, const void *b)
+{
+	uint32_t x = ((const struct rt_mono *)a)->mask, y = ((const struct rt_mono *)b)->mask;
+
+	return (x > y) - (x < y);
+}
+
+/* A monomial more for p: 0, or -1 out of memory. */
+static int
+addmono(struct rt_stmt *p, uint64_t coef, uint32_t mask)
+{
+	if (rt_grow(&p->poly, &p->cappoly, p->npoly + 1, sizeof *p->poly))
+		return -1;
+	p->poly[p->npoly].coef = coef;
+	p->poly[p->npoly++].mask = mask;
+	return 0;
+}
+
+/* The monomials of p in the order of their masks, those of one mask
+ * summed, none that is 0: a polynomial takes one form however it is
+ * written. */
+static void
+canon(struct rt_stmt *p)
+{
+	size_t i, k = 0;
+
+	qsort(p->poly, p->npoly, sizeof *p->poly, bymask);
+	for (i = 0; i < p->npoly; i++) {
+		if (k > 0 && p->poly[k - 1].mask == p->poly[i].mask)
+			p->poly[k - 1].coef += p->poly[i].coef;
+		else
+			p->poly[k++] = p->poly[i];
+		if (p->poly[k - 1].coef == 0)
+			k--;
+	}
+	p->npoly = k;
+}
+
+/* "3*t1*t2 - t1 + 7" into p->poly over t1..t(nt): 0, -1 if malformed,
+ * -2 out of memory. */
 static int
 parsepoly(char *s, struct rt_stmt *p, int nt)
 {
 	char *end;
 	uint64_t coef;
-	size_t mask;
+	uint32_t mask;
 	int neg, idx, have;
 
-	p->nt = nt;
-	if ((p->c = calloc((size_t)1 << nt, sizeof *p->c)) == NULL)
-		return -2;
 	for (;;) {
 		s += strspn(s, " ");
-		if (*s == '\0' || *s == '{')
+		if (*s == '\0' || *s == '{') {
+			canon(p);
 			return 0;
+		}
 		neg = 0;
 		if (*s == '+' || *s == '-') {
 			neg = *s == '-';
@@ -240,13 +278,14 @@ parsepoly(char *s, struct rt_stmt *p, int nt)
 			idx = (int)strtol(s + 1, &end, 10);
 			if (end == s + 1 || idx < 1 || idx > nt)
 				return -1;
-			mask |= (size_t)1 << (idx - 1);
+			mask |= (uint32_t)1 << (idx - 1);
 			s = end;
 			have = 1;
 		}
 		if (!have)
 			return -1;
-		p->c[mask] += neg ? -coef : coef;
+		if (addmono(p, neg ? -coef : coef, mask))
+			return -2;
 	}
 }
 
@@ -294,9 +333,14 @@ parseline(struct rt_loopr *lr, char *s)
 			goto bad;
 	} else if (strncmp(s, "for t", 5) == 0) {
 		q->kind = RT_STMT_LOOP;
+		if (lr->sp == RT_LOOP_MAXDEPTH) {
+			freestmt(q);
+			lr->err = rt_rbad(lr->r, "loops nested more than %d deep",
+			    RT_LOOP_MAXDEPTH);
+			return NULL;
+		}
 		d = (int)strtol(s + 5, &end, 10);
-		if (d != lr->sp + 1 || strncmp(end, " = 0 to ", 8) != 0 ||
-		    lr->sp >= RT_LOOP_MAXDEPTH) {
+		if (d != lr->sp + 1 || strncmp(end, " = 0 to ", 8) != 0) {
 			freestmt(q);
 			lr->err = rt_rbad(lr->r, "want 'for t%d = 0 to ...'", lr->sp + 1);
 			return NULL;
