@@ -2,7 +2,7 @@
 # pli -x: the loop model's grammar, strictly (every token accounted for,
 # the line named), and its limits (nesting) as errors before any work.
 . "$(dirname "$0")/lib.sh"
-plan 5
+plan 12
 
 # nest D [BOUND]: D loops of indices 0 to BOUND (0) around "emit 5"
 nest() {
@@ -11,6 +11,25 @@ nest() {
 	    printf "%*semit 5\n", 2 * d, ""
 	    for (i = d; i >= 1; i--) printf "%*s}\n", 2 * i - 2, "" }'
 }
+
+# The grammar: every token is part of its statement, or the line is
+# named with the token left over (before: emit 1 2 emitted 3, a bound of
+# "1 2" ran 4 times, t1*t1 was t1, "{garbage" and "} junk" passed).
+m() { printf '#reftrace loops 1\n'; printf "$@"; }
+check_fail "emit 1 2: an error, not 3" 1 \
+	"^pli: <stdin>:2: want '\\+', '-' or the end of the line, not '2'\$" "m 'emit 1 2\\n' | pli -x"
+check_fail "a bound of '1 2': an error, not 4 iterations" 1 \
+	"^pli: <stdin>:2: want '\\+', '-' or '\\{', not '2'\$" "m 'for t1 = 0 to 1 2 {\\n  emit t1\\n}\\n' | pli -x"
+check_fail "garbage after '{'" 1 "^pli: <stdin>:2: want the end of the line after '\\{', not 'garbage'\$" \
+	"m 'for t1 = 0 to 1 {garbage\\n  emit t1\\n}\\n' | pli -x"
+check_fail "garbage after '}'" 1 "^pli: <stdin>:4: want the end of the line after '}', not 'junk'\$" \
+	"m 'for t1 = 0 to 1 {\\n  emit t1\\n} junk\\n' | pli -x"
+check_fail "t1*t1: an error, not t1" 1 "^pli: <stdin>:3: 't1' twice in a term" \
+	"m 'for t1 = 0 to 2 {\\n  emit t1*t1\\n}\\n' | pli -x"
+check "blanks and tabs between any tokens, a sign first: 7 - 3*t1 for t1 = 0, 1, 2" \
+	"m 'for t1=0 to 2{\\n\\temit\\t- 3 * t1 +7 \\n}\\t\\n' | pli -x | tr '\\n' ' ' | grep -qx '7 4 1 '"
+check "values between -2^63 and 2^63 - 1, a coefficient up to 2^64 - 1 (modulo 2^64)" \
+	"m 'values -9223372036854775808 +9223372036854775807\\nemit 18446744073709551615\\n' | pli -x | tr '\\n' ' ' | grep -qx -- '-9223372036854775808 9223372036854775807 -1 '"
 
 # Nesting: 16 deep is read and run, deeper is refused at the loop that
 # goes past the limit, with the limit, whatever the depth (32 asked for
