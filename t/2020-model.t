@@ -2,7 +2,7 @@
 # pli -x: the loop model's grammar, strictly (every token accounted for,
 # the line named), and its limits (nesting) as errors before any work.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 15
 
 # nest D [BOUND]: D loops of indices 0 to BOUND (0) around "emit 5"
 nest() {
@@ -30,6 +30,14 @@ check "blanks and tabs between any tokens, a sign first: 7 - 3*t1 for t1 = 0, 1,
 	"m 'for t1=0 to 2{\\n\\temit\\t- 3 * t1 +7 \\n}\\t\\n' | pli -x | tr '\\n' ' ' | grep -qx '7 4 1 '"
 check "values between -2^63 and 2^63 - 1, a coefficient up to 2^64 - 1 (modulo 2^64)" \
 	"m 'values -9223372036854775808 +9223372036854775807\\nemit 18446744073709551615\\n' | pli -x | tr '\\n' ' ' | grep -qx -- '-9223372036854775808 9223372036854775807 -1 '"
+
+# A NUL byte is a malformed line (before: emit 67<NUL>221456 emitted 67),
+# a comment's or a blank line's too; what came before is expanded.
+check_fail "a NUL byte in an emit: the line, not 67" 1 "^pli: <stdin>:3: a NUL byte in the line\$" \
+	"m 'values 1\\nemit 67\\000221456\\n' | pli -x >$tmp/nul.x"
+check "and the values before it are written, those of that line not" "test \"\$(cat $tmp/nul.x)\" = 1"
+check_fail "a NUL byte in a comment" 1 "^pli: <stdin>:2: a NUL byte in the line\$" \
+	"m '# a \\000 comment\\nemit 5\\n' | pli -x"
 
 # Nesting: 16 deep is read and run, deeper is refused at the loop that
 # goes past the limit, with the limit, whatever the depth (32 asked for

@@ -497,11 +497,17 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 {
 	struct rt_stmt *q;
 	char *s;
+	size_t len;
 
 	freestmt(lr->last);
 	lr->last = NULL;
-	while ((s = rt_rgetline(lr->r, NULL)) != NULL) {
+	while ((s = rt_rgetline(lr->r, &len)) != NULL) {
 		lr->line++;
+		/* the parser would stop there and take what came before */
+		if (memchr(s, '\0', len) != NULL) {
+			lr->err = rt_rbad(lr->r, "a NUL byte in the line");
+			return -1;
+		}
 		s += strspn(s, BLANKS);
 		if (*s == '#' || *s == '\0')
 			continue;
