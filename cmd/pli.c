@@ -264,12 +264,12 @@ expand(const char *file, struct rt_expander *x)
 	if ((lr = rt_loopr_open(r, ebuf, sizeof ebuf)) == NULL)
 		u_error("%s", ebuf);
 	else {
-		while ((k = rt_loopr_next(lr, &st)) > 0)
-			rt_expand(x, st);
-		if (k < 0) {
+		while ((k = rt_loopr_next(lr, &st)) > 0 && rt_expand(x, st) == 0)
+			;
+		if (k != 0) {
 			/* the values before the error are written */
 			rt_expand_flush(x);
-			u_error("%s", rt_loopr_error(lr));
+			u_error("%s", k < 0 ? rt_loopr_error(lr) : rt_expand_error(x));
 		}
 		rt_loopr_close(lr);
 	}

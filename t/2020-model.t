@@ -2,7 +2,7 @@
 # pli -x: the loop model's grammar, strictly (every token accounted for,
 # the line named), and its limits (nesting) as errors before any work.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 19
 
 # nest D [BOUND]: D loops of indices 0 to BOUND (0) around "emit 5"
 nest() {
@@ -38,6 +38,19 @@ check_fail "a NUL byte in an emit: the line, not 67" 1 "^pli: <stdin>:3: a NUL b
 check "and the values before it are written, those of that line not" "test \"\$(cat $tmp/nul.x)\" = 1"
 check_fail "a NUL byte in a comment" 1 "^pli: <stdin>:2: a NUL byte in the line\$" \
 	"m '# a \\000 comment\\nemit 5\\n' | pli -x"
+
+# Work without output is bounded (before: these ran for ever, emitting
+# nothing).  timeout only guards against a hang here; the figures are
+# not timed.
+T=; command -v timeout >/dev/null && T="timeout 300"
+check "a loop with nothing to emit is not run: 2^63 iterations, nothing, status 0" \
+	"m 'for t1 = 0 to 9223372036854775807 {\\n  for t2 = 0 to 5 {\\n  }\\n  values\\n}\\nvalues 3\\n' | $T pli -x >$tmp/empty.x && test \"\$(cat $tmp/empty.x)\" = 3"
+check_fail "a loop whose inner loop runs 0 times: an error at the loop, after 2^24 statements without a value" 1 \
+	"^pli: <stdin>:3: the loop here runs 16777216 statements without a value\$" \
+	"m 'values 4\\nfor t1 = 0 to 9223372036854775807 {\\n  for t2 = 0 to -1 {\\n    emit 1\\n  }\\n}\\n' | $T pli -x >$tmp/idle.x"
+check "the values before it are written" "test \"\$(cat $tmp/idle.x)\" = 4"
+check "a triangle whose first inner loop runs 0 times is expanded: 0 0 1 0 1 2" \
+	"m 'for t1 = 0 to 3 {\\n  for t2 = 0 to t1 - 1 {\\n    emit t2\\n  }\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '0 0 1 0 1 2 '"
 
 # Nesting: 16 deep is read and run, deeper is refused at the loop that
 # goes past the limit, with the limit, whatever the depth (32 asked for

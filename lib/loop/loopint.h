@@ -36,6 +36,9 @@ enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES };
 struct rt_stmt {
 	int kind;
 	int depth;		/* a loop's index number: t(depth) */
+	int live;		/* it or a statement in it emits a value */
+	const char *path;	/* its place, for the expander's errors */
+	uint64_t line;
 	struct rt_mono *poly;	/* emit: the value; loop: the last index */
 	size_t npoly, cappoly;
 	struct rt_stmt **body;

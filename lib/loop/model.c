@@ -461,11 +461,15 @@ parseline(struct rt_loopr *lr, const char *p)
 		nomem(lr);
 		return NULL;
 	}
+	q->path = rt_rpath(lr->r);
+	q->line = lr->line;
 	if (keyword(&p, "values")) {
 		q->kind = RT_STMT_VALUES;
 		rc = values(lr, p, q);
+		q->live = q->nvals > 0;
 	} else if (keyword(&p, "emit")) {
 		q->kind = RT_STMT_EMIT;
+		q->live = 1;
 		if ((rc = polynomial(lr, &p, q, lr->sp)) == 0 && *p != '\0')
 			rc = want(lr, p, "'+', '-' or the end of the line");
 	} else if (keyword(&p, "for")) {
@@ -489,6 +493,7 @@ append(struct rt_loopr *lr, struct rt_stmt *q)
 	if (rt_grow(&p->body, &p->cap, p->nbody + 1, sizeof *p->body))
 		return -1;
 	p->body[p->nbody++] = q;
+	p->live |= q->live;
 	return 0;
 }
 
@@ -518,6 +523,9 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 			}
 			if (*blanks(s + 1) != '\0')
 				return want(lr, blanks(s + 1), "the end of the line after '}'");
+			/* a loop emits if something in it does */
+			if (lr->sp > 1 && lr->stack[lr->sp]->live)
+				lr->stack[lr->sp - 1]->live = 1;
 			if (--lr->sp > 0)
 				continue;
 			*sp = lr->last = lr->stack[1];	/* a whole root loop */
