@@ -2,7 +2,7 @@
 # pli -x: the loop model's grammar, strictly (every token accounted for,
 # the line named), and its limits (nesting) as errors before any work.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 23
 
 # nest D [BOUND]: D loops of indices 0 to BOUND (0) around "emit 5"
 nest() {
@@ -38,6 +38,14 @@ check_fail "a NUL byte in an emit: the line, not 67" 1 "^pli: <stdin>:3: a NUL b
 check "and the values before it are written, those of that line not" "test \"\$(cat $tmp/nul.x)\" = 1"
 check_fail "a NUL byte in a comment" 1 "^pli: <stdin>:2: a NUL byte in the line\$" \
 	"m '# a \\000 comment\\nemit 5\\n' | pli -x"
+check_fail "a NUL byte in a loop: its line, the loop not run" 1 "^pli: <stdin>:4: a NUL byte in the line\$" \
+	"m 'values 2\\nfor t1 = 0 to 1 {\\n  emit\\000 t1\\n}\\nvalues 3\\n' | pli -x >$tmp/nulloop.x"
+check "only the values before the loop are written" "test \"\$(cat $tmp/nulloop.x)\" = 2"
+# a line longer than the readers' 1 MiB ends the model, named (4 MiB: the
+# reader checks the length only while it has no newline in its buffer)
+check_fail "a line of more than 1 MiB: an error at it" 1 "^pli: <stdin>:3: line longer than 1048576 bytes\$" \
+	"{ m 'values 1\\n'; printf 'emit '; head -c 4200000 /dev/zero | tr -c 1 1; echo; } | pli -x >$tmp/long.x"
+check "the values before it are written" "test \"\$(cat $tmp/long.x)\" = 1"
 
 # Work without output is bounded (before: these ran for ever, emitting
 # nothing).  timeout only guards against a hang here; the figures are

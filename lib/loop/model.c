@@ -502,17 +502,11 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 {
 	struct rt_stmt *q;
 	char *s;
-	size_t len;
 
 	freestmt(lr->last);
 	lr->last = NULL;
-	while ((s = rt_rgetline(lr->r, &len)) != NULL) {
+	while ((s = rt_rgetline(lr->r, NULL)) != NULL) {
 		lr->line++;
-		/* the parser would stop there and take what came before */
-		if (memchr(s, '\0', len) != NULL) {
-			lr->err = rt_rbad(lr->r, "a NUL byte in the line");
-			return -1;
-		}
 		s += strspn(s, BLANKS);
 		if (*s == '#' || *s == '\0')
 			continue;
@@ -547,7 +541,10 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 		if (q->kind == RT_STMT_LOOP)
 			lr->stack[++lr->sp] = q;
 	}
-	if (*rt_rerror(lr->r)) {
+	/* NULL is also a malformed line (a NUL byte in it: the parser would
+	 * take the text before it) or an error that ends the stream; a model
+	 * is a program, so either ends it */
+	if (rt_rmalformed(lr->r) || rt_rfailed(lr->r)) {
 		lr->err = rt_rerror(lr->r);
 		return -1;
 	}
