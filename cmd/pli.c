@@ -276,13 +276,32 @@ expand(const char *file, struct rt_expander *x)
 	rt_rclose(r);
 }
 
+/* Option c given with -x, which expands models as they are and takes -o
+ * alone: a usage error. */
+static void
+notwithx(int c)
+{
+	const struct u_opt *o;
+
+	if (c == 'k')	/* a line skipped would change what the rest expands to */
+		u_bad("-k with -x: a model is a program, a malformed line ends it");
+	if (c < U_LONG)
+		u_bad("-%c with -x: -x expands models and takes only -o", c);
+	for (o = opts; o->key != 0; o++)
+		if (o->key == c && o->name != NULL)
+			u_bad("--%s with -x: -x expands models and takes only -o", o->name);
+	u_bad("-x expands models and takes only -o");
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct rt_expander *x;
-	int c, i;
+	int c, i, building = 0;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
+		if (c != 'o' && c != 'x')
+			building = c;
 		switch (c) {
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
@@ -320,6 +339,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (xflag && building)
+		notwithx(building);
 	fo = u_open(oflag);
 	if (xflag) {
 		if ((x = rt_expander_new(values, NULL)) == NULL)

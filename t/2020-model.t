@@ -2,7 +2,7 @@
 # pli -x: the loop model's grammar, strictly (every token accounted for,
 # the line named), and its limits (nesting) as errors before any work.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 26
 
 # nest D [BOUND]: D loops of indices 0 to BOUND (0) around "emit 5"
 nest() {
@@ -59,6 +59,16 @@ check_fail "a loop whose inner loop runs 0 times: an error at the loop, after 2^
 check "the values before it are written" "test \"\$(cat $tmp/idle.x)\" = 4"
 check "a triangle whose first inner loop runs 0 times is expanded: 0 0 1 0 1 2" \
 	"m 'for t1 = 0 to 3 {\\n  for t2 = 0 to t1 - 1 {\\n    emit t2\\n  }\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '0 0 1 0 1 2 '"
+
+# -k skips lines of a trace or a series; a model is a program, whose
+# malformed line ends it: -k with -x is a usage error (before: ignored),
+# as is any option that builds models.
+check_fail "-k with -x: a usage error that says why" 2 \
+	"^pli: -k with -x: a model is a program, a malformed line ends it\$" "m 'emit 1\\n' | pli -x -k"
+check_fail "--stats with -x: a usage error" 2 \
+	"^pli: --stats with -x: -x expands models and takes only -o\$" "m 'emit 1\\n' | pli --stats -x"
+check_fail "--block 8 with -x: a usage error named by its letter" 2 \
+	"^pli: -B with -x: -x expands models and takes only -o\$" "m 'emit 1\\n' | pli -x --block 8"
 
 # Nesting: 16 deep is read and run, deeper is refused at the loop that
 # goes past the limit, with the limit, whatever the depth (32 asked for
