@@ -264,33 +264,52 @@ expand(const char *file, struct rt_expander *x)
 	if ((lr = rt_loopr_open(r, ebuf, sizeof ebuf)) == NULL)
 		u_error("%s", ebuf);
 	else {
-		while ((k = rt_loopr_next(lr, &st)) > 0)
-			rt_expand(x, st);
-		if (k < 0) {
+		while ((k = rt_loopr_next(lr, &st)) > 0 && rt_expand(x, st) == 0)
+			;
+		if (k != 0) {
 			/* the values before the error are written */
 			rt_expand_flush(x);
-			u_error("%s", rt_loopr_error(lr));
+			u_error("%s", k < 0 ? rt_loopr_error(lr) : rt_expand_error(x));
 		}
 		rt_loopr_close(lr);
 	}
 	rt_rclose(r);
 }
 
+/* Option c given with -x, which expands models as they are and takes -o
+ * alone: a usage error. */
+static void
+notwithx(int c)
+{
+	const struct u_opt *o;
+
+	if (c == 'k')	/* a line skipped would change what the rest expands to */
+		u_bad("-k with -x: a model is a program, a malformed line ends it");
+	if (c < U_LONG)
+		u_bad("-%c with -x: -x expands models and takes only -o", c);
+	for (o = opts; o->key != 0; o++)
+		if (o->key == c && o->name != NULL)
+			u_bad("--%s with -x: -x expands models and takes only -o", o->name);
+	u_bad("-x expands models and takes only -o");
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct rt_expander *x;
-	int c, i;
+	int c, i, building = 0;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
+		if (c != 'o' && c != 'x')
+			building = c;
 		switch (c) {
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
 				u_bad("-B %s: bad block size", optarg);
 			break;
 		case O_DEPTH:
-			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > 16)
-				u_bad("--depth %s: want a depth from 1 to 16", optarg);
+			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > RT_LOOP_MAXDEPTH)
+				u_bad("--depth %s: want a depth from 1 to %d", optarg, RT_LOOP_MAXDEPTH);
 			break;
 		case 'f':
 			if (rt_parse_u64(optarg, &fflag) || fflag == 0)
@@ -320,6 +339,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (xflag && building)
+		notwithx(building);
 	fo = u_open(oflag);
 	if (xflag) {
 		if ((x = rt_expander_new(values, NULL)) == NULL)

@@ -24,8 +24,14 @@ int rt_term_depth(const struct rt_term *t);	/* loops nested in it; 0: a literal 
  * to go on, anything else to stop the builder with that value. */
 typedef int rt_term_fn(void *ctx, const struct rt_term *phase);
 
+/* Loops nest at most this deep, in a model built or read: the papers'
+ * nests are 4 deep at most, and a term's parameter has a coefficient for
+ * each set of the loops around it. */
+#define RT_LOOP_MAXDEPTH 16
+
 /* The builder: values in, phases out in order.  period bounds the terms a
- * loop body may have (1 to 4096), depth the loops of a nest (1 to 16),
+ * loop body may have (1 to 4096), depth the loops of a nest (1 to
+ * RT_LOOP_MAXDEPTH),
  * lookback the terms kept open at the tail (at least 5; 0 for 3 * period
  * + 2: a loop forms from three periods, so a shorter lookback lowers the
  * period to fit).  NULL: errno.  rt_loopb_add and rt_loopb_end return
@@ -62,12 +68,21 @@ const char *rt_loopr_error(const struct rt_loopr *lr);
 void rt_loopr_close(struct rt_loopr *lr);
 
 /* The expander runs statements and hands their values to fn a buffer at
- * a time; rt_expand and rt_expand_flush return 0 or what fn returned. */
+ * a time; fn returns 0 to go on, or a positive value that stops the
+ * expander.  A loop with nothing in it that emits is not run.  Work
+ * without output is bounded: a model that runs RT_LOOP_MAXIDLE
+ * statements in a row without a value (inner loops that run 0 times,
+ * over and over) is an error at the loop running.  rt_expand returns 0,
+ * what fn returned, or -1 with "path:line: reason" in rt_expand_error
+ * (the expander can go on with other statements); rt_expand_flush
+ * returns 0 or what fn returned. */
+#define RT_LOOP_MAXIDLE (1 << 24)
 typedef int rt_values_fn(void *ctx, const uint64_t *v, size_t n);
 struct rt_expander;
 struct rt_expander *rt_expander_new(rt_values_fn *fn, void *ctx);	/* NULL: ENOMEM */
 int rt_expand(struct rt_expander *x, struct rt_stmt *s);
 int rt_expand_flush(struct rt_expander *x);	/* the values still buffered */
+const char *rt_expand_error(const struct rt_expander *x);
 void rt_expander_free(struct rt_expander *x);
 
 #endif

@@ -288,7 +288,7 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 {
 	struct rt_loopb *b;
 
-	if (period < 1 || period > MAXPERIOD || depth < 1 || depth > 16) {
+	if (period < 1 || period > MAXPERIOD || depth < 1 || depth > RT_LOOP_MAXDEPTH) {
 		errno = EINVAL;
 		return NULL;
 	}

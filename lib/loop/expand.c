@@ -1,5 +1,7 @@
 /* expand.c: a loop model run back into its values. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "loopint.h"
@@ -9,8 +11,11 @@
 struct rt_expander {
 	rt_values_fn *fn;
 	void *ctx;
-	int rc;			/* what fn returned when not 0: stop */
+	int rc;			/* what fn returned when not 0: stop; -1 an error */
 	size_t n;
+	uint64_t done;		/* values handed to fn */
+	uint64_t seen, idle;	/* done + n when last looked; statements run since */
+	char err[1024];
 	uint64_t t[RT_LOOP_MAXDEPTH + 1];	/* the loop indices */
 	uint64_t buf[NBUF];
 };
@@ -38,8 +43,36 @@ rt_expand_flush(struct rt_expander *x)
 {
 	if (x->n && x->rc == 0)
 		x->rc = x->fn(x->ctx, x->buf, x->n);
+	x->done += x->n;
 	x->n = 0;
 	return x->rc;
+}
+
+const char *
+rt_expand_error(const struct rt_expander *x)
+{
+	return x->err;
+}
+
+/* An iteration of loop p is about to run: count the statements run since
+ * the last value, and stop the expander past the limit.  Loops whose
+ * inner loops run 0 times emit nothing however long they run. */
+static int
+idle(struct rt_expander *x, const struct rt_stmt *p)
+{
+	uint64_t v = x->done + x->n;
+
+	if (v != x->seen) {
+		x->seen = v;
+		x->idle = 0;
+	}
+	x->idle += 1 + p->nbody;
+	if (x->idle <= RT_LOOP_MAXIDLE)
+		return 0;
+	snprintf(x->err, sizeof x->err, "%s:%" PRIu64 ": the loop here runs %d statements "
+	    "without a value", p->path, p->line, RT_LOOP_MAXIDLE);
+	x->rc = -1;
+	return 1;
 }
 
 static inline void
@@ -54,14 +87,14 @@ static uint64_t
 evalp(const struct rt_stmt *p, const uint64_t *t)
 {
 	uint64_t s = 0, v;
-	size_t m;
+	uint32_t m;
+	size_t j;
 	int b;
 
-	for (m = 0; m < ((size_t)1 << p->nt); m++) {
-		if ((v = p->c[m]) == 0)
-			continue;
-		for (b = 0; b < p->nt; b++)
-			if (m & ((size_t)1 << b))
+	for (j = 0; j < p->npoly; j++) {
+		v = p->poly[j].coef;
+		for (m = p->poly[j].mask, b = 0; m; m >>= 1, b++)
+			if (m & 1)
 				v *= t[b];
 		s += v;
 	}
@@ -137,6 +170,8 @@ run(struct rt_expander *x, struct rt_stmt *p)
 			out(x, p->vals[j]);
 		return;
 	}
+	if (!p->live)
+		return;
 	n = evalp(p, t) + 1;
 	b = p->depth - 1;
 	/* the emits of this loop are affine in its index: base + i * step,
@@ -158,14 +193,17 @@ run(struct rt_expander *x, struct rt_stmt *p)
 		bodies(x, p->body, p->nbody, n);
 		return;
 	}
-	for (i = 0; i < n && x->rc == 0; i++) {
+	for (i = 0; i < n && x->rc == 0 && !idle(x, p); i++) {
 		t[b] = i;
 		for (j = 0; j < p->nbody; j++) {
 			e = p->body[j];
 			if (e->kind == RT_STMT_EMIT)
 				out(x, e->base + i * e->step);
-			else
+			else {
 				run(x, e);
+				if (x->rc)	/* nothing after an error */
+					return;
+			}
 		}
 	}
 }
@@ -175,5 +213,10 @@ rt_expand(struct rt_expander *x, struct rt_stmt *s)
 {
 	if (x->rc == 0)
 		run(x, s);
+	if (x->rc < 0) {	/* the error is this statement's */
+		x->rc = 0;
+		x->idle = 0;
+		return -1;
+	}
 	return x->rc;
 }

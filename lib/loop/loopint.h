@@ -22,21 +22,30 @@ struct rt_term {
 	struct rt_term *next;	/* on the builder's free list */
 };
 
-/* A parsed statement.  Its polynomial is over t1..t(nt): bit b of a mask
- * stands for t(b + 1). */
+/* A monomial of a parsed statement: coef times the indices t(b + 1) of
+ * the bits b of mask.  A statement keeps only the monomials it has, so
+ * its size follows its text, never the depth. */
+struct rt_mono {
+	uint64_t coef;
+	uint32_t mask;
+};
+
+/* A parsed statement: an emit's value or a loop's last index is a
+ * polynomial over the indices of the loops around it. */
 enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES };
 struct rt_stmt {
 	int kind;
 	int depth;		/* a loop's index number: t(depth) */
-	uint64_t *c;		/* emit: the value; loop: the last index */
-	int nt;
+	int live;		/* it or a statement in it emits a value */
+	const char *path;	/* its place, for the expander's errors */
+	uint64_t line;
+	struct rt_mono *poly;	/* emit: the value; loop: the last index */
+	size_t npoly, cappoly;
 	struct rt_stmt **body;
 	size_t nbody, cap;
 	uint64_t *vals;		/* values */
 	size_t nvals, capvals;
 	uint64_t base, step;	/* an emit, inside the current loop entry */
 };
-
-#define RT_LOOP_MAXDEPTH 63	/* loops a model may nest */
 
 #endif

@@ -158,7 +158,7 @@ freestmt(struct rt_stmt *p)
 	for (j = 0; j < p->nbody; j++)
 		freestmt(p->body[j]);
 	free(p->body);
-	free(p->c);
+	free(p->poly);
 	free(p->vals);
 	free(p);
 }
@@ -198,141 +198,302 @@ rt_loopr_close(struct rt_loopr *lr)
 	free(lr);
 }
 
-/* "3*t1*t2 - t1 + 7" into p->c over t1..t(nt): 0, -1 if malformed, -2
- * out of memory. */
-static int
-parsepoly(char *s, struct rt_stmt *p, int nt)
-{
-	char *end;
-	uint64_t coef;
-	size_t mask;
-	int neg, idx, have;
+/* The parser.  Tokens may have blanks (spaces, tabs) between them, and a
+ * keyword or a number a blank or the end of the line after it; every
+ * token of a line must be part of its statement. */
+#define BLANKS " \t"
 
-	p->nt = nt;
-	if ((p->c = calloc((size_t)1 << nt, sizeof *p->c)) == NULL)
-		return -2;
-	for (;;) {
-		s += strspn(s, " ");
-		if (*s == '\0' || *s == '{')
-			return 0;
-		neg = 0;
-		if (*s == '+' || *s == '-') {
-			neg = *s == '-';
-			s++;
-			s += strspn(s, " ");
-		}
-		coef = 1;
-		have = 0;
-		mask = 0;
-		if (*s >= '0' && *s <= '9') {
-			errno = 0;
-			coef = strtoull(s, &end, 10);
-			if (errno)
-				return -1;
-			s = end;
-			have = 1;
-		}
-		while (*s == '*' || *s == 't') {
-			if (*s == '*')
-				s++;
-			if (*s != 't')
-				return -1;
-			idx = (int)strtol(s + 1, &end, 10);
-			if (end == s + 1 || idx < 1 || idx > nt)
-				return -1;
-			mask |= (size_t)1 << (idx - 1);
-			s = end;
-			have = 1;
-		}
-		if (!have)
-			return -1;
-		p->c[mask] += neg ? -coef : coef;
-	}
+static const char *
+blanks(const char *p)
+{
+	return p + strspn(p, BLANKS);
 }
 
 static int
-parsevalues(char *s, struct rt_stmt *q)
+isdig(int c)
 {
-	char *end;
-	uint64_t *v;
+	return c >= '0' && c <= '9';
+}
 
-	for (; *(s += strspn(s, " ")); s = end) {
-		if (q->nvals == q->capvals) {
-			q->capvals = q->capvals ? 2 * q->capvals : 16;
-			if ((v = reallocarray(q->vals, q->capvals, sizeof *v)) == NULL)
-				return -2;
-			q->vals = v;
+/* The n bytes at p for a message: shortened, and what is not printable
+ * shown as '?'. */
+static const char *
+token(const char *p, size_t n, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n && i + 4 < len; i++)
+		buf[i] = (unsigned char)p[i] > ' ' && (unsigned char)p[i] < 0x7f ? p[i] : '?';
+	if (i < n) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+/* "path:line: want what, not 'token'" for the token at p: -1. */
+static int
+want(struct rt_loopr *lr, const char *p, const char *what)
+{
+	char t[32];
+
+	if (*p == '\0')
+		lr->err = rt_rbad(lr->r, "want %s, not the end of the line", what);
+	else
+		lr->err = rt_rbad(lr->r, "want %s, not '%s'", what,
+		    token(p, strcspn(p, BLANKS), t, sizeof t));
+	return -1;
+}
+
+static int
+nomem(struct rt_loopr *lr)
+{
+	lr->err = rt_rbad(lr->r, "%s", strerror(ENOMEM));
+	return -1;
+}
+
+/* The keyword w at *pp, then a blank or the end of the line: moves past
+ * it and the blanks after it. */
+static int
+keyword(const char **pp, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = *pp;
+
+	if (strncmp(p, w, n) != 0 || (p[n] != '\0' && p[n] != ' ' && p[n] != '\t'))
+		return 0;
+	*pp = blanks(p + n);
+	return 1;
+}
+
+static int
+bymask(const void *a, const void *b)
+{
+	uint32_t x = ((const struct rt_mono *)a)->mask, y = ((const struct rt_mono *)b)->mask;
+
+	return (x > y) - (x < y);
+}
+
+/* A monomial more for p: 0, or -1 out of memory. */
+static int
+addmono(struct rt_stmt *p, uint64_t coef, uint32_t mask)
+{
+	if (rt_grow(&p->poly, &p->cappoly, p->npoly + 1, sizeof *p->poly))
+		return -1;
+	p->poly[p->npoly].coef = coef;
+	p->poly[p->npoly++].mask = mask;
+	return 0;
+}
+
+/* The monomials of p in the order of their masks, those of one mask
+ * summed, none that is 0: a polynomial takes one form however it is
+ * written. */
+static void
+canon(struct rt_stmt *p)
+{
+	size_t i, k = 0;
+
+	qsort(p->poly, p->npoly, sizeof *p->poly, bymask);
+	for (i = 0; i < p->npoly; i++) {
+		if (k > 0 && p->poly[k - 1].mask == p->poly[i].mask)
+			p->poly[k - 1].coef += p->poly[i].coef;
+		else
+			p->poly[k++] = p->poly[i];
+		if (p->poly[k - 1].coef == 0)
+			k--;
+	}
+	p->npoly = k;
+}
+
+/* An index "t3" at *pp, one of t1..t(nt), the loops around: its number;
+ * moves past it.  0, or -1 with the error set. */
+static int
+ivar(struct rt_loopr *lr, const char **pp, int nt, int *idx)
+{
+	const char *p = *pp + 1;
+	uint64_t i = UINT64_MAX;
+	char t[32], around[32];
+
+	if (**pp != 't' || !isdig(*p))
+		return want(lr, *pp, "an index");
+	rt_scan_u64(&p, &i);	/* too long for 64 bits: out of range */
+	p += strspn(p, "0123456789");
+	if (i < 1 || i > (uint64_t)nt) {
+		if (nt == 0)
+			snprintf(around, sizeof around, "there is none");
+		else if (nt == 1)
+			snprintf(around, sizeof around, "t1");
+		else
+			snprintf(around, sizeof around, "t1 to t%d", nt);
+		lr->err = rt_rbad(lr->r, "'%s' is not the index of a loop around it (%s)",
+		    token(*pp, (size_t)(p - *pp), t, sizeof t), around);
+		return -1;
+	}
+	*idx = (int)i;
+	*pp = p;
+	return 0;
+}
+
+/* A polynomial over t1..t(nt) at *pp into q: terms c, c*ti*tj, ti*tj
+ * ... joined by + and -, a sign before the first if any; moves past it
+ * and the blanks after it.  0, or -1 with the error set. */
+static int
+polynomial(struct rt_loopr *lr, const char **pp, struct rt_stmt *q, int nt)
+{
+	const char *p = *pp;
+	uint64_t c;
+	uint32_t mask;
+	int neg = 0, i = 0;
+	char t[32];
+
+	if (*p == '+' || *p == '-') {
+		neg = *p == '-';
+		p = blanks(p + 1);
+	}
+	for (;;) {
+		c = 1;
+		mask = 0;
+		if (isdig(*p)) {
+			if (rt_scan_u64(&p, &c)) {
+				lr->err = rt_rbad(lr->r, "'%s' is more than 2^64 - 1",
+				    token(p, strspn(p, "0123456789"), t, sizeof t));
+				return -1;
+			}
+			p = blanks(p);
+			if (*p != '*')
+				goto term;
+			p = blanks(p + 1);
+		} else if (*p != 't')
+			return want(lr, p, "a number or an index");
+		for (;;) {
+			if (ivar(lr, &p, nt, &i))
+				return -1;
+			if (mask & (uint32_t)1 << (i - 1)) {
+				/* t1*t1 was read as t1 */
+				lr->err = rt_rbad(lr->r, "'t%d' twice in a term "
+				    "(a model is linear in each index)", i);
+				return -1;
+			}
+			mask |= (uint32_t)1 << (i - 1);
+			p = blanks(p);
+			if (*p != '*')
+				break;
+			p = blanks(p + 1);
 		}
-		errno = 0;
-		q->vals[q->nvals++] = (uint64_t)strtoll(s, &end, 10);
-		if (end == s || errno)
-			return -1;
+term:
+		if (addmono(q, neg ? -c : c, mask))
+			return nomem(lr);
+		if (*p != '+' && *p != '-')
+			break;
+		neg = *p == '-';
+		p = blanks(p + 1);
+	}
+	canon(q);
+	*pp = p;
+	return 0;
+}
+
+/* The values of a values line: signed 64-bit integers. */
+static int
+values(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
+{
+	const char *s;
+	uint64_t u;
+
+	for (; *p != '\0'; p = blanks(s)) {
+		s = p + (*p == '-' || *p == '+');
+		if (!isdig(*s) || rt_scan_u64(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t') ||
+		    u > (uint64_t)INT64_MAX + (*p == '-'))
+			return want(lr, p, "a signed 64-bit integer");
+		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
+			return nomem(lr);
+		q->vals[q->nvals++] = *p == '-' ? -u : u;
 	}
 	return 0;
+}
+
+/* A loop's header after "for": "t3 = 0 to" a polynomial over the loops
+ * around, then "{" and the end of the line. */
+static int
+header(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
+{
+	const char *s;
+	uint64_t d, zero;
+
+	if (lr->sp == RT_LOOP_MAXDEPTH) {
+		lr->err = rt_rbad(lr->r, "loops nested more than %d deep", RT_LOOP_MAXDEPTH);
+		return -1;
+	}
+	s = p + 1;
+	if (*p != 't' || rt_scan_u64(&s, &d) || d != (uint64_t)lr->sp + 1)
+		goto form;
+	p = blanks(s);
+	if (*p != '=')
+		goto form;
+	s = blanks(p + 1);
+	if (rt_scan_u64(&s, &zero) || zero != 0)
+		goto form;
+	p = blanks(s);
+	if (p == s || !keyword(&p, "to"))
+		goto form;
+	q->depth = (int)d;
+	if (polynomial(lr, &p, q, lr->sp))
+		return -1;
+	if (*p != '{')
+		return want(lr, p, "'+', '-' or '{'");
+	p = blanks(p + 1);
+	return *p ? want(lr, p, "the end of the line after '{'") : 0;
+form:
+	lr->err = rt_rbad(lr->r, "want 'for t%d = 0 to ...'", lr->sp + 1);
+	return -1;
 }
 
 /* One statement line, after its indentation: a new statement, or NULL
  * with the error set. */
 static struct rt_stmt *
-parseline(struct rt_loopr *lr, char *s)
+parseline(struct rt_loopr *lr, const char *p)
 {
 	struct rt_stmt *q;
-	char *end;
-	int d, rc;
+	int rc;
 
 	if ((q = calloc(1, sizeof *q)) == NULL) {
-		lr->err = rt_rbad(lr->r, "%s", strerror(ENOMEM));
+		nomem(lr);
 		return NULL;
 	}
-	if (strncmp(s, "values", 6) == 0) {
+	q->path = rt_rpath(lr->r);
+	q->line = lr->line;
+	if (keyword(&p, "values")) {
 		q->kind = RT_STMT_VALUES;
-		if ((rc = parsevalues(s + 6, q)) != 0)
-			goto bad;
-	} else if (strncmp(s, "emit ", 5) == 0) {
+		rc = values(lr, p, q);
+		q->live = q->nvals > 0;
+	} else if (keyword(&p, "emit")) {
 		q->kind = RT_STMT_EMIT;
-		if ((rc = parsepoly(s + 5, q, lr->sp)) != 0)
-			goto bad;
-	} else if (strncmp(s, "for t", 5) == 0) {
+		q->live = 1;
+		if ((rc = polynomial(lr, &p, q, lr->sp)) == 0 && *p != '\0')
+			rc = want(lr, p, "'+', '-' or the end of the line");
+	} else if (keyword(&p, "for")) {
 		q->kind = RT_STMT_LOOP;
-		d = (int)strtol(s + 5, &end, 10);
-		if (d != lr->sp + 1 || strncmp(end, " = 0 to ", 8) != 0 ||
-		    lr->sp >= RT_LOOP_MAXDEPTH) {
-			freestmt(q);
-			lr->err = rt_rbad(lr->r, "want 'for t%d = 0 to ...'", lr->sp + 1);
-			return NULL;
-		}
-		q->depth = d;
-		if ((rc = parsepoly(end + 8, q, lr->sp)) == 0 && strchr(end, '{') == NULL)
-			rc = -1;
-		if (rc)
-			goto bad;
-	} else {
+		rc = header(lr, p, q);
+	} else
+		rc = want(lr, p, "'values', 'emit', 'for' or '}'");
+	if (rc) {
 		freestmt(q);
-		lr->err = rt_rbad(lr->r, "not a loop model line");
 		return NULL;
 	}
 	return q;
-bad:
-	lr->err = rt_rbad(lr->r, "%s", rc == -2 ? strerror(ENOMEM) :
-	    q->kind == RT_STMT_VALUES ? "bad value" :
-	    q->kind == RT_STMT_EMIT ? "bad expression" : "bad loop bound");
-	freestmt(q);
-	return NULL;
 }
 
 /* Add q to the body of the innermost open loop. */
 static int
 append(struct rt_loopr *lr, struct rt_stmt *q)
 {
-	struct rt_stmt *p = lr->stack[lr->sp], **b;
+	struct rt_stmt *p = lr->stack[lr->sp];
 
-	if (p->nbody == p->cap) {
-		if ((b = reallocarray(p->body, p->cap ? 2 * p->cap : 4, sizeof *b)) == NULL)
-			return -1;
-		p->body = b;
-		p->cap = p->cap ? 2 * p->cap : 4;
-	}
+	if (rt_grow(&p->body, &p->cap, p->nbody + 1, sizeof *p->body))
+		return -1;
 	p->body[p->nbody++] = q;
+	p->live |= q->live;
 	return 0;
 }
 
@@ -346,7 +507,7 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 	lr->last = NULL;
 	while ((s = rt_rgetline(lr->r, NULL)) != NULL) {
 		lr->line++;
-		s += strspn(s, " \t");
+		s += strspn(s, BLANKS);
 		if (*s == '#' || *s == '\0')
 			continue;
 		if (*s == '}') {
@@ -354,6 +515,11 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 				lr->err = rt_rbad(lr->r, "'}' without a loop");
 				return -1;
 			}
+			if (*blanks(s + 1) != '\0')
+				return want(lr, blanks(s + 1), "the end of the line after '}'");
+			/* a loop emits if something in it does */
+			if (lr->sp > 1 && lr->stack[lr->sp]->live)
+				lr->stack[lr->sp - 1]->live = 1;
 			if (--lr->sp > 0)
 				continue;
 			*sp = lr->last = lr->stack[1];	/* a whole root loop */
@@ -375,7 +541,10 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 		if (q->kind == RT_STMT_LOOP)
 			lr->stack[++lr->sp] = q;
 	}
-	if (*rt_rerror(lr->r)) {
+	/* NULL is also a malformed line (a NUL byte in it: the parser would
+	 * take the text before it) or an error that ends the stream; a model
+	 * is a program, so either ends it */
+	if (rt_rmalformed(lr->r) || rt_rfailed(lr->r)) {
 		lr->err = rt_rerror(lr->r);
 		return -1;
 	}

@@ -190,13 +190,42 @@ main(void)
 		{ "#reftrace trace 1 seq op addr size\n0 R 0x10 4\n",
 		    ": a trace, not a loop model (pli makes one)", "another kind is refused, said what it is" },
 		{ "#reftrace loops 1\nfor t1 = 0 to 3 {\n  emit t2\n}\n",
-		    ":3: bad expression", "an index not in scope: path:line: bad expression" },
+		    ":3: 't2' is not the index of a loop around it (t1)",
+		    "an index not in scope: path:line: the index and those in scope" },
+		{ "#reftrace loops 1\nemit 1 2\n",
+		    ":2: want '+', '-' or the end of the line, not '2'",
+		    "two terms without an operator: the token that is left over" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 1 2 {\n}\n",
+		    ":2: want '+', '-' or '{', not '2'", "a loop bound likewise" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 1 {garbage\n}\n",
+		    ":2: want the end of the line after '{', not 'garbage'", "garbage after '{'" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 1 {\n} junk\n",
+		    ":3: want the end of the line after '}', not 'junk'", "garbage after '}'" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 1 {\n emit t1*t1\n}\n",
+		    ":3: 't1' twice in a term (a model is linear in each index)",
+		    "an index squared (read as t1 before)" },
+		{ "#reftrace loops 1\nfor t1 = 0 to 1 {\n emit 3t1\n}\n",
+		    ":3: want '+', '-' or the end of the line, not 't1'", "a coefficient without '*'" },
+		{ "#reftrace loops 1\nemit\n",
+		    ":2: want a number or an index, not the end of the line", "an emit of nothing" },
+		{ "#reftrace loops 1\nvalues 1 2x\n",
+		    ":2: want a signed 64-bit integer, not '2x'", "a value with a tail" },
+		{ "#reftrace loops 1\nvalues 9223372036854775808\n",
+		    ":2: want a signed 64-bit integer, not '9223372036854775808'", "a value past 2^63 - 1" },
+		{ "#reftrace loops 1\nemit 18446744073709551616\n",
+		    ":2: '18446744073709551616' is more than 2^64 - 1", "a coefficient past 2^64 - 1" },
+		{ "#reftrace loops 1\nvalues1 2\n",
+		    ":2: want 'values', 'emit', 'for' or '}', not 'values1'", "a keyword run into a number" },
+		{ "#reftrace loops 1\nfor t1 = 1 to 3 {\n}\n",
+		    ":2: want 'for t1 = 0 to ...'", "a loop from 1" },
 		{ "#reftrace loops 1\nfor t1 = 0 to 3 {\n  for t2 = 0 to t1 {\n  emit t2\n}\n",
 		    ":2: the loop opened here is not closed", "a root loop left open: the line it opens on" },
 		{ "#reftrace loops 1\nfor t2 = 0 to 3 {\n}\n",
 		    ":2: want 'for t1 = 0 to ...'", "a loop out of order: path:line: want 'for t1 = 0 to ...'" },
 		{ "#reftrace loops 1\nvalues -1 2\n  # a comment\n\nfor t1 = 0 to 0 {\n}\n",
 		    "", "comments, blank lines and an empty loop are read" },
+		{ "#reftrace loops 1\nvalues\t-9223372036854775808 +7 \nfor t1=0 to 1 + 0{\n\temit\t- 3 * t1 +18446744073709551615 \n}\t\n",
+		    "", "blanks and tabs anywhere between tokens, a sign before the first term, 2^64 - 1" },
 	};
 	char path[] = "/tmp/reftrace-loop-XXXXXX", desc[256];
 	struct sink s = { 0 };
@@ -206,7 +235,7 @@ main(void)
 	size_t m, i, cap = 200000;
 	int fd, rc;
 
-	printf("1..15\n");
+	printf("1..28\n");
 	if ((fd = mkstemp(path)) < 0 || (v = calloc(cap, sizeof *v)) == NULL) {
 		printf("Bail out! no scratch file\n");
 		return 1;
