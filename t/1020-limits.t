@@ -5,7 +5,7 @@
 # those lines and reads the rest as if they were not there.  The stream
 # readers (points, persistence, coordinates, series) refuse NUL lines too.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 39
 
 nul() { printf '%s\000%s\n' "$1" "$2"; }
 
@@ -88,9 +88,11 @@ check "cachesim: 1M:full:64 (16384 ways) is allowed: 3 accesses, 2 misses" \
     "cachesim -c 1M:full:64 '$tmp/three' | awk '\$1 == \"L1\" { print \$3, \$6, \$10 }' | grep -qx '16384 3 2'"
 # a 32 GiB cache over two accesses touches two sets: its tags cost pages,
 # not 9 GiB (it took 4.2 GB and 31 s)
+# (1 GB under the sanitizers, whose allocator touches what it hands out)
+lim=65536; [ -z "${RT_SMALL:-}" ] || lim=1048576
 check "cachesim --icache 32G:4:64 over two accesses stays under 64 MB" \
     "/usr/bin/time -f %M -o '$tmp/rss' cachesim --icache 32G:4:64 -c 32G:4:64 '$tmp/good.lackey' >/dev/null &&
-     test \$(cat '$tmp/rss') -lt 65536"
+     test \$(cat '$tmp/rss') -lt $lim"
 
 # stream readers
 zcat "$D/matmul4-standard.lk.gz" | head -2000 | tswindow -w 4 >"$tmp/p.pts"
@@ -137,3 +139,9 @@ check "tswindow -k: a line that is not a number warned once, exit 0" \
 check_fail "tswindow: without -k, the error once, exit 1" 1 'series2:2: not a number' \
     "tswindow -I series -w 2 '$tmp/series2' 2>&1 >/dev/null | sort | uniq -d | grep -q . && exit 3; tswindow -I series -w 2 '$tmp/series2' >/dev/null"
 check_fail "pli: a NUL in a column of numbers" 1 'series:3: a NUL byte in the line' "pli -f 1 '$tmp/series'"
+# a line over 1 MiB is refused however the reads fall: it was taken when
+# the buffer, grown for a long line before it, held it whole
+{ echo '#reftrace trace 1 seq op addr size'; printf '#'; head -c 1000000 /dev/zero | tr '\0' a; echo
+  printf '#'; head -c 1048600 /dev/zero | tr '\0' b; echo; echo '0 R 0x10 4'; } >"$tmp/long"
+check_fail "a comment of 1048601 bytes after one of 1000001: refused at its line" 1 \
+    "long:3: line longer than 1048576 bytes" "trfilter '$tmp/long'"

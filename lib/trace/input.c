@@ -183,6 +183,15 @@ rt_in_need(struct rt_reader *r, size_t n)
 	return r->len - r->pos;
 }
 
+char *
+rt_in_long(struct rt_reader *r)
+{
+	r->line++;
+	rt_rbad(r, "line longer than %u bytes", RT_IN_MAXLINE);
+	r->eof = 2;
+	return NULL;
+}
+
 /* rt_in_line when the buffer holds no whole line: read until it does. */
 char *
 rt_in_morelines(struct rt_reader *r, size_t *len)
@@ -192,12 +201,8 @@ rt_in_morelines(struct rt_reader *r, size_t *len)
 
 	for (;;) {
 		scanned = r->len - r->pos;	/* none of it a newline */
-		if (scanned > RT_IN_MAXLINE) {
-			r->line++;
-			rt_rbad(r, "line longer than %u bytes", RT_IN_MAXLINE);
-			r->eof = 2;
-			return NULL;
-		}
+		if (scanned > RT_IN_MAXLINE)
+			return rt_in_long(r);
 		if ((k = rt_in_refill(r)) < 0)
 			return NULL;
 		if (k == 0) {

@@ -58,6 +58,9 @@ char *rt_in_morelines(struct rt_reader *r, size_t *len);
 /* A line with a NUL byte in it is malformed: rt_in_line returns NULL with
  * the reason in r->err and r->bad set, so that RT_IN_END says RT_EBAD. */
 char *rt_in_nul(struct rt_reader *r);
+/* A line longer than RT_IN_MAXLINE ends the input with an error (counted
+ * as line line). */
+char *rt_in_long(struct rt_reader *r);
 
 static inline char *
 rt_in_line(struct rt_reader *r, size_t *len)
@@ -66,6 +69,8 @@ rt_in_line(struct rt_reader *r, size_t *len)
 
 	if ((nl = memchr(s, '\n', r->len - r->pos)) == NULL)
 		return rt_in_morelines(r, len);
+	if ((size_t)(nl - s) > RT_IN_MAXLINE)	/* whole in a buffer grown for it */
+		return rt_in_long(r);
 	*nl = '\0';
 	r->pos = nl + 1 - r->buf;
 	r->line++;
