@@ -32,6 +32,7 @@ int rt_hist_add(struct rt_hist *h, uint64_t key, double w);
 void rt_hist_scale(struct rt_hist *h, double f);
 void rt_hist_prefetch(const struct rt_hist *h, uint64_t key);
 struct rt_bin *rt_hist_sorted(const struct rt_hist *h, size_t *n);
+size_t rt_hist_memory(const struct rt_hist *h);	/* bytes; never shrinks */
 void rt_hist_free(struct rt_hist *h);
 
 /* Caches.  A level: size, associativity (ways), block size, replacement
@@ -213,6 +214,7 @@ void rt_temp_free(struct rt_temp *t);
 struct rt_histinfo {
 	uint64_t block;		/* bytes */
 	double accesses, rate;	/* rate: of the sample it came from */
+	uint64_t memory;	/* bytes of a fixed-size sample's tables, or 0 */
 };
 int rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
     int exact);
@@ -252,10 +254,11 @@ uint64_t rt_shards_threshold(const struct rt_shards *s);	/* UINT64_MAX: all */
 double rt_shards_rate(const struct rt_shards *s);
 /* A new block in a sample of fixed size, 1 if the sample is now over it:
  * then rt_shards_shrink takes the blocks of largest hash out of r,
- * lowers the threshold and rescales h and *sampled to the new rate. */
+ * lowers the threshold and returns the new rate over the old, the factor
+ * by which counts so far are to be scaled. */
 int rt_shards_enter(struct rt_shards *s, uint64_t hash, uint64_t block);
-void rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r, struct rt_hist *h,
-    double *sampled);
+double rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r);
+size_t rt_shards_memory(const struct rt_shards *s);	/* bytes */
 /* SHARDS_adj: the difference between the expected and the actual sample
  * count at distance 0, then the weights scaled by 1/rate.  -1 out of
  * memory. */
@@ -283,7 +286,15 @@ struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
  * out of memory (rt_rdist_error says more) or when event said so. */
 int rt_rdist_item(void *d, struct rt_rec *rec);
 uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
-/* The histogram in full-trace units, sorted; NULL out of memory. */
+/* Bytes of its tables (blocks, sample, histogram); none ever shrinks, so
+ * this is also their peak.  With a fixed size (c.size N) they are bounded
+ * by N alone: at most 64K + 50 (N+1) + 16 (66-m) 2^(m-1), 2^m the least
+ * power of two >= N and >= 256 (72 (N+1) with time distances, and while
+ * (66-m) 2^(m-1) < 2^24).  The histogram of a fixed-size sample keeps the
+ * m leading bits of distances of 2^m and more. */
+size_t rt_rdist_memory(const struct rt_rdist *d);
+/* The histogram in full-trace units, sorted; NULL out of memory.  in->memory
+ * is rt_rdist_memory under a fixed size, else 0. */
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
 const char *rt_rdist_error(const struct rt_rdist *d);
 void rt_rdist_free(struct rt_rdist *d);

@@ -142,6 +142,13 @@ rt_hist_scale(struct rt_hist *h, double f)
 			h->w[i] *= f;
 }
 
+size_t
+rt_hist_memory(const struct rt_hist *h)
+{
+	return sizeof *h + h->nd * sizeof *h->d +
+	    h->cap * (sizeof *h->key + sizeof *h->w + sizeof *h->used);
+}
+
 static int
 bykey(const void *a, const void *b)
 {

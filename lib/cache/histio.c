@@ -20,6 +20,8 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 	fprintf(f, "%s %s\n", rt_stream_magic(kind, magic, sizeof magic), cols);
 	fprintf(f, "#block %llu\n#accesses %.0f\n#rate %.17g\n",
 	    (unsigned long long)in->block, in->accesses, in->rate);
+	if (in->memory)
+		fprintf(f, "#memory %llu\n", (unsigned long long)in->memory);
 }
 
 /* A count as written: an estimate (a count over a rate) to three
@@ -105,6 +107,9 @@ rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histi
 	fprintf(f, "accesses            %.0f (%llu-byte blocks)%s\n", total,
 	    (unsigned long long)in->block, in->rate < 1 ? ", estimated from a sample" : "");
 	fprintf(f, "distinct blocks     %.0f (cold accesses)\n", cold);
+	if (in->memory)
+		fprintf(f, "memory              %llu bytes of tables at most\n",
+		    (unsigned long long)in->memory);
 	if (fin > 0)
 		fprintf(f, "%s distance   mean %.1f, median %.0f\n",
 		    timed ? "time " : "reuse", sum / fin, med);
@@ -134,6 +139,7 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 	in->block = 0;
 	in->accesses = 0;
 	in->rate = 1;
+	in->memory = 0;
 	if (rt_rexpect(r, kind)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
 		return NULL;

@@ -13,6 +13,17 @@
 #define NPEND 64
 #define AHEAD 8
 
+/* The histogram's keys.  At a fixed rate, distances in sample units,
+ * scaled at the end: the keys are as many as the sampled blocks.  Under a
+ * fixed size the rate falls as new blocks come, and the distances in
+ * full-trace units grow with the trace's footprint: there a distance of
+ * 2^m or more (2^m at least the size) keeps its m leading bits, which
+ * leaves at most 2^(m-1) (66 - m) keys whatever the trace.  Counts are
+ * added in units of the rate so far and scaled once at the end, not at
+ * every fall of the rate. */
+#define MINBITS 8
+#define MAXBITS 48
+
 struct rt_rdist {
 	struct rt_rdist_cfg c;
 	struct rt_reuse *eng;
@@ -22,6 +33,8 @@ struct rt_rdist {
 	double rate;			/* the sampling rate now */
 	uint64_t naccess;		/* every block access seen */
 	double nsampled;		/* sampled accesses, in sample units */
+	double scale, unit;		/* fixed size: the rate now over the first, 1/that */
+	int bits;			/* fixed size: m */
 	struct rt_rdsample pend[NPEND];
 	uint64_t hash[NPEND];
 	int npend;
@@ -52,6 +65,9 @@ rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, v
 	}
 	d->threshold = rt_shards_threshold(d->sh);
 	d->rate = c->pn ? 1.0 / (double)c->pn : c->rate;	/* a partition is a sample */
+	d->scale = d->unit = 1;
+	for (d->bits = MINBITS; d->bits < MAXBITS && (1ULL << d->bits) < c->size; d->bits++)
+		;
 	return d;
 }
 
@@ -85,12 +101,40 @@ nomem(struct rt_rdist *d)
 	return -1;
 }
 
+/* A distance in full-trace units of 2^m or more: its bin, numbered on from
+ * 2^m, 2^(m-1) to an octave. */
+static uint64_t
+tobin(uint64_t k, int m)
+{
+	int e;
+
+	if (k < (1ULL << m) || k == RT_COLD)
+		return k;
+	e = 63 - __builtin_clzll(k);
+	return ((uint64_t)(e - m + 1) << (m - 1)) + (k >> (e - m + 1));
+}
+
+/* The middle of the bin: off by at most k / 2^m, less than the step of
+ * the sample's own distances (1/rate, with fewer than 2^m blocks). */
+static uint64_t
+frombin(uint64_t b, int m)
+{
+	uint64_t q;
+	int sh;
+
+	if (b < (1ULL << m) || b == RT_COLD)
+		return b;
+	q = b - (1ULL << m);
+	sh = (int)(q >> (m - 1)) + 1;
+	return ((1ULL << (m - 1)) + (q & ((1ULL << (m - 1)) - 1))) << sh | 1ULL << (sh - 1);
+}
+
 static int
 count(struct rt_rdist *d, uint64_t key)
 {
 	uint64_t k = d->late[d->nlate % AHEAD];
 
-	if (d->nlate >= AHEAD && rt_hist_add(d->hist, k, 1))
+	if (d->nlate >= AHEAD && rt_hist_add(d->hist, k, d->unit))
 		return nomem(d);
 	d->late[d->nlate++ % AHEAD] = key;
 	rt_hist_prefetch(d->hist, key);
@@ -103,7 +147,7 @@ count_flush(struct rt_rdist *d)
 	unsigned i, n = d->nlate < AHEAD ? d->nlate : AHEAD;
 
 	for (i = 0; i < n; i++)
-		if (rt_hist_add(d->hist, d->late[(d->nlate - n + i) % AHEAD], 1))
+		if (rt_hist_add(d->hist, d->late[(d->nlate - n + i) % AHEAD], d->unit))
 			return nomem(d);
 	d->nlate = 0;
 	return 0;
@@ -113,6 +157,7 @@ static int
 access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
 {
 	uint64_t dist, td;
+	double f;
 
 	if (h >= d->threshold && d->threshold != UINT64_MAX)
 		return 0;	/* the threshold fell since it was queued */
@@ -124,7 +169,10 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
 	if (d->c.size && dist == RT_COLD && rt_shards_enter(d->sh, h, p->block)) {
 		if (count_flush(d))	/* counts so far belong to the old rate */
 			return -1;
-		rt_shards_shrink(d->sh, d->eng, d->hist, &d->nsampled);
+		f = rt_shards_shrink(d->sh, d->eng);
+		d->scale *= f;
+		d->unit = 1 / d->scale;
+		d->nsampled *= f;
 		d->threshold = rt_shards_threshold(d->sh);
 		d->rate = rt_shards_rate(d->sh);
 		if (h >= d->threshold)
@@ -132,9 +180,11 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
 	}
 	if (d->c.timed)
 		dist = td;
-	p->dist = dist == RT_COLD ? RT_COLD : (uint64_t)llround((double)dist / d->rate);
+	p->dist = dist;
+	if (dist != RT_COLD && (d->c.size || d->fn != NULL))
+		p->dist = (uint64_t)llround((double)dist / d->rate);
 	d->nsampled += 1;
-	if (count(d, p->dist))
+	if (count(d, d->c.size ? tobin(p->dist, d->bits) : dist))
 		return -1;
 	if (d->fn != NULL)
 		d->fn(d->ctx, p);
@@ -216,26 +266,47 @@ rt_rdist_item(void *ctx, struct rt_rec *rec)
 	return other(d, rec);
 }
 
+size_t
+rt_rdist_memory(const struct rt_rdist *d)
+{
+	return sizeof *d + rt_reuse_memory(d->eng) + rt_hist_memory(d->hist) +
+	    rt_shards_memory(d->sh);
+}
+
 struct rt_bin *
 rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 {
 	struct rt_bin *v;
-	size_t i;
+	size_t i, j;
 
 	if (drain(d) || count_flush(d))
 		return NULL;
-	if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate) ||
-	    (v = rt_hist_sorted(d->hist, n)) == NULL) {
+	if (d->scale != 1)	/* the counts in units of the last rate */
+		rt_hist_scale(d->hist, d->scale);
+	if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate)) {
+		nomem(d);
+		return NULL;
+	}
+	in->memory = d->c.size ? rt_rdist_memory(d) : 0;
+	if ((v = rt_hist_sorted(d->hist, n)) == NULL) {
 		nomem(d);
 		return NULL;
 	}
 	in->block = d->c.block;
 	in->rate = d->rate;
 	in->accesses = 0;
-	for (i = 0; i < *n; i++) {
+	for (i = j = 0; i < *n; i++) {
+		if (v[i].key != RT_COLD)	/* keys in order still */
+			v[i].key = d->c.size ? frombin(v[i].key, d->bits) :
+			    (uint64_t)llround((double)v[i].key / d->rate);
 		if (v[i].w < 0)	/* a short sample can overshoot */
 			v[i].w = 0;
 		in->accesses += v[i].w;
+		if (j > 0 && v[j - 1].key == v[i].key)
+			v[j - 1].w += v[i].w;
+		else
+			v[j++] = v[i];
 	}
+	*n = j;
 	return v;
 }

@@ -88,11 +88,11 @@ pop(struct rt_shards *s)
 	return top;
 }
 
-void
-rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r, struct rt_hist *h, double *sampled)
+double
+rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r)
 {
 	struct hb top;
-	double nrate;
+	double old = s->rate;
 
 	while (s->n > s->size) {
 		top = pop(s);
@@ -100,11 +100,15 @@ rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r, struct rt_hist *h, dou
 		s->threshold = top.h;
 		while (s->n > 0 && s->heap[0].h == s->threshold)	/* equal hashes go too */
 			rt_reuse_remove(r, pop(s).block);
-		nrate = (double)s->threshold * 0x1p-64;
-		rt_hist_scale(h, nrate / s->rate);
-		*sampled *= nrate / s->rate;
-		s->rate = nrate;
+		s->rate = (double)s->threshold * 0x1p-64;
 	}
+	return s->rate / old;
+}
+
+size_t
+rt_shards_memory(const struct rt_shards *s)
+{
+	return sizeof *s + (s->size ? (s->size + 1) * sizeof *s->heap : 0);
 }
 
 int
