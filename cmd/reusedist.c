@@ -210,6 +210,10 @@ main(int argc, char *argv[])
 		case 'N':
 			if (rt_parse_size(optarg, &cfg.size) || cfg.size == 0)
 				u_bad("-N %s: bad sample size", optarg);
+			if (72.0 * cfg.size > rt_memory())	/* bytes a block, at most */
+				u_bad("-N %s: a sample of that many blocks needs %.1f GiB, more "
+				    "than the %.1f GiB of memory here", optarg,
+				    72.0 * cfg.size / 0x1p30, rt_memory() / 0x1p30);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P':

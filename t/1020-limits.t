@@ -5,7 +5,7 @@
 # those lines and reads the rest as if they were not there.  The stream
 # readers (points, persistence, coordinates, series) refuse NUL lines too.
 . "$(dirname "$0")/lib.sh"
-plan 39
+plan 40
 
 nul() { printf '%s\000%s\n' "$1" "$2"; }
 
@@ -88,6 +88,9 @@ check "cachesim: 1M:full:64 (16384 ways) is allowed: 3 accesses, 2 misses" \
     "cachesim -c 1M:full:64 '$tmp/three' | awk '\$1 == \"L1\" { print \$3, \$6, \$10 }' | grep -qx '16384 3 2'"
 # a 32 GiB cache over two accesses touches two sets: its tags cost pages,
 # not 9 GiB (it took 4.2 GB and 31 s)
+check_fail "reusedist -N 10^11: refused before reading, with what it needs" 2 \
+    "^reusedist: -N 100000000000: a sample of that many blocks needs 6705.5 GiB, more than the .* GiB of memory here\$" \
+    "reusedist -N 100000000000 /dev/null"
 # (1 GB under the sanitizers, whose allocator touches what it hands out)
 lim=65536; [ -z "${RT_SMALL:-}" ] || lim=1048576
 check "cachesim --icache 32G:4:64 over two accesses stays under 64 MB" \
