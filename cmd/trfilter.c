@@ -31,6 +31,7 @@ static struct rt_writer *w;
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
 static char hitF[MAXSEL], hitL[MAXSEL], hitr[MAXSEL], hitm;	/* matched a record */
+static int missing;		/* objects of the trace not found here */
 static int others;		/* selections beyond -t and -n */
 static struct rt_regions *regs;
 
@@ -59,15 +60,16 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "trfilter", "[file ...]", opts, NULL };
 
+static char symlast[512];	/* the symbolizer's error said last */
+
 static void
 symwarn(void)
 {
-	static char last[512];
 	const char *e = rt_sym_error(sym);
 
-	if (*e && strcmp(e, last) != 0) {
+	if (*e && strcmp(e, symlast) != 0) {
 		u_warn("%s", e);
-		snprintf(last, sizeof last, "%s", e);
+		snprintf(symlast, sizeof symlast, "%s", e);
 	}
 }
 
@@ -117,8 +119,14 @@ addobject(const struct rt_rec *rec)
 
 	if (eflag && strcmp(base(path), base(eflag)) == 0)
 		path = eflag;
-	if (rt_sym_add(sym, path, rec->addr) && lflag)
-		symwarn();
+	if (rt_sym_add(sym, path, rec->addr)) {
+		if (!missing++) {	/* once, with the fix */
+			u_warn("%s (a trace recorded elsewhere: give the program with -e)",
+			    rt_sym_error(sym));
+			snprintf(symlast, sizeof symlast, "%s", rt_sym_error(sym));
+		} else if (lflag)
+			symwarn();
+	}
 }
 
 static int
@@ -192,11 +200,17 @@ unmatched(void)
 	if (mfrom != NULL && !hitm)
 		u_warn("-m %s: no mark of that name in the trace", mfrom);
 	for (i = 0; i < nF; i++)
-		if (!hitF[i])
+		if (!hitF[i]) {
 			u_warn("-F %s: no record in a function of that name%s", Fflag[i], why);
+			if (missing)	/* the answer is not known to be empty */
+				u_status = 1;
+		}
 	for (i = 0; i < nL; i++)
-		if (!hitL[i])
+		if (!hitL[i]) {
 			u_warn("-L %s: no record of that file and those lines%s", Lflag[i].file, why);
+			if (missing)
+				u_status = 1;
+		}
 	for (i = 0; i < nr; i++)
 		if (!hitr[i])
 			u_warn("-r %s: no access to a region of that name", rflag[i]);

@@ -14,9 +14,13 @@ for p in bsort matmul interchange fir2dim; do
 	build $p $p
 done
 build matmul4 matmul "-DN=4 -DBS=2"	# the paper's 4x4 multiply, block 2
-t() {	# name program args
+t() {	# name program args: the objects of DIR named as DIR/..., as given,
+	# so that a trace symbolizes wherever the repository is
 	name=$1; shift
 	"$here/rttrace" -o "$dir/$name.lk.gz" "$@" 2>/dev/null
+	gzip -dc "$dir/$name.lk.gz" | sed "s|Reading syms from $out/|Reading syms from $dir/|" |
+	    gzip -9n >"$dir/$name.lk.gz.tmp"
+	mv "$dir/$name.lk.gz.tmp" "$dir/$name.lk.gz"
 }
 t bsort-sorted "$dir/bsort" sorted
 t bsort-reversed "$dir/bsort" reversed

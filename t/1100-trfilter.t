@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 46
+plan 48
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
@@ -140,3 +140,14 @@ check_fail "-L a file the trace has no record of" 0 "^trfilter: -L nosuch.c: no 
     "trfilter -e $D/bsort -L nosuch.c $L >/dev/null"
 check "-F, -L, -m that match: no word on stderr, records out" \
     "trfilter -e $D/bsort -F bsort -L bsort.c -m sort,done $L 2>$tmp/e | grep -q '^[0-9]' && test ! -s $tmp/e"
+
+# The bundled traces name their objects from the repository root, so they
+# symbolize there without -e; elsewhere the missing object is said once,
+# with the fix, and a -F that then matched nothing is an error.
+R=$(cd "$(dirname "$0")/.." && pwd)
+check_same "from the repository root, -F bsort without -e = with -e" \
+    "cd $R && trfilter -F bsort t/data/bsort-reversed.lk.gz | grep -c '^[0-9]'" \
+    "trfilter -e $D/bsort -F bsort $L | grep -c '^[0-9]'"
+check_fail "elsewhere: the missing program said once, with -e as the fix; -F fails" 1 \
+    "^trfilter: t/data/bsort: No such file or directory \\(a trace recorded elsewhere: give the program with -e\\)\$" \
+    "cd $tmp && trfilter -F bsort $L >/dev/null 2>$tmp/e2; st=\$?; cat $tmp/e2 >&2; test \$(grep -c 'No such file' $tmp/e2) -eq 1 && exit \$st; exit 3"
