@@ -3,6 +3,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+INCDIR ?= $(PREFIX)/include
+SHAREDIR ?= $(PREFIX)/share/reftrace
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -77,12 +79,19 @@ install: all
 	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
+	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
+	cp contrib/rttrace $(DESTDIR)$(BINDIR)/	# the recorder
+	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
+	cp contrib/mrc.gp contrib/README $(DESTDIR)$(SHAREDIR)/
+	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
 
 uninstall:
 	for p in $(notdir $(PROGS)); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	for m in $(notdir $(MAN1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
 	for m in $(notdir $(MAN5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
 	for m in $(notdir $(MAN7)); do rm -f $(DESTDIR)$(MANDIR)/man7/$$m; done
+	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(INCDIR)/reftrace.h
+	rm -rf $(DESTDIR)$(SHAREDIR)
 
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)

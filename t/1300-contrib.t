@@ -2,7 +2,7 @@
 # contrib: the marker header and the tracing script, on a fresh build of
 # the bubble sort example (skipped without valgrind or a C compiler).
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
 cc=${CC:-cc}
@@ -15,7 +15,7 @@ check "the example builds without valgrind's header (REFTRACE_OFF)" \
 (cd "$C/examples" && $cc -g -O0 -o "$tmp/bsort" bsort.c)
 check "with valgrind's header, it runs natively and sorts" "$tmp/bsort reversed | grep -q '^1 2 3 4 5\$'"
 if ! command -v valgrind >/dev/null; then
-	for i in 3 4 5 6 7 8 9; do skip "no valgrind"; done
+	for i in 3 4 5 6 7 8 9 10; do skip "no valgrind"; done
 	exit 0
 fi
 check "rttrace writes a gzipped lackey trace" "$C/rttrace -o $tmp/t.lk.gz $tmp/bsort reversed 2>/dev/null && gzip -t $tmp/t.lk.gz"
@@ -37,3 +37,13 @@ check_same "rttrace: the program's standard output is standard output" \
 check_fail "rttrace: a program that cannot start: said, status 127" 127 \
     "rttrace: $tmp/nosuch did not run: no trace written" "$C/rttrace -o $tmp/no.lk.gz $tmp/nosuch"
 check "... and no trace file left" "test ! -e $tmp/no.lk.gz"
+# make install puts the recorder, the marker header and the gnuplot script
+# beside the programs and pages; make uninstall takes every file back
+R=$(cd "$(dirname "$0")/.." && pwd)
+check "make install: rttrace, reftrace.h, mrc.gp and the programs; uninstall: none left" \
+    "make -s -C $R install DESTDIR=$tmp/inst PREFIX=/usr >/dev/null &&
+     test -x $tmp/inst/usr/bin/rttrace && test -x $tmp/inst/usr/bin/trfilter &&
+     test -f $tmp/inst/usr/include/reftrace.h && test -f $tmp/inst/usr/share/reftrace/mrc.gp &&
+     test -f $tmp/inst/usr/share/man/man7/reftrace.7 &&
+     make -s -C $R uninstall DESTDIR=$tmp/inst PREFIX=/usr >/dev/null &&
+     test \$(find $tmp/inst -type f | wc -l) -eq 0"
