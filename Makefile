@@ -52,8 +52,14 @@ t/unit/%: t/unit/%.c $(LIBS)
 
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
-# Skips are counted and listed; with RT_NOSKIP set (CI) one fails the check.
-check: all $(UNITS)
+# What the tests need is checked first (contrib/needs: installed as root
+# with apt-get, else the apt-get line that would).  Skips are counted and
+# listed; with RT_NOSKIP set (CI) one fails the check.
+check:
+	@sh contrib/needs check
+	@$(MAKE) --no-print-directory tests
+
+tests: all $(UNITS)
 	rm -f .skips
 	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/.skips" prove t/ </dev/null
 	@if [ -s .skips ]; then echo "$$(wc -l <.skips) tests skipped:"; sort .skips | uniq -c; \
@@ -66,7 +72,9 @@ asan:
 	RT_SMALL=1 ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
 	    $(MAKE) -C .asan SAN=1 clean check
 
-demo: all
+demo:
+	@sh contrib/needs demo
+	@$(MAKE) --no-print-directory all
 	sh contrib/demo.sh
 
 # Regenerate the bundled traces (needs valgrind and a C compiler).
@@ -100,5 +108,5 @@ clean:
 	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d)
 	rm -rf .asan
 
-.PHONY: all check asan demo traces install uninstall lint clean
+.PHONY: all check tests asan demo traces install uninstall lint clean
 .SECONDARY: $(LIBOBJ) $(UTILOBJ)

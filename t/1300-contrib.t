@@ -2,7 +2,7 @@
 # contrib: the marker header and the tracing script, on a fresh build of
 # the bubble sort example (skipped without valgrind or a C compiler).
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 12
 
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
 cc=${CC:-cc}
@@ -15,7 +15,7 @@ check "the example builds without valgrind's header (REFTRACE_OFF)" \
 (cd "$C/examples" && $cc -g -O0 -o "$tmp/bsort" bsort.c)
 check "with valgrind's header, it runs natively and sorts" "$tmp/bsort reversed | grep -q '^1 2 3 4 5\$'"
 if ! command -v valgrind >/dev/null; then
-	for i in 3 4 5 6 7 8 9 10; do skip "no valgrind"; done
+	for i in 3 4 5 6 7 8 9 10 11 12; do skip "no valgrind"; done
 	exit 0
 fi
 check "rttrace writes a gzipped lackey trace" "$C/rttrace -o $tmp/t.lk.gz $tmp/bsort reversed 2>/dev/null && gzip -t $tmp/t.lk.gz"
@@ -47,3 +47,13 @@ check "make install: rttrace, reftrace.h, mrc.gp and the programs; uninstall: no
      test -f $tmp/inst/usr/share/man/man7/reftrace.7 &&
      make -s -C $R uninstall DESTDIR=$tmp/inst PREFIX=/usr >/dev/null &&
      test \$(find $tmp/inst -type f | wc -l) -eq 0"
+# contrib/needs, which make check, make demo and CI ask first: without
+# root or apt-get it names what is missing and the one line that installs it
+mkdir "$tmp/bin"
+for c in sh cc make gzip prove python3 valgrind addr2line nm rsvg-convert mandoc gnuplot script xz; do
+	p=$(command -v $c) && ln -s "$p" "$tmp/bin/$c"
+done
+printf '#!/bin/sh\necho 1000\n' >"$tmp/bin/id" && chmod +x "$tmp/bin/id"
+check_fail "contrib/needs check: ripser missing, said with the apt-get line" 1 \
+    "^    sudo apt-get install -y ripser\$" "PATH=$tmp/bin sh $R/contrib/needs check"
+check "contrib/needs build: nothing missing there" "PATH=$tmp/bin sh $R/contrib/needs build"
