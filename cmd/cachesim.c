@@ -171,7 +171,8 @@ simsetup(int nE)
 		lat[k] = k < nlat ? lat[k] : k == nc ? 300 : deflat[k];
 	if (nlat && nlat != nc + 1)
 		u_bad("--latency: %d levels and memory want %d numbers", nc, nc + 1);
-	if (tempw && (temp = rt_temp_new(tempw, rt_hier_levels(hier))) == NULL)
+	if (tempw && ((double)tempw * rt_hier_levels(hier) > rt_memory() ||
+	    (temp = rt_temp_new(tempw, rt_hier_levels(hier))) == NULL))
 		u_die(1, "--temperature: no memory for the window");
 	if (mapfile && (map = rt_evmap_new((uint32_t)mapw, rt_hier_levels(hier))) == NULL)
 		u_die(1, "out of memory");

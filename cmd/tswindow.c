@@ -225,7 +225,9 @@ main(int argc, char *argv[])
 	if (jflag > (UINT64_MAX / 2) / wflag)
 		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
-	if ((ring = calloc(span, sizeof *ring)) == NULL ||
+	if ((double)span * (sizeof *ring + sizeof *meta + sizeof *seqs + sizeof *vals) >
+	    rt_memory() ||	/* asked before, not found after: sanitizers abort */
+	    (ring = calloc(span, sizeof *ring)) == NULL ||
 	    (meta = calloc(span, sizeof *meta)) == NULL ||
 	    (seqs = calloc(span, sizeof *seqs)) == NULL ||
 	    (vals = calloc(span, sizeof *vals)) == NULL ||

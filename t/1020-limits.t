@@ -5,7 +5,7 @@
 # those lines and reads the rest as if they were not there.  The stream
 # readers (points, persistence, coordinates, series) refuse NUL lines too.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 42
 
 nul() { printf '%s\000%s\n' "$1" "$2"; }
 
@@ -91,6 +91,10 @@ check "cachesim: 1M:full:64 (16384 ways) is allowed: 3 accesses, 2 misses" \
 check_fail "reusedist -N 10^11: refused before reading, with what it needs" 2 \
     "^reusedist: -N 100000000000: a sample of that many blocks needs 6705.5 GiB, more than the .* GiB of memory here\$" \
     "reusedist -N 100000000000 /dev/null"
+check_fail "trsample -N 10^11: said, before any allocation" 1 \
+    "^trsample: -N 100000000000: no memory for the reservoir\$" "trsample -N 100000000000 /dev/null"
+check_fail "cachesim --temperature 10^11: said, before any allocation" 1 \
+    "^cachesim: --temperature: no memory for the window\$" "cachesim --temperature 100000000000 /dev/null"
 # (1 GB under the sanitizers, whose allocator touches what it hands out)
 lim=65536; [ -z "${RT_SMALL:-}" ] || lim=1048576
 check "cachesim --icache 32G:4:64 over two accesses stays under 64 MB" \
