@@ -2,7 +2,7 @@
 # What the fuzzers (fuzz/, make fuzz-smoke) found, kept found: each case
 # is the smallest input of a finding, and failed before its fix.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 6
 
 # roundtrip: an event with an empty name (binary item 0x80, name id 0)
 # was written to text as '-' and read back as a mark named "-"
@@ -17,3 +17,16 @@ check 'a mark named - is written %2D and read back as -' \
 # cachespec: an empty -E (no levels) was "cannot allocate the caches", exit 1
 check_fail 'cachesim -E with no levels is a usage error' 2 '^cachesim: -E : want SIZE:ASSOC:BLOCK' \
     "cachesim -E '' /dev/null"
+
+# trace-binary: a string defined with file id 2^30 - 1 (28 bytes) sized a
+# direct map of 4 GiB, written over: 26 s and 4 GB of memory for nothing
+printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\010\0\0\0\001\0\0\0\203\377\377\377\377\003\001x' >"$tmp/id.rtb"
+lim='ulimit -v 1000000;'
+[ -n "${RT_SMALL:-}" ] && lim=	# make asan: ASan reserves more than that
+check_same 'a string of file id 2^30 - 1 takes no 4 GiB' "$lim trfilter '$tmp/id.rtb'" \
+    "echo '#reftrace trace 1 seq op addr size tid pc loc func var'"
+# ids past the direct map are hashed: defined ones found, others corrupt
+printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\026\0\0\0\004\0\0\0\203\200\200\100\001a\203\201\200\100\001b\200\0\200\200\100\200\0\202\200\100' >"$tmp/ids.rtb"
+check_fail 'a large file id defined is found, one not defined is a corrupt trace' 1 \
+    'ids.rtb: corrupt binary trace: bad item' \
+    "trfilter '$tmp/ids.rtb' >'$tmp/o'; st=\$?; grep -q '^#mark 0 a\$' '$tmp/o' && exit \$st"
