@@ -88,7 +88,7 @@ clean:
 
 # Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built
 # in a tree of their own with clang, ASan and UBSan.  AFL++ drives the
-# same harnesses: make fuzz FUZZCC=afl-clang-fast FUZZDIR=.fuzz-afl.
+# same harnesses: make fuzz FUZZCC=afl-clang-fast FUZZDIR=.fuzz/afl.
 # fuzz-smoke runs each from its seeds for FUZZTIME seconds, FUZZJOBS at
 # a time, and fails on a finding (fuzz/run; bench/fuzz runs them longer).
 FUZZCC = clang
@@ -97,7 +97,7 @@ FUZZTIME = 30
 FUZZJOBS = 1
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
-FUZZFMTS = auto text binary lackey gleipnir din mtv addr
+FUZZFMTS = auto text binary lackey gleipnir din mtv addr pin
 FUZZSRC = $(filter-out fuzz/trace.c,$(wildcard fuzz/*.c))
 FUZZTRACE = $(FUZZFMTS:%=$(FUZZDIR)/trace-%)
 FUZZOTHER = $(FUZZSRC:fuzz/%.c=$(FUZZDIR)/%)
