@@ -2,7 +2,7 @@
 # What the fuzzers (fuzz/, make fuzz-smoke) found, kept found: each case
 # is the smallest input of a finding, and failed before its fix.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 9
 
 # roundtrip: an event with an empty name (binary item 0x80, name id 0)
 # was written to text as '-' and read back as a mark named "-"
@@ -43,3 +43,12 @@ check_same 'MTV: a file name with %00 is read up to it, nothing read past a stri
     "$vg trfilter -I mtv '$tmp/nul.mtv'" "cat '$tmp/nul.want'"
 printf '#reftrace trace 1\n0 R 0x10 1 - - a.c:1 - -\n1 R 0x20 1 - - a.c%%00abg:2 - -\n' >"$tmp/nul.txt"
 check_same 'text: the same' "$vg trfilter '$tmp/nul.txt'" "cat '$tmp/nul.want'"
+
+# cachetab: a memory row with a miss figure (the writer has only dashes
+# there) was taken, and written back otherwise
+U=$(cd "$(dirname "$0")/unit" && pwd)
+{ echo '#reftrace cache 1 level size assoc block policy accesses reads writes fetches misses read_misses write_misses fetch_misses miss_ratio evictions writebacks invalidations bytes_in bytes_out'
+  echo 'L1 1024 2 64 lru 10 4 0 6 6 2 0 4 0.6 0 0 0 384 0'
+  echo 'mem - - - - 6 2 0 4 - 2 - - - - - - - - -'; } >"$tmp/mem.ct"
+check_fail 'a cache table whose memory row has misses is refused' 1 'mem.ct:3: bad cache table row' \
+    "$U/cachestream cache '$tmp/mem.ct'"
