@@ -108,5 +108,56 @@ clean:
 	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d)
 	rm -rf .asan
 
+# Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built
+# in a tree of their own with clang, ASan and UBSan.  AFL++ drives the
+# same harnesses: make fuzz FUZZCC=afl-clang-fast FUZZDIR=.fuzz/afl.
+# fuzz-smoke runs each from its seeds for FUZZTIME seconds, FUZZJOBS at
+# a time, and fails on a finding (fuzz/run; bench/fuzz runs them longer).
+FUZZCC = clang
+FUZZDIR = .fuzz
+FUZZTIME = 30
+FUZZJOBS = 1
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZFMTS = auto text binary lackey gleipnir din mtv addr pin
+FUZZSRC = $(filter-out fuzz/trace.c,$(wildcard fuzz/*.c))
+FUZZTRACE = $(FUZZFMTS:%=$(FUZZDIR)/trace-%)
+FUZZOTHER = $(FUZZSRC:fuzz/%.c=$(FUZZDIR)/%)
+FUZZERS = $(FUZZTRACE) $(FUZZOTHER)
+FUZZOBJ = $(LIBSRC:%.c=$(FUZZDIR)/%.o)
+
+fuzz: $(FUZZERS)
+
+$(FUZZDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZCC) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(CPPFLAGS) -c -o $@ $<
+
+$(FUZZDIR)/libreftrace.a: $(FUZZOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(FUZZOBJ)
+
+# static patterns: a rule for $(FUZZDIR)/% would remake the .d files too
+$(FUZZTRACE): $(FUZZDIR)/trace-%: fuzz/trace.c $(FUZZDIR)/libreftrace.a
+	$(FUZZCC) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -DFUZZ_FMT='"$*"' \
+	    -o $@ $< $(FUZZDIR)/libreftrace.a $(LDLIBS)
+
+$(FUZZOTHER): $(FUZZDIR)/%: fuzz/%.c $(FUZZDIR)/libreftrace.a
+	$(FUZZCC) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(CPPFLAGS) \
+	    -o $@ $< $(FUZZDIR)/libreftrace.a $(LDLIBS)
+
+-include $(FUZZOBJ:.o=.d) $(FUZZERS:=.d)
+
+fuzz-seed: all
+	sh fuzz/seed $(FUZZDIR)/seed
+
+fuzz-smoke: fuzz fuzz-seed
+	sh fuzz/run -d $(FUZZDIR) -j $(FUZZJOBS) -t $(FUZZTIME) $(notdir $(FUZZERS))
+
+fuzz-clean:
+	rm -rf $(FUZZDIR)
+
+.PHONY: fuzz fuzz-seed fuzz-smoke fuzz-clean
+.SECONDARY: $(FUZZOBJ)
+
 .PHONY: all check tests asan demo traces install uninstall lint clean
 .SECONDARY: $(LIBOBJ) $(UTILOBJ)

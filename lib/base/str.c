@@ -26,13 +26,17 @@ static struct {
 	struct tab t;
 } locs;
 
+/* FNV-1a of the *n bytes at p, or of those before a NUL among them: a
+ * string ends there (*n then its length). */
 static uint64_t
-hashbytes(const char *p, size_t n)
+hashbytes(const char *p, size_t *n)
 {
 	uint64_t h = 1469598103934665603ULL;
+	size_t i;
 
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	for (i = 0; i < *n && p[i] != '\0'; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ULL;
+	*n = i;
 	return h;
 }
 
@@ -45,7 +49,9 @@ hashloc(const struct rt_loc *l)
 static uint64_t
 hashstr(uint32_t id)
 {
-	return hashbytes(strs.s[id], strlen(strs.s[id]));
+	size_t n = strlen(strs.s[id]);
+
+	return hashbytes(strs.s[id], &n);
 }
 
 static uint64_t
@@ -94,6 +100,10 @@ room(void **v, uint32_t n, uint32_t *cap, size_t size)
 uint32_t
 rt_str_intern(const char *s, size_t len)
 {
+	/* up to a NUL (an escaped %00 in a text name, in a binary
+	 * definition): compared past it, a shorter string matched and was
+	 * read beyond its end */
+	uint64_t h = hashbytes(s, &len);
 	uint32_t j;
 	char *c;
 
@@ -106,7 +116,7 @@ rt_str_intern(const char *s, size_t len)
 		strs.s[0] = "";
 		strs.n = 1;
 	}
-	j = hashbytes(s, len) & (strs.t.nslot - 1);
+	j = h & (strs.t.nslot - 1);
 	while (strs.t.slot[j]) {
 		c = strs.s[strs.t.slot[j] - 1];
 		if (strncmp(c, s, len) == 0 && c[len] == '\0')

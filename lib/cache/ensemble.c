@@ -122,6 +122,10 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 int
 rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 {
+	if (*spec == '\0') {	/* not a configuration of no levels */
+		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY...] per level");
+		return -1;
+	}
 	return expand(e, "", spec, why, whylen);
 }
 

@@ -148,6 +148,10 @@ readrow(struct rt_cache_row *r, char **f, int nf, int threec)
 		return -1;
 	memset(r, 0, sizeof *r);
 	snprintf(r->name, sizeof r->name, "%s", f[0]);
+	/* memory misses nothing: its figures past the accesses are dashes */
+	for (i = 9; strcmp(f[1], "-") == 0 && i < nf; i++)
+		if (strcmp(f[i], "-") != 0)
+			return -1;
 	if ((r->hascfg = strcmp(f[1], "-") != 0)) {
 		if (rt_parse_u64(f[1], &r->cfg.size) || num(f[2], &x) || (r->cfg.assoc = (uint32_t)x) != x ||
 		    num(f[3], &x) || (r->cfg.block = (uint32_t)x) != x)

@@ -9,14 +9,28 @@
 #include "output.h"
 #include "rtint.h"
 
+/* File ids (the writing process's own: sparse, up to 2^30) to this
+ * process's ids: the first IDDIRECT directly, as most files have only
+ * these, the others hashed, so that memory follows the definitions a file
+ * holds and not the largest id it names (one definition of id 2^30 - 1
+ * made a direct map of 4 GiB). */
+#define IDDIRECT (1u << 16)
+struct idmap {
+	uint32_t *direct, ndirect;	/* 0: not defined */
+	struct idslot {
+		uint32_t file, id;	/* file 0: an empty slot */
+	} *slot;
+	uint32_t n, bits;	/* n < 2^bits / 2 */
+};
+
 struct dec {
 	int qerr;		/* an error met after the queued items */
 	struct rt_rec prev;	/* the block's running state; addr: of data */
 	uint64_t iaddr;		/* the block's last fetch address */
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in r->buf */
-	uint32_t *smap, nsmap;	/* file string id -> process id */
-	uint32_t *lmap, nlmap;	/* file location id -> process id */
+	struct idmap smap;	/* file string id -> process id */
+	struct idmap lmap;	/* file location id -> process id */
 };
 
 static int
@@ -51,8 +65,10 @@ close_binary(void *st)
 {
 	struct dec *d = st;
 
-	free(d->smap);
-	free(d->lmap);
+	free(d->smap.direct);
+	free(d->smap.slot);
+	free(d->lmap.direct);
+	free(d->lmap.slot);
 }
 
 /* LEB128 varints and zigzag deltas, bounds-checked. */
@@ -120,39 +136,78 @@ cut(struct rt_reader *r, const char *what)
 	return r->eof == 2 ? RT_EIO : corrupt(r, what);
 }
 
-static int
-mapid(uint32_t *map, uint32_t n, uint64_t fileid, uint32_t *out)
+/* The slot of file id f (1 to 2^30 - 1): its own, or the empty one where
+ * it would go.  Fibonacci hashing spreads the writer's runs of ids. */
+static inline struct idslot *
+idslot(const struct idmap *m, uint32_t f)
 {
+	uint32_t mask = (1u << m->bits) - 1, i = (f * 2654435769u) >> (32 - m->bits);
+
+	while (m->slot[i].file != 0 && m->slot[i].file != f)
+		i = (i + 1) & mask;
+	return &m->slot[i];
+}
+
+static inline int
+mapid(const struct idmap *m, uint64_t fileid, uint32_t *out)
+{
+	const struct idslot *s;
+
+	if (fileid < m->ndirect) {
+		*out = m->direct[fileid];
+		return fileid != 0 && *out == 0 ? -1 : 0;
+	}
 	if (fileid == 0) {
 		*out = 0;
 		return 0;
 	}
-	if (fileid >= n || map[fileid] == 0)
+	if (fileid < IDDIRECT || m->n == 0 || fileid >= (1u << 30) ||
+	    (s = idslot(m, (uint32_t)fileid))->file == 0)
 		return -1;
-	*out = map[fileid];
+	*out = s->id;
 	return 0;
 }
 
 /* 0, or RT_EIO with the reason (a corrupt id, or no memory) in r->err. */
 static int
-setmap(struct rt_reader *r, uint32_t **map, uint32_t *n, uint64_t fileid, uint32_t id)
+setmap(struct rt_reader *r, struct idmap *m, uint64_t fileid, uint32_t id)
 {
-	uint32_t nn;
-	uint32_t *nm;
+	struct idmap g;
+	struct idslot *s;
+	uint32_t i, *nd;
 
 	if (fileid >= (1u << 30))
 		return corrupt(r, "bad item");
-	if (fileid >= *n) {
-		nn = *n ? *n : 256;
-		while (nn <= fileid)
-			nn *= 2;
-		if ((nm = realloc(*map, nn * sizeof *nm)) == NULL)
-			return rt_in_nomem(r);
-		memset(nm + *n, 0, (nn - *n) * sizeof *nm);
-		*map = nm;
-		*n = nn;
+	if (fileid == 0)
+		return 0;	/* the empty string, defined or not */
+	if (fileid < IDDIRECT) {
+		if (fileid >= m->ndirect) {
+			for (i = m->ndirect ? m->ndirect : 256; i <= fileid; i *= 2)
+				;
+			if ((nd = realloc(m->direct, i * sizeof *nd)) == NULL)
+				return rt_in_nomem(r);
+			memset(nd + m->ndirect, 0, (i - m->ndirect) * sizeof *nd);
+			m->direct = nd;
+			m->ndirect = i;
+		}
+		m->direct[fileid] = id;
+		return 0;
 	}
-	(*map)[fileid] = id;
+	if (m->slot == NULL || 2 * (m->n + 1) > (1u << m->bits)) {
+		g = *m;
+		g.bits = m->slot == NULL ? 8 : m->bits + 1;
+		if ((g.slot = calloc((size_t)1 << g.bits, sizeof *g.slot)) == NULL)
+			return rt_in_nomem(r);
+		for (i = 0; m->slot != NULL && i < (1u << m->bits); i++)
+			if (m->slot[i].file != 0)
+				*idslot(&g, m->slot[i].file) = m->slot[i];
+		free(m->slot);
+		*m = g;
+	}
+	if ((s = idslot(m, (uint32_t)fileid))->file == 0)
+		m->n++;
+	s->file = (uint32_t)fileid;
+	s->id = id;
 	return 0;
 }
 
@@ -256,10 +311,10 @@ batch(struct rt_reader *r, struct dec *d)
 				}
 				if (h & RTB_LOC) {
 					v = fastvar(&p);
-					if (mapid(d->lmap, d->nlmap, v, &loc))
+					if (mapid(&d->lmap, v, &loc))
 						goto bad;
 					v = fastvar(&p);
-					if (mapid(d->smap, d->nsmap, v, &var))
+					if (mapid(&d->smap, v, &var))
 						goto bad;
 				}
 			}
@@ -291,7 +346,7 @@ batch(struct rt_reader *r, struct dec *d)
 			rec = &r->q[n];
 			NEXT(v);
 			NEXT(a);
-			if (mapid(d->smap, d->nsmap, a, &id))
+			if (mapid(&d->smap, a, &id))
 				goto bad;
 			rt_in_event(rec, h == RTB_MARK ? RT_MARK : h == RTB_REGION ?
 			    RT_REGION : RT_OBJECT, seq + 1 + unzig(v), id);
@@ -315,7 +370,7 @@ batch(struct rt_reader *r, struct dec *d)
 			if ((id = rt_str_intern((const char *)p, b)) == RT_NOMEM)
 				goto nomem;
 			p += b;
-			if (setmap(r, &d->smap, &d->nsmap, a, id))
+			if (setmap(r, &d->smap, a, id))
 				goto fail;
 			break;
 		case RTB_LOCDEF:
@@ -323,12 +378,12 @@ batch(struct rt_reader *r, struct dec *d)
 			NEXT(b);
 			NEXT(c);
 			NEXT(v);
-			if (mapid(d->smap, d->nsmap, b, &f) ||
-			    mapid(d->smap, d->nsmap, v, &fn) || c > UINT32_MAX)
+			if (mapid(&d->smap, b, &f) ||
+			    mapid(&d->smap, v, &fn) || c > UINT32_MAX)
 				goto bad;
 			if ((id = rt_loc_intern(f, (uint32_t)c, fn)) == RT_NOMEM)
 				goto nomem;
-			if (setmap(r, &d->lmap, &d->nlmap, a, id))
+			if (setmap(r, &d->lmap, a, id))
 				goto fail;
 			break;
 		default:

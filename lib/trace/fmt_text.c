@@ -60,7 +60,9 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		kind = RT_OBJECT;
 	} else
 		return 0;	/* a comment */
-	if (rt_in_str(r, f[2], rt_in_unescape(f[2], strlen(f[2])), &name))
+	if (strcmp(f[2], "-") == 0)
+		name = 0;	/* the writer's empty name ("%2D" is a '-') */
+	else if (rt_in_str(r, f[2], rt_in_unescape(f[2], strlen(f[2])), &name))
 		return RT_EIO;
 	rt_in_event(rec, kind, seq, name);
 	rec->addr = a;

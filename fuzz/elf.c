@@ -1,0 +1,18 @@
+/* elf.c: an object as trfilter -S and lackey's -v -v lines name it: its
+ * ELF header and program headers, for the extent of its segments.  (No
+ * lookup: that asks addr2line.) */
+#include "fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file(0, data, size);
+	struct rt_sym *s;
+
+	if ((s = rt_sym_new()) == NULL)
+		abort();
+	if (rt_sym_add(s, path, UINT64_MAX))
+		fuzz_err(rt_sym_error(s), path);
+	rt_sym_free(s);
+	return 0;
+}
