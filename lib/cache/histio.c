@@ -25,11 +25,16 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 }
 
 /* A count as written: an estimate (a count over a rate) to three
- * decimals, without the noise of its last bits (3706673.0000000005). */
-static double
-shown(double c)
+ * decimals, without the noise of its last bits (3706673.0000000005);
+ * from 10^12 on, every digit, so that counts read back the same. */
+static const char *
+shown(double c, char *buf, size_t len)
 {
-	return fabs(c) < 1e12 ? round(c * 1000) / 1000 : c;
+	if (fabs(c) < 1e12)
+		snprintf(buf, len, "%.15g", round(c * 1000) / 1000);
+	else
+		snprintf(buf, len, "%.17g", c);
+	return buf;
 }
 
 int
@@ -37,6 +42,7 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
     int exact)
 {
 	double cum = 0, c, total = in->accesses;
+	char buf[40];
 	size_t i = 0;
 	uint64_t lo, hi;
 
@@ -53,12 +59,13 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 		for (c = 0; i < n && v[i].key != RT_COLD && v[i].key <= hi; i++)
 			c += v[i].w;
 		cum += c;
-		fprintf(f, "%llu %llu %.15g %.6g %.6g\n", (unsigned long long)lo,
-		    (unsigned long long)hi, shown(c), total ? c / total : 0,
+		fprintf(f, "%llu %llu %s %.6g %.6g\n", (unsigned long long)lo,
+		    (unsigned long long)hi, shown(c, buf, sizeof buf), total ? c / total : 0,
 		    total ? cum / total : 0);
 	}
 	if (i < n)
-		fprintf(f, "cold cold %.15g %.6g 1\n", shown(v[i].w), total ? v[i].w / total : 0);
+		fprintf(f, "cold cold %s %.6g 1\n", shown(v[i].w, buf, sizeof buf),
+		    total ? v[i].w / total : 0);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -67,20 +74,22 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 int
 rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in)
 {
-	double miss = 0, total = in->accesses;
+	double miss = 0, m, total = in->accesses;
+	char buf[40];
 	size_t i;
 
 	header(f, RT_STREAM_MRC, mrccols, in);
 	for (i = 0; i < n; i++)
 		miss += v[i].w;
-	fprintf(f, "0 0 %.15g %.6g\n", shown(miss), total ? miss / total : 0);
+	fprintf(f, "0 0 %s %.6g\n", shown(miss, buf, sizeof buf), total ? miss / total : 0);
 	for (i = 0; i < n && v[i].key != RT_COLD; i++) {
 		miss -= v[i].w;
 		if (i + 1 < n && v[i + 1].key == v[i].key)
 			continue;
-		fprintf(f, "%llu %llu %.15g %.6g\n", (unsigned long long)v[i].key + 1,
-		    (unsigned long long)(v[i].key + 1) * in->block, fabs(miss) < 1e-9 ? 0 : shown(miss),
-		    total ? (fabs(miss) < 1e-9 ? 0 : miss) / total : 0);
+		m = miss < 1e-9 ? 0 : miss;	/* not below 0 by rounding */
+		fprintf(f, "%llu %llu %s %.6g\n", (unsigned long long)v[i].key + 1,
+		    (unsigned long long)(v[i].key + 1) * in->block, shown(m, buf, sizeof buf),
+		    total ? m / total : 0);
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -17,6 +17,9 @@
 #define MAXBUF (RTB_MAXPAYLOAD + 2 * RT_IN_BUFSZ)
 
 /* "path:line: " (or "path: " where line is 0) and the reason. */
+static void vmsg(struct rt_reader *, uint64_t, const char *, va_list)
+    __attribute__((format(printf, 3, 0)));
+
 static void
 vmsg(struct rt_reader *r, uint64_t line, const char *fmt, va_list ap)
 {
