@@ -2,7 +2,7 @@
 # What the fuzzers (fuzz/, make fuzz-smoke) found, kept found: each case
 # is the smallest input of a finding, and failed before its fix.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 
 # roundtrip: an event with an empty name (binary item 0x80, name id 0)
 # was written to text as '-' and read back as a mark named "-"
@@ -52,3 +52,13 @@ U=$(cd "$(dirname "$0")/unit" && pwd)
   echo 'mem - - - - 6 2 0 4 - 2 - - - - - - - - -'; } >"$tmp/mem.ct"
 check_fail 'a cache table whose memory row has misses is refused' 1 'mem.ct:3: bad cache table row' \
     "$U/cachestream cache '$tmp/mem.ct'"
+
+# coords: a point whose seq is 2e14 put the spiral's radius far off the
+# canvas, and every segment to it was stepped pixel by pixel (a hang:
+# fuzz-smoke's timeout); segments are clipped to the canvas first
+trfilter -e "$D/bsort" -F bsort -t RWM "$D/bsort-reversed.lk.gz" | head -200 | tswindow |
+    persist | circcoord >"$tmp/s.crd"
+awk '/^#reftrace theta/ { t = 1; print; next } t && $1 == 2 { $3 = "200000000000000" } { print }' \
+    "$tmp/s.crd" >"$tmp/far.crd"
+check "plotspiral --radius seq with a seq of 2e14: drawn in under 10 s" \
+    "grep -q ' 200000000000000 ' $tmp/far.crd && timeout 10 plotspiral --radius seq -o $tmp/far.png $tmp/far.crd && test -s $tmp/far.png"

@@ -49,13 +49,40 @@ rt_canvas_point(struct rt_canvas *c, double x, double y, int ink)
 void
 rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink)
 {
-	double dx = x1 - x0, dy = y1 - y0, len = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
-	long k, steps = (long)ceil(len);
+	double dx, dy, len, lo = 0, hi = 1, p[4], q[4], u;
+	long k, steps;
+	int i;
 
+	/* clipped to the canvas first (Liang and Barsky): a segment from far
+	 * off it would be stepped pixel by pixel through nothing */
+	p[0] = -(x1 - x0), q[0] = x0 + 1;
+	p[1] = x1 - x0, q[1] = c->w - x0;
+	p[2] = -(y1 - y0), q[2] = y0 + 1;
+	p[3] = y1 - y0, q[3] = c->h - y0;
+	for (i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (!(q[i] >= 0))	/* parallel and outside, or NaN */
+				return;
+			continue;
+		}
+		u = q[i] / p[i];
+		if (p[i] < 0 && u > lo)
+			lo = u;
+		if (p[i] > 0 && u < hi)
+			hi = u;
+	}
+	if (!(lo <= hi))
+		return;
+	dx = x1 - x0, dy = y1 - y0;
+	x1 = x0 + hi * dx, y1 = y0 + hi * dy;
+	x0 += lo * dx, y0 += lo * dy;
+	dx = x1 - x0, dy = y1 - y0;
+	len = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
+	steps = (long)ceil(len);
 	for (k = 0; k <= steps; k++) {
-		double u = steps ? (double)k / (double)steps : 0;
+		double v = steps ? (double)k / (double)steps : 0;
 
-		rt_canvas_point(c, x0 + u * dx, y0 + u * dy, ink);
+		rt_canvas_point(c, x0 + v * dx, y0 + v * dy, ink);
 	}
 }
 
