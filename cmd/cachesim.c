@@ -198,9 +198,11 @@ report(int nE)
 		u_wclose(mw, oflag);
 		fo = NULL;
 	} else if (tally != NULL) {
+		const char *why = rt_key_missing(gflag, tally);
+
 		rt_bytab_write(fo, gflag, tally, nc);
-		if (rt_key_missing(gflag, tally) != NULL)
-			u_warn("-g %s: %s", rt_key_name(gflag), rt_key_missing(gflag, tally));
+		if (why != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), why);
 	}
 	else if (diffmode || tempw)
 		;	/* the stream was the output */

@@ -135,6 +135,7 @@ measure(char **files, int n)
 	struct rt_histinfo in;
 	struct rt_bin *v;
 	size_t nb;
+	const char *why;
 	int k;
 
 	if ((rd = rt_rdist_new(&cfg, out == OUT_RECORDS || out == OUT_GROUPS ||
@@ -161,8 +162,8 @@ measure(char **files, int n)
 	case OUT_MRC: rt_mrc_write(fo, v, nb, &in); break;
 	case OUT_GROUPS:
 		rt_reuseby_write(fo, gflag, groups);
-		if (rt_key_missing(gflag, groups) != NULL)
-			u_warn("-g %s: %s", rt_key_name(gflag), rt_key_missing(gflag, groups));
+		if ((why = rt_key_missing(gflag, groups)) != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), why);
 		break;
 	case OUT_SUMMARY: rt_hist_summary(fo, v, nb, &in, cfg.timed); break;
 	}

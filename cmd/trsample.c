@@ -264,9 +264,8 @@ main(int argc, char *argv[])
 	hlimit = Hflag >= 1 ? UINT64_MAX : (uint64_t)(Hflag * 0x1p64);
 	if (iflag > 1 && !jitter && (period = rt_period_new(1 << 16)) == NULL)
 		u_die(1, "out of memory");
-	if (Nflag && ((double)Nflag * (sizeof *res + sizeof *respos) > rt_memory() ||
-	    (res = calloc(Nflag, sizeof *res)) == NULL ||
-	    (respos = calloc(Nflag, sizeof *respos)) == NULL))
+	if (Nflag && ((res = u_trycalloc(Nflag, sizeof *res)) == NULL ||
+	    (respos = u_trycalloc(Nflag, sizeof *respos)) == NULL))
 		u_die(1, "-N %llu: no memory for the reservoir", (unsigned long long)Nflag);
 	w = u_wopen(oflag, Oflag, zflag);
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag) > 0)

@@ -225,12 +225,10 @@ main(int argc, char *argv[])
 	if (jflag > (UINT64_MAX / 2) / wflag)
 		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
-	if ((double)span * (sizeof *ring + sizeof *meta + sizeof *seqs + sizeof *vals) >
-	    rt_memory() ||	/* asked before, not found after: sanitizers abort */
-	    (ring = calloc(span, sizeof *ring)) == NULL ||
-	    (meta = calloc(span, sizeof *meta)) == NULL ||
-	    (seqs = calloc(span, sizeof *seqs)) == NULL ||
-	    (vals = calloc(span, sizeof *vals)) == NULL ||
+	if ((ring = u_trycalloc(span, sizeof *ring)) == NULL ||
+	    (meta = u_trycalloc(span, sizeof *meta)) == NULL ||
+	    (seqs = u_trycalloc(span, sizeof *seqs)) == NULL ||
+	    (vals = u_trycalloc(span, sizeof *vals)) == NULL ||
 	    (regs = rt_regions_new()) == NULL)
 		u_die(1, "-w %" PRIu64 " -j %" PRIu64 ": a window spans %zu values, "
 		    "more than there is memory for", wflag, jflag, span);

@@ -171,6 +171,14 @@ u_open(const char *path)
 	return f;
 }
 
+void *
+u_trycalloc(size_t n, size_t size)
+{
+	if ((double)n * size > rt_memory())
+		return NULL;
+	return calloc(n, size);
+}
+
 struct rt_writer *
 u_wopen(const char *path, int fmt, int gz)
 {

@@ -64,6 +64,9 @@ void u_diag(const char *msg, int fatal);
 /* Allocation that cannot fail: out of memory ends the program. */
 void *u_malloc(size_t n);
 void *u_calloc(size_t n, size_t size);
+/* calloc, or NULL when n * size is more than this machine's memory: asked
+ * before calloc, whose sanitized version aborts on such sizes. */
+void *u_trycalloc(size_t n, size_t size);
 void *u_reallocarray(void *p, size_t n, size_t size);
 char *u_strdup(const char *s);
 /* Grow *p to hold at least need items of size bytes; *cap doubles. */
