@@ -310,6 +310,11 @@ struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
  * out of memory (rt_rdist_error says more) or when event said so. */
 int rt_rdist_item(void *d, struct rt_rec *rec);
 uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
+/* The trace is partition p of a whole (its header says so): a sample at
+ * rate 1/n, every access of it measured, the others in other partitions
+ * (so no SHARDS_adj: the partitions' histograms add up to the whole's
+ * counts).  Before the first access, for fn's distances. */
+void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
 /* Bytes of its tables (blocks, sample, histogram); none ever shrinks, so
  * this is also their peak.  With a fixed size (c.size N) they are bounded
  * by N alone: at most 64K + 50 (N+1) + 16 (66-m) 2^(m-1), 2^m the least
