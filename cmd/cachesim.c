@@ -10,7 +10,7 @@
 #include "util.h"
 
 static struct rt_cache_cfg iflag;
-static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode;
+static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
@@ -30,6 +30,7 @@ static struct rt_cg *cg;
 static struct rt_writer *mw;		/* the miss stream */
 static struct rt_rec cur;		/* --misses: the record being simulated */
 static struct rt_regions *regs;
+static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_CG = U_LONG, O_DIFF, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
 static const struct u_opt opts[] = {
@@ -42,6 +43,7 @@ static const struct u_opt opts[] = {
 	{ 'g', "by", "key", "misses by set, region, loc or func" },
 	U_OPT_TRACE,
 	U_OPT_KEEP,
+	{ 'M', "merge", NULL, "merge the tables named, of a trace's partitions" },
 	U_OPT_OUTPUT,
 	{ 'S', "seed", "seed", "seed of the RANDOM policy (1)" },
 	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
@@ -186,6 +188,59 @@ simsetup(int nE)
 		rt_ens_observe(ens, served, NULL);
 }
 
+/* A partition's table says what a merge needs, and warns when the sum of
+ * the partitions' tables would not be the whole's. */
+static void
+partof(struct rt_cache_table *t)
+{
+	char why[200];
+
+	if (part.n == 0)
+		return;
+	t->part = part;
+	t->incl = incl;
+	t->nlat = nc + 1;
+	memcpy(t->lat, lat, sizeof t->lat);
+	if (rt_cachetab_exact(t, why, sizeof why) != NULL)
+		u_warn("partition %llu/%llu: %s: the partitions will not merge",
+		    (unsigned long long)part.k, (unsigned long long)part.n, why);
+}
+
+/* -M: the partitions' tables, added up to the whole's. */
+static void
+merge(char **files, int n)
+{
+	struct rt_cache_table t;
+	struct rt_tabmerge *m;
+	struct rt_reader *r;
+	char err[600], why[300];
+	int i;
+
+	if ((m = rt_tabmerge_new()) == NULL)
+		u_die(1, "out of memory");
+	for (i = 0; i < n; i++) {
+		if ((r = rt_ropen(files[i], RT_FMT_LINES, err, sizeof err)) == NULL)
+			u_die(1, "%s", err);
+		if (rt_cachetab_read(r, &t, err, sizeof err))
+			u_die(1, "%s", err);
+		rt_rclose(r);
+		if (rt_tabmerge_add(m, &t, why, sizeof why))
+			u_die(1, "-M %s: %s", files[i], why);
+	}
+	if (rt_tabmerge_end(m, &t, why, sizeof why))
+		u_die(1, "-M: %s", why);
+	if (t.threec == 2)
+		u_warn("-M: -3's compulsory misses add up; capacity and conflict do not (each "
+		    "partition's fully associative twin saw only its blocks): written as -");
+	rt_tabmerge_free(m);
+	if (!Aflag && isatty(fileno(fo)))
+		Aflag = 1;
+	if (Aflag)
+		rt_cachetab_summary(fo, &t);
+	else
+		rt_cachetab_write(fo, &t);
+}
+
 static void
 report(int nE)
 {
@@ -210,6 +265,7 @@ report(int nE)
 		rt_enstab_write(fo, ens, lat);
 	else if (!dflag) {
 		rt_cachetab_of(&t, hier, lat, threec);
+		partof(&t);
 		if (Aflag)
 			rt_cachetab_summary(fo, &t);
 		else
@@ -243,6 +299,7 @@ main(int argc, char *argv[])
 			nc++;
 			break;
 		case 'd': dflag = 1; break;
+		case 'M': Mflag = 1; break;
 		case O_DIFF: diffmode = 1; break;
 		case 'E':
 			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0) {
@@ -300,6 +357,19 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (Mflag) {
+		if (nc || nE || hasi || nlat || threec || dflag || misses || gflag >= 0 ||
+		    cgflag || diffmode || mapfile || tempw || incl != RT_NINE)
+			u_bad("-M merges tables as they are: only -A and -o with it");
+		if (argc == 0)
+			u_bad("-M: name the tables to merge");
+		fo = u_open(oflag);
+		merge(argv, argc);
+		u_close(fo, oflag);
+		rt_ens_free(ens);
+		rt_regions_free(regs);
+		return u_status;
+	}
 	if (nE && nc)
 		u_bad("-E and -c: give the configurations one way");
 	if (diffmode && rt_ens_count(ens) != 2)
@@ -342,7 +412,7 @@ main(int argc, char *argv[])
 			Iflag = RT_FMT_BINARY;
 		}
 	}
-	k = rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag);
+	k = rt_foreach_part(argv, argc, Iflag, kflag, item, NULL, u_diag, &part);
 	if (!cgflag)
 		rt_ens_flush(ens);
 	if (*tmp)

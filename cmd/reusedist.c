@@ -129,9 +129,53 @@ merge(char **files, int n)
 	rt_hist_free(h);
 }
 
+/* A partition's trace (trfilter -P) is a sample at rate 1/n. */
+static void
+partok(const struct rt_part *p)
+{
+	if (cfg.pn || cfg.rate < 1 || cfg.size)
+		u_bad("partition %llu/%llu's trace: not with -P, -H or -N",
+		    (unsigned long long)p->k, (unsigned long long)p->n);
+	if (p->bytes % cfg.block != 0)
+		u_die(1, "partition %llu/%llu: its %llu-byte blocks do not hold -B's %llu-byte "
+		    "ones whole (split with trfilter -P n:%llu)", (unsigned long long)p->k,
+		    (unsigned long long)p->n, (unsigned long long)p->bytes,
+		    (unsigned long long)cfg.block, (unsigned long long)cfg.block);
+}
+
+/* The partition the files' headers record, known before they are read
+ * (standard input's is known after). */
+static void
+partfile(char **files, int n, struct rt_part *pf)
+{
+	struct rt_reader *r;
+	struct rt_part p;
+	char err[512];
+	int i;
+
+	memset(pf, 0, sizeof *pf);
+	for (i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") == 0 ||
+		    (r = rt_ropen(files[i], Iflag, err, sizeof err)) == NULL)
+			return;	/* the read says why */
+		rt_rpart(r, &p);
+		rt_rclose(r);
+		if (i > 0 && memcmp(&p, pf, sizeof p) != 0) {
+			memset(pf, 0, sizeof *pf);
+			return;
+		}
+		*pf = p;
+	}
+	if (pf->n) {
+		partok(pf);
+		rt_rdist_part(rd, pf);
+	}
+}
+
 static void
 measure(char **files, int n)
 {
+	struct rt_part part, pf;
 	struct rt_histinfo in;
 	struct rt_bin *v;
 	size_t nb;
@@ -148,8 +192,18 @@ measure(char **files, int n)
 		rt_reuserec_header(fo, cfg.timed);
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
-	if ((k = rt_foreach(files, n, Iflag, kflag, rt_rdist_item, rd, u_diag)) < 0)
+	partfile(files, n, &pf);
+	if ((k = rt_foreach_part(files, n, Iflag, kflag, rt_rdist_item, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
+	if (part.n && !pf.n) {	/* standard input: known only now */
+		partok(&part);
+		rt_rdist_part(rd, &part);
+		if (out == OUT_RECORDS || out == OUT_GROUPS || out == OUT_WINDOW)
+			u_warn("standard input is partition %llu/%llu: its distances above are "
+			    "the partition's (give the file to have them x %llu)",
+			    (unsigned long long)part.k, (unsigned long long)part.n,
+			    (unsigned long long)part.n);
+	}
 	if (k)
 		u_status = 1;
 	if ((v = rt_rdist_finish(rd, &nb, &in)) == NULL)

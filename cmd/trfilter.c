@@ -7,6 +7,7 @@
 #include "util.h"
 
 #define MAXSEL 64
+#define MAXPART 1024	/* -P n: outputs open at once */
 
 struct range { uint64_t lo, hi; };
 
@@ -24,10 +25,12 @@ static const char *mfrom, *mto;
 static int vflag, lflag, kflag, zflag;
 static uint64_t Bflag;
 static uint64_t Pk, Pn, Pbytes = 64;
-static int Iflag = RT_FMT_AUTO, Oflag = RT_FMT_TEXT;
+static int Psplit;			/* -P n: every partition, to -o's %d */
+static int Iflag = RT_FMT_AUTO, Oflag = -1;
 static const char *oflag, *eflag;
 
-static struct rt_writer *w;
+static struct rt_writer *w, **ws;	/* the output; with -P n, a partition's */
+static char **wname;
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
 static char hitF[MAXSEL], hitL[MAXSEL], hitr[MAXSEL], hitm;	/* matched a record */
@@ -49,7 +52,7 @@ static const struct u_opt opts[] = {
 	{ 'n', "seq", "range", "records whose seq is in the range" },
 	{ 'O', "output-format", "format", "write text, binary or din" },
 	U_OPT_OUTPUT,
-	{ 'P', "partition", "k/n[:bytes]", "the blocks of partition k of n" },
+	{ 'P', "partition", "[k/]n[:bytes]", "the blocks of partition k of n; n: all n, to -o's %d" },
 	{ 'p', "pc", "range", "records whose instruction address is in the range" },
 	{ 'r', "region", "region", "accesses to this registered region" },
 	{ 'T', "thread", "tid", "records of this thread" },
@@ -219,7 +222,13 @@ unmatched(void)
 static int
 emit(const struct rt_rec *rec)
 {
-	u_write(w, rec, oflag);
+	uint64_t i;
+
+	if (!Psplit)
+		u_write(w, rec, oflag);
+	else	/* an event, for every partition */
+		for (i = 0; i < Pn; i++)
+			u_write(ws[i], rec, wname[i]);
 	return 0;
 }
 
@@ -257,12 +266,15 @@ item(void *ctx, struct rt_rec *rec)
 	}
 	if (Pn) {	/* every block of partition k, clipped to it */
 		for (rt_span_start(&sp, rec->addr, rt_last(rec), Pbytes); rt_span_next(&sp);) {
-			if (sp.block % Pn != Pk)
+			if (!Psplit && sp.block % Pn != Pk)
 				continue;
 			piece = *rec;
 			piece.addr = Bflag ? sp.addr / Bflag : sp.addr;
 			piece.size = Bflag ? 1 : rec->size ? sp.len : 0;
-			emit(&piece);
+			if (Psplit)
+				u_write(ws[sp.block % Pn], &piece, wname[sp.block % Pn]);
+			else
+				emit(&piece);
 		}
 		return 0;
 	}
@@ -312,8 +324,69 @@ setloc(char *arg)
 static void
 setpart(const char *arg)
 {
-	if (rt_parse_part(arg, &Pk, &Pn, &Pbytes))
+	char buf[64];
+
+	if (strchr(arg, '/') == NULL) {	/* n[:bytes]: every partition */
+		snprintf(buf, sizeof buf, "0/%s", arg);
+		if (strlen(arg) > 40 || rt_parse_part(buf, &Pk, &Pn, &Pbytes) ||
+		    Pn > MAXPART)
+			u_bad("-P %s: want n or n:bytes with 1 <= n <= %d", arg, MAXPART);
+		Psplit = 1;
+	} else if (rt_parse_part(arg, &Pk, &Pn, &Pbytes))
 		u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", arg);
+}
+
+/* -o part%d.rtb: a name with one %d (or %Nd, %0Nd) and no other %. */
+static char *
+partname(uint64_t k)
+{
+	const char *d;
+	char *s;
+	size_t len;
+	int n, width;
+
+	if (oflag == NULL || (d = strchr(oflag, '%')) == NULL)
+		u_bad("-P %llu: name the partitions with -o and a %%d", (unsigned long long)Pn);
+	for (n = 1, width = 0; d[n] >= '0' && d[n] <= '9' && n < 4; n++)
+		width = 10 * width + d[n] - '0';
+	if (d[n] != 'd' || strchr(d + n, '%') != NULL)
+		u_bad("-o %s: one %%d, and no other %%", oflag);
+	s = u_malloc(len = strlen(oflag) + 32);
+	snprintf(s, len, "%.*s%0*llu%s", (int)(d - oflag), oflag, d[1] == '0' ? width : 0,
+	    (unsigned long long)k, d + n + 1);
+	if (d[1] != '0' && width)	/* %Nd pads with blanks */
+		snprintf(s, len, "%.*s%*llu%s", (int)(d - oflag), oflag, width,
+		    (unsigned long long)k, d + n + 1);
+	return s;
+}
+
+/* The partition in each output's header, where its format has room. */
+static void
+recordpart(struct rt_writer *o, uint64_t k)
+{
+	struct rt_part p = { k, Pn, Pbytes };
+	static int said;
+
+	if (Bflag || Oflag == RT_FMT_DIN || Oflag == RT_FMT_PIN)
+		return;	/* -B: addresses are no longer bytes; din, pin: no header */
+	if (rt_wpart(o, &p) && !said++)
+		u_warn("-P %llu/%llu:%llu: not recorded in the header (the binary format "
+		    "records partitions of a power of two bytes, fewer than 2^24)",
+		    (unsigned long long)k, (unsigned long long)Pn, (unsigned long long)Pbytes);
+}
+
+static void
+openparts(void)
+{
+	uint64_t i;
+
+	ws = u_calloc(Pn, sizeof *ws);
+	wname = u_calloc(Pn, sizeof *wname);
+	for (i = 0; i < Pn; i++) {
+		wname[i] = partname(i);
+		ws[i] = u_wopen(wname[i], Oflag, zflag);
+		recordpart(ws[i], i);
+	}
 }
 
 int
@@ -383,12 +456,28 @@ main(int argc, char *argv[])
 		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
 			u_die(1, "%s", rt_sym_error(sym));
 	}
-	w = u_wopen(oflag, Oflag, zflag);
+	if (Psplit) {
+		if (Oflag < 0)
+			Oflag = RT_FMT_BINARY;	/* the partitions are for programs */
+		openparts();
+	} else {
+		w = u_wopen(oflag, Oflag < 0 ? RT_FMT_TEXT : Oflag, zflag);
+		if (Pn)
+			recordpart(w, Pk);
+	}
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	else
 		unmatched();
-	u_wclose(w, oflag);
+	if (Psplit)
+		for (v = 0; v < Pn; v++) {
+			u_wclose(ws[v], wname[v]);
+			free(wname[v]);
+		}
+	else
+		u_wclose(w, oflag);
+	free(ws);
+	free(wname);
 	rt_sym_free(sym);
 	rt_regions_free(regs);
 	return u_status;

@@ -103,6 +103,8 @@ void rt_cg_free(struct rt_cg *g);
  * its local miss ratio times the cost of going below; lat has a latency
  * per level and one for memory. */
 double rt_hier_amat(const struct rt_hier *h, const double *lat);
+/* The same of n levels' statistics, the first level's first. */
+double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
 
 /* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
  * pass.  Configurations come from -c levels (presets such as "i7" too) or
@@ -183,8 +185,14 @@ struct rt_cache_row {
 };
 struct rt_cache_table {
 	struct rt_cache_row row[RT_MAXLEVEL + 2];
-	int n, threec;
+	int n, threec;		/* threec 2: compulsory alone (a merge's) */
 	double amat;
+	/* A partition's table (its trace's header recorded one) also says,
+	 * in a #partition line, what a merge needs that the rows do not:
+	 * the partition, the inclusion and the latencies (nlat of them). */
+	struct rt_part part;
+	int incl, nlat;
+	double lat[RT_MAXLEVEL + 1];
 };
 void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
     int threec);
@@ -192,6 +200,22 @@ int rt_cachetab_write(FILE *f, const struct rt_cache_table *t);
 int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen);
 int rt_cachetab_summary(FILE *f, const struct rt_cache_table *t);	/* for people */
 int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
+/* Partitions' tables merged (cachesim -M, lib/cache/tabmerge.c): the
+ * counts added, the ratios and AMAT computed again, as one run over the
+ * whole trace writes them.  rt_cachetab_exact says why the table of a
+ * partition would not add up to the whole's (a partition block smaller
+ * than a level's block, a partition count that does not divide a level's
+ * sets, random replacement), NULL if it would.  rt_tabmerge_add refuses
+ * (-1 with why) a table that is no partition's, of another configuration
+ * or partitioning than the first, or of a partition already added;
+ * rt_tabmerge_end gives the whole, or -1 with the partitions missing. */
+const char *rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen);
+struct rt_tabmerge;
+struct rt_tabmerge *rt_tabmerge_new(void);
+int rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, char *why,
+    size_t whylen);
+int rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen);
+void rt_tabmerge_free(struct rt_tabmerge *m);
 int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
@@ -286,6 +310,11 @@ struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
  * out of memory (rt_rdist_error says more) or when event said so. */
 int rt_rdist_item(void *d, struct rt_rec *rec);
 uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
+/* The trace is partition p of a whole (its header says so): a sample at
+ * rate 1/n, every access of it measured, the others in other partitions
+ * (so no SHARDS_adj: the partitions' histograms add up to the whole's
+ * counts).  Before the first access, for fn's distances. */
+void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
 /* Bytes of its tables (blocks, sample, histogram); none ever shrinks, so
  * this is also their peak.  With a fixed size (c.size N) they are bounded
  * by N alone: at most 64K + 50 (N+1) + 16 (66-m) 2^(m-1), 2^m the least

@@ -206,11 +206,28 @@ typedef void rt_diag_fn(const char *msg, int fatal);
 int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
     rt_item_fn *fn, void *ctx, rt_diag_fn *diag);
 
+/* A trace's partition (trfilter -P): the blocks of bytes bytes whose
+ * number modulo n is k; n 0 for a whole trace.  The stream's header
+ * records it: the text format in a "#partition k/n:bytes" line, the
+ * binary format in its header's spare bytes (bytes a power of two, n
+ * below 2^24); the other formats do not. */
+struct rt_part { uint64_t k, n, bytes; };
+/* The partition the stream's header records (known once it is open):
+ * 1 with *p, 0 with p->n 0 when it records none. */
+int rt_rpart(const struct rt_reader *r, struct rt_part *p);
+/* rt_foreach that also says, in *part, the partition the files' headers
+ * record: the one they all record, else none (n 0). */
+int rt_foreach_part(char **files, int nfiles, int fmt, int skipbad,
+    rt_item_fn *fn, void *ctx, rt_diag_fn *diag, struct rt_part *part);
+
 /* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe). */
 struct rt_writer;
 struct rt_writer *rt_wopen(const char *path, int fmt, int gzip);
 int rt_write(struct rt_writer *w, const struct rt_rec *rec);
 int rt_wclose(struct rt_writer *w);
+/* Record a partition in the header, before the first item: 0, or -1
+ * with errno EINVAL when the format cannot record it. */
+int rt_wpart(struct rt_writer *w, const struct rt_part *p);
 
 /* Symbolization: pc -> source location through the objects' debug info. */
 struct rt_sym;

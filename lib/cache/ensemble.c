@@ -305,19 +305,28 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 }
 
 double
-rt_hier_amat(const struct rt_hier *h, const double *lat)
+rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat)
 {
-	const struct rt_cache_cfg *c;
-	const struct rt_cache_stats *s;
 	double t, a, m;
-	int k, n = rt_hier_levels(h);
+	int k;
 
 	t = lat[n];
 	for (k = n - 1; k >= 0; k--) {
-		s = rt_hier_stats(h, k, &c);
-		a = (double)s->acc[0] + (double)s->acc[1] + (double)s->acc[2];
-		m = (double)s->miss[0] + (double)s->miss[1] + (double)s->miss[2];
+		a = (double)s[k]->acc[0] + (double)s[k]->acc[1] + (double)s[k]->acc[2];
+		m = (double)s[k]->miss[0] + (double)s[k]->miss[1] + (double)s[k]->miss[2];
 		t = lat[k] + (a ? m / a : 0) * t;
 	}
 	return t;
+}
+
+double
+rt_hier_amat(const struct rt_hier *h, const double *lat)
+{
+	const struct rt_cache_stats *s[RT_MAXLEVEL];
+	const struct rt_cache_cfg *c;
+	int k, n = rt_hier_levels(h);
+
+	for (k = 0; k < n; k++)
+		s[k] = rt_hier_stats(h, k, &c);
+	return rt_amat(s, n, lat);
 }

@@ -32,6 +32,7 @@ struct rt_rdist {
 	uint64_t threshold;		/* hash below: sampled */
 	double rate;			/* the sampling rate now */
 	uint64_t naccess;		/* every block access seen */
+	int partfile;			/* the trace is a partition: all sampled */
 	double nsampled;		/* sampled accesses, in sample units */
 	double scale, unit;		/* fixed size: the rate now over the first, 1/that */
 	int bits;			/* fixed size: m */
@@ -80,6 +81,13 @@ rt_rdist_free(struct rt_rdist *d)
 	rt_hist_free(d->hist);
 	rt_shards_free(d->sh);
 	free(d);
+}
+
+void
+rt_rdist_part(struct rt_rdist *d, const struct rt_part *p)
+{
+	d->rate = 1.0 / (double)p->n;
+	d->partfile = 1;
 }
 
 uint64_t
@@ -283,7 +291,9 @@ rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 		return NULL;
 	if (d->scale != 1)	/* the counts in units of the last rate */
 		rt_hist_scale(d->hist, d->scale);
-	if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate)) {
+	if (d->partfile)	/* the whole's other accesses are in other files */
+		rt_hist_scale(d->hist, 1 / d->rate);
+	else if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate)) {
 		nomem(d);
 		return NULL;
 	}

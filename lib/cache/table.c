@@ -12,6 +12,7 @@ static const char cols[] = "level size assoc block policy accesses reads writes 
     " misses read_misses write_misses fetch_misses miss_ratio evictions writebacks"
     " invalidations bytes_in bytes_out";
 static const char cols3c[] = " compulsory capacity conflict";
+static const char *const inclnames[] = { "nine", "inclusive", "exclusive" };	/* RT_NINE ... */
 
 static double
 total(const uint64_t v[3])
@@ -74,7 +75,9 @@ row(FILE *f, const struct rt_cache_row *r, int threec)
 	    (unsigned long long)s->evictions, (unsigned long long)s->writebacks,
 	    (unsigned long long)s->invalidations, (unsigned long long)s->bytes_up,
 	    (unsigned long long)s->bytes_down);
-	if (threec)
+	if (threec == 2)	/* a merge's: compulsory alone is known */
+		fprintf(f, " %llu - -", (unsigned long long)s->compulsory);
+	else if (threec)
 		fprintf(f, " %llu %llu %llu", (unsigned long long)s->compulsory,
 		    (unsigned long long)s->capacity, (unsigned long long)s->conflict);
 	fputc('\n', f);
@@ -88,6 +91,14 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 
 	fprintf(f, "%s %s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
 	    t->threec ? cols3c : "");
+	if (t->part.n) {
+		fprintf(f, "#partition %llu/%llu:%llu %s ", (unsigned long long)t->part.k,
+		    (unsigned long long)t->part.n, (unsigned long long)t->part.bytes,
+		    inclnames[t->incl]);
+		for (k = 0; k < t->nlat; k++)
+			fprintf(f, "%s%.17g", k ? "," : "", t->lat[k]);
+		fputc('\n', f);
+	}
 	for (k = 0; k < t->n; k++)
 		row(f, &t->row[k], t->threec);
 	fprintf(f, "#amat %.4f\n", t->amat);
@@ -111,7 +122,9 @@ rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
 		fprintf(f, "%-7s %12.0f accesses %12.0f misses  miss ratio %.4f  "
 		    "(%llu writebacks)\n", r->name, total(s->acc), total(s->miss), ratio(s),
 		    (unsigned long long)s->writebacks);
-		if (t->threec)
+		if (t->threec == 2)
+			fprintf(f, "%-7s %12llu compulsory\n", "", (unsigned long long)s->compulsory);
+		else if (t->threec)
 			fprintf(f, "%-7s %12llu compulsory %10llu capacity %10llu conflict\n", "",
 			    (unsigned long long)s->compulsory, (unsigned long long)s->capacity,
 			    (unsigned long long)s->conflict);
@@ -175,6 +188,30 @@ readrow(struct rt_cache_row *r, char **f, int nf, int threec)
 	return 0;
 }
 
+/* "k/n:bytes inclusion lat,...,lat", as rt_cachetab_write has it. */
+static int
+readpart(struct rt_cache_table *t, char *s)
+{
+	char *f[4], *p, *save = NULL;
+	int nf;
+
+	for (nf = 0, p = strtok_r(s, " \t", &save); p && nf < 4; p = strtok_r(NULL, " \t", &save))
+		f[nf++] = p;
+	if (nf != 3 || rt_parse_part(f[0], &t->part.k, &t->part.n, &t->part.bytes) ||
+	    strchr(f[0], ':') == NULL)
+		return -1;
+	for (t->incl = RT_NINE; t->incl <= RT_EXCLUSIVE && strcmp(f[1], inclnames[t->incl]);)
+		t->incl++;
+	if (t->incl > RT_EXCLUSIVE)
+		return -1;
+	save = NULL;
+	for (t->nlat = 0, p = strtok_r(f[2], ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (t->nlat > RT_MAXLEVEL || rt_parse_double(p, &t->lat[t->nlat++]) ||
+		    t->lat[t->nlat - 1] < 0)
+			return -1;
+	return 0;
+}
+
 int
 rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen)
 {
@@ -204,6 +241,14 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 			t->threec = s[strlen(cols)] != '\0';
 			continue;
 		}
+		if (strncmp(s, "#partition ", 11) == 0) {
+			if (readpart(t, s + 11)) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "bad partition line "
+				    "(want #partition k/n:bytes inclusion latency,...)"));
+				return -1;
+			}
+			continue;
+		}
 		if (strncmp(s, "#amat ", 6) == 0) {
 			if (rt_parse_double(s + 6, &t->amat)) {
 				snprintf(err, errlen, "%s", rt_rbad(r, "bad average access time"));
@@ -221,12 +266,16 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 			    "too many levels" : "bad cache table row"));
 			return -1;
 		}
+		if (t->threec && t->row[t->n].hascfg && strcmp(f[20], "-") == 0)
+			t->threec = 2;	/* a merge's: capacity and conflict unknown */
 		t->n++;
 	}
 	if (*rt_rerror(r)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
 		return -1;
 	}
+	for (nf = 0; t->threec == 2 && nf < t->n; nf++)
+		t->row[nf].s.capacity = t->row[nf].s.conflict = 0;
 	return 0;
 }
 

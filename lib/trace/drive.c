@@ -1,12 +1,15 @@
 /* drive.c: the input loop every program shares. */
 #include <stdio.h>
+#include <string.h>
 
 #include "reftrace.h"
 
+/* part: what the headers so far record; n UINT64_MAX before the first */
 static int
 one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
-    rt_diag_fn *diag)
+    rt_diag_fn *diag, struct rt_part *part)
 {
+	struct rt_part p;
 	char err[1024];
 	struct rt_reader *r;
 	struct rt_rec *rec;
@@ -16,6 +19,11 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 		diag(err, 1);
 		return 1;
 	}
+	rt_rpart(r, &p);
+	if (part->n == UINT64_MAX)
+		*part = p;
+	else if (p.n != part->n || p.k != part->k || p.bytes != part->bytes)
+		memset(part, 0, sizeof *part);	/* not one partition */
 	while ((k = rt_readp(r, &rec)) != 0) {
 		if (k == RT_EBAD && skipbad) {
 			diag(rt_rerror(r), 0);
@@ -39,16 +47,27 @@ int
 rt_foreach(char **files, int nfiles, int fmt, int skipbad, rt_item_fn *fn,
     void *ctx, rt_diag_fn *diag)
 {
+	struct rt_part part;
+
+	return rt_foreach_part(files, nfiles, fmt, skipbad, fn, ctx, diag, &part);
+}
+
+int
+rt_foreach_part(char **files, int nfiles, int fmt, int skipbad, rt_item_fn *fn,
+    void *ctx, rt_diag_fn *diag, struct rt_part *part)
+{
 	int i, k, status = 0;
 
+	memset(part, 0, sizeof *part);
+	part->n = UINT64_MAX;
 	if (nfiles == 0)
-		return one("-", fmt, skipbad, fn, ctx, diag);
-	for (i = 0; i < nfiles; i++) {
-		k = one(files[i], fmt, skipbad, fn, ctx, diag);
-		if (k < 0)
-			return -1;
+		status = one("-", fmt, skipbad, fn, ctx, diag, part);
+	for (i = 0; i < nfiles && status >= 0; i++) {
+		k = one(files[i], fmt, skipbad, fn, ctx, diag, part);
 		if (k)
-			status = 1;
+			status = k;
 	}
+	if (part->n == UINT64_MAX)
+		memset(part, 0, sizeof *part);
 	return status;
 }

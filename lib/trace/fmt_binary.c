@@ -39,6 +39,24 @@ sniff(const struct rt_sniff *s)
 	return s->lineno == 0 && s->len >= 8 && memcmp(s->start, RTB_MAGIC, 8) == 0;
 }
 
+static uint32_t
+le24(const unsigned char *h)
+{
+	return h[0] | h[1] << 8 | (uint32_t)h[2] << 16;
+}
+
+/* The header's partition (rtint.h): 0, or -1 when it cannot be one. */
+static int
+part(struct rt_part *p, const unsigned char *h)
+{
+	p->k = le24(h + 10);
+	p->n = le24(h + 13);
+	p->bytes = p->n ? (uint64_t)1 << (h[9] & 63) : 0;
+	if (p->n == 0)
+		return h[9] || p->k ? -1 : 0;
+	return h[9] > 63 || p->k >= p->n ? -1 : 0;
+}
+
 static int
 open_binary(struct rt_reader *r)
 {
@@ -54,6 +72,11 @@ open_binary(struct rt_reader *r)
 	if (h[8] != RTB_VERSION) {
 		snprintf(r->err, sizeof r->err, "%s: binary trace version %d, "
 		    "this reader knows %d", r->path, h[8], RTB_VERSION);
+		return -1;
+	}
+	if (part(&r->part, (const unsigned char *)h) < 0) {
+		snprintf(r->err, sizeof r->err, "%s: corrupt binary trace: bad partition "
+		    "in the header", r->path);
 		return -1;
 	}
 	d->bend = r->pos + RTB_HDRLEN;
@@ -583,8 +606,18 @@ start(struct rt_writer *w)
 	unsigned char hdr[RTB_HDRLEN] = { 0 };
 
 	w->started = 1;
+	const struct rt_part *p = &w->part;
+	int i;
+
 	memcpy(hdr, RTB_MAGIC, 8);
 	hdr[8] = RTB_VERSION;
+	if (p->n) {	/* rt_wpart saw that it fits */
+		hdr[9] = (unsigned char)__builtin_ctzll(p->bytes);
+		for (i = 0; i < 3; i++) {
+			hdr[10 + i] = (unsigned char)(p->k >> 8 * i);
+			hdr[13 + i] = (unsigned char)(p->n >> 8 * i);
+		}
+	}
 	return rt_out(w, hdr, sizeof hdr);
 }
 
@@ -690,4 +723,5 @@ const struct rt_format rt_fmt_binary = {
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
 	.wopen = open_enc, .write = write_binary, .wclose = wclose_binary,
+	.part = 1,
 };

@@ -20,6 +20,41 @@ sniff(const struct rt_sniff *s)
 	    memcmp(s->start, RT_TEXT_MAGIC, strlen(RT_TEXT_MAGIC)) == 0;
 }
 
+/* A partition is the second line, "#partition k/n:bytes", read here so
+ * that it is known once the stream is open (the line is then a comment). */
+static int
+headpart(struct rt_reader *r)
+{
+	static const char kw[] = "#partition ";
+	char line[64], *p, *e;
+	size_t n;
+
+	rt_in_need(r, 4096);
+	p = r->buf + r->pos;
+	if ((p = memchr(p, '\n', r->len - r->pos)) == NULL)
+		return 0;
+	p++;
+	n = r->buf + r->len - p;
+	if (n < sizeof kw - 1 || memcmp(p, kw, sizeof kw - 1) != 0)
+		return 0;
+	p += sizeof kw - 1;
+	n -= sizeof kw - 1;
+	if ((e = memchr(p, '\n', n)) == NULL || (size_t)(e - p) >= sizeof line)
+		goto bad;
+	memcpy(line, p, e - p);
+	line[e - p] = '\0';
+	if (e > p && line[e - p - 1] == '\r')
+		line[e - p - 1] = '\0';
+	r->part.bytes = 64;
+	if (rt_parse_part(line, &r->part.k, &r->part.n, &r->part.bytes) == 0)
+		return 0;
+bad:
+	memset(&r->part, 0, sizeof r->part);
+	snprintf(r->err, sizeof r->err, "%s:2: bad partition (want #partition k/n:bytes)",
+	    r->path);
+	return -1;
+}
+
 static int
 open_text(struct rt_reader *r)
 {
@@ -30,7 +65,7 @@ open_text(struct rt_reader *r)
 		    "(first line must be '%s')", r->path, RT_TEXT_MAGIC);
 		return -1;
 	}
-	return 0;
+	return headpart(r);
 }
 
 /* #mark seq name, #region seq name addr size elem, #object seq path bias;
@@ -220,8 +255,18 @@ putfield(struct rt_writer *w, const char *s)
 static int
 start(struct rt_writer *w)
 {
+	char line[96];
+	int n;
+
 	w->started = 1;
-	return rt_out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1);
+	if (rt_out(w, RT_TEXT_HEADER "\n", strlen(RT_TEXT_HEADER) + 1))
+		return -1;
+	if (w->part.n == 0)
+		return 0;
+	n = snprintf(line, sizeof line, "#partition %llu/%llu:%llu\n",
+	    (unsigned long long)w->part.k, (unsigned long long)w->part.n,
+	    (unsigned long long)w->part.bytes);
+	return rt_out(w, line, (size_t)n);
 }
 
 static int
@@ -320,5 +365,5 @@ wclose_text(struct rt_writer *w)
 const struct rt_format rt_fmt_text = {
 	.name = "text", .sure = 1, .sniff = sniff,
 	.size = sizeof(struct text), .open = open_text, .read = read_text,
-	.write = write_text, .wclose = wclose_text,
+	.write = write_text, .wclose = wclose_text, .part = 1,
 };

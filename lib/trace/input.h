@@ -35,6 +35,7 @@ struct rt_reader {
 	int fmt;
 	const struct rt_format *f;
 	void *st;
+	struct rt_part part;	/* the header's, n 0 if none */
 
 	/* the items the decoder put here at its last call, handed out by
 	 * rt_readp one at a time without a call into the decoder */

@@ -26,6 +26,7 @@ struct rt_writer {
 	const struct rt_format *f;
 	void *st;		/* the format's encoder state */
 	int started;		/* the format's header is written */
+	struct rt_part part;	/* for the header: rt_wpart */
 };
 
 /* An error: the first one sticks in w->err; errno says it; -1. */

@@ -199,6 +199,13 @@ rt_read(struct rt_reader *r, struct rt_rec *rec)
 }
 
 int
+rt_rpart(const struct rt_reader *r, struct rt_part *p)
+{
+	*p = r->part;
+	return p->n != 0;
+}
+
+int
 rt_rformat(const struct rt_reader *r)
 {
 	return r->fmt;

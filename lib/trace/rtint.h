@@ -10,6 +10,9 @@
  * every block so a block decodes from its own bytes plus the string and
  * location definitions that precede it in the stream. */
 #define RTB_MAGIC "\211RTB\r\n\032\n"
+/* Header bytes: magic (8), version (1), then the partition (rt_part):
+ * log2 of its bytes (1), k and n (u24le each); all zero: none, as in
+ * files written before partitions were recorded. */
 #define RTB_VERSION 1
 #define RTB_HDRLEN 16
 #define RTB_BLOCK_ITEMS 65536
@@ -73,6 +76,7 @@ struct rt_format {
 	int (*wopen)(struct rt_writer *w);
 	int (*write)(struct rt_writer *w, const struct rt_rec *rec);
 	int (*wclose)(struct rt_writer *w);
+	int part;		/* its header records a partition (rt_wpart) */
 };
 
 /* The row of enum rt_fmt fmt (or of a format added after them), NULL if

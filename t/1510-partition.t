@@ -1,0 +1,102 @@
+#!/bin/sh
+# Partitions (issue 17): trfilter -P n splits in one read and records the
+# partition in each header; cachesim -M adds partitions' tables up to the
+# single run's, byte for byte, and refuses what would not; reusedist -M
+# of partitions against a naive stack per partition.
+. "$(dirname "$0")/lib.sh"
+U="$(dirname "$0")/unit"
+plan 42
+
+trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
+trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
+trfilter -P 4:128 -o "$tmp/q%d.rtb" "$tmp/all.rtb"
+
+# trfilter: one read = n reads of -P k/n
+for k in 0 3; do
+	check_same "-P 4 -o p%d.rtb: partition $k = -P $k/4 -b" \
+	    "cat $tmp/p$k.rtb" "trfilter -P $k/4 -b $tmp/all.rtb"
+done
+check_same "the partitions hold every access once (pieces of 64 bytes)" \
+    "trfilter $tmp/p0.rtb $tmp/p1.rtb $tmp/p2.rtb $tmp/p3.rtb | awk '!/^#/ {print \$1, \$2}' | sort -u | wc -l" \
+    "trfilter -P 0/1 $tmp/all.rtb | awk '!/^#/ {print \$1, \$2}' | sort -u | wc -l"
+check_same "the binary header records 2/4 and 64 bytes (bytes 9-15)" \
+    "od -An -tu1 -j9 -N7 $tmp/p2.rtb | tr -s ' '" "echo ' 6 2 0 0 4 0 0'"
+check_same "the text header records it on its second line" \
+    "trfilter -P 2/4:128 $tmp/all.rtb | sed -n 2p" "echo '#partition 2/4:128'"
+check_same "an old binary trace (zero spare bytes) reads as before" \
+    "od -An -tu1 -j9 -N7 $tmp/all.rtb | tr -s ' '" "echo ' 0 0 0 0 0 0 0'"
+check_same "-o part%03d.rtb names the partitions with three digits" \
+    "cd $tmp && trfilter -P 2 -o w%03d.rtb all.rtb && ls w*.rtb" "printf 'w000.rtb\nw001.rtb\n'"
+check_fail "-P 4 without a %d in -o: usage error" 2 "name the partitions with -o and a %d" \
+    "trfilter -P 4 $tmp/all.rtb"
+check_fail "-P 4 -o a%d%d: usage error" 2 "one %d, and no other %" \
+    "trfilter -P 4 -o $tmp/a%d%d $tmp/all.rtb"
+check_fail "-P 0: usage error" 2 "want n or n:bytes" "trfilter -P 0 -o $tmp/x%d $tmp/all.rtb"
+check_fail "a corrupt partition in a binary header: said" 1 "bad partition in the header" \
+    "{ head -c 9 $tmp/all.rtb; printf '\\006\\005\\000\\000\\004\\000\\000'; tail -c +17 $tmp/all.rtb; } | trfilter"
+check_fail "-P 2/4:96 -b: a binary header cannot record it, said" 0 "not recorded in the header" \
+    "trfilter -P 2/4:96 -b -o $tmp/x.rtb $tmp/all.rtb"
+
+# cachesim -M: the sum of the partitions is the single run, for every
+# policy whose sets are independent
+for pol in lru fifo mru plru srrip lfu opt pes; do
+	for k in 0 1 2 3; do cachesim -c 1K:2:64:$pol -c 4K:4:64:$pol "$tmp/p$k.rtb" >"$tmp/c$k"; done
+	check_same "-M of 4 partitions = one run, $pol" \
+	    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/c3" "cachesim -c 1K:2:64:$pol -c 4K:4:64:$pol $tmp/all.rtb"
+done
+for o in "--inclusion inclusive" "--inclusion exclusive --latency 1,2,3" "--icache 1K:2:64"; do
+	for k in 0 1 2 3; do cachesim $o -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo "$tmp/q$k.rtb" >"$tmp/c$k"; done
+	check_same "-M = one run: $o, write-through, 128-byte L2 blocks" \
+	    "cachesim -M $tmp/c3 $tmp/c1 $tmp/c2 $tmp/c0" "cachesim $o -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo $tmp/all.rtb"
+done
+check_same "-M -A: the single run's summary" \
+    "cachesim -M -A $tmp/c3 $tmp/c1 $tmp/c2 $tmp/c0" "cachesim -A --icache 1K:2:64 -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo $tmp/all.rtb"
+check_same "a partition's table reads back and is written again the same" \
+    "$U/cachestream cache $tmp/c1" "cat $tmp/c1"
+for k in 0 1 2 3; do cachesim -3 -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/t$k"; done
+cachesim -3 -c 1K:2:64 -c 4K:4:64 "$tmp/all.rtb" >"$tmp/t.all"
+check_same "-3: compulsory misses add up to the single run's" \
+    "cachesim -M $tmp/t0 $tmp/t1 $tmp/t2 $tmp/t3 2>/dev/null | awk '/^L/ {print \$1, \$10, \$20}'" \
+    "awk '/^L/ {print \$1, \$10, \$20}' $tmp/t.all"
+check_fail "-3: capacity and conflict do not merge: said, written as -" 0 "capacity and conflict do not" \
+    "cachesim -M $tmp/t0 $tmp/t1 $tmp/t2 $tmp/t3 | awk '/^L/ && (\$21 != \"-\" || \$22 != \"-\") {exit 1}'"
+for k in 0 1 2 3; do cachesim -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/c$k"; done
+check_fail "-M: a partition missing" 1 "1 of 4 partitions missing: 2" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c3"
+check_fail "-M: a partition twice" 1 "c1: partition 1/4 again" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c1 $tmp/c2 $tmp/c3"
+cachesim -c 1K:2:64 -c 8K:4:64 "$tmp/p3.rtb" >"$tmp/o3"
+check_fail "-M: another configuration" 1 "o3: another configuration" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/o3"
+cachesim --latency 1,2,3 -c 1K:2:64 -c 4K:4:64 "$tmp/p3.rtb" >"$tmp/o3"
+check_fail "-M: other latencies" 1 "o3: other latencies" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/o3"
+cachesim -c 1K:2:64 -c 4K:4:64 "$tmp/all.rtb" >"$tmp/w"
+check_fail "-M: a whole trace's table" 1 "w: no partition's table" "cachesim -M $tmp/w"
+trfilter -P 3 -o "$tmp/r%d.rtb" "$tmp/all.rtb"
+check_fail "3 partitions of a 16-set cache: warned at the run" 0 "L1: 8 sets are not divided among 3 partitions" \
+    "cachesim -c 1K:2:64 -c 4K:4:64 $tmp/r0.rtb >$tmp/r0"
+check_fail "... and refused by the merge" 1 "r0: L1: 8 sets are not divided among 3" "cachesim -M $tmp/r0"
+cachesim -c 2K:full:64 "$tmp/p0.rtb" >"$tmp/f0" 2>/dev/null
+check_fail "a fully associative level: refused" 1 "1 set \\(fully associative\\) is not divided" "cachesim -M $tmp/f0"
+cachesim -c 1K:2:128 "$tmp/p0.rtb" >"$tmp/b0" 2>/dev/null
+check_fail "blocks larger than the partition's: refused" 1 "128-byte blocks span partitions of 64 bytes" "cachesim -M $tmp/b0"
+cachesim -c 1K:2:64:random "$tmp/p0.rtb" >"$tmp/x0" 2>/dev/null
+check_fail "random replacement: refused" 1 "random replacement draws for every set from one generator" "cachesim -M $tmp/x0"
+check_fail "-M with -c: usage error" 2 "only -A and -o" "cachesim -M -c i7 $tmp/c0"
+
+# reusedist: the partitions' histograms add up to the sum of each
+# partition's own stack distances x n (a naive stack per partition)
+for k in 0 1 2 3; do reusedist --exact "$tmp/p$k.rtb" >"$tmp/h$k"; done
+for k in 0 1 2 3; do
+	trfilter "$tmp/all.rtb" | awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) if (b % 4 == k) printf "%.0f\n", b}' k=$k | "$U/naive" stack
+done | awk '{c[$1 == "-" ? "cold" : $1 * 4]++} END {for (d in c) print d, c[d]}' | sort >"$tmp/naive"
+check_same "reusedist -M of 4 partitions = the naive stack per partition, distances x 4" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3 | awk '!/^#/ {print \$1, \$3}' | sort" "cat $tmp/naive"
+for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/all.rtb" >"$tmp/g$k"; done
+check_same "... = reusedist -P k/4 of the whole, merged" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3" "reusedist -M $tmp/g0 $tmp/g1 $tmp/g2 $tmp/g3"
+check_same "a partition on standard input = the file" \
+    "reusedist --exact <$tmp/p1.rtb" "cat $tmp/h1"
+check_fail "a partition's trace with -H: usage error" 2 "partition 1/4's trace: not with -P, -H or -N" \
+    "reusedist -H 0.5 $tmp/p1.rtb"
