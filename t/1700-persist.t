@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 38
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -82,6 +82,23 @@ check_fail "-I sparse: a vertex number beyond memory is refused, not allocated" 
 	"persist -I sparse $tmp/far"
 check_same "the edge collapse changes no bar (Z/47, with and without -n)" \
 	"$T bars $tmp/mm.47" "persist --no-collapse --threshold 5 $tmp/mm.pts >$tmp/o && $T bars $tmp/o"
+# The collapse on inputs of other shapes: i.i.d. symbols (ties everywhere),
+# a stencil sweep (every pair within the threshold) and a noisy circle in
+# the plane (every distance distinct: one level per edge).
+$T iid 300 16 7 | tswindow >"$tmp/iid.pts"
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size"
+	for (i = 0; i < 300; i++) printf "%d R 0x%x 8\n%d W 0x%x 8\n", 2 * i, 4096 + 8 * (i % 37), 2 * i + 1, 8192 + 8 * (i % 37) }' |
+	tswindow >"$tmp/sweep.pts"
+awk 'BEGIN { srand(3); for (i = 0; i < 120; i++) { a = 6.2831853 * rand(); r = 1 + 0.2 * rand()
+	printf "%.6f,%.6f\n", r * cos(a), r * sin(a) } }' >"$tmp/circle.csv"
+for in in "iid.pts --threshold 7" "sweep.pts" "circle.csv -I point-cloud --threshold 0.8"; do
+	set -- $in
+	f=$1
+	shift
+	check_same "the edge collapse changes no bar: $f $*" \
+		"persist $* $tmp/$f >$tmp/o && $T bars $tmp/o" \
+		"persist --no-collapse $* $tmp/$f >$tmp/o && $T bars $tmp/o"
+done
 
 # A strictly periodic stream: one class born at 2, persistence >= 2.
 for q in 4 8 12; do

@@ -131,20 +131,7 @@ dominates(const struct cx *x, const struct rt_graph *g, const float *val,
 {
 	size_t i, k = g->off[c], end = g->off[c + 1];
 	const float *row;
-	const uint64_t *b;
 
-	if (x->lbits != NULL) {	/* ebits holds e */
-		b = bitrow(x, c, levelof(x, t));
-		for (i = 0; i < x->nwords; i++) {
-			uint64_t rest = x->ebits[i] & ~b[i];
-
-			if (i == c / 64)
-				rest &= ~(1ULL << (c % 64));
-			if (rest)
-				return 0;
-		}
-		return 1;
-	}
 	if (x->dense != NULL) {
 		row = x->dense + (size_t)c * g->n;
 		for (i = 0; i < ne; i++)
@@ -198,11 +185,82 @@ setval(struct cx *x, const struct rt_graph *g, float *val, uint32_t a, uint32_t 
 	}
 }
 
+/* Is every vertex of ebits but c adjacent to c at level l? */
+static int
+bitdom(const struct cx *x, uint32_t c, size_t l)
+{
+	const uint64_t *b = bitrow(x, c, l);
+	size_t i;
+
+	for (i = 0; i < x->nwords; i++) {
+		uint64_t rest = x->ebits[i] & ~b[i];
+
+		if (i == c / 64)
+			rest &= ~(1ULL << (c % 64));
+		if (rest)
+			return 0;
+	}
+	return 1;
+}
+
+/* The edge (u, v) of value t with bitsets: its common neighbours are the
+ * AND of two rows, a level at a time, so that an edge costs words, not
+ * neighbours.  Returns the value it moves to, INFINITY if it goes; last
+ * is the dominator found before, tried first (the edges come in runs
+ * that share a vertex and are often dominated alike). */
+static float
+movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last)
+{
+	size_t i, l = levelof(x, t), nw = x->nwords;
+	uint64_t *e = x->ebits, rest, any, nn;
+	const uint64_t *ru, *rv, *rd;
+	uint32_t dom, c;
+	int still;
+
+	ru = bitrow(x, u, l);
+	rv = bitrow(x, v, l);
+	for (i = 0; i < nw; i++)
+		e[i] = ru[i] & rv[i];
+	for (;;) {
+		dom = UINT32_MAX;
+		if (*last < n && e[*last / 64] >> (*last % 64) & 1 && bitdom(x, *last, l))
+			dom = *last;
+		for (i = 0; dom == UINT32_MAX && i < nw; i++)
+			for (rest = e[i]; rest != 0; rest &= rest - 1) {
+				c = (uint32_t)(i * 64) + (uint32_t)__builtin_ctzll(rest);
+				if (c != *last && bitdom(x, c, l)) {
+					dom = c;
+					break;
+				}
+			}
+		if (dom == UINT32_MAX)
+			return x->level[l];
+		*last = dom;
+		do {	/* later while dom stays adjacent to the newcomers */
+			do {
+				if (++l == x->nlevel)
+					return INFINITY;
+				ru = bitrow(x, u, l);
+				rv = bitrow(x, v, l);
+				for (any = 0, i = 0; i < nw; i++)
+					any |= ru[i] & rv[i] & ~e[i];
+			} while (any == 0);
+			rd = bitrow(x, dom, l);
+			for (still = 1, i = 0; i < nw; i++) {
+				nn = ru[i] & rv[i] & ~e[i];
+				if (nn & ~rd[i])
+					still = 0;
+				e[i] |= nn;
+			}
+		} while (still);
+	}
+}
+
 int
 rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 {
 	size_t i, m = 0, ne, nl, li, a, b, ea, eb, n = k->n;
-	uint32_t *e = NULL, u, v, w;
+	uint32_t *e = NULL, u, v, w, last = UINT32_MAX;
 	struct later *lat = NULL;
 	struct cx x = { 0 };
 	float *val, t, fw;
@@ -237,6 +295,11 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		v = c->e[i].v;
 		t = c->e[i].f0;
 		ne = nl = 0;
+		if (x.lbits != NULL) {
+			t = movebits(&x, n, u, v, t, &last);
+			dead = t == INFINITY;
+			goto moved;
+		}
 		if (x.dense != NULL) {
 			/* common neighbours: row u against v's values */
 			const float *dv = x.dense + (size_t)v * n;
@@ -274,16 +337,21 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 			}
 		}
 		qsort(lat, nl, sizeof *lat, bylater);
-		for (a = 0; x.lbits != NULL && a < ne; a++)
-			x.ebits[e[a] / 64] |= 1ULL << (e[a] % 64);
 		li = 0;
 		dead = 0;
 		for (;;) {
-			for (dom = -1, a = 0; a < ne; a++)
-				if (dominates(&x, k, val, e, ne, e[a], t)) {
+			/* the last dominator found first: the edges come in
+			 * runs sharing a vertex, often dominated alike */
+			dom = -1;
+			if (last < n && last != u && last != v &&
+			    value(&x, k, val, u, last) <= t && value(&x, k, val, v, last) <= t &&
+			    dominates(&x, k, val, e, ne, last, t))
+				dom = (int)last;
+			for (a = 0; dom < 0 && a < ne; a++)
+				if (e[a] != last && dominates(&x, k, val, e, ne, e[a], t))
 					dom = (int)e[a];
-					break;
-				}
+			if (dom >= 0)
+				last = (uint32_t)dom;
 			if (dom < 0)
 				break;
 			do {
@@ -297,11 +365,13 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 					w = lat[li].w;
 					if (value(&x, k, val, (uint32_t)dom, w) > lat[li].f)
 						still = 0;
-					for (a = ne++; a > 0 && e[a - 1] > w; a--)
-						e[a] = e[a - 1];
+					/* sorted for the walk along a row, the one
+					 * test that needs it */
+					a = ne++;
+					if (x.dense == NULL)
+						for (; a > 0 && e[a - 1] > w; a--)
+							e[a] = e[a - 1];
 					e[a] = w;
-					if (x.lbits != NULL)
-						x.ebits[w / 64] |= 1ULL << (w % 64);
 				}
 			} while (still);
 		}

@@ -53,11 +53,19 @@ struct ctx {
 	size_t *colstart;
 	uint32_t *collen;
 
+	struct hentry *rpool;	/* reduced coboundaries of some of them */
+	size_t nrpool, caprpool, maxrpool;
+	size_t *rstart;
+	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
+	size_t *rcost;		/* cofacets a replay of the column pushes */
+	size_t pushed;		/* by the column being reduced, replays counted */
+
 	struct rt_ph *ph;
 	size_t capbar, capcoc;
 };
 
 #define EMPTY UINT64_MAX
+#define NOCACHE UINT32_MAX
 
 static int
 earlier(float da, uint64_t ka, float db, uint64_t kb)
@@ -65,18 +73,20 @@ earlier(float da, uint64_t ka, float db, uint64_t kb)
 	return da < db || (da == db && ka > kb);
 }
 
-/* The heap keeps the earliest entry on top. */
+/* The heap keeps the earliest entry on top.  It is 4-ary: a node's
+ * children share a cache line, and there are half as many levels. */
 static int
 hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
 {
 	struct hentry e = { key, diam, coef }, *h;
 	size_t i, up;
 
-	if (rt_grow(&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
+	if (x->nheap == x->capheap &&
+	    rt_grow(&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
 		return -1;
 	h = x->heap;
 	for (i = x->nheap++; i > 0; i = up) {
-		up = (i - 1) / 2;
+		up = (i - 1) / 4;
 		if (!earlier(e.diam, e.key, h[up].diam, h[up].key))
 			break;
 		h[i] = h[up];
@@ -89,22 +99,36 @@ static struct hentry
 hpop(struct ctx *x)
 {
 	struct hentry top = x->heap[0], last = x->heap[--x->nheap], *h = x->heap;
-	size_t i = 0, c, n = x->nheap;
+	size_t i = 0, c, m, end, n = x->nheap;
 
 	for (;;) {
-		c = 2 * i + 1;
+		c = 4 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && earlier(h[c + 1].diam, h[c + 1].key, h[c].diam, h[c].key))
-			c++;
-		if (!earlier(h[c].diam, h[c].key, last.diam, last.key))
+		end = c + 4 < n ? c + 4 : n;
+		for (m = c++; c < end; c++)
+			if (earlier(h[c].diam, h[c].key, h[m].diam, h[m].key))
+				m = c;
+		if (!earlier(h[m].diam, h[m].key, last.diam, last.key))
 			break;
-		h[i] = h[c];
-		i = c;
+		h[i] = h[m];
+		i = m;
 	}
 	if (n)
 		h[i] = last;
 	return top;
+}
+
+/* Pop the earliest term with every equal one, their coefficients summed. */
+static struct hentry
+hpopsum(struct ctx *x)
+{
+	struct hentry e = hpop(x);
+
+	while (x->nheap && x->heap[0].key == e.key)
+		if ((e.coef += hpop(x).coef) >= x->p)
+			e.coef -= x->p;
+	return e;
 }
 
 /* The pivot of the working coboundary: its earliest entry with a nonzero
@@ -113,15 +137,10 @@ static int
 hpivot(struct ctx *x, struct hentry *piv)
 {
 	struct hentry e;
-	uint32_t c;
 
 	while (x->nheap) {
-		e = hpop(x);
-		c = e.coef;
-		while (x->nheap && x->heap[0].key == e.key)
-			c = (c + hpop(x).coef) % x->p;
-		if (c) {
-			e.coef = c;
+		e = hpopsum(x);
+		if (e.coef) {
 			if (hpush(x, e.key, e.diam, e.coef))
 				return -1;
 			*piv = e;
@@ -264,6 +283,7 @@ coboundary(struct ctx *x, const struct simplex *s, uint32_t coef, int check,
 		}
 		if (hpush(x, key, diam, c))
 			return -1;
+		x->pushed++;
 	}
 	return 0;
 }
@@ -304,6 +324,35 @@ worksum(struct ctx *x)
 		x->work[o++] = x->work[i];
 	}
 	x->nwork = o;
+}
+
+/* Keep the reduced coboundary of column c, now on the heap with its
+ * pivot on top, if it is shorter than the coboundaries its reduction
+ * column replays (pushed of them) and there is room: adding the column
+ * later then pushes its surviving terms, not every cofacet of every
+ * term.  The heap is emptied either way. */
+static int
+keepr(struct ctx *x, size_t c, size_t pushed)
+{
+	struct hentry e;
+	size_t start = x->nrpool;
+
+	x->rlen[c] = NOCACHE;
+	while (x->nheap) {
+		if ((e = hpopsum(x)).coef == 0)
+			continue;
+		if (2 * (x->nrpool - start + 1) > pushed || x->nrpool + 1 > x->maxrpool) {
+			x->nrpool = start;
+			x->nheap = 0;
+			return 0;
+		}
+		if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
+			return -1;
+		x->rpool[x->nrpool++] = e;
+	}
+	x->rstart[c] = start;
+	x->rlen[c] = (uint32_t)(x->nrpool - start);
+	return 0;
 }
 
 static int
@@ -352,11 +401,22 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	x->nv = dim + 1;
 	free(x->colstart);
 	free(x->collen);
+	free(x->rstart);
+	free(x->rlen);
+	free(x->rcost);
 	x->npool = 0;
+	x->nrpool = 0;
 	if ((x->colstart = malloc((ncol + 1) * sizeof *x->colstart)) == NULL ||
-	    (x->collen = calloc(ncol + 1, sizeof *x->collen)) == NULL)
+	    (x->collen = calloc(ncol + 1, sizeof *x->collen)) == NULL ||
+	    (x->rstart = malloc((ncol + 1) * sizeof *x->rstart)) == NULL ||
+	    (x->rlen = malloc((ncol + 1) * sizeof *x->rlen)) == NULL ||
+	    (x->rcost = malloc((ncol + 1) * sizeof *x->rcost)) == NULL)
 		return -1;
 	for (c = 0; c < ncol; c++) {
+		int added = 0;
+
+		x->rlen[c] = NOCACHE;
+		x->pushed = 0;
 		x->ph->columns++;
 		x->nheap = 0;
 		x->nwork = 0;
@@ -371,6 +431,27 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
 			j = owner->col;
 			factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
+			added = 1;
+			if (x->rlen[j] != NOCACHE) {
+				const struct hentry *r = x->rpool + x->rstart[j];
+
+				hpop(x);	/* the pivot, which cancels */
+				x->pushed += x->rcost[j];
+				for (t = 0; t < x->collen[j]; t++) {
+					const struct ventry *e = &x->pool[x->colstart[j] + t];
+
+					if (workadd(x, &e->s, (uint32_t)((uint64_t)e->coef * factor % x->p)))
+						return -1;
+				}
+				for (t = 1; t < x->rlen[j]; t++)
+					if (hpush(x, r[t].key, r[t].diam,
+					    (uint32_t)((uint64_t)r[t].coef * factor % x->p)))
+						return -1;
+				if ((k = hpivot(x, &piv)) < 0)
+					return -1;
+				x->ph->reduced++;
+				continue;
+			}
 			for (t = 0; t < x->collen[j]; t++) {
 				const struct ventry *e = &x->pool[x->colstart[j] + t];
 
@@ -392,6 +473,9 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		    addbar(x, dim, col[c].diam, piv.diam, &col[c], dim == 1))
 			return -1;
 		if (padd(x, piv.key, (uint32_t)c, piv.coef))
+			return -1;
+		x->rcost[c] = x->pushed;
+		if (added && keepr(x, c, x->pushed))
 			return -1;
 		start = x->npool;
 		if (rt_grow(&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
@@ -533,7 +617,7 @@ rt_prime(uint64_t p)
 int
 rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p)
 {
-	struct ctx x = { .g = g, .p = p, .ph = ph };
+	struct ctx x = { .g = g, .p = p, .ph = ph, .maxrpool = (size_t)1 << 24 };
 	struct simplex *col = NULL;
 	size_t ncol = 0, v;
 	int m, status = -1;
@@ -578,6 +662,10 @@ out:
 	free(x.pool);
 	free(x.colstart);
 	free(x.collen);
+	free(x.rpool);
+	free(x.rstart);
+	free(x.rlen);
+	free(x.rcost);
 	if (status)
 		rt_ph_free(ph);
 	return status;
