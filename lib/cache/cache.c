@@ -557,6 +557,54 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 	return serve(h, 0, addr, op, bytes);
 }
 
+/* A way's part in a flush: its dirty block written below and kept, or
+ * with inval dropped unwritten. */
+static void
+flushway(struct rt_hier *h, int k, uint64_t i, int inval)
+{
+	struct level *l = lvl(h, k);
+
+	if (l->tag[i] == INVALID)
+		return;
+	if (inval)
+		l->tag[i] = INVALID;
+	else if (l->dirty[i]) {
+		l->s.writebacks++;
+		l->s.bytes_down += l->c.block;
+		below(h, k, TAG(l->tag[i]) * l->c.block, RT_WRITE, l->c.block);
+	}
+	l->dirty[i] = 0;
+}
+
+/* Dinero IV's copy-back and invalidate (d4copyback, d4invalidate): level
+ * by level from the first, so that what one writes back reaches the next
+ * before that is flushed in turn.  The whole of a level goes from its
+ * last way to its first, the order in which Dinero's stack of pending
+ * write-backs sends them. */
+void
+rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
+{
+	struct level *l;
+	struct rt_span s;
+	uint64_t i;
+	int64_t w;
+	int k, inval = ev->kind == RT_INVAL;
+
+	if (ev->kind != RT_FLUSH && !inval)
+		return;
+	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
+		l = lvl(h, k);
+		if (ev->size == 0) {
+			for (i = l->nsets * l->ways; i-- > 0;)
+				flushway(h, k, i, inval);
+			continue;
+		}
+		for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+			if ((w = lookup(l, s.block, setof(l, s.block))) >= 0)
+				flushway(h, k, (uint64_t)w, inval);
+	}
+}
+
 void
 rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n)
 {
