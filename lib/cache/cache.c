@@ -576,17 +576,51 @@ flushway(struct rt_hier *h, int k, uint64_t i, int inval)
 	l->dirty[i] = 0;
 }
 
+struct wayord { uint64_t st, i; };
+
+static int
+byst(const void *a, const void *b)
+{
+	const struct wayord *x = a, *y = b;
+
+	return x->st != y->st ? (x->st < y->st ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Every way of level k, in the order Dinero's stack of pending write-backs
+ * sends them: the last set first, and in a set the least recent way first
+ * (the least policy state: a stamp for LRU and FIFO); by place where the
+ * memory to sort a set is wanting. */
+static void
+flushall(struct rt_hier *h, int k, int inval)
+{
+	struct level *l = lvl(h, k);
+	struct wayord *ord = malloc(l->ways * sizeof *ord);
+	uint64_t set, i;
+
+	for (set = l->nsets; set-- > 0;) {
+		for (i = 0; i < l->ways; i++)
+			if (ord != NULL) {
+				ord[i].i = set * l->ways + i;
+				ord[i].st = l->st[ord[i].i];
+			} else
+				flushway(h, k, set * l->ways + i, inval);
+		if (ord == NULL)
+			continue;
+		qsort(ord, l->ways, sizeof *ord, byst);
+		for (i = 0; i < l->ways; i++)
+			flushway(h, k, ord[i].i, inval);
+	}
+	free(ord);
+}
+
 /* Dinero IV's copy-back and invalidate (d4copyback, d4invalidate): level
  * by level from the first, so that what one writes back reaches the next
- * before that is flushed in turn.  The whole of a level goes from its
- * last way to its first, the order in which Dinero's stack of pending
- * write-backs sends them. */
+ * before that is flushed in turn. */
 void
 rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
 {
 	struct level *l;
 	struct rt_span s;
-	uint64_t i;
 	int64_t w;
 	int k, inval = ev->kind == RT_INVAL;
 
@@ -595,8 +629,7 @@ rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
 	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
 		l = lvl(h, k);
 		if (ev->size == 0) {
-			for (i = l->nsets * l->ways; i-- > 0;)
-				flushway(h, k, i, inval);
+			flushall(h, k, inval);
 			continue;
 		}
 		for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
