@@ -81,7 +81,7 @@ read_din(struct rt_reader *r)
 
 	if ((p = rt_in_data(r)) == NULL)
 		return RT_IN_END(r);
-	if ((l = strchr(xlabel, p[0] | 0x20)) != NULL && rt_in_blank(p[1])) {
+	if (p[0] > '9' && (l = strchr(xlabel, p[0] | 0x20)) != NULL && rt_in_blank(p[1])) {
 		label = (uint64_t)(l - xlabel);
 		p = rt_in_skipws(p + 1);
 		if (hex(&p, &addr))
@@ -91,7 +91,10 @@ read_din(struct rt_reader *r)
 		if (size == 0 && label < 4)
 			return rt_in_bad(r, "size 0 (only c and v take it: the whole cache)");
 	} else {
-		if (hex(&p, &label) || label > 5)
+		if (p[0] >= '0' && p[0] <= '5' && rt_in_blank(p[1])) {	/* the usual label */
+			label = (uint64_t)(p[0] - '0');
+			p = rt_in_skipws(p + 1);
+		} else if (hex(&p, &label) || label > 5)
 			return rt_in_bad(r, "bad din label (want 0-5, or r, w, i, m, c, v)");
 		if (hex(&p, &addr))
 			return rt_in_bad(r, "bad address");
