@@ -11,6 +11,7 @@
 
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
+static int flush;			/* --flush: write dirty blocks back at the end */
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
@@ -32,7 +33,7 @@ static struct rt_rec cur;		/* --misses: the record being simulated */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_CG = U_LONG, O_DIFF, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
+enum { O_CG = U_LONG, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -49,6 +50,7 @@ static const struct u_opt opts[] = {
 	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
+	{ O_FLUSH, "flush", NULL, "write back every dirty block at the end, as Dinero IV" },
 	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
 	{ O_INCL, "inclusion", "policy", "nine, inclusive or exclusive" },
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
@@ -104,6 +106,8 @@ item(void *ctx, struct rt_rec *rec)
 	if (rec->kind != RT_ACCESS) {
 		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
 			u_die(1, "out of memory");
+		if (cg == NULL)	/* a flush: its write-backs go down before it */
+			rt_ens_event(ens, rec);
 		if (mw != NULL && rt_write(mw, rec))
 			u_wfail(oflag);
 	} else if (cg != NULL)
@@ -301,6 +305,7 @@ main(int argc, char *argv[])
 		case 'd': dflag = 1; break;
 		case 'M': Mflag = 1; break;
 		case O_DIFF: diffmode = 1; break;
+		case O_FLUSH: flush = 1; break;
 		case 'E':
 			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0) {
 				if (k == -2)
@@ -415,6 +420,8 @@ main(int argc, char *argv[])
 	k = rt_foreach_part(argv, argc, Iflag, kflag, item, NULL, u_diag, &part);
 	if (!cgflag)
 		rt_ens_flush(ens);
+	if (!cgflag && flush)
+		rt_ens_event(ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
 	if (*tmp)
 		unlink(tmp);
 	if (k)

@@ -48,10 +48,14 @@ fuzz_item_put(struct fuzz_trace *t, int rc, const struct rt_rec *rec, const char
 static inline void
 fuzz_check_rec(const struct rt_rec *p)
 {
-	fuzz_assert(p->kind <= RT_OBJECT, "kind %d", p->kind);
+	fuzz_assert(p->kind <= RT_INVAL, "kind %d", p->kind);
 	fuzz_assert(p->name < rt_str_count() && p->var < rt_str_count(),
 	    "a string id that was not interned");
 	fuzz_assert(p->loc < rt_loc_count(), "a location id that was not interned");
+	if (p->kind == RT_FLUSH || p->kind == RT_INVAL)
+		fuzz_assert(p->size <= RT_MAXSIZE && !rt_wraps(p->addr, p->size),
+		    "a flush of %llu bytes at %#llx", (unsigned long long)p->size,
+		    (unsigned long long)p->addr);
 	if (p->kind != RT_ACCESS)
 		return;
 	fuzz_assert(p->op <= RT_IFETCH, "op %d", p->op);
@@ -101,7 +105,8 @@ fuzz_same_rec(const struct rt_rec *a, const struct rt_rec *b, int all)
 		    a->tid == b->tid && a->pc == b->pc && a->loc == b->loc &&
 		    a->var == b->var && (!all || (a->name == b->name && a->elem == b->elem));
 	return a->name == b->name && (a->kind == RT_MARK || a->addr == b->addr) &&
-	    (a->kind != RT_REGION || (a->size == b->size && a->elem == b->elem));
+	    (a->kind == RT_MARK || a->kind == RT_OBJECT || a->size == b->size) &&
+	    (a->kind != RT_REGION || a->elem == b->elem);
 }
 
 /* The harness of a reader: the input read in format fmt.  A line with a

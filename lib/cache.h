@@ -70,6 +70,10 @@ struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
 int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
+/* An RT_FLUSH or RT_INVAL event (others are ignored): at every level, the
+ * dirty blocks of its range (every block for size 0) written below and
+ * kept, or the blocks dropped unwritten.  Counted as writebacks. */
+void rt_hier_event(struct rt_hier *h, const struct rt_rec *ev);
 uint64_t rt_hier_set(const struct rt_hier *h, uint64_t addr, int op);	/* first level's set */
 int rt_hier_3c(struct rt_hier *h);	/* classify misses from now on */
 /* OPT and PES at level k: for the i-th block that arrives there, the
@@ -132,6 +136,7 @@ typedef void rt_served_fn(void *ctx, const struct rt_rec *rec, uint64_t addr,
 void rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx);
 void rt_ens_access(struct rt_ens *e, const struct rt_rec *rec);
 void rt_ens_flush(struct rt_ens *e);	/* the accesses still batched */
+void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event */
 void rt_ens_free(struct rt_ens *e);
 
 /* OPT and PES need the future (lib/cache/future.c): the input is read

@@ -13,7 +13,11 @@ enum rt_kind {
 	RT_ACCESS = 0,	/* a load, store, modify or instruction fetch */
 	RT_MARK,	/* named phase boundary: name */
 	RT_REGION,	/* data structure registration: name, addr, size, elem */
-	RT_OBJECT	/* loaded object: name = path, addr = load bias */
+	RT_OBJECT,	/* loaded object: name = path, addr = load bias */
+	/* Dinero IV's copy-back and invalidate, for caches: the blocks of
+	 * addr .. addr+size-1, every block when size is 0 */
+	RT_FLUSH,	/* write the dirty blocks back, keep them */
+	RT_INVAL	/* drop the blocks, dirty or not */
 };
 
 /* Operations, numbered as the binary format stores them. */

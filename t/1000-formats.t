@@ -2,7 +2,7 @@
 # The trace formats: every reader on real and malformed input, gzip,
 # and lossless text <-> binary round trips.
 . "$(dirname "$0")/lib.sh"
-plan 48
+plan 54
 
 L=$D/bsort-reversed.lk.gz
 nrec() { grep -v -c '^#'; }
@@ -63,17 +63,36 @@ printf 'START PID 1\nS 7ff000490 8\n' >"$tmp/gbad.txt"
 check_fail "Gleipnir: a short line is named" 1 "gbad.txt:2: not a Gleipnir line" \
     "trfilter $tmp/gbad.txt"
 
-# din
-printf '0 1000\n1 2004\n2 400000\n3 30\n4 0\n0 1008 8\n' >"$tmp/t.din"
-check_same "din: labels 0 1 2 3, 4 is a flush mark" \
+# din, as Dinero IV reads it (its d4.1, TRACE RECORDS): traditional lines
+# are 4 bytes at the address rounded down to 4, the rest of the line
+# ignored; extended lines take a hex size; 4 / c flush, 5 / v invalidate
+printf '0 1000\n1 2006\n2 400000 extra\n3 31\n4 1001\n5 0\n2 130 4\ti1\n0x0 0x1008 8\n' >"$tmp/t.din"
+check_same "din (traditional): labels 0-5, 4 bytes aligned, rest ignored" \
     "trfilter $tmp/t.din | awk '!/^#reftrace/ {print \$1, \$2, \$3, \$4}'" \
-    "printf '%s\n' '0 R 0x1000 1' '1 W 0x2004 1' '2 I 0x400000 1' '3 R 0x30 1' '#mark 4 flush ' '4 R 0x1008 8'"
+    "printf '%s\n' '0 R 0x1000 4' '1 W 0x2004 4' '2 I 0x400000 4' '3 R 0x30 4' '#flush 4 0x1000 4' '#inval 4 0x0 4' '4 I 0x130 4' '5 R 0x1008 4'"
+printf 'r 1000 8\nW 0x2003 0x10 a comment\ni 400 4\nm 31 3\nc 0 0\nV 1000 20\n' >"$tmp/x.din"
+check_same "din (extended): r w i m c v, hex sizes, either case" \
+    "trfilter $tmp/x.din | awk '!/^#reftrace/ {print \$1, \$2, \$3, \$4}'" \
+    "printf '%s\n' '0 R 0x1000 8' '1 W 0x2003 16' '2 I 0x400 4' '3 R 0x31 3' '#flush 4 0x0 0' '#inval 4 0x1000 32'"
 printf '0 1000\n9 2000\n' >"$tmp/bad.din"
 check_fail "din: a bad label is named" 1 "bad.din:2: bad din label" "trfilter $tmp/bad.din"
-check_same "din writer: a modify is a read then a write" \
-    "printf '0 M 0x10 4\n1 W 0x20 8\n' | sed '1i #reftrace trace 1' | trfilter -O din" \
-    "printf '0 10 4\n1 10 4\n1 20 8\n'"
-check_same "din round trip" "trfilter -O din $L | trfilter -O din" "trfilter -O din $L"
+printf 'r 1000 8\nw 2000\n' >"$tmp/bad.din"
+check_fail "din: an extended line without its size is named" 1 "bad.din:2: bad size" "trfilter $tmp/bad.din"
+printf 'r 1000 0\n' >"$tmp/bad.din"
+check_fail "din: an access of size 0 is refused" 1 "bad.din:1: size 0" "trfilter $tmp/bad.din"
+check_same "din writer: extended din, a modify a read then a write, flushes c" \
+    "printf '0 M 0x10 4\n#flush 1 0x0 0\n1 W 0x20 17\n#inval 2 0x40 8\n' | sed '1i #reftrace trace 1' | trfilter -O din" \
+    "printf 'r 10 4\nw 10 4\nc 0 0\nw 20 11\nv 40 8\n'"
+check_same "din writer: accesses past Dinero's 16-bit size in pieces" \
+    "printf '0 R 0x10 70000\n' | sed '1i #reftrace trace 1' | trfilter -O din" \
+    "printf 'r 10 8000\nr 8010 8000\nr 10010 1170\n'"
+check_same "din round trip: din -> din" "trfilter -O din $L | trfilter -O din" "trfilter -O din $L"
+cols() { awk '/^#flush/ {print $1, $3, $4} !/^#/ {print $2, $3, $4} END {exit NR < 100}'; }
+check_same "din round trip: text -> din -> text keeps every access and flush" \
+    "trfilter -t RWI $L | sed '3i #flush 2 0x40 64' | trfilter -O din | trfilter | cols" \
+    "trfilter -t RWI $L | sed '3i #flush 2 0x40 64' | cols"
+check_same "flushes survive text -> binary -> text" \
+    "trfilter $tmp/x.din | trfilter -b | trfilter" "trfilter $tmp/x.din"
 
 # MTV
 printf 'L /src/a.cpp:47\nR 0x7000ffa0\nW 0x7000ffa2\nL b.cpp:3\nR 0x10\n' >"$tmp/t.mtv"

@@ -3,7 +3,7 @@
 # flips, truncations, garbage lines) end with status 0, or 1 and an error
 # naming the file. Under make asan a sanitizer report exits 86.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 
 zcat "$D/bsort-reversed.lk.gz" | head -4000 >"$tmp/s.lk"
 trfilter "$tmp/s.lk" >"$tmp/s.txt"
@@ -12,6 +12,7 @@ trfilter -e "$D/bsort" -l "$tmp/s.lk" >"$tmp/s.loc.txt"
 trfilter -b "$tmp/s.loc.txt" >"$tmp/s.loc.rtb"
 printf 'START PID 1\nS 7ff000490 8 1 S main LV x\nL 000601070 4 2 G f GS a[0].b\nX THREAD EXIT 0\nM 7ff000498 4 1 S main\n' >"$tmp/s.gl"
 printf '0 1000\n1 2004 8\n2 400000\n4 0\n3 30\n' >"$tmp/s.din"
+printf 'r 1000 8\nw 2004 8\ni 400000 4\nc 0 0\nm 30 1\nv 1000 40\n' >"$tmp/s.xdin"
 printf 'L /a/b.cpp:47\nR 0x7000ffa0\nW 0x7000ffa2 4\nL c.c:1\nR 0x10\n' >"$tmp/s.mtv"
 printf '4096\n0x2000\n17\n' >"$tmp/s.addr"
 
@@ -37,7 +38,7 @@ for my $k (1 .. $n) {
 	open(my $o, '>:raw', "$in.m$k") or die; print $o $t; close $o;
 }
 P
-for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.mtv s.addr; do
+for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.xdin s.mtv s.addr; do
 	perl "$tmp/mutate.pl" "$tmp/$s" 60 7 || exit 1
 	bad= errs=0
 	for k in $(seq 1 60); do

@@ -22,7 +22,7 @@ mk text '0 R 0x1000 8' '4 W 0x2000 4' '1 R 0x1000 1099511627776' \
     '2 R 0xfffffffffffffff8 16' '3 R 0x1000 8'
 mk lackey ' L 00001000,8' ' S 00002000,4' ' L 00001000,1048577' \
     ' L fffffffffffffff8,16' ' L 00001000,8'
-mk din '0 1000 8' '1 2000 4' '0 1000 1099511627776' '0 fffffffffffffff8 16' '0 1000 8'
+mk din 'r 1000 8' 'w 2000 4' 'r 1000 10000000000' 'r fffffffffffffff8 10' 'r 1000 8'
 mk gleipnir 'L 000001000 8 1' 'S 000002000 4 1' 'L 000001000 1099511627776 1' \
     'L fffffffffffffff8 16 1' 'L 000001000 8 1'
 mk mtv 'R 0x1000 8' 'W 0x2000 4' 'R 0x1000 1099511627776' 'R 0xfffffffffffffff8 16' 'R 0x1000 8'

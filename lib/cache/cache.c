@@ -557,6 +557,87 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 	return serve(h, 0, addr, op, bytes);
 }
 
+/* A way's part in a flush: its dirty block written below and kept, or
+ * with inval dropped unwritten. */
+static void
+flushway(struct rt_hier *h, int k, uint64_t i, int inval)
+{
+	struct level *l = lvl(h, k);
+
+	if (l->tag[i] == INVALID)
+		return;
+	if (inval)
+		l->tag[i] = INVALID;
+	else if (l->dirty[i]) {
+		l->s.writebacks++;
+		l->s.bytes_down += l->c.block;
+		below(h, k, TAG(l->tag[i]) * l->c.block, RT_WRITE, l->c.block);
+	}
+	l->dirty[i] = 0;
+}
+
+struct wayord { uint64_t st, i; };
+
+static int
+byst(const void *a, const void *b)
+{
+	const struct wayord *x = a, *y = b;
+
+	return x->st != y->st ? (x->st < y->st ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Every way of level k, in the order Dinero's stack of pending write-backs
+ * sends them: the last set first, and in a set the least recent way first
+ * (the least policy state: a stamp for LRU and FIFO); by place where the
+ * memory to sort a set is wanting. */
+static void
+flushall(struct rt_hier *h, int k, int inval)
+{
+	struct level *l = lvl(h, k);
+	struct wayord *ord = malloc(l->ways * sizeof *ord);
+	uint64_t set, i;
+
+	for (set = l->nsets; set-- > 0;) {
+		for (i = 0; i < l->ways; i++)
+			if (ord != NULL) {
+				ord[i].i = set * l->ways + i;
+				ord[i].st = l->st[ord[i].i];
+			} else
+				flushway(h, k, set * l->ways + i, inval);
+		if (ord == NULL)
+			continue;
+		qsort(ord, l->ways, sizeof *ord, byst);
+		for (i = 0; i < l->ways; i++)
+			flushway(h, k, ord[i].i, inval);
+	}
+	free(ord);
+}
+
+/* Dinero IV's copy-back and invalidate (d4copyback, d4invalidate): level
+ * by level from the first, so that what one writes back reaches the next
+ * before that is flushed in turn. */
+void
+rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
+{
+	struct level *l;
+	struct rt_span s;
+	int64_t w;
+	int k, inval = ev->kind == RT_INVAL;
+
+	if (ev->kind != RT_FLUSH && !inval)
+		return;
+	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
+		l = lvl(h, k);
+		if (ev->size == 0) {
+			flushall(h, k, inval);
+			continue;
+		}
+		for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+			if ((w = lookup(l, s.block, setof(l, s.block))) >= 0)
+				flushway(h, k, (uint64_t)w, inval);
+	}
+}
+
 void
 rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n)
 {

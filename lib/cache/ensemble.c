@@ -270,6 +270,18 @@ rt_ens_flush(struct rt_ens *e)
 }
 
 void
+rt_ens_event(struct rt_ens *e, const struct rt_rec *ev)
+{
+	int i;
+
+	if (ev->kind != RT_FLUSH && ev->kind != RT_INVAL)
+		return;
+	rt_ens_flush(e);	/* the accesses before it first */
+	for (i = 0; i < e->nh; i++)
+		rt_hier_event(e->h[i], ev);
+}
+
+void
 rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 {
 	uint64_t last = rt_last(rec), bs = rec->op == RT_IFETCH ? e->bsi : e->bsd;

@@ -55,8 +55,10 @@ prepass(void *ctx, struct rt_rec *rec)
 	struct pass *p = ctx;
 	struct rt_span s;
 
-	if (rec->kind != RT_ACCESS)
-		return 0;
+	if (rec->kind != RT_ACCESS) {
+		rt_hier_event(p->pre, rec);	/* its write-backs arrive below */
+		return p->nomem ? -1 : 0;
+	}
 	for (rt_span_start(&s, rec->addr, rt_last(rec), rt_hier_block(p->pre, rec->op));
 	    rt_span_next(&s);)
 		rt_hier_access(p->pre, s.addr, rec->op, (uint32_t)s.len);

@@ -366,22 +366,31 @@ batch(struct rt_reader *r, struct dec *d)
 		case RTB_MARK:
 		case RTB_REGION:
 		case RTB_OBJECT:
+		case RTB_FLUSH:
+		case RTB_INVAL:
 			rec = &r->q[n];
 			NEXT(v);
-			NEXT(a);
+			a = 0;
+			if (h < RTB_FLUSH)	/* a flush has no name */
+				NEXT(a);
 			if (mapid(&d->smap, a, &id))
 				goto bad;
 			rt_in_event(rec, h == RTB_MARK ? RT_MARK : h == RTB_REGION ?
-			    RT_REGION : RT_OBJECT, seq + 1 + unzig(v), id);
+			    RT_REGION : h == RTB_OBJECT ? RT_OBJECT : h == RTB_FLUSH ?
+			    RT_FLUSH : RT_INVAL, seq + 1 + unzig(v), id);
 			if (h != RTB_MARK)
 				NEXT(rec->addr);
-			if (h == RTB_REGION) {
+			if (h != RTB_MARK && h != RTB_OBJECT)
 				NEXT(rec->size);
+			if (h == RTB_REGION) {
 				NEXT(v);
-				if (v > UINT32_MAX || rt_wraps(rec->addr, rec->size))
+				if (v > UINT32_MAX)
 					goto bad;
 				rec->elem = (uint32_t)v;
 			}
+			if (rt_wraps(rec->addr, rec->size) ||
+			    (h >= RTB_FLUSH && rec->size > RT_MAXSIZE))
+				goto bad;
 			seq = rec->seq - 1;
 			n++;
 			break;
@@ -637,19 +646,23 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 		restart(&e->prev, &e->iaddr);
 	}
 	if (r->kind != RT_ACCESS) {
-		if (defstr(w, e, r->name) || blkroom(w, e, 64))
+		static const unsigned char byte[] = { 0, RTB_MARK, RTB_REGION, RTB_OBJECT,
+			RTB_FLUSH, RTB_INVAL };
+		int named = r->kind <= RT_OBJECT;	/* a flush has no name */
+
+		if ((named && defstr(w, e, r->name)) || blkroom(w, e, 64))
 			return -1;
 		p = e->blk + e->blen;
-		*p++ = r->kind == RT_MARK ? RTB_MARK : r->kind == RT_REGION ?
-		    RTB_REGION : RTB_OBJECT;
+		*p++ = byte[r->kind <= RT_INVAL ? r->kind : RT_MARK];
 		p = putvar(p, zig(r->seq - (pv->seq + 1)));
-		p = putvar(p, r->name);
+		if (named)
+			p = putvar(p, r->name);
 		if (r->kind != RT_MARK)
 			p = putvar(p, r->addr);
-		if (r->kind == RT_REGION) {
+		if (r->kind == RT_REGION || !named)
 			p = putvar(p, r->size);
+		if (r->kind == RT_REGION)
 			p = putvar(p, r->elem);
-		}
 		pv->seq = r->seq - 1;
 		e->blen = p - e->blk;
 		e->bcount++;

@@ -68,8 +68,8 @@ open_text(struct rt_reader *r)
 	return headpart(r);
 }
 
-/* #mark seq name, #region seq name addr size elem, #object seq path bias;
- * 0 for any other comment. */
+/* #mark seq name, #region seq name addr size elem, #object seq path bias,
+ * #flush seq addr size, #inval seq addr size; 0 for any other comment. */
 static int
 event(struct rt_reader *r, char *p, struct rt_rec *rec)
 {
@@ -93,6 +93,14 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a))
 			return rt_in_bad(r, "bad object line");
 		kind = RT_OBJECT;
+	} else if (n == 4 && (strcmp(f[0], "flush") == 0 || strcmp(f[0], "inval") == 0)) {
+		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[2], &a) ||
+		    rt_parse_u64(f[3], &b) || b > RT_MAXSIZE || rt_wraps(a, b))
+			return rt_in_bad(r, "bad %s line", f[0]);
+		rt_in_event(rec, f[0][0] == 'f' ? RT_FLUSH : RT_INVAL, seq, 0);
+		rec->addr = a;
+		rec->size = b;
+		return 1;
 	} else
 		return 0;	/* a comment */
 	if (strcmp(f[2], "-") == 0)
@@ -272,12 +280,21 @@ start(struct rt_writer *w)
 static int
 write_event(struct rt_writer *w, const struct rt_rec *r)
 {
-	static const char *kw[] = { "", "#mark ", "#region ", "#object " };
+	static const char *kw[] = { "", "#mark ", "#region ", "#object ", "#flush ",
+		"#inval " };
 	char line[128], *p = line;
 
-	p = stpcpy(p, kw[r->kind < 4 ? r->kind : 1]);
+	p = stpcpy(p, kw[r->kind <= RT_INVAL ? r->kind : 1]);
 	p = rt_out_dec(p, r->seq);
 	*p++ = ' ';
+	if (r->kind == RT_FLUSH || r->kind == RT_INVAL) {	/* no name */
+		p = stpcpy(p, "0x");
+		p = rt_out_hex(p, r->addr);
+		*p++ = ' ';
+		p = rt_out_dec(p, r->size);
+		*p++ = '\n';
+		return rt_out(w, line, p - line);
+	}
 	if (rt_out(w, line, p - line) || putfield(w, rt_str(r->name)))
 		return -1;
 	p = line;

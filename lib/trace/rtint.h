@@ -30,6 +30,8 @@
 #define RTB_OBJECT 0x82
 #define RTB_STRDEF 0x83
 #define RTB_LOCDEF 0x84
+#define RTB_FLUSH 0x85	/* seq delta, addr, size */
+#define RTB_INVAL 0x86
 
 /* The text format's first line. */
 #define RT_TEXT_MAGIC "#reftrace trace 1"
