@@ -8,13 +8,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* cachesim's event map: a pixel per access coloured by the level of
- * nlevels that served it (nlevels: memory), width pixels a row. */
+/* cachesim's event map, a W x H picture: time across, a column per pixel
+ * (merged in pairs as time outgrows them), the first level's nsets sets
+ * up; a cell shows the worst access in it: served at a level of
+ * nlevels (nlevels: memory), with threec an L1 miss's kind (1
+ * compulsory, 2 capacity, 3 conflict), darker if it evicted a block.
+ * Written with its title, axes and key, as SVG or PNG. */
+#define RT_EVMAX 8
 struct rt_evmap;
-struct rt_evmap *rt_evmap_new(uint32_t width, int nlevels);
-int rt_evmap_add(struct rt_evmap *m, int level);	/* -1 out of memory */
-size_t rt_evmap_count(const struct rt_evmap *m);
-int rt_evmap_write(const struct rt_evmap *m, FILE *f);	/* a PNG */
+struct rt_evmap *rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, int threec);
+void rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted);
+uint64_t rt_evmap_count(const struct rt_evmap *m);
+int rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title);
 void rt_evmap_free(struct rt_evmap *m);
 
 /* PNG pictures: 8-bit palette (npal RGB triples) or RGB when palette is
@@ -95,8 +100,9 @@ void rt_fig_rect(struct rt_fig *f, double x, double y, double w, double h,
 void rt_fig_line(struct rt_fig *f, double x0, double y0, double x1, double y1,
     const unsigned char rgb[3]);
 void rt_fig_layers(struct rt_fig *f, const struct rt_layer *lay, size_t n);
-void rt_fig_image(struct rt_fig *f, double x, double y, uint32_t w, uint32_t h,
-    const unsigned char *px, const unsigned char *pal, int npal);
+/* an image of iw x ih palette pixels (rows top down) drawn w x h */
+void rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, double w,
+    double h, const unsigned char *px, const unsigned char *pal, int npal);
 int rt_fig_failed(const struct rt_fig *f);
 int rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *desc);
 int rt_fig_svg_body(const struct rt_fig *fig, FILE *f);	/* no head, no end */
@@ -107,7 +113,7 @@ void rt_fig_free(struct rt_fig *f);
  * title (and nsub lines under it), the axes, and keyw pixels of key on
  * the right (keyx); axes with ticks (1-2-5, or powers of two for bytes
  * and addresses) labelled in units: bytes as B, KiB, MiB. */
-enum { RT_AX_NUM, RT_AX_BYTES, RT_AX_HEX };
+enum { RT_AX_NUM, RT_AX_INT, RT_AX_BYTES, RT_AX_HEX };	/* INT: whole steps */
 struct rt_axis { double lo, hi; int unit; const char *label; };
 struct rt_plot { double x, y, w, h, keyx; };
 void rt_plot_layout(struct rt_plot *p, double W, double H, double keyw, int nsub);

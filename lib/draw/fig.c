@@ -13,6 +13,7 @@ enum { F_TEXT, F_RECT, F_LINE, F_LAYERS, F_IMAGE };
 struct item {
 	int type, anchor, flags, hasfill, hasstroke;
 	double x, y, w, h;
+	uint32_t iw, ih;	/* an image's pixels, drawn w x h */
 	unsigned char fill[3], stroke[3];
 	char *text;
 	const struct rt_layer *lay;
@@ -128,14 +129,14 @@ rt_fig_layers(struct rt_fig *f, const struct rt_layer *lay, size_t n)
 }
 
 void
-rt_fig_image(struct rt_fig *f, double x, double y, uint32_t w, uint32_t h,
-    const unsigned char *px, const unsigned char *pal, int npal)
+rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, double w,
+    double h, const unsigned char *px, const unsigned char *pal, int npal)
 {
 	struct item *it = add(f, F_IMAGE);
 
 	if (it == NULL)
 		return;
-	it->x = x, it->y = y, it->w = w, it->h = h;
+	it->x = x, it->y = y, it->w = w, it->h = h, it->iw = iw, it->ih = ih;
 	it->px = px, it->pal = pal, it->npal = npal;
 }
 
@@ -167,30 +168,44 @@ base64(FILE *f, const unsigned char *p, size_t n)
 	}
 }
 
+/* An image as an embedded PNG, its pixels repeated to about the size it
+ * is drawn at: renderers that smooth a scaled image (rsvg) then blur only
+ * the edges of a cell, not the whole of it. */
 static int
 svgimage(FILE *f, const struct item *it)
 {
 	char *buf = NULL;
-	size_t len = 0, y;
+	size_t len = 0, y, x, kx = (size_t)(it->w / it->iw + 0.5), ky = (size_t)(it->h / it->ih + 0.5);
 	FILE *m = open_memstream(&buf, &len);
+	unsigned char *row = NULL;
 	struct rt_png *p;
 	int e = m == NULL;
 
-	if (!e && (p = rt_png_open(m, (uint32_t)it->w, (uint32_t)it->h, it->pal, it->npal)) != NULL) {
-		for (y = 0; y < (size_t)it->h; y++)
-			e |= rt_png_row(p, it->px + y * (size_t)it->w);
+	if (kx < 1 || (double)kx * it->iw * ky * it->ih > 1 << 24)
+		kx = 1;
+	if (ky < 1 || (double)kx * it->iw * ky * it->ih > 1 << 24)
+		ky = 1;
+	if (!e && (row = malloc(kx * it->iw)) != NULL &&
+	    (p = rt_png_open(m, (uint32_t)(kx * it->iw), (uint32_t)(ky * it->ih), it->pal,
+	    it->npal)) != NULL) {
+		for (y = 0; y < ky * it->ih; y++) {
+			for (x = 0; x < kx * it->iw; x++)
+				row[x] = it->px[y / ky * it->iw + x / kx];
+			e |= rt_png_row(p, row);
+		}
 		e |= rt_png_close(p);
 	} else
 		e = 1;
 	if (m != NULL && fclose(m))
 		e = 1;
 	if (!e) {
-		fprintf(f, "<image x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+		fprintf(f, "<image x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		    "style=\"image-rendering:pixelated\" preserveAspectRatio=\"none\" "
 		    "href=\"data:image/png;base64,", it->x, it->y, it->w, it->h);
 		base64(f, (unsigned char *)buf, len);
 		fprintf(f, "\"/>\n");
 	}
+	free(row);
 	free(buf);
 	return e ? -1 : 0;
 }
@@ -311,9 +326,15 @@ rasterise(struct rt_canvas *c, const struct item *it)
 			break;
 		for (k = 0; k < it->npal && k < 256; k++)
 			map[k] = rt_canvas_colour(c, it->pal + 3 * k);
-		for (y = 0; y < (uint32_t)it->h; y++)
-			for (x = 0; x < (uint32_t)it->w; x++) {
-				k = it->px[(size_t)y * (uint32_t)it->w + x];
+		/* nearest neighbour, each pixel of the picture from one of the image */
+		for (y = 0; y < (uint32_t)(it->h + 0.5); y++)
+			for (x = 0; x < (uint32_t)(it->w + 0.5); x++) {
+				size_t sy = (size_t)((double)y * it->ih / it->h);
+				size_t sx = (size_t)((double)x * it->iw / it->w);
+
+				if (sy >= it->ih || sx >= it->iw)
+					continue;
+				k = it->px[sy * it->iw + sx];
 				if (k < it->npal)
 					rt_canvas_point(c, it->x + x, it->y + y, map[k]);
 			}

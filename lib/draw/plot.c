@@ -49,14 +49,16 @@ rt_ticks(double lo, double hi, int unit, double *t, size_t max, double *stepp)
 
 	if (!(span > 0) || max < 2)
 		return 0;
-	if (unit == RT_AX_BYTES || unit == RT_AX_HEX) {
+	if (unit == RT_AX_INT && span / (double)(max - 1) < 1)
+		step = 1;
+	else if (unit == RT_AX_BYTES || unit == RT_AX_HEX) {
 		for (step = 1; span / step > (double)(max - 1); step *= 2)
 			;
 	} else {
 		p = pow(10, floor(log10(span / (double)(max - 1))));
 		for (k = 0; k < 3 * 4 && step == 0; k++) {
 			v = m[k % 3] * p * pow(10, k / 3);
-			if (span / v <= (double)(max - 1))
+			if (span / v <= (double)(max - 1) && (unit != RT_AX_INT || v >= 1))
 				step = v;
 		}
 	}
@@ -132,7 +134,8 @@ void
 rt_plot_axes(struct rt_fig *f, const struct rt_plot *p, const struct rt_axis *x,
     const struct rt_axis *y)
 {
-	rt_fig_rect(f, p->x, p->y, p->w, p->h, NULL, black);
+	/* just outside the area, which stays whole for what is drawn in it */
+	rt_fig_rect(f, p->x - 1, p->y - 1, p->w + 1, p->h + 1, NULL, black);
 	if (x != NULL)
 		xaxis(f, p, x);
 	if (y != NULL)
