@@ -262,8 +262,10 @@ draw(const char *name)
 	struct rt_fig *fig = figure(1);
 	char desc[300];
 
+	if (rt_fig_failed(fig))
+		u_die(1, "out of memory");
 	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, describe(desc, sizeof desc)))
-		u_die(1, "%s: cannot write the picture", u_name(name));
+		u_wfail(name);
 	rt_fig_free(fig);
 	if (u_close(f, name))
 		exit(1);

@@ -88,9 +88,11 @@ int rt_canvas_png(const struct rt_canvas *c, FILE *f);
 void rt_canvas_free(struct rt_canvas *c);
 
 /* A figure: text, boxes (fill or stroke NULL: none), lines, layers and
- * palette images (borrowed: they must outlive the figure), written alike
+ * palette images, written alike
  * as SVG (vector text, images as embedded PNG) and as a PNG.  Out of
- * memory is remembered (rt_fig_failed) and the writers return -1. */
+ * memory is remembered (rt_fig_failed) and the writers return -1.  An
+ * image's palette is copied; its pixels are borrowed, or the figure's
+ * to free (rt_fig_own). */
 struct rt_fig;
 struct rt_fig *rt_fig_new(double w, double h);
 void rt_fig_text(struct rt_fig *f, double x, double y, int anchor, int flags,
@@ -103,6 +105,7 @@ void rt_fig_layers(struct rt_fig *f, const struct rt_layer *lay, size_t n);
 /* an image of iw x ih palette pixels (rows top down) drawn w x h */
 void rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, double w,
     double h, const unsigned char *px, const unsigned char *pal, int npal);
+void rt_fig_own(struct rt_fig *f, void *p);	/* freed with the figure */
 int rt_fig_failed(const struct rt_fig *f);
 int rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *desc);
 int rt_fig_svg_body(const struct rt_fig *fig, FILE *f);	/* no head, no end */

@@ -18,7 +18,8 @@ struct item {
 	char *text;
 	const struct rt_layer *lay;
 	size_t nlay;
-	const unsigned char *px, *pal;
+	const unsigned char *px;
+	unsigned char *pal;	/* a copy */
 	int npal;
 };
 
@@ -26,6 +27,8 @@ struct rt_fig {
 	double w, h;
 	struct item *it;
 	size_t n, cap;
+	void **own;
+	size_t nown, capown;
 	int err;
 };
 
@@ -48,10 +51,27 @@ rt_fig_free(struct rt_fig *f)
 
 	if (f == NULL)
 		return;
-	for (i = 0; i < f->n; i++)
+	for (i = 0; i < f->n; i++) {
 		free(f->it[i].text);
+		free(f->it[i].pal);
+	}
+	for (i = 0; i < f->nown; i++)
+		free(f->own[i]);
+	free(f->own);
 	free(f->it);
 	free(f);
+}
+
+/* Memory the figure frees with itself (an image's pixels). */
+void
+rt_fig_own(struct rt_fig *f, void *p)
+{
+	if (rt_grow(&f->own, &f->capown, f->nown + 1, sizeof *f->own)) {
+		f->err = 1;
+		free(p);
+		return;
+	}
+	f->own[f->nown++] = p;
 }
 
 int
@@ -136,8 +156,14 @@ rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, dou
 
 	if (it == NULL)
 		return;
+	if (npal < 1 || npal > 256 || (it->pal = malloc(3 * (size_t)npal)) == NULL) {
+		f->n--;
+		f->err = 1;
+		return;
+	}
+	memcpy(it->pal, pal, 3 * (size_t)npal);
 	it->x = x, it->y = y, it->w = w, it->h = h, it->iw = iw, it->ih = ih;
-	it->px = px, it->pal = pal, it->npal = npal;
+	it->px = px, it->npal = npal;
 }
 
 double
