@@ -112,7 +112,8 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 	for (i = 0; i < f->cap; i++)	/* the hash packed and sorted */
 		if (f->h[i].g != UINT64_MAX)
 			f->h[n++] = f->h[i];
-	qsort(f->h, n, sizeof *f->h, bygran);
+	if (n)
+		qsort(f->h, n, sizeof *f->h, bygran);
 	for (i = 0; i < n; i++) {
 		if (f->nseg && f->h[i].g == (f->seg[f->nseg - 1].hi >> f->shift) + 1) {
 			f->seg[f->nseg - 1].hi = f->h[i].hi;
