@@ -19,7 +19,7 @@ static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc;
 static const char *oflag, *mapfile;
-static uint64_t mapw = 512, tempw;	/* --width, --temperature */
+static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
 static FILE *fo;
 static struct rt_ens *ens;
@@ -57,7 +57,7 @@ static const struct u_opt opts[] = {
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
-	{ O_WIDTH, "width", "pixels", "--map: pixels a row (512)" },
+	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "cachesim", "[file ...]", opts, NULL };
@@ -76,6 +76,26 @@ down(void *ctx, uint64_t addr, int op)
 		u_wfail(oflag);
 }
 
+/* The event map's cell: the first level's set, and with -3 the kind of
+ * miss its counts say this access was. */
+static void
+mapadd(const struct rt_rec *rec, uint64_t addr, int level)
+{
+	static uint64_t seen[3];
+	const struct rt_cache_cfg *cfg;
+	const struct rt_cache_stats *st = rt_hier_stats(hier, 0, &cfg);
+	uint64_t now[3] = { st->compulsory, st->capacity, st->conflict };
+	int k, kind = 0;
+
+	for (k = 0; k < 3; k++)
+		if (now[k] != seen[k]) {
+			kind = k + 1;
+			seen[k] = now[k];
+		}
+	rt_evmap_add(map, rt_hier_set(hier, addr, rec->op), level, kind,
+	    rt_hier_evicted(hier)[0] != UINT64_MAX);
+}
+
 /* Every first-level block of an access, served: the per-access outputs. */
 static void
 served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
@@ -88,8 +108,8 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 		b = rt_ens_hier(ens, 1);
 		rt_cachediff_write(fo, rec->seq, lv[0], n, lv[1], rt_hier_levels(b));
 	}
-	if (map != NULL && rt_evmap_add(map, lv[0]))
-		u_die(1, "--map: no memory for %zu accesses", rt_evmap_count(map));
+	if (map != NULL)
+		mapadd(rec, addr, lv[0]);
 	if (temp != NULL)
 		rt_temp_write(temp, fo, rec->seq, lv[0]);
 	if (tally != NULL && rt_tally_access(tally, rt_key_of(gflag, rec, addr, regs, hier),
@@ -157,6 +177,17 @@ cgsetup(void)
 		u_die(1, "out of memory");
 }
 
+static struct rt_evmap *
+mapnew(void)
+{
+	const struct rt_cache_cfg *cfg;
+
+	rt_hier_stats(hier, 0, &cfg);
+	/* 3 wide by 5 high, the height never less than 200 */
+	return rt_evmap_new((double)mapw, mapw < 334 ? 200 : (double)(mapw * 3 / 5),
+	    cfg->size / ((uint64_t)cfg->assoc * cfg->block), rt_hier_levels(hier), threec);
+}
+
 /* The hierarchies, and what follows each access. */
 static void
 simsetup(int nE)
@@ -180,7 +211,7 @@ simsetup(int nE)
 	if (tempw && ((double)tempw * rt_hier_levels(hier) > rt_memory() ||
 	    (temp = rt_temp_new(tempw, rt_hier_levels(hier))) == NULL))
 		u_die(1, "--temperature: no memory for the window");
-	if (mapfile && (map = rt_evmap_new((uint32_t)mapw, rt_hier_levels(hier))) == NULL)
+	if (mapfile && (map = mapnew()) == NULL)
 		u_die(1, "out of memory");
 	if (gflag >= 0 && (tally = rt_tally_new((size_t)(nc + 1) * sizeof(uint64_t))) == NULL)
 		u_die(1, "out of memory");
@@ -249,6 +280,7 @@ static void
 report(int nE)
 {
 	struct rt_cache_table t;
+	size_t n;
 	FILE *f;
 
 	if (cg != NULL)
@@ -278,7 +310,8 @@ report(int nE)
 	if (map != NULL) {
 		if ((f = fopen(mapfile, "wb")) == NULL)
 			u_die(1, "%s:", mapfile);
-		if (rt_evmap_write(map, f) || fclose(f))
+		if (rt_evmap_write(map, f, (n = strlen(mapfile)) > 4 &&
+		    strcmp(mapfile + n - 4, ".svg") == 0, NULL) || fclose(f))
 			u_die(1, "%s:", mapfile);
 	}
 }
@@ -320,8 +353,8 @@ main(int argc, char *argv[])
 				u_bad("--temperature %s: a window of accesses", optarg);
 			break;
 		case O_WIDTH:
-			if (rt_parse_size(optarg, &mapw) || mapw == 0 || mapw > 65536)
-				u_bad("--width %s: 1 to 65536 pixels", optarg);
+			if (rt_parse_size(optarg, &mapw) || mapw < 200 || mapw > 20000)
+				u_bad("--width %s: 200 to 20000 pixels", optarg);
 			break;
 		case O_CG: cgflag = 1; break;
 		case 'I':

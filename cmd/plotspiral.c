@@ -10,6 +10,7 @@
 #include "util.h"
 
 enum { C_LINE, C_FUNC, C_REGION, C_TIME, C_THETA };
+static const char *what[] = { "source line", "function", "region", "time", "theta" };
 
 static int Oflag = -1, cflag = C_LINE, circle, seqradius, nolegend, animate;
 static int kclass = 1, ctheta, mj, mk, frames;
@@ -22,6 +23,7 @@ static struct rt_layer *lay;
 static size_t nlay, *layer;
 static uint32_t *catname;	/* category -> its text, an rt_str id */
 static size_t ncat, *catcount;
+static const char **catlabel;	/* category -> the name its legend shows */
 
 #define NRAMP 64		/* continuous maps are cut into this many colours */
 #define PATHSTYLE "path{fill:none;stroke-width:0.8;stroke-linejoin:round}" \
@@ -49,6 +51,35 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "plotspiral", "[file]", opts, NULL };
 
+/* Categories by file and line (or name): colours and legend in that
+ * order, names folded to base names unless two files share one. */
+static void
+sortcats(void)
+{
+	const char **names = u_reallocarray(NULL, ncat + 1, sizeof *names);
+	size_t i, *order = u_reallocarray(NULL, ncat + 1, sizeof *order);
+	size_t *rank = u_reallocarray(NULL, ncat + 1, sizeof *rank);
+	uint32_t *sorted = u_reallocarray(NULL, ncat + 1, sizeof *sorted);
+
+	for (i = 0; i < ncat; i++)
+		names[i] = rt_str(catname[i]);
+	if (rt_label_sort(names, ncat, order))
+		u_die(1, "out of memory");
+	catlabel = u_reallocarray(NULL, ncat + 1, sizeof *catlabel);
+	for (i = 0; i < ncat; i++) {
+		rank[order[i]] = i;
+		sorted[i] = catname[order[i]];
+		catlabel[i] = rt_label_short(names, ncat, order[i]);
+	}
+	for (i = 0; i < co.pm.n; i++)
+		layer[i] = rank[layer[i]];
+	memcpy(catname, sorted, ncat * sizeof *catname);
+	free(names);
+	free(order);
+	free(rank);
+	free(sorted);
+}
+
 /* Categories in order of appearance: a string id maps to its category. */
 static void
 categories(void)
@@ -64,9 +95,11 @@ categories(void)
 			of[col[i]] = ++ncat;
 		}
 		layer[i] = of[col[i]] - 1;
-		catcount[layer[i]]++;
 	}
 	free(of);
+	sortcats();
+	for (i = 0; i < co.pm.n; i++)
+		catcount[layer[i]]++;
 }
 
 /* Each point's colour: its category, or a step of a ramp. */
@@ -104,54 +137,92 @@ build(double t)
 		u_die(1, "out of memory");
 }
 
-static size_t
-legendrows(void)
-{
-	if (nolegend || cflag == C_TIME || cflag == C_THETA)
-		return 0;
-	return ncat > RT_NCATEGORY ? RT_NCATEGORY : ncat;
-}
+/* Where things go: the legend's lines and width, the plot area to the
+ * left of it, and in it the spiral's square. */
+static size_t rows;
+static char **legend;
+static unsigned char (*legendrgb)[3];
+static struct rt_plot area;
 
 static void
-svglegend(FILE *f)
+place(void)
 {
-	unsigned char *rgb;
-	size_t i, rows = legendrows();
+	double keyw = 0, side;
+	char buf[300];
+	size_t i;
 
-	if (title != NULL) {
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"16\">",
-		    width / 2, margin * 0.6);
-		rt_svg_escape(f, title);
-		fprintf(f, "</text>\n");
-	}
-	if (rows == 0)
-		return;
-	fprintf(f, "<g font-size=\"11\">\n");
+	rows = nolegend || cflag == C_TIME || cflag == C_THETA ? 0 : ncat;
+	legend = u_calloc(rows + 1, sizeof *legend);
+	legendrgb = u_calloc(rows + 1, sizeof *legendrgb);
 	for (i = 0; i < rows; i++) {
-		rgb = lay[i].rgb;
-		fprintf(f, "<rect x=\"8\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#%02x%02x%02x\"/>"
-		    "<text x=\"22\" y=\"%.1f\">", margin + 14.0 * i, rgb[0], rgb[1], rgb[2],
-		    margin + 14.0 * i + 9);
-		rt_svg_escape(f, rt_str(catname[i]));
-		fprintf(f, " (%zu)</text>\n", catcount[i]);
+		snprintf(buf, sizeof buf, "%s (%zu)", catlabel[i], catcount[i]);
+		legend[i] = u_strdup(buf);
+		memcpy(legendrgb[i], lay[i].rgb, 3);
 	}
-	if (ncat > RT_NCATEGORY)
-		fprintf(f, "<text x=\"8\" y=\"%.1f\">%zu more (colours repeat)</text>\n",
-		    margin + 14.0 * rows + 9, ncat - RT_NCATEGORY);
-	fprintf(f, "</g>\n");
+	if (rows)
+		keyw = rt_legend_width(what[cflag], (const char *const *)legend, rows);
+	else if (!nolegend)
+		keyw = 80;
+	rt_plot_layout(&area, width, height, keyw, 2);
+	area.x = margin;		/* no axes to the left: the spiral is polar */
+	area.y = margin > area.y ? margin : area.y;
+	area.w = area.keyx - 16 - area.x;
+	area.h = height - margin - area.y;
+	side = area.w < area.h ? area.w : area.h;
+	if (side < 20)
+		u_bad("--size %gx%g: no room for the plot beside its legend", width, height);
+	sp.w = sp.h = side;
+	sp.x = area.x + (area.w - side) / 2;
+	sp.y = area.y + (area.h - side) / 2;
 }
 
-static void
-svg(FILE *f)
+/* The figure: the title and what is drawn how above, the spiral, its
+ * legend or colour key to the right of it. */
+static struct rt_fig *
+figure(int withlayers)
 {
-	rt_svg_head(f, width, height, PATHSTYLE);
-	fprintf(f, "<desc>plotspiral: %zu points, %s", co.pm.n, circle ? "circle" : "spiral");
+	char sub[2][200];
+	const char *subp[2] = { sub[0], sub[1] };
+	struct rt_fig *f = rt_fig_new(width, height);
+	double lo, hi, keyh = area.h < 300 ? area.h : 300;
+
+	if (f == NULL)
+		u_die(1, "out of memory");
 	if (circle)
-		fprintf(f, ", pre-amble %zu points, post-amble %zu points", sp.npre, sp.npost);
-	fprintf(f, "</desc>\n");
-	svglegend(f);
-	rt_svg_layers(f, lay, nlay, "");
-	rt_svg_end(f);
+		snprintf(sub[0], sizeof sub[0], "%zu points at angle theta%d; on the circle the "
+		    "cycle, inside it before (%zu), outside after (%zu)", co.pm.n, mj, sp.npre, sp.npost);
+	else
+		snprintf(sub[0], sizeof sub[0], "%zu points at angle theta%d (turns); "
+		    "time runs outwards, from the centre to the rim", co.pm.n, mj);
+	snprintf(sub[1], sizeof sub[1], "colour: %s", what[cflag]);
+	rt_plot_title(f, width, title, subp, 2);
+	if (withlayers)
+		rt_fig_layers(f, lay, nlay);
+	if (rows)
+		rt_legend(f, area.keyx, area.y, height - area.y - 8, what[cflag],
+		    (const char *const *)legend, (const unsigned char (*)[3])legendrgb, rows);
+	else if (!nolegend && cflag == C_TIME) {
+		lo = seqradius ? (double)co.pm.seq[0] : 0;
+		hi = seqradius ? (double)co.pm.seq[co.pm.n ? co.pm.n - 1 : 0] : (double)co.pm.n;
+		rt_key_ramp(f, area.keyx, area.y, keyh, lo, hi, RT_AX_NUM,
+		    seqradius ? "seq" : "point", rt_colour_ramp);
+	} else if (!nolegend)
+		rt_key_ramp(f, area.keyx, area.y, keyh, 0, 1, RT_AX_NUM, "turns", rt_colour_cyclic);
+	return f;
+}
+
+static char *
+describe(char *buf, size_t len)
+{
+	int k = snprintf(buf, len, "plotspiral: %zu points, %s", co.pm.n, circle ? "circle" : "spiral");
+
+	if (circle && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", pre-amble %zu points, post-amble %zu points",
+		    sp.npre, sp.npost);
+	else if (k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", centre %.1f %.1f", sp.x + sp.w / 2,
+		    sp.y + sp.h / 2);
+	return buf;
 }
 
 /* An animated SVG: the frames shown in turn, 0.15 s each, looping; a
@@ -159,10 +230,12 @@ svg(FILE *f)
 static void
 svganim(FILE *f, int nfr)
 {
+	struct rt_fig *fig = figure(0);
 	int k, m = nfr + 1;
 
 	rt_svg_head(f, width, height, PATHSTYLE);
-	svglegend(f);
+	if (rt_fig_svg_body(fig, f))
+		u_die(1, "out of memory");
 	for (k = 0; k < m; k++) {
 		build((double)k / nfr);
 		fprintf(f, "<g visibility=\"%s\"><animate attributeName=\"visibility\" "
@@ -179,48 +252,21 @@ svganim(FILE *f, int nfr)
 		fprintf(f, "</g>\n");
 	}
 	rt_svg_end(f);
-}
-
-/* PNG: the same primitives rasterised. */
-static int
-png(FILE *f)
-{
-	struct rt_canvas c;
-	size_t k, i, rows = legendrows(), ncol = cflag == C_TIME || cflag == C_THETA ?
-	    NRAMP : (ncat < RT_NCATEGORY ? ncat : RT_NCATEGORY);
-	int *ink = u_calloc(nlay + 1, sizeof *ink), e;
-	char buf[300];
-
-	if (rt_canvas_init(&c, (uint32_t)width, (uint32_t)height))
-		u_die(1, "out of memory");
-	for (k = 0; k < ncol; k++)
-		rt_canvas_ink(&c, lay[k].rgb);
-	for (k = 0; k < nlay; k++)	/* categories past the palette repeat */
-		ink[k] = 2 + (int)(k % (ncol ? ncol : 1));
-	rt_canvas_layers(&c, lay, nlay, ink);
-	if (title != NULL)
-		rt_canvas_text(&c, width / 2 - RT_CHARW / 2.0 * strlen(title), margin * 0.3, title, 1);
-	for (i = 0; i < rows; i++) {
-		rt_canvas_box(&c, 8, margin + 14.0 * i, 10, 10, 2 + (int)i);
-		snprintf(buf, sizeof buf, "%s (%zu)", rt_str(catname[i]), catcount[i]);
-		rt_canvas_text(&c, 22, margin + 14.0 * i, buf, 1);
-	}
-	e = rt_canvas_png(&c, f);
-	rt_canvas_free(&c);
-	free(ink);
-	return e;
+	rt_fig_free(fig);
 }
 
 static void
 draw(const char *name)
 {
 	FILE *f = u_open(name);
+	struct rt_fig *fig = figure(1);
+	char desc[300];
 
-	if (Oflag == 1) {
-		if (png(f))
-			u_die(1, "%s: cannot write the PNG", u_name(name));
-	} else
-		svg(f);
+	if (rt_fig_failed(fig))
+		u_die(1, "out of memory");
+	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, describe(desc, sizeof desc)))
+		u_wfail(name);
+	rt_fig_free(fig);
 	if (u_close(f, name))
 		exit(1);
 }
@@ -364,6 +410,7 @@ main(int argc, char *argv[])
 	    .to = mk ? mk - 1 : -1, .theta = co.theta, .time = time, .layer = layer,
 	    .x = margin, .y = margin, .w = width - 2 * margin, .h = height - 2 * margin,
 	    .circle = circle, .amble = amble };
+	place();
 	if (animate) {
 		FILE *f = u_open(oflag);
 
@@ -389,6 +436,11 @@ main(int argc, char *argv[])
 	free(layer);
 	free(catname);
 	free(catcount);
+	free(catlabel);
+	for (i = 0; i < rows; i++)
+		free(legend[i]);
+	free(legend);
+	free(legendrgb);
 	free(time);
 	return u_status;
 }

@@ -8,13 +8,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* cachesim's event map: a pixel per access coloured by the level of
- * nlevels that served it (nlevels: memory), width pixels a row. */
+/* cachesim's event map, a W x H picture: time across, a column per pixel
+ * (merged in pairs as time outgrows them), the first level's nsets sets
+ * up; a cell shows the worst access in it: served at a level of
+ * nlevels (nlevels: memory), with threec an L1 miss's kind (1
+ * compulsory, 2 capacity, 3 conflict), darker if it evicted a block.
+ * Written with its title, axes and key, as SVG or PNG. */
+#define RT_EVMAX 8
 struct rt_evmap;
-struct rt_evmap *rt_evmap_new(uint32_t width, int nlevels);
-int rt_evmap_add(struct rt_evmap *m, int level);	/* -1 out of memory */
-size_t rt_evmap_count(const struct rt_evmap *m);
-int rt_evmap_write(const struct rt_evmap *m, FILE *f);	/* a PNG */
+struct rt_evmap *rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, int threec);
+void rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted);
+uint64_t rt_evmap_count(const struct rt_evmap *m);
+int rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title);
 void rt_evmap_free(struct rt_evmap *m);
 
 /* PNG pictures: 8-bit palette (npal RGB triples) or RGB when palette is
@@ -50,9 +55,19 @@ void rt_svg_escape(FILE *f, const char *s);
 void rt_svg_layers(FILE *f, const struct rt_layer *lay, size_t n, const char *indent);
 void rt_svg_end(FILE *f);
 
+/* Text: the X11 misc-fixed 6x10 font (ASCII 32-126; font.c), on its
+ * baseline, anchored by its start, centre or end; RT_UP reads upwards. */
+#define RT_CHARW 6
+#define RT_CHARH 10
+enum { RT_LEFT, RT_CENTRE, RT_RIGHT };
+#define RT_BOLD 1
+#define RT_UP 2
+extern const unsigned char rt_font6x10[95][10];
+double rt_text_width(const char *s);
+
 /* A raster with a palette of up to 256 colours: 0 white (the background),
- * 1 black, then the inks added.  Text: 8 pixels a character, 10 high. */
-#define RT_CHARW 8
+ * 1 black, then the inks added (rt_canvas_colour: found, added, or when
+ * the palette is full the nearest). */
 struct rt_canvas {
 	uint32_t w, h;
 	unsigned char *px;
@@ -65,10 +80,65 @@ void rt_canvas_point(struct rt_canvas *c, double x, double y, int ink);
 void rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink);
 void rt_canvas_dot(struct rt_canvas *c, double x, double y, int r, int ink);
 void rt_canvas_box(struct rt_canvas *c, double x, double y, int w, int h, int ink);
-void rt_canvas_text(struct rt_canvas *c, double x, double y, const char *s, int ink);
+void rt_canvas_text(struct rt_canvas *c, double x, double y, int anchor, int flags,
+    const char *s, int ink);
+int rt_canvas_colour(struct rt_canvas *c, const unsigned char rgb[3]);
 void rt_canvas_layers(struct rt_canvas *c, const struct rt_layer *lay, size_t n, const int *ink);
 int rt_canvas_png(const struct rt_canvas *c, FILE *f);
 void rt_canvas_free(struct rt_canvas *c);
+
+/* A figure: text, boxes (fill or stroke NULL: none), lines, layers and
+ * palette images, written alike
+ * as SVG (vector text, images as embedded PNG) and as a PNG.  Out of
+ * memory is remembered (rt_fig_failed) and the writers return -1.  An
+ * image's palette is copied; its pixels are borrowed, or the figure's
+ * to free (rt_fig_own). */
+struct rt_fig;
+struct rt_fig *rt_fig_new(double w, double h);
+void rt_fig_text(struct rt_fig *f, double x, double y, int anchor, int flags,
+    const unsigned char rgb[3], const char *s);
+void rt_fig_rect(struct rt_fig *f, double x, double y, double w, double h,
+    const unsigned char *fill, const unsigned char *stroke);
+void rt_fig_line(struct rt_fig *f, double x0, double y0, double x1, double y1,
+    const unsigned char rgb[3]);
+void rt_fig_layers(struct rt_fig *f, const struct rt_layer *lay, size_t n);
+/* an image of iw x ih palette pixels (rows top down) drawn w x h */
+void rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, double w,
+    double h, const unsigned char *px, const unsigned char *pal, int npal);
+void rt_fig_own(struct rt_fig *f, void *p);	/* freed with the figure */
+int rt_fig_failed(const struct rt_fig *f);
+int rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *desc);
+int rt_fig_svg_body(const struct rt_fig *fig, FILE *f);	/* no head, no end */
+int rt_fig_png(const struct rt_fig *fig, FILE *f);
+void rt_fig_free(struct rt_fig *f);
+
+/* Plots: the plot area of a W x H figure with room around it for the
+ * title (and nsub lines under it), the axes, and keyw pixels of key on
+ * the right (keyx); axes with ticks (1-2-5, or powers of two for bytes
+ * and addresses) labelled in units: bytes as B, KiB, MiB. */
+enum { RT_AX_NUM, RT_AX_INT, RT_AX_BYTES, RT_AX_HEX };	/* INT: whole steps */
+struct rt_axis { double lo, hi; int unit; const char *label; };
+struct rt_plot { double x, y, w, h, keyx; };
+void rt_plot_layout(struct rt_plot *p, double W, double H, double keyw, int nsub);
+void rt_plot_title(struct rt_fig *f, double W, const char *title, const char *const *sub, int nsub);
+void rt_plot_axes(struct rt_fig *f, const struct rt_plot *p, const struct rt_axis *x,
+    const struct rt_axis *y);
+size_t rt_ticks(double lo, double hi, int unit, double *t, size_t max, double *step);
+void rt_axis_label(double v, int unit, char *buf, size_t len);
+/* A legend (swatch and name a line; "and N more" past maxh) and a colour
+ * key (a bar of ramp over [0, 1] from lo up to hi), from x, y down. */
+double rt_legend_width(const char *head, const char *const *names, size_t n);
+double rt_legend(struct rt_fig *f, double x, double y, double maxh, const char *head,
+    const char *const *names, const unsigned char (*rgb)[3], size_t n);
+void rt_key_ramp(struct rt_fig *f, double x, double y, double h, double lo, double hi,
+    int unit, const char *label, void (*ramp)(double, unsigned char *));
+
+/* Legend labels: "file:line" ordered by file, then line as a number;
+ * the sorted order of n names; name k from its file's base name on, or
+ * from as many directories up as tell it from other files of that name. */
+int rt_label_cmp(const char *a, const char *b);
+int rt_label_sort(const char *const *names, size_t n, size_t *order);	/* -1 no memory */
+const char *rt_label_short(const char *const *names, size_t n, size_t k);
 
 /* The spiral of n points in the box x, y, w, h: theta (in turns, n rows
  * of stride columns, NAN unknown) of column from, morphed toward column

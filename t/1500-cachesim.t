@@ -3,7 +3,8 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 72
+plan 74
+T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
@@ -132,26 +133,32 @@ check_same "--temperature 50: +1 hit, -1 miss, 0 not asked, averaged (awk over -
     "awk '{v = \$2 == \"L1\" ? 0 : \$2 == \"L2\" ? 1 : 2; for (j = 0; j < 2; j++) {s = v == j ? 1 : v > j ? -1 : 0; t = n % 50; if (n >= 50) sum[j] -= r[t, j]; r[t, j] = s; sum[j] += s} n++; w = n < 50 ? n : 50; printf \"%s %.4f %.4f\\n\", \$1, sum[0] / w, sum[1] / w}' $tmp/da"
 check_fail "--diff needs two -E" 2 "give -E twice" "cachesim --diff -E 1K:2:64 $B"
 check_fail "-E with -d is refused" 2 "one row per configuration" "cachesim -d -E 1K:2:64 $B"
-if command -v python3 >/dev/null; then
-	trfilter -m matmul,done -t RWM "$B" >"$tmp/mm"
-	cachesim -c 512:2:64 -c 4K:4:64 --map "$tmp/map.png" --width 100 "$tmp/mm" >/dev/null
-	check_same "--map: a valid PNG, one pixel per access coloured by level (decoded by Python)" \
-	    "python3 -c 'import sys, zlib, struct
-d = open(sys.argv[1], \"rb\").read(); assert d[:8] == b\"\\x89PNG\\r\\n\\x1a\\n\"
-p, idat, w = 8, b\"\", 0
+# The event map: 16 blocks swept twice through a direct-mapped cache of
+# 16 sets: the first sweep compulsory misses on a diagonal, the second
+# hits on the next one; the cells are read back from the PNG at the
+# plot area the SVG's description gives.
+awk 'BEGIN { for (k = 0; k < 32; k++) printf "R 0x%x\n", 4096 + 64 * (k % 16) }' >"$tmp/sweep"
+check "--map: a PNG 3:5 of the width asked, decoded" \
+    "cachesim --map $tmp/m.png --width 600 $B >/dev/null && test \$($T png $tmp/m.png) = 600x360"
+check "--map: title, axes and a key of every colour (hit per level, the 3C kinds, evictions)" \
+    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.svg $tmp/sweep >/dev/null && $T svg $tmp/sw.svg >/dev/null &&
+     for w in 'cache events' 'time (accesses)' 'L1 set' 'L1 hit' '>L2<' '>memory<' 'compulsory' 'capacity' 'conflict' 'evicted'; do grep -q \"\$w\" $tmp/sw.svg || exit 1; done"
+check_same "--map: a diagonal of compulsory misses, then one of L1 hits, at the right pixels" \
+    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.png $tmp/sweep >/dev/null &&
+     python3 -c 'import sys, zlib, struct
+d = open(sys.argv[1], \"rb\").read(); p, idat = 8, b\"\"
 while p < len(d):
     n, t = struct.unpack(\">I4s\", d[p:p + 8]); body = d[p + 8:p + 8 + n]
-    assert zlib.crc32(t + body) == struct.unpack(\">I\", d[p + 8 + n:p + 12 + n])[0]
     if t == b\"IHDR\": w, h = struct.unpack(\">II\", body[:8])
+    if t == b\"PLTE\": pal = body
     if t == b\"IDAT\": idat += body
     p += 12 + n
 raw = zlib.decompress(idat)
-px = b\"\".join(raw[y * (w + 1) + 1:(y + 1) * (w + 1)] for y in range(h))
-print(w, h); print(\"\\n\".join(str(c) for c in px.rstrip(bytes([3]))))' $tmp/map.png" \
-	    "n=\$(cachesim -d -c 512:2:64 -c 4K:4:64 $tmp/mm | grep -v -c '^#'); echo 100 \$(( (n + 99) / 100 )); cachesim -d -c 512:2:64 -c 4K:4:64 $tmp/mm | awk '!/^#/ {print \$2 == \"L1\" ? 0 : \$2 == \"L2\" ? 1 : 2}'"
-else
-	skip "no python3 to decode the PNG"
-fi
+x0, y0, pw, ph = map(float, sys.argv[2:6])
+for k in range(32):
+    s = k % 16; x = int(x0 + k + 0.5); y = int(y0 + (15 - s + 0.5) * ph / 16)
+    i = raw[y * (w + 1) + 1 + x]; print(k, s, tuple(pal[3 * i:3 * i + 3]))' $tmp/sw.png \$(sed -n 's/.*; plot \\([0-9 ]*\\)<.*/\\1/p' $tmp/sw.svg)" \
+    "awk 'BEGIN { for (k = 0; k < 32; k++) print k, k % 16, k < 16 ? \"(117, 107, 177)\" : \"(171, 217, 233)\" }'"
 
 # the cache table reader (cachesim -M will merge with it): a round trip
 cachesim -3 --icache 1K:2:64 -c 2K:4:64:fifo:wt:nwa -c 8K:8:64:plru "$B" >"$tmp/ct1"

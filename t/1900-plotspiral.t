@@ -1,7 +1,7 @@
 #!/bin/sh
 # plotspiral: well-formed SVG, decodable PNG, the geometry it promises.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 19
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -26,10 +26,12 @@ check "colour by time: a continuous ramp, no legend" \
 # Spiral geometry: the dot of point i lies at angle 2 pi theta_i, radius
 # growing with i; check every dot against the coordinates.
 check "dots sit at angle theta and radius growing with time" \
-	"plotspiral --colour time --size 800x800 --margin 40 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/dots &&
+	"plotspiral --colour time --size 800x800 --margin 40 $tmp/bs.cc >$tmp/g.svg &&
+	 grep -o 'M[0-9.]* [0-9.]*h0' $tmp/g.svg | tr -d 'Mh' >$tmp/dots &&
+	 set -- \$(sed -n 's/.*, centre \\([0-9.]*\\) \\([0-9.]*\\)<.*/\\1 \\2/p' $tmp/g.svg) && test \$# = 2 &&
 	 grep -v '^#' $tmp/bs.cc | awk 'NF == 8 && \$7 != \"nan\" { print \$7 }' >$tmp/th &&
 	 test \$(wc -l <$tmp/dots) = \$(wc -l <$tmp/th) &&
-	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - 400; y = 400 - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; if (FNR > 1 && r < last - 0.2) bad++; last = r } END { exit bad }' $tmp/th $tmp/dots"
+	 awk 'NR == FNR { th[++k] = \$1; next } { x = \$1 - cx; y = cy - \$2; r = sqrt(x * x + y * y); a = atan2(y, x) / 6.283185307; d = a - th[FNR]; d -= int(d + (d < 0 ? -0.5 : 0.5)); if (d > 0.01 || d < -0.01) bad++; if (FNR > 1 && r < last - 0.2) bad++; last = r } END { exit bad }' cx=\$1 cy=\$2 $tmp/th $tmp/dots"
 
 # Pre- and post-amble: 5 points near 0.1, a cycle, 4 points near 0.8.
 {
@@ -60,6 +62,24 @@ check "a numbered frame series" \
 	"plotspiral --morph 1,2 --frames 4 -o $tmp/f.svg $tmp/bs.cc && for k in 0 1 2 3; do $T svg $tmp/f-000\$k.svg >/dev/null || exit 1; done"
 check "an animated SVG is well-formed and animates" \
 	"plotspiral --morph 1,2 --animate --frames 6 $tmp/bs.cc >$tmp/an.svg && $T svg $tmp/an.svg && grep -q '<animate ' $tmp/an.svg"
+# A real program's legend: 25 lines of absolute paths in no order, two
+# files named util.c in different directories.
+{
+	echo '#reftrace coordinates 1'
+	echo '#reftrace theta 1 point vertex seq loc func region theta1'
+	awk 'BEGIN { for (i = 0; i < 200; i++) { k = (i * 7) % 25; f = k < 10 ? "/home/u/src/prog/main.c" : k < 20 ? "/home/u/src/prog/lib/util.c" : "/usr/src/other/util.c"; printf "%d %d %d %s:%d f -\t%.4f\n", i, i, i, f, 100 - 3 * k, (i % 17) / 17 } }'
+} >"$tmp/many.cc"
+plotspiral --size 700x500 "$tmp/many.cc" >"$tmp/many.svg"
+check_same "the legend is sorted by file and line, base names, or a directory more where two files share one" \
+	"grep -o '<text x=\"[0-9.]*\" y=\"[0-9.]*\"[^>]*>[^<]*:[0-9]* ([0-9]*)<' $tmp/many.svg | sed 's/.*>//; s/ (.*//'" \
+	"grep -v '^#' $tmp/many.cc | awk '{ print \$4 }' | sort -u | sort -t: -k1,1 -k2,2n | sed 's|^/home/u/src/prog/||; s|^/usr/src/||'"
+check "the legend is outside the plot: every dot left of its swatches" \
+	"grep -o 'M[0-9.]* [0-9.]*h0' $tmp/many.svg | tr -d 'Mh' | sort -n | tail -1 >$tmp/right &&
+	 grep -o '<rect x=\"[0-9.]*\" y=\"[0-9.]*\" width=\"10.0\"' $tmp/many.svg | sed 's/<rect x=\"//; s/\".*//' | sort -n | head -1 >$tmp/left &&
+	 test -s $tmp/right && test -s $tmp/left && awk 'NR == FNR { r = \$1; next } { exit !(r + 2 < \$1) }' $tmp/right $tmp/left"
+check "the picture says that time runs outwards" "grep -q 'time runs outwards' $tmp/many.svg"
+check "the PNG's text is lower case: the legend drawn in the 6x10 font (pixels of bsort.c differ from BSORT.C)" \
+	"plotspiral -o $tmp/lc.png --size 300x200 --no-legend --title bsort.c $tmp/bs.cc && plotspiral -o $tmp/uc.png --size 300x200 --no-legend --title BSORT.C $tmp/bs.cc && ! cmp -s $tmp/lc.png $tmp/uc.png && $T png $tmp/lc.png"
 check_fail "another kind of stream: named, with what makes the right one" 1 "bs.pts: a points stream, not a coordinates stream \\(circcoord makes one\\)" \
 	"printf '#reftrace points 1 seq loc func region s1\n' >$tmp/bs.pts && plotspiral $tmp/bs.pts"
 check_fail "a bad option" 2 "usage" "plotspiral -Q"

@@ -1,79 +1,209 @@
-/* evmap.c: cachesim's event map: the level that served each access, a
- * pixel each, rows of a fixed width, L1 blue ... memory red. */
+/* evmap.c: cachesim's event map (MTV's cache view): time across, the
+ * first level's sets up, each cell coloured by the worst that happened
+ * there: a hit at a level, memory, a miss's 3C kind, and darker when it
+ * evicted a block.  A fixed raster: when time outgrows it, neighbouring
+ * columns merge, so memory stays constant however long the trace. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "draw.h"
 
+#define EVICT 0x80
+
 struct rt_evmap {
-	unsigned char *v;
-	size_t n, cap;
-	uint32_t width;
-	int nlevels;
+	unsigned char *cell;	/* cols x rows, row 0 the lowest sets */
+	uint32_t cols, rows;
+	double W, H;
+	struct rt_plot p;
+	uint64_t nsets, per, n;	/* accesses a column, accesses so far */
+	int nlevels, threec;
 };
 
+/* Categories: L1 hit .. memory, then compulsory, capacity, conflict;
+ * their key: its names and colours, then the evictions'. */
+static void
+catcolour(int k, int nlevels, unsigned char rgb[3])
+{
+	static const unsigned char hit[][3] = {
+		{ 171, 217, 233 }, { 116, 196, 118 }, { 254, 224, 139 }, { 253, 174, 97 },
+		{ 244, 165, 130 }, { 230, 145, 110 }, { 210, 130, 100 }, { 190, 120, 95 },
+	}, mem[3] = { 215, 48, 39 }, three[][3] = {
+		{ 117, 107, 177 }, { 241, 105, 19 }, { 231, 41, 138 },
+	};
+
+	if (k < nlevels)
+		memcpy(rgb, hit[k], 3);
+	else if (k == nlevels)
+		memcpy(rgb, mem, 3);
+	else
+		memcpy(rgb, three[k - nlevels - 1], 3);
+}
+
+static void
+darker(unsigned char rgb[3])
+{
+	int c;
+
+	for (c = 0; c < 3; c++)
+		rgb[c] = (unsigned char)(rgb[c] * 5 / 9);
+}
+
+#define NKEY (RT_EVMAX + 5)
+struct key {
+	char name[NKEY][40];
+	const char *np[NKEY];
+	unsigned char rgb[NKEY][3];
+	int n, ncat;
+};
+
+static void
+key(struct key *k, int nlevels, int threec)
+{
+	static const char *kinds[] = { "L1 miss, compulsory", "L1 miss, capacity",
+	    "L1 miss, conflict" };
+	int c;
+
+	k->ncat = nlevels + 1 + (threec ? 3 : 0);
+	for (c = 0; c < k->ncat; c++) {
+		if (c == 0)
+			snprintf(k->name[c], sizeof k->name[c], "L1 hit");
+		else if (c < nlevels)
+			snprintf(k->name[c], sizeof k->name[c], "L%d", c + 1);
+		else if (c == nlevels)
+			snprintf(k->name[c], sizeof k->name[c], "memory");
+		else
+			snprintf(k->name[c], sizeof k->name[c], "%s", kinds[c - nlevels - 1]);
+		catcolour(c, nlevels, k->rgb[c]);
+	}
+	snprintf(k->name[c], sizeof k->name[c], "darker: evicted a block");
+	catcolour(nlevels, nlevels, k->rgb[c]);
+	darker(k->rgb[c]);
+	k->n = c + 1;
+	for (c = 0; c < k->n; c++)
+		k->np[c] = k->name[c];
+}
+
+/* The raster has a column per pixel of the plot area of a W x H
+ * picture, and a row per set or per pixel, whichever is fewer. */
 struct rt_evmap *
-rt_evmap_new(uint32_t width, int nlevels)
+rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, int threec)
 {
 	struct rt_evmap *m = calloc(1, sizeof *m);
+	struct key k;
 
-	if (m != NULL) {
-		m->width = width;
-		m->nlevels = nlevels;
+	if (m == NULL || nsets == 0 || nlevels < 1 || nlevels > RT_EVMAX) {
+		free(m);
+		return NULL;
 	}
+	key(&k, nlevels, threec);
+	rt_plot_layout(&m->p, W, H, rt_legend_width("served by", k.np, (size_t)k.n), 1);
+	m->W = W, m->H = H;
+	m->cols = (uint32_t)m->p.w;
+	m->rows = nsets < (uint64_t)m->p.h ? (uint32_t)nsets : (uint32_t)m->p.h;
+	if ((m->cell = calloc((size_t)m->cols * m->rows, 1)) == NULL) {
+		free(m);
+		return NULL;
+	}
+	m->nsets = nsets;
+	m->per = 1;
+	m->nlevels = nlevels;
+	m->threec = threec;
 	return m;
 }
 
-int
-rt_evmap_add(struct rt_evmap *m, int level)
+static unsigned char
+worse(unsigned char a, unsigned char b)
 {
-	unsigned char *v;
-
-	if (m->n == m->cap) {
-		if ((v = realloc(m->v, m->cap ? m->cap * 2 : 1 << 20)) == NULL)
-			return -1;
-		m->v = v;
-		m->cap = m->cap ? m->cap * 2 : 1 << 20;
-	}
-	m->v[m->n++] = (unsigned char)level;
-	return 0;
+	return (unsigned char)(((a & ~EVICT) > (b & ~EVICT) ? a & ~EVICT : b & ~EVICT) |
+	    ((a | b) & EVICT));
 }
 
-size_t
+/* An access to set, served at level (nlevels: memory), a miss of 3C kind
+ * (0: none or not classified), that evicted a block or not. */
+void
+rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted)
+{
+	uint64_t col, row;
+	uint32_t c, r;
+	unsigned char v, *p;
+
+	if (m->n / m->per >= m->cols) {	/* two columns become one */
+		for (r = 0; r < m->rows; r++) {
+			p = m->cell + (size_t)r * m->cols;
+			for (c = 0; c < m->cols / 2; c++)
+				p[c] = worse(p[2 * c], p[2 * c + 1]);
+			memset(p + m->cols / 2, 0, m->cols - m->cols / 2);
+		}
+		m->per *= 2;
+	}
+	col = m->n++ / m->per;
+	row = set % m->nsets * m->rows / m->nsets;
+	v = (unsigned char)(kind > 0 && m->threec ? m->nlevels + 1 + kind : level + 1);
+	if (evicted)
+		v |= EVICT;
+	p = m->cell + (size_t)row * m->cols + col;
+	*p = worse(*p, v);
+}
+
+uint64_t
 rt_evmap_count(const struct rt_evmap *m)
 {
 	return m->n;
 }
 
 int
-rt_evmap_write(const struct rt_evmap *m, FILE *f)
+rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 {
-	static const unsigned char pal[][3] = {
-		{ 44, 123, 182 }, { 171, 217, 233 }, { 255, 255, 191 }, { 253, 174, 97 },
-		{ 244, 109, 67 }, { 215, 48, 39 }, { 165, 0, 38 }, { 120, 0, 30 }, { 80, 0, 20 },
-	};
-	unsigned char palette[3 * 10], *row;
-	int n = m->nlevels, k, rc = 0;
-	size_t i, y, w = m->width, h = m->n ? (m->n + w - 1) / w : 1;
-	struct rt_png *p;
+	char sub[300];
+	const char *subp[1] = { sub };
+	unsigned char pal[3 * 256], *img;
+	uint32_t used = (uint32_t)((m->n + m->per - 1) / m->per), x, y;
+	struct rt_axis ax, ay;
+	struct rt_fig *fig;
+	struct key k;
+	int c, e;
 
-	for (k = 0; k < n; k++)
-		memcpy(palette + 3 * k, pal[k], 3);
-	memcpy(palette + 3 * n, pal[5 + (n > 3)], 3);	/* memory: red */
-	palette[3 * (n + 1)] = palette[3 * (n + 1) + 1] = palette[3 * (n + 1) + 2] = 255;
-	if ((row = malloc(w)) == NULL)
+	key(&k, m->nlevels, m->threec);
+	if (used == 0)
+		used = 1;
+	memset(pal, 255, 3);		/* 0: nothing happened there */
+	for (c = 0; c < k.ncat; c++) {
+		memcpy(pal + 3 * (c + 1), k.rgb[c], 3);
+		memcpy(pal + 3 * (c + 1 + k.ncat), k.rgb[c], 3);
+		darker(pal + 3 * (c + 1 + k.ncat));
+	}
+	if ((img = malloc((size_t)used * m->rows)) == NULL)
 		return -1;
-	if ((p = rt_png_open(f, (uint32_t)w, (uint32_t)h, palette, n + 2)) == NULL) {
-		free(row);
+	for (y = 0; y < m->rows; y++)		/* the highest set on top */
+		for (x = 0; x < used; x++) {
+			unsigned char v = m->cell[(size_t)(m->rows - 1 - y) * m->cols + x];
+
+			img[(size_t)y * used + x] = (unsigned char)(v & EVICT ?
+			    (v & ~EVICT) + k.ncat : v);
+		}
+	if ((fig = rt_fig_new(m->W, m->H)) == NULL) {
+		free(img);
 		return -1;
 	}
-	for (y = 0; y < h; y++) {
-		for (i = 0; i < w; i++)
-			row[i] = y * w + i < m->n ? m->v[y * w + i] : (unsigned char)(n + 1);
-		rc |= rt_png_row(p, row);
-	}
-	free(row);
-	return rt_png_close(p) || rc ? -1 : 0;
+	snprintf(sub, sizeof sub, "%llu accesses (first-level blocks), %llu a column; "
+	    "a cell shows the worst in it", (unsigned long long)m->n, (unsigned long long)m->per);
+	rt_plot_title(fig, m->W, title ? title : "cache events: where each access was served",
+	    subp, 1);
+	rt_fig_image(fig, m->p.x, m->p.y, used, m->rows, m->p.w * used / m->cols, m->p.h, img,
+	    pal, 1 + 2 * k.ncat);
+	ax = (struct rt_axis){ 0, (double)m->cols * (double)m->per, RT_AX_NUM, "time (accesses)" };
+	ay = (struct rt_axis){ 0, (double)m->nsets, RT_AX_INT, "L1 set" };
+	rt_plot_axes(fig, &m->p, &ax, &ay);
+	rt_legend(fig, m->p.keyx, m->p.y, m->p.h, "served by", k.np,
+	    (const unsigned char (*)[3])k.rgb, (size_t)k.n);
+	/* where the cells are, for whoever reads the picture back */
+	snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; plot %.0f %.0f %.0f %.0f",
+	    m->p.x, m->p.y, m->p.w, m->p.h);
+	e = svg ? rt_fig_svg(fig, f, NULL, sub) : rt_fig_png(fig, f);
+	rt_fig_free(fig);
+	free(img);
+	return e;
 }
 
 void
@@ -81,6 +211,6 @@ rt_evmap_free(struct rt_evmap *m)
 {
 	if (m == NULL)
 		return;
-	free(m->v);
+	free(m->cell);
 	free(m);
 }

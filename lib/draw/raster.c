@@ -1,5 +1,5 @@
-/* raster.c: a palette canvas: points, segments, dots, boxes and text in a
- * 3x5 font drawn doubled, and the canvas as a PNG. */
+/* raster.c: a palette canvas: points, segments, dots, boxes and text in
+ * the 6x10 font, and the canvas as a PNG. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,38 +107,62 @@ rt_canvas_box(struct rt_canvas *c, double x, double y, int w, int h, int ink)
 			rt_canvas_point(c, x + a, y + b, ink);
 }
 
-/* 3x5 glyphs, rows top down, bit 2 the left column */
-static const char glyphs[] = "0123456789abcdefghijklmnopqrstuvwxyz.:-_/()+=%#";
-static const unsigned char font[][5] = {
-	{7,5,5,5,7},{2,6,2,2,7},{7,1,7,4,7},{7,1,7,1,7},{5,5,7,1,1},{7,4,7,1,7},
-	{7,4,7,5,7},{7,1,1,2,2},{7,5,7,5,7},{7,5,7,1,7},
-	{2,5,7,5,5},{6,5,6,5,6},{3,4,4,4,3},{6,5,5,5,6},{7,4,6,4,7},{7,4,6,4,4},
-	{3,4,5,5,3},{5,5,7,5,5},{7,2,2,2,7},{1,1,1,5,2},{5,5,6,5,5},{4,4,4,4,7},
-	{5,7,7,5,5},{6,5,5,5,5},{2,5,5,5,2},{6,5,6,4,4},{2,5,5,6,3},{6,5,6,5,5},
-	{3,4,2,1,6},{7,2,2,2,2},{5,5,5,5,7},{5,5,5,5,2},{5,5,7,7,5},{5,5,2,5,5},
-	{5,5,2,2,2},{7,1,2,4,7},
-	{0,0,0,0,2},{0,2,0,2,0},{0,0,7,0,0},{0,0,0,0,7},{1,1,2,4,4},{1,2,2,2,1},
-	{4,2,2,2,4},{0,2,7,2,0},{0,7,0,7,0},{5,1,2,4,5},{5,7,5,7,5}
-};
-
-/* Characters 8 pixels apart, 10 high; letters without a glyph are left
- * blank. */
+/* Text in the 6x10 font (font.c) on its baseline at y: anchored at x by
+ * its start, centre or end; RT_UP turns it to read upwards (the baseline
+ * then runs up through x); RT_BOLD draws it twice a pixel apart. */
 void
-rt_canvas_text(struct rt_canvas *c, double x, double y, const char *s, int ink)
+rt_canvas_text(struct rt_canvas *c, double x, double y, int anchor, int flags,
+    const char *s, int ink)
 {
-	const char *g;
-	int r, b;
+	double len = RT_CHARW * (double)strlen(s), along;
+	size_t k;
+	int r, b, pass;
 
-	for (; *s; s++, x += RT_CHARW) {
-		int ch = *s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s;
+	along = anchor == RT_CENTRE ? -len / 2 : anchor == RT_RIGHT ? -len : 0;
+	for (pass = 0; pass < (flags & RT_BOLD ? 2 : 1); pass++)
+		for (k = 0; s[k]; k++) {
+			unsigned ch = (unsigned char)s[k];
+			const unsigned char *g;
 
-		if (ch == 0 || (g = strchr(glyphs, ch)) == NULL)
-			continue;
-		for (r = 0; r < 5; r++)
-			for (b = 0; b < 3; b++)
-				if (font[g - glyphs][r] & (4 >> b))
-					rt_canvas_box(c, x + 2 * b, y + 2 * r, 2, 2, ink);
+			if (ch < 32 || ch > 126)
+				ch = '?';
+			g = rt_font6x10[ch - 32];
+			for (r = 0; r < RT_CHARH; r++)
+				for (b = 0; b < RT_CHARW; b++) {
+					double dx = along + pass + RT_CHARW * (double)k + b, dy = r - 8;
+
+					if (!(g[r] & (0x80 >> b)))
+						continue;
+					if (flags & RT_UP)
+						rt_canvas_point(c, x + dy, y - dx, ink);
+					else
+						rt_canvas_point(c, x + dx, y + dy, ink);
+				}
+		}
+}
+
+/* The ink of a colour: the one the palette has, a new one, or when the
+ * palette is full the nearest. */
+int
+rt_canvas_colour(struct rt_canvas *c, const unsigned char rgb[3])
+{
+	int k, best = 0;
+	long d, bestd = -1;
+
+	for (k = 0; k < c->npal; k++)
+		if (memcmp(c->pal + 3 * k, rgb, 3) == 0)
+			return k;
+	if (c->npal < 256)
+		return rt_canvas_ink(c, rgb);
+	for (k = 0; k < c->npal; k++) {
+		const unsigned char *q = c->pal + 3 * k;
+
+		d = (long)(q[0] - rgb[0]) * (q[0] - rgb[0]) + (long)(q[1] - rgb[1]) * (q[1] - rgb[1]) +
+		    (long)(q[2] - rgb[2]) * (q[2] - rgb[2]);
+		if (bestd < 0 || d < bestd)
+			bestd = d, best = k;
 	}
+	return best;
 }
 
 /* Lines first, then dots over them; ink[k] is layer k's palette index. */

@@ -1,0 +1,315 @@
+/* trmap: the trace as a picture: the access map over the regions it
+ * touched, per-variable metrics, a registered array as a grid. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reftrace.h"
+#include "draw.h"
+#include "map.h"
+#include "util.h"
+
+static int Iflag = RT_FMT_AUTO, kflag, Oflag = -1, bycount, counts, regions, recency;
+static double width = 900, height = 560;
+static uint64_t granule = 4096;
+static const char *oflag, *title, *array;
+static uint64_t arraycols;
+
+static uint64_t n;		/* accesses */
+static struct rt_fold *fold;
+static struct rt_density dens;
+static struct rt_plot area;
+static struct rt_writer *spool;
+static struct rt_rec *reg;	/* the regions registered */
+static size_t nreg, capreg;
+static struct rt_varstat *vs;
+static size_t nvs, capvs;
+static struct rt_regions *regs;
+static struct rt_grid grid;
+static int gridon;
+
+enum { O_ARRAY = U_LONG, O_COLOUR, O_COUNTS, O_GRANULE, O_RECENCY, O_REGIONS, O_SIZE, O_TITLE };
+static const struct u_opt opts[] = {
+	U_OPT_TRACE,
+	U_OPT_KEEP,
+	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
+	U_OPT_OUTPUT,
+	{ O_ARRAY, "array", "name:cols", "draw the registered array name as a grid of cols columns" },
+	{ O_COLOUR, "colour", "by", "the map's colour: op or count (op)" },
+	{ O_COUNTS, "counts", NULL, "write the map's accesses per pixel as a table" },
+	{ O_GRANULE, "granule", "bytes", "untouched gaps this long are cut out (4K)" },
+	{ O_RECENCY, "recency", NULL, "--array: colour by the time of the last access" },
+	{ O_REGIONS, "regions", NULL, "accesses and bytes per registered region, a table" },
+	{ O_SIZE, "size", "WxH", "the picture's size in pixels (900x560)" },
+	{ O_TITLE, "title", "text", "a title above the picture" },
+	{ 0 }
+};
+static const struct u_prog prog = { "trmap", "[file ...]", opts, NULL };
+
+static struct rt_varstat *
+varof(uint32_t name)
+{
+	size_t i;
+
+	for (i = 0; i < nvs; i++)
+		if (vs[i].name == name)
+			return &vs[i];
+	return NULL;
+}
+
+/* A region registered: kept for the labels, the metrics and the grid. */
+static void
+region(const struct rt_rec *r)
+{
+	char *c;
+
+	if (rt_regions_add(regs, r))
+		u_die(1, "out of memory");
+	reg = u_grow(reg, &capreg, nreg + 1, sizeof *reg);
+	reg[nreg++] = *r;
+	if (varof(r->name) == NULL) {
+		vs = u_grow(vs, &capvs, nvs + 1, sizeof *vs);
+		vs[nvs++] = (struct rt_varstat){ .name = r->name, .base = r->addr,
+		    .size = r->size, .elem = r->elem };
+	}
+	if (array != NULL && !gridon && (c = strrchr(array, ':')) != NULL &&
+	    strlen(rt_str(r->name)) == (size_t)(c - array) &&
+	    strncmp(rt_str(r->name), array, (size_t)(c - array)) == 0) {
+		if (rt_grid_init(&grid, r->addr, r->size, r->elem ? r->elem : 1, arraycols))
+			u_die(1, "--array %s: %llu bytes of %u: too many elements or none", array,
+			    (unsigned long long)r->size, r->elem);
+		gridon = 1;
+	}
+}
+
+/* The first pass: what was touched, how many accesses, the regions. */
+static int
+first(void *ctx, struct rt_rec *r)
+{
+	struct rt_varstat *v;
+
+	(void)ctx;
+	if (spool != NULL && rt_write(spool, r))
+		u_die(1, "the spool file: cannot write");
+	if (r->kind == RT_REGION)
+		region(r);
+	if (r->kind != RT_ACCESS)
+		return 0;
+	if (fold != NULL && rt_fold_touch(fold, r->addr, rt_last(r)))
+		u_die(1, "out of memory");
+	if (nvs && (v = varof(rt_regions_find(regs, r->addr))) != NULL) {
+		v->acc[r->op & 3]++;
+		v->bytes += r->size;
+	}
+	if (gridon)
+		rt_grid_add(&grid, r->addr, rt_last(r), n);
+	n++;
+	return 0;
+}
+
+/* The second: each access to its pixel. */
+static int
+second(void *ctx, struct rt_rec *r)
+{
+	uint64_t *i = ctx;
+	long row;
+
+	if (r->kind != RT_ACCESS)
+		return 0;
+	if ((row = rt_fold_row(fold, r->addr)) >= 0)
+		rt_density_add(&dens, (uint32_t)((double)*i * dens.cols / (double)n), (uint32_t)row,
+		    r->op);
+	++*i;
+	return 0;
+}
+
+static void
+writecounts(FILE *f)
+{
+	size_t k, x;
+	const uint32_t *v;
+
+	fprintf(f, "# trmap: %llu accesses on %u x %u pixels, x time, y address folded\n",
+	    (unsigned long long)n, dens.cols, dens.rows);
+	for (k = 0; k < rt_fold_count(fold); k++)
+		fprintf(f, "#segment 0x%llx 0x%llx %u %u\n",
+		    (unsigned long long)rt_fold_seg(fold, k)->lo,
+		    (unsigned long long)rt_fold_seg(fold, k)->hi, rt_fold_seg(fold, k)->y0,
+		    rt_fold_seg(fold, k)->y1);
+	fprintf(f, "# x y read write modify fetch\n");
+	for (x = 0; x < (size_t)dens.cols * dens.rows; x++)
+		if (v = dens.n[x], v[0] | v[1] | v[2] | v[3])
+			fprintf(f, "%zu %zu %u %u %u %u\n", x % dens.cols, x / dens.cols, v[0], v[1],
+			    v[2], v[3]);
+}
+
+static void
+writeregions(FILE *f)
+{
+	size_t k;
+
+	fprintf(f, "# name base size elem accesses bytes read write modify fetch\n");
+	for (k = 0; k < nvs; k++)
+		fprintf(f, "%s 0x%llx %llu %llu %llu %llu %llu %llu %llu %llu\n", rt_str(vs[k].name),
+		    (unsigned long long)vs[k].base, (unsigned long long)vs[k].size,
+		    (unsigned long long)vs[k].elem, (unsigned long long)(vs[k].acc[0] +
+		    vs[k].acc[1] + vs[k].acc[2] + vs[k].acc[3]), (unsigned long long)vs[k].bytes,
+		    (unsigned long long)vs[k].acc[0], (unsigned long long)vs[k].acc[1],
+		    (unsigned long long)vs[k].acc[2], (unsigned long long)vs[k].acc[3]);
+}
+
+/* Each segment's name: the regions registered in it. */
+static char **
+segnames(void)
+{
+	size_t k, i, nseg = rt_fold_count(fold);
+	char **names = u_calloc(nseg + 1, sizeof *names), buf[64];
+
+	for (k = 0; k < nseg; k++) {
+		const struct rt_seg *s = rt_fold_seg(fold, k);
+
+		for (*buf = 0, i = 0; i < nreg; i++)
+			if (reg[i].addr <= s->hi && reg[i].addr + reg[i].size > s->lo &&
+			    strlen(buf) + strlen(rt_str(reg[i].name)) + 2 < sizeof buf)
+				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s",
+				    *buf ? " " : "", rt_str(reg[i].name));
+		names[k] = *buf ? u_strdup(buf) : NULL;
+	}
+	return names;
+}
+
+static void
+picture(struct rt_fig *fig)
+{
+	FILE *f = u_open(oflag);
+
+	if (fig == NULL || rt_fig_failed(fig))
+		u_die(1, "out of memory");
+	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, NULL, NULL))
+		u_wfail(oflag);
+	rt_fig_free(fig);
+	if (u_close(f, oflag))
+		exit(1);
+}
+
+int
+main(int argc, char *argv[])
+{
+	char tmp[] = "/tmp/trmap.XXXXXX", *spooled[1] = { tmp }, **names;
+	struct stat st;
+	uint64_t i = 0;
+	size_t len, k;
+	int ch, fd, piped, e;
+
+	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
+		switch (ch) {
+		case 'I':
+			if ((Iflag = rt_fmt_parse(optarg)) < 0)
+				u_bad("-I %s: unknown format", optarg);
+			break;
+		case 'k': kflag = 1; break;
+		case 'O':
+			if ((Oflag = strcmp(optarg, "png") == 0) == 0 && strcmp(optarg, "svg") != 0)
+				u_bad("-O %s: want svg or png", optarg);
+			break;
+		case 'o': oflag = optarg; break;
+		case O_ARRAY:
+			if ((array = strrchr(optarg, ':')) == NULL || array == optarg ||
+			    rt_parse_u64(array + 1, &arraycols) || arraycols == 0 || arraycols > 1 << 20)
+				u_bad("--array %s: want name:columns", optarg);
+			array = optarg;
+			break;
+		case O_COLOUR:
+			if ((bycount = strcmp(optarg, "count") == 0) == 0 && strcmp(optarg, "op") != 0)
+				u_bad("--colour %s: want op or count", optarg);
+			break;
+		case O_COUNTS: counts = 1; break;
+		case O_GRANULE:
+			if (rt_parse_size(optarg, &granule) || granule == 0 || (granule & (granule - 1)) ||
+			    granule > (uint64_t)1 << 40)
+				u_bad("--granule %s: want a power of two", optarg);
+			break;
+		case O_RECENCY: recency = 1; break;
+		case O_REGIONS: regions = 1; break;
+		case O_SIZE:
+			if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 || width < 300 ||
+			    height < 200 || width > 20000 || height > 20000)
+				u_bad("--size %s: want WxH, 300x200 to 20000x20000 pixels", optarg);
+			break;
+		case O_TITLE: title = optarg; break;
+		default: u_usage(&prog);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (recency && array == NULL)
+		u_bad("--recency colours the --array grid");
+	if (Oflag < 0)
+		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0;
+	regs = rt_regions_new();
+	if (!regions && array == NULL) {
+		rt_map_layout(&area, width, height);
+		if ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
+		    rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h))
+			u_die(1, "out of memory");
+	}
+	/* the map reads twice: standard input is kept in a binary spool */
+	for (piped = argc == 0, k = 0; k < (size_t)argc; k++)
+		piped |= strcmp(argv[k], "-") == 0 || stat(argv[k], &st) || !S_ISREG(st.st_mode);
+	if (fold != NULL && piped) {
+		if ((fd = mkstemp(tmp)) < 0 || close(fd) ||
+		    (spool = rt_wopen(tmp, RT_FMT_BINARY, 0)) == NULL)
+			u_die(1, "%s: cannot spool standard input", tmp);
+	}
+	e = rt_foreach(argv, argc, Iflag, kflag, first, NULL, u_diag);
+	if (spool != NULL && rt_wclose(spool))
+		u_die(1, "%s: cannot write", tmp);
+	if (e)
+		u_status = 1;
+	if (array != NULL && !gridon)
+		u_die(1, "--array %s: no region of that name was registered", array);
+	if (regions) {
+		FILE *f = u_open(oflag);
+
+		writeregions(f);
+		if (u_close(f, oflag))
+			exit(1);
+	} else if (gridon) {
+		picture(rt_grid_figure(&grid, width, height, recency, array, title));
+	} else {
+		if (rt_fold_layout(fold, dens.rows, 14, 5))
+			u_die(1, "out of memory");
+		if (spool != NULL) {
+			argv = spooled;
+			argc = 1;
+		}
+		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag, second, &i,
+		    u_diag))
+			u_status = 1;
+		if (counts) {
+			FILE *f = u_open(oflag);
+
+			writecounts(f);
+			if (u_close(f, oflag))
+				exit(1);
+		} else {
+			names = segnames();
+			picture(rt_map_figure(&dens, fold, &area, width, height, bycount, n, title,
+			    (const char *const *)names));
+			for (k = 0; k < rt_fold_count(fold); k++)
+				free(names[k]);
+			free(names);
+		}
+	}
+	if (spool != NULL)
+		unlink(tmp);
+	rt_fold_free(fold);
+	rt_density_free(&dens);
+	rt_grid_free(&grid);
+	rt_regions_free(regs);
+	free(reg);
+	free(vs);
+	return u_status;
+}

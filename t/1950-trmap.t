@@ -1,0 +1,62 @@
+#!/bin/sh
+# trmap: the density raster against a naive binning in awk, the folded
+# axis against the regions touched, the array grid against a count from
+# the trace, pictures that decode.
+. "$(dirname "$0")/lib.sh"
+plan 14
+
+T="python3 $(dirname "$0")/topo.py"
+# Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
+# ints read with a stride of 5 elements; then A swept backwards.
+awk 'BEGIN {
+	print "#reftrace trace 1 seq op addr size tid pc loc func var"
+	print "#region 0 A 0x10000 8000 8"
+	print "#region 0 B 0x40000100 256 4"
+	s = 0
+	for (i = 0; i < 1000; i++) printf "%d %s 0x%x 8 - - - - -\n", s++, i % 3 ? "R" : "W", 65536 + 8 * i
+	for (i = 0; i < 300; i++) printf "%d R 0x%x 4 - - - - -\n", s++, 1073741824 + 256 + 4 * ((5 * i) % 64)
+	for (i = 999; i >= 0; i--) printf "%d M 0x%x 8 - - - - -\n", s++, 65536 + 8 * i
+}' >"$tmp/two"
+trmap --counts --size 400x300 "$tmp/two" >"$tmp/cnt"
+check "--counts: a header, two segments, pixels" \
+    "grep -q '^# trmap: 2300 accesses on [0-9]* x [0-9]* pixels' $tmp/cnt && test \$(grep -c '^#segment' $tmp/cnt) = 2 && test \$(grep -c '^[0-9]' $tmp/cnt) -gt 100"
+check_same "the folded axis: one segment per region, from its first byte touched to its last" \
+    "awk '/^#segment/ { print \$2, \$3 }' $tmp/cnt" \
+    "awk '$HEX !/^#/ { a = hex(\$3); l = a + \$4 - 1; k = a < 2^29 ? 0 : 1; if (!(k in lo) || a < lo[k]) lo[k] = a; if (l > hi[k]) hi[k] = l } END { for (k = 0; k < 2; k++) printf \"0x%x 0x%x\\n\", lo[k], hi[k] }' $tmp/two"
+check "the segments are apart: a gap between them, the upper one at the top" \
+    "awk '/^#segment/ { j = n++; y0[j] = \$4; y1[j] = \$5 } /^# trmap/ { split(\$7, d, \"x\"); rows = \$8 } END { exit !(y0[0] == 0 && y0[1] > y1[0] + 1 && y1[1] == rows - 1) }' $tmp/cnt"
+check_same "counts per pixel and op = a naive binning of the same trace in awk" \
+    "grep '^[0-9]' $tmp/cnt | sort -n -k1,1 -k2,2" \
+    "awk '$HEX FNR == NR { if (/^# trmap/) { n = \$3; cols = \$6 } if (/^#segment/) { j = ns++; lo[j] = hex(\$2); hi[j] = hex(\$3); y0[j] = \$4; y1[j] = \$5 } next }
+	  /^#/ { next }
+	  { a = hex(\$3); for (k = 0; k < ns; k++) if (a >= lo[k] && a <= hi[k]) break
+	    x = int(i++ * cols / n); y = y0[k] + int((a - lo[k]) * (y1[k] - y0[k] + 1) / (hi[k] - lo[k] + 1))
+	    o = \$2 == \"R\" ? 1 : \$2 == \"W\" ? 2 : 3; c[x \" \" y, o]++; seen[x \" \" y] = 1 }
+	  END { for (p in seen) print p, c[p, 1] + 0, c[p, 2] + 0, c[p, 3] + 0, 0 }' $tmp/cnt $tmp/two | sort -n -k1,1 -k2,2"
+check "the sweep is a diagonal: rows rise with time in A's first third, fall in its last" \
+    "awk '/^#segment/ && !s++ { top = \$5 } /^[0-9]/ && \$2 <= top { if (\$1 < 150 && \$2 < last1) bad++; if (\$1 < 150) last1 = \$2 } END { exit bad > 0 }' $tmp/cnt"
+check_same "standard input reads as a file does (the spool)" "trmap --counts <$tmp/two" "trmap --counts $tmp/two"
+check_same "--regions: accesses and bytes per region, counted by awk" \
+    "trmap --regions $tmp/two | awk '!/^#/ { print \$1, \$5, \$6 }'" \
+    "awk '$HEX !/^#/ { k = hex(\$3) < 2^29 ? \"A\" : \"B\"; n[k]++; b[k] += \$4 } END { print \"A\", n[\"A\"], b[\"A\"]; print \"B\", n[\"B\"], b[\"B\"] }' $tmp/two"
+check_same "--array B:8: each element's accesses = a count from the trace" \
+    "trmap --array B:8 -O svg $tmp/two >$tmp/b.svg && python3 -c 'import sys, re, base64, zlib, struct
+s = open(sys.argv[1]).read(); d = base64.b64decode(re.search(\"base64,([^\\\"]*)\", s).group(1)); p, idat = 8, b\"\"
+while p < len(d):
+    n, t = struct.unpack(\">I4s\", d[p:p + 8]); body = d[p + 8:p + 8 + n]
+    if t == b\"IHDR\": w, h = struct.unpack(\">II\", body[:8])
+    if t == b\"IDAT\": idat += body
+    p += 12 + n
+raw = zlib.decompress(idat); kx, ky = w // 8, h // 8
+for e in range(64):
+    r, c = divmod(e, 8); print(e, raw[r * ky * (w + 1) + 1 + c * kx])' $tmp/b.svg" \
+    "awk '$HEX !/^#/ && hex(\$3) > 2^29 { n[(hex(\$3) - 1073741824 - 256) / 4]++ } END { for (e = 0; e < 64; e++) if (e in n) { lo = lo == \"\" || n[e] < lo ? n[e] : lo; hi = n[e] > hi ? n[e] : hi } for (e = 0; e < 64; e++) { v = !(e in n) ? 0 : (hi > lo ? 1 + int(254 * (n[e] - lo) / (hi - lo)) : 255); print e, v } }' $tmp/two"
+check "the map as PNG decodes at the size asked" \
+    "trmap -o $tmp/m.png --size 640x400 $tmp/two && test \$($T png $tmp/m.png) = 640x400"
+check "the map as SVG: well-formed, rsvg-convert renders it, titled, axes, key, regions named" \
+    "trmap --title 'two arrays' $tmp/two >$tmp/m.svg && $T svg $tmp/m.svg >/dev/null && rsvg-convert $tmp/m.svg >$tmp/m2.png && $T png $tmp/m2.png >/dev/null &&
+     for w in 'two arrays' 'time (accesses)' 'folded' '>read<' '>write<' '>A<' '>B<' '0x10000<'; do grep -q \"\$w\" $tmp/m.svg || { echo \"no \$w\"; exit 1; }; done"
+check "--recency: a grid with its key" "trmap --array A:40 --recency $tmp/two | grep -q 'last access'"
+check_fail "--array of a region never registered" 1 "no region of that name" "trmap --array Q:4 $tmp/two"
+check_fail "a missing file" 1 "nosuch" "trmap $tmp/nosuch"
+check_fail "a bad option" 2 "usage" "trmap -Q"
