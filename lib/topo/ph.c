@@ -58,6 +58,9 @@ struct ctx {
 	size_t *rstart;
 	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
 	size_t *rcost;		/* cofacets a replay of the column pushes */
+	struct hentry *sum;	/* hsum's sorted copy */
+	size_t capsum, compactat;
+	size_t *cnt;		/* hsum's radix counts */
 	size_t pushed;		/* by the column being reduced, replays counted */
 
 	struct rt_ph *ph;
@@ -66,11 +69,91 @@ struct ctx {
 
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
+#define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
+#define BIGHEAP ((size_t)1 << 17)	/* keepr pops a heap of more, in order */
 
 static int
 earlier(float da, uint64_t ka, float db, uint64_t kb)
 {
 	return da < db || (da == db && ka > kb);
+}
+
+static void siftdown(struct hentry *, size_t, size_t);
+
+/* Sum the heap's equal terms and drop the zeros, the heap left unordered:
+ * a radix sort by key (16 bits a pass, as many passes as the largest key
+ * needs: two below 2^32) and a pass over the runs.  A working coboundary
+ * holds terms many times over, which a pop at a time sums at a cache miss
+ * per level; sorting streams through memory, where a hash table of a heap
+ * of millions of terms missed the cache at every term (2000 i.i.d.
+ * windows: 237 s of CPU with a hash table, 157 s sorting). */
+static int
+hsum(struct ctx *x)
+{
+	struct hentry *src, *dst, *t;
+	size_t i, n = x->nheap, o, sum;
+	uint64_t maxkey = 0;
+	int shift;
+
+	if (rt_grow(&x->sum, &x->capsum, n + 1, sizeof *x->sum))
+		return -1;
+	if (x->cnt == NULL && (x->cnt = malloc(65536 * sizeof *x->cnt)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (x->heap[i].key > maxkey)
+			maxkey = x->heap[i].key;
+	src = x->heap;
+	dst = x->sum;
+	for (shift = 0; shift < 64 && (shift == 0 || maxkey >> shift); shift += 16) {
+		memset(x->cnt, 0, 65536 * sizeof *x->cnt);
+		for (i = 0; i < n; i++)
+			x->cnt[src[i].key >> shift & 0xffff]++;
+		for (sum = 0, i = 0; i < 65536; i++) {
+			o = x->cnt[i];
+			x->cnt[i] = sum;
+			sum += o;
+		}
+		for (i = 0; i < n; i++)
+			dst[x->cnt[src[i].key >> shift & 0xffff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	/* src is sorted by key: sum the runs into the heap's array */
+	for (o = 0, i = 0; i < n; o += src[o].coef != 0) {
+		struct hentry e = src[i++];
+
+		while (i < n && src[i].key == e.key)
+			if ((e.coef += src[i++].coef) >= x->p)
+				e.coef -= x->p;
+		src[o] = e;
+	}
+	if (src != x->heap) {
+		t = x->heap;
+		x->heap = x->sum;
+		x->sum = t;
+		i = x->capheap;
+		x->capheap = x->capsum;
+		x->capsum = i;
+	}
+	x->nheap = o;
+	return 0;
+}
+
+/* hsum, then the heap order again (bottom up), when the heap has grown
+ * four times since it was last compacted: on 2000 i.i.d. windows this
+ * halves the memory (1.3 GB to 0.78) for a few per cent of time. */
+static int
+compact(struct ctx *x)
+{
+	size_t i;
+
+	if (hsum(x))
+		return -1;
+	for (i = x->nheap / 4 + 1; i-- > 0;)
+		siftdown(x->heap, x->nheap, i);
+	x->compactat = 4 * x->nheap > COMPACT ? 4 * x->nheap : COMPACT;
+	return 0;
 }
 
 /* The heap keeps the earliest entry on top.  It is 4-ary: a node's
@@ -81,6 +164,8 @@ hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
 	struct hentry e = { key, diam, coef }, *h;
 	size_t i, up;
 
+	if (x->nheap >= x->compactat && compact(x))
+		return -1;
 	if (x->nheap == x->capheap &&
 	    rt_grow(&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
 		return -1;
@@ -95,11 +180,12 @@ hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
 	return 0;
 }
 
-static struct hentry
-hpop(struct ctx *x)
+/* Move h[i] down to its place among n. */
+static void
+siftdown(struct hentry *h, size_t n, size_t i)
 {
-	struct hentry top = x->heap[0], last = x->heap[--x->nheap], *h = x->heap;
-	size_t i = 0, c, m, end, n = x->nheap;
+	struct hentry last = h[i];
+	size_t c, m, end;
 
 	for (;;) {
 		c = 4 * i + 1;
@@ -114,8 +200,18 @@ hpop(struct ctx *x)
 		h[i] = h[m];
 		i = m;
 	}
-	if (n)
-		h[i] = last;
+	h[i] = last;
+}
+
+static struct hentry
+hpop(struct ctx *x)
+{
+	struct hentry top = x->heap[0];
+
+	if (--x->nheap > 0) {
+		x->heap[0] = x->heap[x->nheap];
+		siftdown(x->heap, x->nheap, 0);
+	}
 	return top;
 }
 
@@ -327,31 +423,63 @@ worksum(struct ctx *x)
 }
 
 /* Keep the reduced coboundary of column c, now on the heap with its
- * pivot on top, if it is shorter than the coboundaries its reduction
- * column replays (pushed of them) and there is room: adding the column
- * later then pushes its surviving terms, not every cofacet of every
- * term.  The heap is emptied either way. */
+ * pivot piv on top, if it is no longer than the coboundaries its
+ * reduction column replays (pushed of them) and there is room: adding
+ * the column later then pushes its surviving terms, not every cofacet
+ * of every term.  The terms are summed by hsum, in any order (the heap
+ * orders them again when they are pushed), the pivot first: popping
+ * them in order cost five times the reduction itself on 1000 i.i.d.
+ * windows.  A heap of more than BIGHEAP terms is popped in order all the
+ * same, giving up as soon as the column is too long to keep: most of
+ * those are, and sorting all of each cost more (2000 i.i.d. windows:
+ * 129 s of CPU, 145 s sorting every heap).  The heap is emptied. */
 static int
-keepr(struct ctx *x, size_t c, size_t pushed)
+keepr(struct ctx *x, size_t c, size_t pushed, uint64_t piv)
 {
-	struct hentry e;
-	size_t start = x->nrpool;
+	struct hentry *r;
+	size_t i, n;
 
 	x->rlen[c] = NOCACHE;
-	while (x->nheap) {
-		if ((e = hpopsum(x)).coef == 0)
-			continue;
-		if (2 * (x->nrpool - start + 1) > pushed || x->nrpool + 1 > x->maxrpool) {
-			x->nrpool = start;
-			x->nheap = 0;
-			return 0;
+	if (x->nheap > BIGHEAP) {
+		/* in order, giving up once it is half as long as a replay */
+		size_t start = x->nrpool;
+		struct hentry e;
+
+		while (x->nheap) {
+			if ((e = hpopsum(x)).coef == 0)
+				continue;
+			if (2 * (x->nrpool - start + 1) > pushed || x->nrpool + 1 > x->maxrpool) {
+				x->nrpool = start;
+				x->nheap = 0;
+				return 0;
+			}
+			if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
+				return -1;
+			x->rpool[x->nrpool++] = e;
 		}
-		if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
-			return -1;
-		x->rpool[x->nrpool++] = e;
+		x->rstart[c] = start;
+		x->rlen[c] = (uint32_t)(x->nrpool - start);
+		return 0;
 	}
-	x->rstart[c] = start;
-	x->rlen[c] = (uint32_t)(x->nrpool - start);
+	if (hsum(x) < 0)
+		return -1;
+	n = x->nheap;
+	x->nheap = 0;
+	if (n > pushed || n > x->maxrpool - x->nrpool)	/* longer than a replay */
+		return 0;
+	if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + n, sizeof *x->rpool))
+		return -1;
+	for (i = 0; i < n && x->heap[i].key != piv; i++)
+		;
+	if (i == n)	/* cannot be: the pivot is a term */
+		return 0;
+	r = x->rpool + x->nrpool;
+	r[0] = x->heap[i];
+	x->heap[i] = x->heap[0];
+	memcpy(r + 1, x->heap + 1, (n - 1) * sizeof *r);
+	x->rstart[c] = x->nrpool;
+	x->rlen[c] = (uint32_t)n;
+	x->nrpool += n;
 	return 0;
 }
 
@@ -417,6 +545,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 
 		x->rlen[c] = NOCACHE;
 		x->pushed = 0;
+		x->compactat = COMPACT;
 		x->ph->columns++;
 		x->nheap = 0;
 		x->nwork = 0;
@@ -475,7 +604,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		if (padd(x, piv.key, (uint32_t)c, piv.coef))
 			return -1;
 		x->rcost[c] = x->pushed;
-		if (added && keepr(x, c, x->pushed))
+		if (added && keepr(x, c, x->pushed, piv.key))
 			return -1;
 		start = x->npool;
 		if (rt_grow(&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
@@ -666,6 +795,8 @@ out:
 	free(x.rstart);
 	free(x.rlen);
 	free(x.rcost);
+	free(x.sum);
+	free(x.cnt);
 	if (status)
 		rt_ph_free(ph);
 	return status;
