@@ -59,9 +59,13 @@ check:
 	@sh contrib/needs check
 	@$(MAKE) --no-print-directory tests
 
+# PROVEFLAGS=-j2 runs two test files at a time (each works in its own
+# temporary directory); CI does, for the sanitized run above all.
+PROVEFLAGS =
+
 tests: all $(UNITS)
 	rm -f .skips
-	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/.skips" prove t/ </dev/null
+	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/.skips" prove $(PROVEFLAGS) t/ </dev/null
 	@if [ -s .skips ]; then echo "$$(wc -l <.skips) tests skipped:"; sort .skips | uniq -c; \
 	    if [ -n "$$RT_NOSKIP" ]; then echo "RT_NOSKIP is set: a skip fails the check"; exit 1; fi; \
 	else echo "no test skipped"; fi
