@@ -76,26 +76,6 @@ down(void *ctx, uint64_t addr, int op)
 		u_wfail(oflag);
 }
 
-/* The event map's cell: the first level's set, and with -3 the kind of
- * miss its counts say this access was. */
-static void
-mapadd(const struct rt_rec *rec, uint64_t addr, int level)
-{
-	static uint64_t seen[3];
-	const struct rt_cache_cfg *cfg;
-	const struct rt_cache_stats *st = rt_hier_stats(hier, 0, &cfg);
-	uint64_t now[3] = { st->compulsory, st->capacity, st->conflict };
-	int k, kind = 0;
-
-	for (k = 0; k < 3; k++)
-		if (now[k] != seen[k]) {
-			kind = k + 1;
-			seen[k] = now[k];
-		}
-	rt_evmap_add(map, rt_hier_set(hier, addr, rec->op), level, kind,
-	    rt_hier_evicted(hier)[0] != UINT64_MAX);
-}
-
 /* Every first-level block of an access, served: the per-access outputs. */
 static void
 served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
@@ -108,8 +88,9 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 		b = rt_ens_hier(ens, 1);
 		rt_cachediff_write(fo, rec->seq, lv[0], n, lv[1], rt_hier_levels(b));
 	}
-	if (map != NULL)
-		mapadd(rec, addr, lv[0]);
+	if (map != NULL)	/* the first level's set; with -3, its kind of miss */
+		rt_evmap_add(map, rt_hier_set(hier, addr, rec->op), lv[0],
+		    rt_hier_miss3c(hier)[0], rt_hier_evicted(hier)[0] != UINT64_MAX);
 	if (temp != NULL)
 		rt_temp_write(temp, fo, rec->seq, lv[0]);
 	if (tally != NULL && rt_tally_access(tally, rt_key_of(gflag, rec, addr, regs, hier),
@@ -246,28 +227,13 @@ static void
 merge(char **files, int n)
 {
 	struct rt_cache_table t;
-	struct rt_tabmerge *m;
-	struct rt_reader *r;
-	char err[600], why[300];
-	int i;
+	char err[600];
 
-	if ((m = rt_tabmerge_new()) == NULL)
-		u_die(1, "out of memory");
-	for (i = 0; i < n; i++) {
-		if ((r = rt_ropen(files[i], RT_FMT_LINES, err, sizeof err)) == NULL)
-			u_die(1, "%s", err);
-		if (rt_cachetab_read(r, &t, err, sizeof err))
-			u_die(1, "%s", err);
-		rt_rclose(r);
-		if (rt_tabmerge_add(m, &t, why, sizeof why))
-			u_die(1, "-M %s: %s", files[i], why);
-	}
-	if (rt_tabmerge_end(m, &t, why, sizeof why))
-		u_die(1, "-M: %s", why);
+	if (rt_tabmerge_files(files, n, &t, err, sizeof err))
+		u_die(1, "-M: %s", err);
 	if (t.threec == 2)
 		u_warn("-M: -3's compulsory misses add up; capacity and conflict do not (each "
 		    "partition's fully associative twin saw only its blocks): written as -");
-	rt_tabmerge_free(m);
 	if (!Aflag && isatty(fileno(fo)))
 		Aflag = 1;
 	if (Aflag)

@@ -324,40 +324,12 @@ setloc(char *arg)
 static void
 setpart(const char *arg)
 {
-	char buf[64];
-
 	if (strchr(arg, '/') == NULL) {	/* n[:bytes]: every partition */
-		snprintf(buf, sizeof buf, "0/%s", arg);
-		if (strlen(arg) > 40 || rt_parse_part(buf, &Pk, &Pn, &Pbytes) ||
-		    Pn > MAXPART)
+		if (rt_parse_part(arg, NULL, &Pn, &Pbytes) || Pn > MAXPART)
 			u_bad("-P %s: want n or n:bytes with 1 <= n <= %d", arg, MAXPART);
 		Psplit = 1;
 	} else if (rt_parse_part(arg, &Pk, &Pn, &Pbytes))
 		u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", arg);
-}
-
-/* -o part%d.rtb: a name with one %d (or %Nd, %0Nd) and no other %. */
-static char *
-partname(uint64_t k)
-{
-	const char *d;
-	char *s;
-	size_t len;
-	int n, width;
-
-	if (oflag == NULL || (d = strchr(oflag, '%')) == NULL)
-		u_bad("-P %llu: name the partitions with -o and a %%d", (unsigned long long)Pn);
-	for (n = 1, width = 0; d[n] >= '0' && d[n] <= '9' && n < 4; n++)
-		width = 10 * width + d[n] - '0';
-	if (d[n] != 'd' || strchr(d + n, '%') != NULL)
-		u_bad("-o %s: one %%d, and no other %%", oflag);
-	s = u_malloc(len = strlen(oflag) + 32);
-	snprintf(s, len, "%.*s%0*llu%s", (int)(d - oflag), oflag, d[1] == '0' ? width : 0,
-	    (unsigned long long)k, d + n + 1);
-	if (d[1] != '0' && width)	/* %Nd pads with blanks */
-		snprintf(s, len, "%.*s%*llu%s", (int)(d - oflag), oflag, width,
-		    (unsigned long long)k, d + n + 1);
-	return s;
 }
 
 /* The partition in each output's header, where its format has room. */
@@ -367,9 +339,9 @@ recordpart(struct rt_writer *o, uint64_t k)
 	struct rt_part p = { k, Pn, Pbytes };
 	static int said;
 
-	if (Bflag || Oflag == RT_FMT_DIN || Oflag == RT_FMT_PIN)
-		return;	/* -B: addresses are no longer bytes; din, pin: no header */
-	if (rt_wpart(o, &p) && !said++)
+	if (Bflag)	/* addresses are no longer bytes */
+		return;
+	if (rt_wpart(o, &p) < 0 && !said++)
 		u_warn("-P %llu/%llu:%llu: not recorded in the header (the binary format "
 		    "records partitions of a power of two bytes, fewer than 2^24)",
 		    (unsigned long long)k, (unsigned long long)Pn, (unsigned long long)Pbytes);
@@ -382,8 +354,12 @@ openparts(void)
 
 	ws = u_calloc(Pn, sizeof *ws);
 	wname = u_calloc(Pn, sizeof *wname);
+	if (oflag == NULL || strchr(oflag, '%') == NULL)
+		u_bad("-P %llu: name the partitions with -o and a %%d", (unsigned long long)Pn);
 	for (i = 0; i < Pn; i++) {
-		wname[i] = partname(i);
+		wname[i] = u_malloc(strlen(oflag) + 32);
+		if (rt_partname(wname[i], strlen(oflag) + 32, oflag, i))
+			u_bad("-o %s: one %%d, and no other %%", oflag);
 		ws[i] = u_wopen(wname[i], Oflag, zflag);
 		recordpart(ws[i], i);
 	}

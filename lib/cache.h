@@ -86,6 +86,9 @@ int rt_future(uint64_t *v, size_t n);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);
+/* With -3 (a shadow), the kind of miss the last access was at each level. */
+enum { RT_3C_NONE, RT_3C_COMPULSORY, RT_3C_CAPACITY, RT_3C_CONFLICT };
+const int *rt_hier_miss3c(const struct rt_hier *h);
 int rt_hier_levels(const struct rt_hier *h);
 /* Statistics of level k (-1: the split I-cache; rt_hier_levels: memory). */
 const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
@@ -221,6 +224,9 @@ int rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, char 
     size_t whylen);
 int rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen);
 void rt_tabmerge_free(struct rt_tabmerge *m);
+/* The same over the tables named: open, read, add, end; "file: why". */
+int rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err,
+    size_t errlen);
 int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what

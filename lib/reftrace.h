@@ -231,7 +231,7 @@ int rt_write(struct rt_writer *w, const struct rt_rec *rec);
 int rt_wclose(struct rt_writer *w);
 /* Record a partition in the header, before the first item: 0, or -1
  * with errno EINVAL when the format cannot record it. */
-int rt_wpart(struct rt_writer *w, const struct rt_part *p);
+int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to hold it */
 
 /* Symbolization: pc -> source location through the objects' debug info. */
 struct rt_sym;
@@ -267,8 +267,11 @@ int rt_parse_u64(const char *s, uint64_t *v);
 int rt_parse_size(const char *s, uint64_t *v);
 int rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi);
 int rt_parse_ops(const char *s, unsigned *mask);
-/* "k/n" or, where bytes is not NULL, "k/n:bytes": partition k of n. */
-int rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes);	/* bit per enum rt_op */
+/* "k/n" or, where bytes is not NULL, "k/n:bytes": partition k of n;
+ * with k NULL, "n" or "n:bytes": every partition. */
+int rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes);
+/* fmt's one %d (%Nd, %0Nd) replaced by partition k: trfilter -P n -o. */
+int rt_partname(char *buf, size_t len, const char *fmt, uint64_t k);
 int rt_parse_double(const char *s, double *v);	/* finite */
 /* A finite number, or with the bits of special "inf" and "nan" too. */
 #define RT_REAL_INF 1

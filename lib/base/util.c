@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -103,15 +104,18 @@ int
 rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes)
 {
 	char *end;
-	unsigned long long a, b;
+	unsigned long long a = 0, b;
 
 	if (s == NULL || *s < '0' || *s > '9')
 		return -1;
 	errno = 0;
-	a = strtoull(s, &end, 10);
-	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
-		return -1;
-	b = strtoull(end + 1, &end, 10);
+	b = strtoull(s, &end, 10);
+	if (k != NULL) {	/* that was k: n follows */
+		if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+			return -1;
+		a = b;
+		b = strtoull(end + 1, &end, 10);
+	}
 	if (errno || b == 0 || a >= b)
 		return -1;
 	if (*end == ':') {
@@ -119,9 +123,33 @@ rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes)
 			return -1;
 	} else if (*end != '\0')
 		return -1;
-	*k = a;
+	if (k != NULL)
+		*k = a;
 	*n = b;
 	return 0;
+}
+
+/* fmt with its one %d (%Nd, %0Nd) replaced by k; -1 if fmt has no such
+ * %d, another %, or buf is too short. */
+int
+rt_partname(char *buf, size_t len, const char *fmt, uint64_t k)
+{
+	const char *d = strchr(fmt, '%');
+	int n, width, r;
+
+	if (d == NULL)
+		return -1;
+	for (n = 1, width = 0; d[n] >= '0' && d[n] <= '9' && n < 4; n++)
+		width = 10 * width + d[n] - '0';
+	if (d[n] != 'd' || strchr(d + n, '%') != NULL)
+		return -1;
+	if (d[1] == '0')
+		r = snprintf(buf, len, "%.*s%0*llu%s", (int)(d - fmt), fmt, width,
+		    (unsigned long long)k, d + n + 1);
+	else	/* %Nd pads with blanks */
+		r = snprintf(buf, len, "%.*s%*llu%s", (int)(d - fmt), fmt, width,
+		    (unsigned long long)k, d + n + 1);
+	return r < 0 || (size_t)r >= len ? -1 : 0;
 }
 
 int

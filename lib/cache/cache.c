@@ -44,6 +44,7 @@ struct rt_hier {
 	struct rt_rng rng;
 	struct rt_cache_stats mem;
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
+	int miss3c[RT_MAXLEVEL];	/* its kind of miss there (-3): RT_3C_... */
 
 	int updirty;			/* an exclusive level handed up dirt */
 	rt_down_fn *down;		/* sees what a level sends below */
@@ -500,12 +501,17 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		uint64_t d, td;
 
 		if (rt_reuse_access(l->shadow, block, &d, &td) == 0 && i < 0) {
-			if (d == RT_COLD)
+			int c = d == RT_COLD ? RT_3C_COMPULSORY :
+			    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
+
+			if (c == RT_3C_COMPULSORY)
 				l->s.compulsory++;
-			else if (d >= l->c.size / l->c.block)
+			else if (c == RT_3C_CAPACITY)
 				l->s.capacity++;
 			else
 				l->s.conflict++;
+			if (k >= 0)
+				h->miss3c[k] = c;
 		}
 	}
 	if (i >= 0) {
@@ -545,8 +551,10 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 {
 	int k;
 
-	for (k = 0; k < h->n; k++)
+	for (k = 0; k < h->n; k++) {
 		h->evicted[k] = UINT64_MAX;
+		h->miss3c[k] = RT_3C_NONE;
+	}
 	if (op == RT_IFETCH && h->i1 != NULL)
 		return serve(h, -1, addr, op, bytes);
 	if (op == RT_MODIFY) {	/* a read, then a write */
@@ -708,6 +716,12 @@ const uint64_t *
 rt_hier_evicted(const struct rt_hier *h)
 {
 	return h->evicted;
+}
+
+const int *
+rt_hier_miss3c(const struct rt_hier *h)
+{
+	return h->miss3c;
 }
 
 /* 3C (Hill): every miss is compulsory (never seen), capacity (a fully

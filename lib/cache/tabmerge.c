@@ -193,3 +193,37 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 	t->amat = rt_amat(s, ns, t->lat);
 	return 0;
 }
+
+/* The tables in files, of a trace's partitions, merged into t; -1 with
+ * err ("file: why", or why alone when partitions are missing). */
+int
+rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err, size_t errlen)
+{
+	struct rt_tabmerge *m;
+	struct rt_reader *r;
+	char why[300];
+	int i, rc = -1;
+
+	if ((m = rt_tabmerge_new()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if ((r = rt_ropen(files[i], RT_FMT_LINES, err, errlen)) == NULL)
+			goto out;
+		rc = rt_cachetab_read(r, t, err, errlen);
+		rt_rclose(r);
+		if (rc)
+			goto out;
+		rc = -1;
+		if (rt_tabmerge_add(m, t, why, sizeof why)) {
+			snprintf(err, errlen, "%s: %s", files[i], why);
+			goto out;
+		}
+	}
+	if (rt_tabmerge_end(m, t, err, errlen) == 0)
+		rc = 0;
+out:
+	rt_tabmerge_free(m);
+	return rc;
+}
