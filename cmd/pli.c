@@ -12,6 +12,7 @@
 
 static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
+static int hex = -1;		/* values in hex: addresses; -1: not known yet */
 static const char *oflag;
 
 static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
@@ -44,7 +45,8 @@ static void
 statvalue(uint64_t v)
 {
 	char b[32], o[4096];
-	int n = snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v);
+	int n = hex ? snprintf(b, sizeof b, "0x%" PRIx64 "\n", v) :
+	    snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v);
 
 	rawbytes += (uint64_t)n;
 	gz.next_in = (Bytef *)b;
@@ -102,11 +104,21 @@ stats(void)
 		fputs("-\n", fo);
 }
 
+/* The model's writer, opened at its first phase: a series is in hex if
+ * its first integer is. */
+static void
+openmodel(void)
+{
+	if (lw == NULL && (lw = rt_loopw_open(mf, hex == 1)) == NULL)
+		u_wfail(sflag ? "a temporary file" : oflag);
+}
+
 /* A phase of the model is done: count it, write it. */
 static int
 phase(void *ctx, const struct rt_term *t)
 {
 	(void)ctx;
+	openmodel();
 	nterms++;
 	if (rt_term_depth(t) > 0) {
 		looped += rt_term_values(t);
@@ -162,6 +174,8 @@ readseries(const char *file)
 			u_status = 1;
 			break;
 		}
+		if (hex < 0)
+			hex = s[*s == '-'] == '0' && (s[(*s == '-') + 1] | 0x20) == 'x';
 		/* plain decimal, the common case, without strtoull */
 		for (u = 0, nd = 0, end = s; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
 			u = u * 10 + (uint64_t)(*end - '0');
@@ -193,7 +207,8 @@ readseries(const char *file)
 }
 
 /* Expansion: the values as decimal lines, formatted by hand two digits
- * at a time: expansion is bound by this. */
+ * at a time (expansion is bound by this), or a model of addresses' as 0x
+ * hex. */
 #define LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
 static char outbuf[(1 << 16) + LINEMAX];
 static size_t outn;
@@ -224,6 +239,22 @@ values(void *ctx, const uint64_t *v, size_t n)
 	/* n values fit: no test a value */
 	if (n > (sizeof outbuf - LINEMAX - outn) / LINEMAX)
 		outflush();
+	if (hex == 1) {
+		for (o = outbuf + outn, i = 0; i < n; i++) {
+			p = e;
+			*--p = '\n';
+			a = v[i];
+			do
+				*--p = "0123456789abcdef"[a & 15];
+			while ((a >>= 4) != 0);
+			*--p = 'x';
+			*--p = '0';
+			memcpy(o, p, LINEMAX);
+			o += e - p;
+		}
+		outn = (size_t)(o - outbuf);
+		return 0;
+	}
 	for (o = outbuf + outn, i = 0; i < n; i++) {
 		a = (int64_t)v[i] < 0 ? -v[i] : v[i];
 		p = e;
@@ -264,13 +295,15 @@ expand(const char *file, struct rt_expander *x)
 	if ((lr = rt_loopr_open(r, ebuf, sizeof ebuf)) == NULL)
 		u_error("%s", ebuf);
 	else {
-		while ((k = rt_loopr_next(lr, &st)) > 0 && rt_expand(x, st) == 0)
+		/* each model's values in its own radix: none is left
+		 * buffered when the next model is read */
+		while ((k = rt_loopr_next(lr, &st)) > 0 && (hex = rt_loopr_hex(lr),
+		    rt_expand(x, st) == 0))
 			;
-		if (k != 0) {
-			/* the values before the error are written */
-			rt_expand_flush(x);
+		/* the values before an error are written */
+		rt_expand_flush(x);
+		if (k != 0)
 			u_error("%s", k < 0 ? rt_loopr_error(lr) : rt_expand_error(x));
-		}
 		rt_loopr_close(lr);
 	}
 	rt_rclose(r);
@@ -349,7 +382,6 @@ main(int argc, char *argv[])
 			expand("-", x);
 		for (i = 0; i < argc; i++)
 			expand(argv[i], x);
-		rt_expand_flush(x);
 		rt_expander_free(x);
 		outflush();
 		goto done;
@@ -361,9 +393,10 @@ main(int argc, char *argv[])
 		if (deflateInit2(&gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			u_die(1, "zlib: cannot initialise");
 	}
-	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL ||
-	    (lw = rt_loopw_open(mf)) == NULL)
+	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL)
 		u_die(1, "out of memory");
+	if (!series)	/* addresses, or block numbers */
+		hex = 1;
 	if (series)
 		u_files(argc, argv, readseries);
 	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
@@ -371,6 +404,7 @@ main(int argc, char *argv[])
 	if (rt_loopb_end(lb))
 		u_die(1, "out of memory");
 	rt_loopb_free(lb);
+	openmodel();	/* an empty model has its header */
 	if (rt_loopw_close(lw))
 		u_wfail(sflag ? "a temporary file" : oflag);
 	if (sflag)

@@ -46,10 +46,13 @@ void rt_loopb_free(struct rt_loopb *b);
 
 /* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
  * a line (reftrace(5)).  The writer puts the header on f at open, writes
- * literals 16 a line and loops as nests; it never closes f.  Each call
+ * literals 16 a line and loops as nests; it never closes f.  With hex,
+ * the model is of addresses (or block numbers): the header says
+ * "#values hex", literals and the constants of emits are written in 0x
+ * hex, and the model's values are shown in hex (pli -x).  Each call
  * returns 0, or -1 with errno after a write error. */
 struct rt_loopw;
-struct rt_loopw *rt_loopw_open(FILE *f);	/* NULL: errno */
+struct rt_loopw *rt_loopw_open(FILE *f, int hex);	/* NULL: errno */
 int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
 int rt_loopw_close(struct rt_loopw *w);
 
@@ -65,6 +68,9 @@ struct rt_loopr;
 struct rt_loopr *rt_loopr_open(struct rt_reader *r, char *err, size_t errlen);
 int rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **s);
 const char *rt_loopr_error(const struct rt_loopr *lr);
+/* 1 once "#values hex" was read before the first statement: the values
+ * are addresses, shown in hex. */
+int rt_loopr_hex(const struct rt_loopr *lr);
 void rt_loopr_close(struct rt_loopr *lr);
 
 /* The expander runs statements and hands their values to fn a buffer at

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 37
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -19,8 +19,13 @@ for s in random constant arith nested mixed triangle extremes; do
 done
 check "round trip with a short period bound and depth" "rt $tmp/mixed --period 2 --depth 2"
 check "round trip with a small window" "rt $tmp/nested --lookback 7"
+awk '{ printf "0x%x\n", $1 }' "$tmp/nested" >"$tmp/nested.hex"
+check "hex input comes back in hex, line for line" \
+	"pli -I series $tmp/nested.hex | pli -x | cmp -s - $tmp/nested.hex"
 check "hex input reads as numbers" \
-	"awk '{ printf \"0x%x\\n\", \$1 }' $tmp/nested | pli -I series | pli -x | cmp -s - $tmp/nested"
+	"pli -I series $tmp/nested.hex | pli -x | awk \"\$HEX\"' { printf \"%d\\n\", hex(\$1) }' | cmp -s - $tmp/nested"
+check "a decimal series' model has no #values hex; a hex one's has" \
+	"! pli -I series $tmp/nested | grep -q '^#values hex' && pli -I series $tmp/nested.hex | grep -qx '#values hex'"
 
 # Clauss and Kenmei's fir2dim: array[k*ARRAYDIM + f + i] rows k, k+1, k+2,
 # three ints each, IMAGEDIM = ARRAYDIM - 2 = 100, as 8-byte blocks.
@@ -37,9 +42,17 @@ check "fir2dim: depth 3 loops inside, 51 blocks a row" \
 
 # The same from the bundled lackey trace of contrib/examples/fir2dim.c.
 trfilter -e "$D/fir2dim" -F fir2dim -t R -r array "$D/fir2dim.lk.gz" >"$tmp/firtr"
-awk "$HEX"' !/^#/ { printf "%d\n", int(hex($3) / 8) }' "$tmp/firtr" >"$tmp/firtr.blocks"
+awk "$HEX"' !/^#/ { printf "0x%x\n", int(hex($3) / 8) }' "$tmp/firtr" >"$tmp/firtr.blocks"
 check "fir2dim from its trace: exact" \
 	"pli -B 8 $tmp/firtr >$tmp/firtr.pli && pli -x $tmp/firtr.pli | cmp -s - $tmp/firtr.blocks" 2>/dev/null
+check "block numbers: pli -x writes what trfilter -B writes, in hex" \
+	"trfilter -B 64 -t R $D/fir2dim.lk.gz | awk '!/^#/ { print \$3 }' >$tmp/b64 &&
+	 test \$(grep -c '^0x' $tmp/b64) -gt 1000 &&
+	 trfilter -B 64 -t R $D/fir2dim.lk.gz | pli | pli -x | cmp -s - $tmp/b64"
+check "a model of addresses: constants and literals in hex, slopes in decimal" \
+	"grep -qx '#values hex' $tmp/firtr.pli && grep -q '^ *emit .*[0-9]\*t[0-9].* + 0x[0-9a-f]*\$' $tmp/firtr.pli && ! grep -q 'emit.* [0-9]*[0-9]\$' $tmp/firtr.pli"
+check "hex numbers read in a decimal model, and a value of 64 bits in hex" \
+	"printf '#reftrace loops 1\\nvalues 0x10 -0x1 0xffffffffffffffff\\nfor t1 = 0 to 0x2 {\\n  emit 0x20*t1 + 0x5\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '16 -1 -1 5 37 69 '"
 check "fir2dim from its trace: the same nest of 100 and 50" \
 	"grep -v '^#' $tmp/firtr.pli | sed -n '1p;2p' | tr '\n' ' ' | grep -q '^for t1 = 0 to 99 {   for t2 = 0 to 49 { \$'"
 
@@ -47,6 +60,10 @@ check "fir2dim from its trace: the same nest of 100 and 50" \
 # written: an i, j, k nest of N each.
 awk 'BEGIN { n = 12; for (i = 0; i < n; i++) for (j = 0; j < n; j++) { for (k = 0; k < n; k++) { print 4096 + 8 * (n * i + k); print 8192 + 8 * (n * k + j) } print 16384 + 8 * (n * i + j) } }' >"$tmp/mm"
 pli -I series "$tmp/mm" >"$tmp/mm.pli"
+pli -I series "$tmp/nested.hex" >"$tmp/nested.pli.hex"
+check "models of both radices expanded by one -x, each in its own" \
+	"pli -x $tmp/nested.pli.hex $tmp/mm.pli $tmp/nested.pli.hex >$tmp/mixed.x &&
+	 cat $tmp/nested.hex $tmp/mm $tmp/nested.hex | cmp -s - $tmp/mixed.x"
 check "matrix multiply: exact" "pli -x $tmp/mm.pli | cmp -s - $tmp/mm"
 check "matrix multiply: the i, j, k loops of 12" \
 	"grep -v '^#' $tmp/mm.pli | sed -n '1,3p' | tr -s ' \n' ' ' | grep -q '^for t1 = 0 to 11 { for t2 = 0 to 11 { for t3 = 0 to 11 { \$'"

@@ -13,12 +13,13 @@
 
 struct rt_loopw {
 	FILE *f;
+	int hex;		/* absolute values in hex: a model of addresses */
 	uint64_t lit[NLIT];	/* literals not yet written */
 	int nlit;
 };
 
 struct rt_loopw *
-rt_loopw_open(FILE *f)
+rt_loopw_open(FILE *f, int hex)
 {
 	struct rt_loopw *w;
 	char magic[64];
@@ -26,8 +27,9 @@ rt_loopw_open(FILE *f)
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return NULL;
 	w->f = f;
-	fprintf(f, "%s\n# pli: a loop model (pli -x expands it)\n",
-	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic));
+	w->hex = hex;
+	fprintf(f, "%s\n%s# pli: a loop model (pli -x expands it)\n",
+	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic), hex ? "#values hex\n" : "");
 	if (ferror(f)) {
 		free(w);
 		return NULL;
@@ -38,9 +40,10 @@ rt_loopw_open(FILE *f)
 /* A polynomial: the coefficient of mask m multiplies the indices of its
  * bits; bit b is the loop b levels out from the innermost, named
  * t(depth - b).  With minus1, the polynomial less one (a loop's last
- * index). */
+ * index).  With hex, the constant is an address: 0x hex, never negative
+ * (the slopes stay signed decimal). */
 static void
-poly(FILE *f, const uint64_t *c, int levels, int depth, int minus1)
+poly(FILE *f, const uint64_t *c, int levels, int depth, int minus1, int hex)
 {
 	size_t m, n = (size_t)1 << levels;
 	int b, any = 0, first;
@@ -50,6 +53,10 @@ poly(FILE *f, const uint64_t *c, int levels, int depth, int minus1)
 		u = c[m] - (uint64_t)(m == 0 && minus1);
 		if (u == 0 && (m || any))
 			continue;
+		if (m == 0 && hex) {
+			fprintf(f, "%s0x%" PRIx64, any ? " + " : "", u);
+			break;
+		}
 		a = (int64_t)u < 0 ? -u : u;
 		if (any)
 			fputs((int64_t)u < 0 ? " - " : " + ", f);
@@ -77,22 +84,22 @@ indent(FILE *f, int d)
 }
 
 static void
-print(FILE *f, const struct rt_term *t, int depth)
+print(FILE *f, const struct rt_term *t, int depth, int hex)
 {
 	uint32_t j;
 
 	indent(f, depth);
 	if (t->nbody == 0) {
 		fputs("emit ", f);
-		poly(f, t->c, t->levels, depth, 0);
+		poly(f, t->c, t->levels, depth, 0, hex);
 		fputc('\n', f);
 		return;
 	}
 	fprintf(f, "for t%d = 0 to ", depth + 1);
-	poly(f, t->c, t->levels, depth, 1);
+	poly(f, t->c, t->levels, depth, 1, 0);
 	fputs(" {\n", f);
 	for (j = 0; j < t->nbody; j++)
-		print(f, t->body[j], depth + 1);
+		print(f, t->body[j], depth + 1, hex);
 	indent(f, depth);
 	fputs("}\n", f);
 }
@@ -106,7 +113,10 @@ flushlit(struct rt_loopw *w)
 		return;
 	fputs("values", w->f);
 	for (i = 0; i < w->nlit; i++)
-		fprintf(w->f, " %" PRId64, (int64_t)w->lit[i]);
+		if (w->hex)
+			fprintf(w->f, " 0x%" PRIx64, w->lit[i]);
+		else
+			fprintf(w->f, " %" PRId64, (int64_t)w->lit[i]);
 	fputc('\n', w->f);
 	w->nlit = 0;
 }
@@ -121,7 +131,7 @@ rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 		flushlit(w);
 	} else {
 		flushlit(w);
-		print(w->f, t, 0);
+		print(w->f, t, 0, w->hex);
 	}
 	return ferror(w->f) ? -1 : 0;
 }
@@ -144,6 +154,7 @@ struct rt_loopr {
 	int sp;
 	struct rt_stmt *last;	/* returned last: freed at the next call */
 	uint64_t line, rootline;	/* lines read; where the root loop opened */
+	int stmts, hex;		/* a statement read; "#values hex" before it */
 	const char *err;
 	char ebuf[1024];
 };
@@ -179,6 +190,12 @@ rt_loopr_open(struct rt_reader *r, char *err, size_t errlen)
 	lr->r = r;
 	lr->err = "";
 	return lr;
+}
+
+int
+rt_loopr_hex(const struct rt_loopr *lr)
+{
+	return lr->hex;
 }
 
 const char *
@@ -355,9 +372,9 @@ polynomial(struct rt_loopr *lr, const char **pp, struct rt_stmt *q, int nt)
 		c = 1;
 		mask = 0;
 		if (isdig(*p)) {
-			if (rt_scan_u64(&p, &c)) {
+			if (rt_scan_addr(&p, &c)) {
 				lr->err = rt_rbad(lr->r, "'%s' is more than 2^64 - 1",
-				    token(p, strspn(p, "0123456789"), t, sizeof t));
+				    token(p, strspn(p, "0123456789abcdefABCDEFxX"), t, sizeof t));
 				return -1;
 			}
 			p = blanks(p);
@@ -394,18 +411,22 @@ term:
 	return 0;
 }
 
-/* The values of a values line: signed 64-bit integers. */
+/* The values of a values line: signed 64-bit integers, or 64-bit
+ * patterns in 0x hex. */
 static int
 values(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 {
 	const char *s;
 	uint64_t u;
+	int sign, hex;
 
 	for (; *p != '\0'; p = blanks(s)) {
-		s = p + (*p == '-' || *p == '+');
-		if (!isdig(*s) || rt_scan_u64(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t') ||
-		    u > (uint64_t)INT64_MAX + (*p == '-'))
-			return want(lr, p, "a signed 64-bit integer");
+		sign = *p == '-' || *p == '+';
+		s = p + sign;
+		hex = s[0] == '0' && (s[1] | 0x20) == 'x';
+		if (!isdig(*s) || rt_scan_addr(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t') ||
+		    ((sign || !hex) && u > (uint64_t)INT64_MAX + (*p == '-')))
+			return want(lr, p, "a signed 64-bit integer or 0x hex");
 		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
 			return nomem(lr);
 		q->vals[q->nvals++] = *p == '-' ? -u : u;
@@ -508,8 +529,11 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 	while ((s = rt_rgetline(lr->r, NULL)) != NULL) {
 		lr->line++;
 		s += strspn(s, BLANKS);
+		if (*s == '#' && lr->stmts == 0 && strcmp(s, "#values hex") == 0)
+			lr->hex = 1;
 		if (*s == '#' || *s == '\0')
 			continue;
+		lr->stmts = 1;
 		if (*s == '}') {
 			if (lr->sp == 0) {
 				lr->err = rt_rbad(lr->r, "'}' without a loop");

@@ -132,7 +132,7 @@ roundtrip(const uint64_t *v, size_t m, unsigned period, unsigned depth, size_t l
 	size_t i;
 	int good = 1;
 
-	if ((f = fopen(path, "w")) == NULL || (s.w = rt_loopw_open(f)) == NULL)
+	if ((f = fopen(path, "w")) == NULL || (s.w = rt_loopw_open(f, 0)) == NULL)
 		return 0;
 	b = rt_loopb_new(period, depth, lookback, phase, &s);
 	for (i = 0; i < m && b != NULL; i++)
