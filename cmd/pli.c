@@ -13,6 +13,9 @@
 static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static int hex = -1;		/* values in hex: addresses; -1: not known yet */
+static int byflag = 1;		/* -g pc: a stream an instruction, if the trace has pcs */
+static struct rt_loopm *lm;	/* streams, once the first access has a pc */
+static int decided;		/* the first access seen */
 static const char *oflag;
 
 static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
@@ -24,6 +27,7 @@ enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
 static const struct u_opt opts[] = {
 	{ 'B', "block", "bytes", "model addresses as block numbers" },
 	{ 'f', "field", "n", "a series: the integers of field n (1)" },
+	{ 'g', "by", "key", "pc: a model an instruction (the default), or none: one" },
 	{ 'I', "format", "format", "a trace format, or series: integers a line" },
 	U_OPT_KEEP,
 	U_OPT_OUTPUT,
@@ -118,7 +122,6 @@ static int
 phase(void *ctx, const struct rt_term *t)
 {
 	(void)ctx;
-	openmodel();
 	nterms++;
 	if (rt_term_depth(t) > 0) {
 		looped += rt_term_values(t);
@@ -126,6 +129,9 @@ phase(void *ctx, const struct rt_term *t)
 		if ((uint64_t)rt_term_depth(t) > maxdepth)
 			maxdepth = (uint64_t)rt_term_depth(t);
 	}
+	if (lm != NULL)		/* the streams' writer writes it */
+		return 0;
+	openmodel();
 	if (rt_loopw_term(lw, t))
 		u_wfail(sflag ? "a temporary file" : oflag);
 	return 0;
@@ -141,12 +147,30 @@ value(uint64_t v)
 		u_die(1, "out of memory");
 }
 
+/* A trace: with -g pc and instruction addresses in it (the first
+ * access has one), a stream an instruction, fetches one stream. */
 static int
 item(void *ctx, struct rt_rec *rec)
 {
 	(void)ctx;
-	if (rec->kind == RT_ACCESS)
+	if (rec->kind != RT_ACCESS)
+		return 0;
+	if (!decided) {
+		decided = 1;
+		if (byflag && rec->pc != RT_NOPC &&
+		    (lm = rt_loopm_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, 1,
+		    phase, NULL)) == NULL)
+			u_die(1, "out of memory");
+	}
+	if (lm == NULL) {
 		value(rec->addr / Bflag);
+		return 0;
+	}
+	nvalues++;
+	if (sflag)
+		statvalue(rec->addr / Bflag);
+	if (rt_loopm_add(lm, rec->pc, rec->op == RT_IFETCH, rec->addr / Bflag))
+		u_die(1, "out of memory");
 	return 0;
 }
 
@@ -297,9 +321,13 @@ expand(const char *file, struct rt_expander *x)
 	else {
 		/* each model's values in its own radix: none is left
 		 * buffered when the next model is read */
-		while ((k = rt_loopr_next(lr, &st)) > 0 && (hex = rt_loopr_hex(lr),
-		    rt_expand(x, st) == 0))
-			;
+		while ((k = rt_loopr_next(lr, &st)) > 0) {
+			hex = rt_loopr_hex(lr);
+			/* a model of streams is read whole, then run */
+			if ((rt_loopr_streams(lr) ? rt_expand_streams(x, lr) :
+			    rt_expand(x, st)) != 0)
+				break;
+		}
 		/* the values before an error are written */
 		rt_expand_flush(x);
 		if (k != 0)
@@ -348,6 +376,14 @@ main(int argc, char *argv[])
 			if (rt_parse_u64(optarg, &fflag) || fflag == 0)
 				u_bad("-f %s: bad field", optarg);
 			series = 1;
+			break;
+		case 'g':
+			if (strcmp(optarg, "pc") == 0)
+				byflag = 1;
+			else if (strcmp(optarg, "none") == 0)
+				byflag = 0;
+			else
+				u_bad("-g %s: want pc or none", optarg);
 			break;
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
@@ -404,9 +440,15 @@ main(int argc, char *argv[])
 	if (rt_loopb_end(lb))
 		u_die(1, "out of memory");
 	rt_loopb_free(lb);
-	openmodel();	/* an empty model has its header */
-	if (rt_loopw_close(lw))
-		u_wfail(sflag ? "a temporary file" : oflag);
+	if (lm != NULL) {
+		if (rt_loopm_end(lm, mf))
+			u_wfail(sflag ? "a temporary file" : oflag);
+		rt_loopm_free(lm);
+	} else {
+		openmodel();	/* an empty model has its header */
+		if (rt_loopw_close(lw))
+			u_wfail(sflag ? "a temporary file" : oflag);
+	}
 	if (sflag)
 		stats();
 done:

@@ -32,7 +32,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((lr = rt_loopr_open(r, err, sizeof err)) == NULL)
 		fuzz_err(err, rt_rpath(r));
 	else {
-		while ((k = rt_loopr_next(lr, &st)) > 0 && rt_expand(x, st) == 0)
+		while ((k = rt_loopr_next(lr, &st)) > 0 &&
+		    (rt_loopr_streams(lr) ? rt_expand_streams(x, lr) : rt_expand(x, st)) == 0)
 			;
 		rt_expand_flush(x);
 		if (k < 0)

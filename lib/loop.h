@@ -73,6 +73,28 @@ const char *rt_loopr_error(const struct rt_loopr *lr);
 int rt_loopr_hex(const struct rt_loopr *lr);
 void rt_loopr_close(struct rt_loopr *lr);
 
+/* A model of a trace split by instruction, as nested-loop recognition is
+ * applied to traces: each key's values (an instruction's addresses) are
+ * a stream modelled on its own, and which stream comes next is a stream
+ * too, the order, so that the model expands back to the very sequence.
+ * The model is written "stream N [fetch] PC" and its statements for each
+ * stream in the order of their first values, then "order" and a model of
+ * the stream numbers (reftrace(5)); it is held in memory until
+ * rt_loopm_end writes it.  A stream is an instruction's data accesses,
+ * or with fetch its fetches (a stream of one address, its order regular
+ * where all fetches as one stream make the order a tangle); pc RT_NOPC
+ * (0) for values of no instruction.  fn, if not
+ * NULL, sees every phase of the streams (not the order's), for counts.
+ * rt_loopm_add returns 0 or -1 with errno ENOMEM (then only free is
+ * left), rt_loopm_end 0 or -1 with errno. */
+struct rt_loopm;
+struct rt_loopm *rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex,
+    rt_term_fn *fn, void *ctx);	/* NULL: errno */
+int rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v);
+int rt_loopm_end(struct rt_loopm *m, FILE *f);
+size_t rt_loopm_nstreams(const struct rt_loopm *m);
+void rt_loopm_free(struct rt_loopm *m);
+
 /* The expander runs statements and hands their values to fn a buffer at
  * a time; fn returns 0 to go on, or a positive value that stops the
  * expander.  A loop with nothing in it that emits is not run.  Work
@@ -89,6 +111,14 @@ struct rt_expander *rt_expander_new(rt_values_fn *fn, void *ctx);	/* NULL: ENOME
 int rt_expand(struct rt_expander *x, struct rt_stmt *s);
 int rt_expand_flush(struct rt_expander *x);	/* the values still buffered */
 const char *rt_expand_error(const struct rt_expander *x);
+/* A model of streams: once rt_loopr_streams says the statement
+ * rt_loopr_next gave is a stream line, rt_expand_streams reads the rest
+ * of the model, keeps it (its size in memory) and expands the streams in
+ * their order through x: 0, what fn returned, or -1 with the error in
+ * rt_expand_error (a malformed line, an order naming a stream that is
+ * not there or is spent, streams with values the order never takes). */
+int rt_loopr_streams(const struct rt_loopr *lr);
+int rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr);
 void rt_expander_free(struct rt_expander *x);
 
 #endif

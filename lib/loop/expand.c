@@ -1,6 +1,7 @@
 /* expand.c: a loop model run back into its values. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -83,8 +84,8 @@ out(struct rt_expander *x, uint64_t v)
 	x->buf[x->n++] = v;
 }
 
-static uint64_t
-evalp(const struct rt_stmt *p, const uint64_t *t)
+uint64_t
+rt_stmt_eval(const struct rt_stmt *p, const uint64_t *t)
 {
 	uint64_t s = 0, v;
 	uint32_t m;
@@ -121,15 +122,40 @@ arith(struct rt_expander *x, uint64_t base, uint64_t step, uint64_t n)
 	}
 }
 
-static int
-emits(const struct rt_stmt *p)
+int
+rt_stmt_allemits(const struct rt_stmt *p)
 {
 	size_t j;
 
 	for (j = 0; j < p->nbody; j++)
 		if (p->body[j]->kind != RT_STMT_EMIT)
 			return 0;
-	return p->nbody > 0 && p->nbody <= NBUF;
+	return p->nbody > 0;
+}
+
+void
+rt_stmt_affine(struct rt_stmt *p, uint64_t *t)
+{
+	struct rt_stmt *e;
+	size_t j;
+	int b = p->depth - 1;
+
+	for (j = 0; j < p->nbody; j++) {
+		e = p->body[j];
+		if (e->kind != RT_STMT_EMIT)
+			continue;
+		if (b < 0) {	/* a root: no index */
+			e->base = rt_stmt_eval(e, t);
+			e->step = 0;
+			continue;
+		}
+		t[b] = 0;
+		e->base = rt_stmt_eval(e, t);
+		t[b] = 1;
+		e->step = rt_stmt_eval(e, t) - e->base;
+	}
+	if (b >= 0)
+		t[b] = 0;
 }
 
 /* n iterations of a body of k emits (k <= NBUF), as many at a time as
@@ -163,33 +189,29 @@ run(struct rt_expander *x, struct rt_stmt *p)
 
 	switch (p->kind) {
 	case RT_STMT_EMIT:
-		out(x, evalp(p, t));
+		out(x, rt_stmt_eval(p, t));
 		return;
 	case RT_STMT_VALUES:
 		for (j = 0; j < p->nvals; j++)
 			out(x, p->vals[j]);
 		return;
+	case RT_STMT_STREAM:
+	case RT_STMT_ORDER:	/* rt_expand_streams' */
+		snprintf(x->err, sizeof x->err, "%s:%" PRIu64 ": a model of streams, "
+		    "expanded whole", p->path, p->line);
+		x->rc = -1;
+		return;
 	}
 	if (!p->live)
 		return;
-	n = evalp(p, t) + 1;
+	n = rt_stmt_eval(p, t) + 1;
 	b = p->depth - 1;
-	/* the emits of this loop are affine in its index: base + i * step,
-	 * found once per entry instead of a polynomial per value */
-	for (j = 0; j < p->nbody; j++) {
-		e = p->body[j];
-		if (e->kind != RT_STMT_EMIT)
-			continue;
-		t[b] = 0;
-		e->base = evalp(e, t);
-		t[b] = 1;
-		e->step = evalp(e, t) - e->base;
-	}
+	rt_stmt_affine(p, t);
 	if (p->nbody == 1 && p->body[0]->kind == RT_STMT_EMIT) {
 		arith(x, p->body[0]->base, p->body[0]->step, n);
 		return;
 	}
-	if (emits(p)) {
+	if (p->nbody <= NBUF && rt_stmt_allemits(p)) {
 		bodies(x, p->body, p->nbody, n);
 		return;
 	}
@@ -206,6 +228,29 @@ run(struct rt_expander *x, struct rt_stmt *p)
 			}
 		}
 	}
+}
+
+/* For the expander of streams: n values out; 0, or what fn returned. */
+int
+rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && x->rc == 0; i++)
+		out(x, v[i]);
+	return x->rc;
+}
+
+/* The error of a model of streams: -1. */
+int
+rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->err, sizeof x->err, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 int

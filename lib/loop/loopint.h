@@ -4,6 +4,7 @@
 #define LOOPINT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "loop.h"
 
@@ -32,7 +33,7 @@ struct rt_mono {
 
 /* A parsed statement: an emit's value or a loop's last index is a
  * polynomial over the indices of the loops around it. */
-enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES };
+enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES, RT_STMT_STREAM, RT_STMT_ORDER };
 struct rt_stmt {
 	int kind;
 	int depth;		/* a loop's index number: t(depth) */
@@ -46,6 +47,29 @@ struct rt_stmt {
 	uint64_t *vals;		/* values */
 	size_t nvals, capvals;
 	uint64_t base, step;	/* an emit, inside the current loop entry */
+	uint64_t sn, pc;	/* a stream line: its number, whose it is */
+	int fetch;		/* the instruction's fetches, not its data */
 };
+
+void rt_stmt_free(struct rt_stmt *s);
+/* The statement rt_loopr_next gave last, now the caller's to free. */
+struct rt_stmt *rt_loopr_take(struct rt_loopr *lr);
+/* A statement's polynomial at the loop indices t (t[b]: t(b + 1)). */
+uint64_t rt_stmt_eval(const struct rt_stmt *p, const uint64_t *t);
+/* 1 if loop p's body is emits alone (and not empty). */
+int rt_stmt_allemits(const struct rt_stmt *p);
+/* Entering loop p: its emits are affine in its index t(depth), base + i *
+ * step, found once per entry instead of a polynomial per value; leaves
+ * the index 0. */
+void rt_stmt_affine(struct rt_stmt *p, uint64_t *t);
+/* A writer of statements without the header (a stream's section), and
+ * the header alone. */
+struct rt_loopw *rt_loopw_new(FILE *f, int hex, int header);
+int rt_loop_header(FILE *f, int hex);
+/* The expander of streams hands its values to rt_expand_put (0, or what
+ * the expander's fn returned) and says its errors by rt_expand_fail. */
+int rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n);
+int rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -18,23 +18,38 @@ struct rt_loopw {
 	int nlit;
 };
 
+/* The header: its kind, whether the values are addresses. */
+int
+rt_loop_header(FILE *f, int hex)
+{
+	char magic[64];
+
+	fprintf(f, "%s\n%s# pli: a loop model (pli -x expands it)\n",
+	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic), hex ? "#values hex\n" : "");
+	return ferror(f) ? -1 : 0;
+}
+
+/* A writer of statements; with header, of a whole model. */
 struct rt_loopw *
-rt_loopw_open(FILE *f, int hex)
+rt_loopw_new(FILE *f, int hex, int header)
 {
 	struct rt_loopw *w;
-	char magic[64];
 
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return NULL;
 	w->f = f;
 	w->hex = hex;
-	fprintf(f, "%s\n%s# pli: a loop model (pli -x expands it)\n",
-	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic), hex ? "#values hex\n" : "");
-	if (ferror(f)) {
+	if (header && rt_loop_header(f, hex)) {
 		free(w);
 		return NULL;
 	}
 	return w;
+}
+
+struct rt_loopw *
+rt_loopw_open(FILE *f, int hex)
+{
+	return rt_loopw_new(f, hex, 1);
 }
 
 /* A polynomial: the coefficient of mask m multiplies the indices of its
@@ -147,7 +162,10 @@ rt_loopw_close(struct rt_loopw *w)
 	return rc;
 }
 
-/* The reader: statements are parsed into a tree, a root loop whole. */
+/* The reader: statements are parsed into a tree, a root loop whole.  A
+ * model of streams has its sections (reftrace(5)). */
+enum { SECT_PLAIN = 1, SECT_STREAMS, SECT_ORDER };
+
 struct rt_loopr {
 	struct rt_reader *r;
 	struct rt_stmt *stack[RT_LOOP_MAXDEPTH + 1];	/* the loops open */
@@ -155,19 +173,21 @@ struct rt_loopr {
 	struct rt_stmt *last;	/* returned last: freed at the next call */
 	uint64_t line, rootline;	/* lines read; where the root loop opened */
 	int stmts, hex;		/* a statement read; "#values hex" before it */
+	int sect;		/* statements of no stream, streams, the order */
+	uint64_t nstream;	/* stream lines read */
 	const char *err;
 	char ebuf[1024];
 };
 
-static void
-freestmt(struct rt_stmt *p)
+void
+rt_stmt_free(struct rt_stmt *p)
 {
 	size_t j;
 
 	if (p == NULL)
 		return;
 	for (j = 0; j < p->nbody; j++)
-		freestmt(p->body[j]);
+		rt_stmt_free(p->body[j]);
 	free(p->body);
 	free(p->poly);
 	free(p->vals);
@@ -193,6 +213,21 @@ rt_loopr_open(struct rt_reader *r, char *err, size_t errlen)
 }
 
 int
+rt_loopr_streams(const struct rt_loopr *lr)
+{
+	return lr->sect == SECT_STREAMS;
+}
+
+struct rt_stmt *
+rt_loopr_take(struct rt_loopr *lr)
+{
+	struct rt_stmt *s = lr->last;
+
+	lr->last = NULL;
+	return s;
+}
+
+int
 rt_loopr_hex(const struct rt_loopr *lr)
 {
 	return lr->hex;
@@ -209,9 +244,9 @@ rt_loopr_close(struct rt_loopr *lr)
 {
 	if (lr == NULL)
 		return;
-	freestmt(lr->last);
+	rt_stmt_free(lr->last);
 	if (lr->sp > 0)
-		freestmt(lr->stack[1]);
+		rt_stmt_free(lr->stack[1]);
 	free(lr);
 }
 
@@ -470,6 +505,72 @@ form:
 	return -1;
 }
 
+/* A model of streams: "stream N LABEL" lines, N from 1 up, each followed
+ * by its statements, then "order" and the statements whose values are
+ * stream numbers. */
+static int
+toplevel(struct rt_loopr *lr, const char *what)
+{
+	if (lr->sp > 0) {
+		lr->err = rt_rbad(lr->r, "'%s' inside a loop", what);
+		return -1;
+	}
+	if (lr->sect == SECT_PLAIN) {
+		lr->err = rt_rbad(lr->r, "'%s' after statements of no stream", what);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
+{
+	const char *s = p;
+
+	if (toplevel(lr, "stream"))
+		return -1;
+	if (lr->sect == SECT_ORDER) {
+		lr->err = rt_rbad(lr->r, "a stream after the order");
+		return -1;
+	}
+	if (rt_scan_u64(&s, &q->sn) || q->sn != lr->nstream + 1) {
+		lr->err = rt_rbad(lr->r, "want 'stream %" PRIu64 "' and what it is", lr->nstream + 1);
+		return -1;
+	}
+	p = blanks(s);
+	if (p == s)
+		return want(lr, p, "a blank after the stream's number");
+	q->fetch = keyword(&p, "fetch");
+	if (keyword(&p, "-"))
+		q->pc = RT_NOPC;
+	else if (p[0] == '0' && (p[1] | 0x20) == 'x' && rt_scan_addr(&p, &q->pc) == 0 &&
+	    q->pc != RT_NOPC)
+		p = blanks(p);
+	else
+		return want(lr, p, "an instruction address (0x hex) or '-'");
+	if (*p != '\0')
+		return want(lr, p, "the end of the line");
+	lr->nstream++;
+	lr->sect = SECT_STREAMS;
+	return 0;
+}
+
+static int
+orderline(struct rt_loopr *lr, const char *p)
+{
+	if (toplevel(lr, "order"))
+		return -1;
+	if (lr->sect != SECT_STREAMS) {
+		lr->err = rt_rbad(lr->r, lr->sect == SECT_ORDER ? "a second order" :
+		    "an order before any stream");
+		return -1;
+	}
+	if (*p != '\0')
+		return want(lr, p, "the end of the line after 'order'");
+	lr->sect = SECT_ORDER;
+	return 0;
+}
+
 /* One statement line, after its indentation: a new statement, or NULL
  * with the error set. */
 static struct rt_stmt *
@@ -496,10 +597,18 @@ parseline(struct rt_loopr *lr, const char *p)
 	} else if (keyword(&p, "for")) {
 		q->kind = RT_STMT_LOOP;
 		rc = header(lr, p, q);
+	} else if (keyword(&p, "stream")) {
+		q->kind = RT_STMT_STREAM;
+		rc = streamline(lr, p, q);
+	} else if (keyword(&p, "order")) {
+		q->kind = RT_STMT_ORDER;
+		rc = orderline(lr, p);
 	} else
-		rc = want(lr, p, "'values', 'emit', 'for' or '}'");
+		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'order' or '}'");
+	if (rc == 0 && q->kind != RT_STMT_STREAM && q->kind != RT_STMT_ORDER && lr->sect == 0)
+		lr->sect = SECT_PLAIN;
 	if (rc) {
-		freestmt(q);
+		rt_stmt_free(q);
 		return NULL;
 	}
 	return q;
@@ -524,7 +633,7 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 	struct rt_stmt *q;
 	char *s;
 
-	freestmt(lr->last);
+	rt_stmt_free(lr->last);
 	lr->last = NULL;
 	while ((s = rt_rgetline(lr->r, NULL)) != NULL) {
 		lr->line++;
@@ -558,7 +667,7 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 		if (lr->sp == 0)
 			lr->rootline = lr->line;
 		else if (append(lr, q)) {
-			freestmt(q);
+			rt_stmt_free(q);
 			lr->err = rt_rbad(lr->r, "%s", strerror(ENOMEM));
 			return -1;
 		}

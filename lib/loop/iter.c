@@ -1,0 +1,289 @@
+/* iter.c: a model of streams expanded: each stream's statements run as a
+ * resumable iterator (its loop indices kept between calls), pulled a
+ * buffer at a time in the order the order stream gives. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "loopint.h"
+
+/* Values pulled from a stream at a time: small, as a model may have a
+ * stream for each of 10^5 instructions (about 1 KB each in all). */
+#define NBUF 64
+
+struct frame {
+	struct rt_stmt *p;	/* a loop, or a values line */
+	uint64_t i, n;		/* the iteration running, how many */
+	size_t j;		/* the next statement (value) of the body */
+};
+
+struct iter {
+	struct rt_stmt root;	/* a loop run once around the statements */
+	struct frame f[RT_LOOP_MAXDEPTH + 2];
+	int sp;			/* the frame running; -1: spent */
+	int fail;		/* ran too long without a value */
+	int order;		/* the order's, not a stream's */
+	int fetch;		/* a stream of fetches, so with no statements, its pc */
+	uint64_t pc;
+	uint64_t t[RT_LOOP_MAXDEPTH + 1];
+	uint64_t idle;		/* statements run since the last value */
+	const char *path;	/* the stream line's place */
+	uint64_t line;
+	uint64_t buf[NBUF];
+	size_t bn, bi;		/* values in buf, taken */
+};
+
+static struct iter *
+newiter(const struct rt_stmt *at)
+{
+	struct iter *it;
+
+	if ((it = calloc(1, sizeof *it)) == NULL)
+		return NULL;
+	it->root.kind = RT_STMT_LOOP;
+	it->root.live = 1;
+	it->path = at->path;
+	it->line = at->line;
+	it->order = at->kind == RT_STMT_ORDER;
+	it->fetch = at->fetch;
+	it->pc = at->pc;
+	it->sp = -1;
+	return it;
+}
+
+static void
+freeiter(struct iter *it)
+{
+	size_t j;
+
+	if (it == NULL)
+		return;
+	for (j = 0; j < it->root.nbody; j++)
+		rt_stmt_free(it->root.body[j]);
+	free(it->root.body);
+	free(it);
+}
+
+/* Enter loop p, n iterations. */
+static void
+enter(struct iter *it, struct rt_stmt *p, uint64_t n)
+{
+	struct frame *f = &it->f[++it->sp];
+
+	f->p = p;
+	f->i = 0;
+	f->n = n;
+	f->j = 0;
+	rt_stmt_affine(p, it->t);
+}
+
+/* Up to NBUF values into it->buf: how many (0: spent, or it->fail). */
+static size_t
+fill(struct iter *it)
+{
+	struct frame *f;
+	struct rt_stmt *p, *e;
+	uint64_t n, r, *o;
+	size_t k = 0, m, j;
+
+	if (it->fetch && it->root.nbody == 0) {	/* its pc, without end */
+		for (k = 0; k < NBUF; k++)
+			it->buf[k] = it->pc;
+		it->bn = k;
+		it->bi = 0;
+		return k;
+	}
+	while (k < NBUF && it->sp >= 0) {
+		f = &it->f[it->sp];
+		p = f->p;
+		if (p->kind == RT_STMT_VALUES) {
+			m = p->nvals - f->j;
+			if (m > NBUF - k)
+				m = NBUF - k;
+			memcpy(it->buf + k, p->vals + f->j, m * sizeof *it->buf);
+			k += m;
+			it->idle = 0;
+			if ((f->j += m) == p->nvals)
+				it->sp--;
+			continue;
+		}
+		if (f->j == p->nbody) {		/* an iteration done */
+			if (++f->i >= f->n) {
+				it->sp--;
+				continue;
+			}
+			f->j = 0;
+			if (p->depth > 0)
+				it->t[p->depth - 1] = f->i;
+			if ((it->idle += 1 + p->nbody) > RT_LOOP_MAXIDLE) {
+				it->fail = 1;
+				it->sp = -1;
+				break;
+			}
+		}
+		if (f->j == 0 && p->depth > 0 && (r = (NBUF - k) / p->nbody) > 0 &&
+		    rt_stmt_allemits(p)) {
+			/* whole bodies of emits: most of the values */
+			if (r > f->n - f->i)
+				r = f->n - f->i;
+			for (o = it->buf + k, n = f->i; n < f->i + r; n++)
+				for (j = 0; j < p->nbody; j++)
+					*o++ = p->body[j]->base + n * p->body[j]->step;
+			k = (size_t)(o - it->buf);
+			f->i += r - 1;
+			f->j = p->nbody;
+			it->idle = 0;
+			continue;
+		}
+		e = p->body[f->j++];
+		switch (e->kind) {
+		case RT_STMT_EMIT:
+			it->buf[k++] = e->base + f->i * e->step;
+			it->idle = 0;
+			break;
+		case RT_STMT_VALUES:
+			if (e->nvals > 0) {
+				f = &it->f[++it->sp];
+				f->p = e;
+				f->j = 0;
+			}
+			break;
+		case RT_STMT_LOOP:
+			/* a bound of 2^64 - 1 wraps to none, as the push
+			 * expander's does */
+			if (e->live && (n = rt_stmt_eval(e, it->t) + 1) > 0)
+				enter(it, e, n);
+			break;
+		}
+	}
+	it->bn = k;
+	it->bi = 0;
+	return k;
+}
+
+struct streams {
+	struct iter **s;
+	size_t n, cap;
+	struct iter *order;
+};
+
+static void
+freestreams(struct streams *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		freeiter(m->s[i]);
+	free(m->s);
+	freeiter(m->order);
+}
+
+static int
+idlefail(struct rt_expander *x, const struct iter *it)
+{
+	return rt_expand_fail(x, "%s:%" PRIu64 ": the %s here runs %d statements without "
+	    "a value", it->path, it->line, it->order ? "order" : "stream", RT_LOOP_MAXIDLE);
+}
+
+/* Read the rest of the model: the stream line rt_loopr_next gave, the
+ * statements and stream lines after it, the order and its statements. */
+static int
+readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
+{
+	struct rt_stmt *st;
+	struct iter *cur = NULL;
+	size_t i;
+	int k;
+
+	st = rt_loopr_take(lr);
+	for (;;) {
+		if (st->kind == RT_STMT_STREAM || st->kind == RT_STMT_ORDER) {
+			if ((cur = newiter(st)) == NULL ||
+			    (st->kind == RT_STMT_STREAM &&
+			    rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s))) {
+				freeiter(cur);
+				rt_stmt_free(st);
+				return rt_expand_fail(x, "%s", strerror(ENOMEM));
+			}
+			if (st->kind == RT_STMT_STREAM)
+				m->s[m->n++] = cur;
+			else
+				m->order = cur;
+			rt_stmt_free(st);
+		} else if (cur == NULL || rt_grow(&cur->root.body, &cur->root.cap, cur->root.nbody + 1,
+		    sizeof *cur->root.body)) {
+			rt_stmt_free(st);
+			return rt_expand_fail(x, "%s", strerror(ENOMEM));
+		} else {
+			cur->root.body[cur->root.nbody++] = st;
+			cur->root.live |= st->live;
+		}
+		if ((k = rt_loopr_next(lr, &st)) < 0)
+			return rt_expand_fail(x, "%s", rt_loopr_error(lr));
+		if (k == 0)
+			break;
+		st = rt_loopr_take(lr);
+	}
+	if (m->order == NULL)
+		return rt_expand_fail(x, "%s: a model of %zu streams without an order",
+		    m->s[0]->path, m->n);
+	for (i = 0; i < m->n; i++)
+		enter(m->s[i], &m->s[i]->root, 1);
+	enter(m->order, &m->order->root, 1);
+	return 0;
+}
+
+int
+rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr)
+{
+	struct streams m = { 0 };
+	struct iter *o, *s;
+	uint64_t out[NBUF], v, taken = 0;
+	size_t i, no;
+	int rc = 0, k;
+
+	if ((rc = readall(x, lr, &m)) != 0)
+		goto done;
+	o = m.order;
+	while (rc == 0 && (no = fill(o)) > 0) {
+		for (i = 0; i < no; i++) {
+			v = o->buf[i];
+			if (v < 1 || v > m.n) {
+				rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the order is %"
+				    PRId64 ", not a stream (1 to %zu)", o->path, taken + i + 1,
+				    (int64_t)v, m.n);
+				break;
+			}
+			s = m.s[v - 1];
+			if (s->bi == s->bn && fill(s) == 0) {
+				rc = s->fail ? idlefail(x, s) : rt_expand_fail(x, "%s:%" PRIu64
+				    ": stream %" PRIu64 " ends before the order does (at its "
+				    "value %" PRIu64 ")", s->path, s->line, v, taken + i + 1);
+				break;
+			}
+			out[i] = s->buf[s->bi++];
+		}
+		/* the values before an error are written */
+		if ((k = rt_expand_put(x, out, i)) != 0 && rc == 0)
+			rc = k;
+		taken += no;
+	}
+	if (rc == 0 && o->fail)
+		rc = idlefail(x, o);
+	for (i = 0; rc == 0 && i < m.n; i++) {
+		s = m.s[i];
+		if (s->fetch && s->root.nbody == 0)	/* its pc, as often as taken */
+			continue;
+		if (s->bi < s->bn || fill(s) > 0)
+			rc = rt_expand_fail(x, "%s:%" PRIu64 ": stream %zu has values the "
+			    "order never takes", s->path, s->line, i + 1);
+		else if (s->fail)
+			rc = idlefail(x, s);
+	}
+done:
+	freestreams(&m);
+	return rc;
+}

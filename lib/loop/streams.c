@@ -1,0 +1,245 @@
+/* streams.c: a trace's values split by instruction, each instruction's
+ * stream modelled on its own and the interleaving modelled as a stream of
+ * stream numbers (Ketterlin and Clauss apply nested-loop recognition to
+ * traces this way: a load's addresses are a loop nest where the whole
+ * trace is not).  The model is written whole at the end: "stream N KEY"
+ * and the stream's statements, for each stream, then "order" and the
+ * model of the stream numbers. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reftrace.h"
+#include "loopint.h"
+
+struct stream {
+	struct rt_loopm *m;
+	uint64_t key;
+	int fetch;
+	uint64_t num;		/* 1, 2, ... in the order of first values */
+	struct rt_loopb *b;
+	struct rt_loopw *w;
+	FILE *f;		/* its statements, in memory */
+	char *buf;
+	size_t len;
+	int order;		/* the stream of stream numbers */
+	int other;		/* a fetch of another address than the pc */
+};
+
+struct rt_loopm {
+	unsigned period, depth;
+	size_t lookback;
+	int hex;
+	rt_term_fn *fn;
+	void *ctx;
+	struct stream **s;	/* by number - 1 */
+	size_t n, cap;
+	uint32_t *tab;		/* open addressing: stream number, 0 empty */
+	size_t tabcap;		/* a power of two, at least twice n */
+	struct stream *order, *last;
+};
+
+static int
+phase(void *ctx, const struct rt_term *t)
+{
+	struct stream *s = ctx;
+	int rc;
+
+	if (!s->order && s->m->fn != NULL && (rc = s->m->fn(s->m->ctx, t)) != 0)
+		return rc;
+	return rt_loopw_term(s->w, t) ? -1 : 0;
+}
+
+static void
+freestream(struct stream *s)
+{
+	if (s == NULL)
+		return;
+	rt_loopb_free(s->b);
+	if (s->w != NULL)
+		rt_loopw_close(s->w);
+	if (s->f != NULL)
+		fclose(s->f);
+	free(s->buf);
+	free(s);
+}
+
+static struct stream *
+newstream(struct rt_loopm *m, uint64_t key, int fetch, int order)
+{
+	struct stream *s;
+
+	if ((s = calloc(1, sizeof *s)) == NULL)
+		return NULL;
+	s->m = m;
+	s->key = key;
+	s->fetch = fetch;
+	s->order = order;
+	if ((s->f = open_memstream(&s->buf, &s->len)) == NULL ||
+	    (s->w = rt_loopw_new(s->f, order ? 0 : m->hex, 0)) == NULL ||
+	    (s->b = rt_loopb_new(m->period, m->depth, m->lookback, phase, s)) == NULL) {
+		freestream(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct rt_loopm *
+rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex, rt_term_fn *fn,
+    void *ctx)
+{
+	struct rt_loopm *m;
+
+	if ((m = calloc(1, sizeof *m)) == NULL)
+		return NULL;
+	m->period = period;
+	m->depth = depth;
+	m->lookback = lookback;
+	m->hex = hex;
+	m->fn = fn;
+	m->ctx = ctx;
+	m->tabcap = 64;
+	if ((m->tab = calloc(m->tabcap, sizeof *m->tab)) == NULL ||
+	    (m->order = newstream(m, 0, 0, 1)) == NULL) {
+		rt_loopm_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void
+rt_loopm_free(struct rt_loopm *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->n; i++)
+		freestream(m->s[i]);
+	freestream(m->order);
+	free(m->s);
+	free(m->tab);
+	free(m);
+}
+
+size_t
+rt_loopm_nstreams(const struct rt_loopm *m)
+{
+	return m->n;
+}
+
+/* The slot of key in the table: its stream's or the empty one it goes in. */
+static size_t
+slot(const struct rt_loopm *m, uint64_t key, int fetch)
+{
+	size_t i = (size_t)rt_hash64(key ^ (uint64_t)fetch << 63) & (m->tabcap - 1);
+	const struct stream *s;
+
+	for (; m->tab[i] != 0; i = (i + 1) & (m->tabcap - 1)) {
+		s = m->s[m->tab[i] - 1];
+		if (s->key == key && s->fetch == fetch)
+			break;
+	}
+	return i;
+}
+
+static struct stream *
+find(struct rt_loopm *m, uint64_t key, int fetch)
+{
+	struct stream *s;
+	uint32_t *old;
+	size_t i, cap;
+
+	i = slot(m, key, fetch);
+	if (m->tab[i] != 0)
+		return m->s[m->tab[i] - 1];
+	if (m->n >= UINT32_MAX - 1 || rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s) ||
+	    (s = newstream(m, key, fetch, 0)) == NULL)
+		return NULL;
+	s->num = m->n + 1;
+	m->s[m->n++] = s;
+	m->tab[i] = (uint32_t)s->num;
+	if (2 * m->n <= m->tabcap)
+		return s;
+	/* rehash at half full */
+	old = m->tab;
+	cap = m->tabcap;
+	if ((m->tab = calloc(2 * cap, sizeof *m->tab)) == NULL) {
+		m->tab = old;
+		return NULL;
+	}
+	m->tabcap = 2 * cap;
+	for (i = 0; i < cap; i++)
+		if (old[i] != 0)
+			m->tab[slot(m, m->s[old[i] - 1]->key, m->s[old[i] - 1]->fetch)] = old[i];
+	free(old);
+	return s;
+}
+
+int
+rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
+{
+	struct stream *s = m->last;
+	int rc;
+
+	if (s == NULL || s->key != pc || s->fetch != fetch) {
+		if ((s = find(m, pc, fetch)) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		m->last = s;
+	}
+	s->other |= v != pc;
+	if ((rc = rt_loopb_add(s->b, v)) != 0)
+		return rc;
+	return rt_loopb_add(m->order->b, s->num);
+}
+
+/* A stream's builder ended and its writer closed: its statements are in
+ * s->buf. */
+static int
+finish(struct stream *s)
+{
+	int rc = 0;
+
+	if (rt_loopb_end(s->b))
+		rc = -1;
+	if (rt_loopw_close(s->w))
+		rc = -1;
+	s->w = NULL;
+	if (fclose(s->f) == EOF)
+		rc = -1;
+	s->f = NULL;
+	return rc;
+}
+
+int
+rt_loopm_end(struct rt_loopm *m, FILE *f)
+{
+	struct stream *s;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (finish(m->s[i]))
+			return -1;
+	if (finish(m->order) || rt_loop_header(f, m->hex))
+		return -1;
+	if (m->n == 0)		/* no values: the header alone */
+		return 0;
+	for (i = 0; i < m->n; i++) {
+		s = m->s[i];
+		fprintf(f, "stream %" PRIu64 "%s", s->num, s->fetch ? " fetch" : "");
+		if (s->key == RT_NOPC)
+			fputs(" -\n", f);
+		else
+			fprintf(f, " 0x%" PRIx64 "\n", s->key);
+		/* the fetches of its own address, as often as the order
+		 * says: nothing to write */
+		if (!s->fetch || s->other)
+			fwrite(s->buf, 1, s->len, f);
+	}
+	fputs("order\n", f);
+	fwrite(m->order->buf, 1, m->order->len, f);
+	return ferror(f) ? -1 : 0;
+}

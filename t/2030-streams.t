@@ -1,0 +1,63 @@
+#!/bin/sh
+# pli -g pc (issue 18): a stream per instruction, the interleaving a
+# stream of stream numbers; exact on every bundled trace, the loops of
+# one instruction found where the interleaved whole has none, and a
+# model of streams read strictly.
+. "$(dirname "$0")/lib.sh"
+plan 23
+
+addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
+
+# Exact on every bundled trace, fetches and all (a stream a pc of data,
+# a stream a pc of fetches, the order between them).
+for t in "$D"/*.lk.gz; do
+	name=$(basename "$t" .lk.gz)
+	addrs "$t" >"$tmp/$name.addr"
+	check "round trip, a stream an instruction: $name" \
+	    "test -s $tmp/$name.addr && pli $t >$tmp/$name.pli && grep -q '^stream 2 ' $tmp/$name.pli &&
+	     pli -x $tmp/$name.pli | cmp -s - $tmp/$name.addr"
+done
+check "round trip with -B 64 and a short period" \
+	"addrs -B 64 -t RW $D/bsort-shuffled.lk.gz >$tmp/b.addr && test -s $tmp/b.addr &&
+	 trfilter -t RW $D/bsort-shuffled.lk.gz | pli -B 64 --period 2 | pli -x | cmp -s - $tmp/b.addr"
+
+# The matrix multiply's data reads (N = 16): one instruction's loads of
+# A[i][k] are a nest of i, j, k of 16 each, 128 bytes a row of A, 8 an
+# element, which the 16-bit interleaved whole does not show.
+trfilter -e "$D/matmul" -F standard -t R "$D/matmul-standard.lk.gz" >"$tmp/mm.txt"
+awk '!/^#/ { print $3 }' "$tmp/mm.txt" >"$tmp/mm.addr"
+pli "$tmp/mm.txt" >"$tmp/mm.pli"
+check "matmul: a load whose stream is the i, j, k nest of A[i][k]" \
+	"awk '/^stream/ { s = \$0; d = 0 } /^for t1 = 0 to 15 /{ d = 1 } d == 1 && /^  for t2 = 0 to 15 /{ d = 2 }
+	     d == 2 && /^    for t3 = 0 to 15 /{ d = 3 } d == 3 && /^      emit 128\\*t1 \\+ 8\\*t3 \\+ 0x/ { f = 1 }
+	     END { exit !f }' $tmp/mm.pli"
+check "matmul: smaller than xz -9 of the addresses, and than the one-stream model" \
+	"a=\$(wc -c <$tmp/mm.pli); x=\$(xz -9 <$tmp/mm.addr | wc -c); o=\$(pli -g none $tmp/mm.txt | wc -c);
+	 test \$a -gt 100 && test \$a -lt \$x && test \$a -lt \$o"
+check "-g none: one stream, as before" \
+	"pli -g none $tmp/mm.txt >$tmp/one.pli && ! grep -q '^stream' $tmp/one.pli && pli -x $tmp/one.pli | cmp -s - $tmp/mm.addr"
+check "a trace without instruction addresses is one stream" \
+	"awk '!/^#/ { print \"r\", \$3, \"4\" }' $tmp/mm.txt | sed 's/ 0x/ /' >$tmp/mm.din &&
+	 pli -I din $tmp/mm.din >$tmp/din.pli && ! grep -q '^stream' $tmp/din.pli && test -s $tmp/din.pli"
+
+# A model of streams written by hand: stream 1 counts up from 10, stream 2
+# holds 7 and 9, stream 3 fetches its own address 0x40 as often as the
+# order takes it; the order 1 2 3 1 2 1 3 gives 10 7 0x40 11 9 12 0x40.
+hand='#reftrace loops 1\nstream 1 0x400\nfor t1 = 0 to 2 {\n  emit t1 + 10\n}\nstream 2 0x404\nvalues 7 9\nstream 3 fetch 0x40\norder\nvalues 1 2 3 1 2 1 3\n'
+check "a hand-written model of streams expands in its order" \
+	"printf '$hand' | pli -x | tr '\\n' ' ' | grep -qx '10 7 64 11 9 12 64 '"
+check_fail "an order naming no stream is an error with the place" 1 \
+	"^pli: <stdin>: value 3 of the order is 4, not a stream \\(1 to 3\\)\$" \
+	"printf '$hand' | sed 's/values 1 2 3 1/values 1 2 4 1/' | pli -x"
+check_fail "a stream spent before the order is" 1 \
+	"^pli: <stdin>:6: stream 2 ends before the order does" \
+	"printf '$hand' | sed 's/values 7 9/values 7/' | pli -x"
+check_fail "values the order never takes are an error" 1 \
+	"^pli: <stdin>:2: stream 1 has values the order never takes\$" \
+	"printf '$hand' | sed 's/to 2 {/to 3 {/' | pli -x"
+check_fail "streams numbered out of turn" 1 "^pli: <stdin>:6: want 'stream 2' and what it is\$" \
+	"printf '$hand' | sed 's/^stream 2/stream 5/' | pli -x"
+check_fail "a statement before the first stream" 1 "^pli: <stdin>:3: 'stream' after statements of no stream\$" \
+	"printf '#reftrace loops 1\\nvalues 1\\nstream 1 0x4\\nvalues 2\\norder\\nvalues 1\\n' | pli -x"
+check_fail "a model of streams without an order" 1 "^pli: <stdin>: a model of 1 streams without an order\$" \
+	"printf '#reftrace loops 1\\nstream 1 0x4\\nvalues 2\\n' | pli -x"
