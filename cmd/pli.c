@@ -174,22 +174,25 @@ item(void *ctx, struct rt_rec *rec)
 	return 0;
 }
 
-/* A series: integers (decimal or 0x hex, signed) in field fflag. */
+/* A series: integers (decimal or 0x hex, signed) in field fflag; or the
+ * series a stream of another program stands for: after each access of a
+ * cache-records stream (cachesim -d) the misses of the first level so far,
+ * as Clauss and Kenmei model Dinero IV's count; of a reuse stream
+ * (reusedist -d) the access's distance, -1 for a first use. */
 static void
-readseries(const char *file)
+readseries(struct rt_reader *r, int kind)
 {
-	char ebuf[1024], *s, *end;
-	struct rt_reader *r;
-	uint64_t u;
+	char *s, *end;
+	uint64_t u, field, misses = 0, B = Bflag;
 	int nd, base;
 
-	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
-		u_warn("%s", ebuf);
-		u_status = 1;
-		return;
+	field = kind == RT_STREAM_CACHE_RECORDS ? 2 : kind == RT_STREAM_REUSE ? 3 : fflag;
+	if (kind != RT_STREAM_NONE) {
+		B = 1;
+		hex = 0;
 	}
 	for (;;) {
-		if ((s = rt_rfield(r, (unsigned)fflag)) == NULL) {
+		if ((s = rt_rfield(r, (unsigned)field)) == NULL) {
 			if (!rt_rmalformed(r))
 				break;
 			u_warn("%s", rt_rerror(r));
@@ -198,13 +201,22 @@ readseries(const char *file)
 			u_status = 1;
 			break;
 		}
+		if (kind == RT_STREAM_CACHE_RECORDS && *s != '\0') {
+			misses += strcmp(s, "L1") != 0;
+			value(misses);
+			continue;
+		}
+		if (kind == RT_STREAM_REUSE && strcmp(s, "-") == 0) {
+			value(UINT64_MAX);
+			continue;
+		}
 		if (hex < 0)
 			hex = s[*s == '-'] == '0' && (s[(*s == '-') + 1] | 0x20) == 'x';
 		/* plain decimal, the common case, without strtoull */
 		for (u = 0, nd = 0, end = s; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
 			u = u * 10 + (uint64_t)(*end - '0');
 		if (nd > 0 && *end == '\0' && (s[0] != '0' || nd == 1)) {
-			value(u / Bflag);
+			value(u / B);
 			continue;
 		}
 		/* decimal, or hex after 0x: never octal */
@@ -215,18 +227,44 @@ readseries(const char *file)
 		else	/* up to 2^64 - 1, kept modulo 2^64 */
 			u = strtoull(s, &end, base);
 		if (end == s || errno == ERANGE || *end != '\0') {
-			u_warn("%s", rt_rbad(r, "field %" PRIu64 ": not an integer", fflag));
+			u_warn("%s", rt_rbad(r, "field %" PRIu64 ": %s", field,
+			    kind == RT_STREAM_CACHE_RECORDS ? "no level" : "not an integer"));
 			if (kflag)
 				continue;
 			u_status = 1;
 			break;
 		}
-		value(u / Bflag);
+		value(u / B);
 	}
 	if (rt_rfailed(r)) {
 		u_warn("%s", rt_rerror(r));
 		u_status = 1;
 	}
+}
+
+/* A file: a trace, a series, or a stream that stands for one. */
+static void
+readfile(const char *file)
+{
+	char ebuf[1024];
+	struct rt_reader *r;
+	int kind;
+
+	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+		u_warn("%s", ebuf);
+		u_status = 1;
+		return;
+	}
+	kind = rt_rkind(r);
+	if (kind == RT_STREAM_CACHE_RECORDS || kind == RT_STREAM_REUSE)
+		readseries(r, kind);
+	else if (series)
+		readseries(r, RT_STREAM_NONE);
+	else if (rt_rtrace(r, Iflag, ebuf, sizeof ebuf)) {
+		u_warn("%s", ebuf);
+		u_status = 1;
+	} else if (rt_foreach_reader(r, kflag, item, NULL, u_diag))
+		u_status = 1;
 	rt_rclose(r);
 }
 
@@ -433,10 +471,7 @@ main(int argc, char *argv[])
 		u_die(1, "out of memory");
 	if (!series)	/* addresses, or block numbers */
 		hex = 1;
-	if (series)
-		u_files(argc, argv, readseries);
-	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
-		u_status = 1;
+	u_files(argc, argv, readfile);
 	if (rt_loopb_end(lb))
 		u_die(1, "out of memory");
 	rt_loopb_free(lb);

@@ -209,6 +209,14 @@ typedef int rt_item_fn(void *ctx, struct rt_rec *rec);
 typedef void rt_diag_fn(const char *msg, int fatal);
 int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
     rt_item_fn *fn, void *ctx, rt_diag_fn *diag);
+/* For a program that takes other streams too: a reader opened with
+ * RT_FMT_LINES, nothing read from it yet (rt_rkind may have looked),
+ * made a trace reader of format fmt (RT_FMT_AUTO: detected): 0, or -1
+ * with the reason in errbuf (the reader is still the caller's to close);
+ * then rt_foreach's loop over it, with its return values. */
+int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
+int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
+    rt_diag_fn *diag);
 
 /* A trace's partition (trfilter -P): the blocks of bytes bytes whose
  * number modulo n is k; n 0 for a whole trace.  The stream's header

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 40
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -96,3 +96,20 @@ check "empty loops expand to nothing, around them all is expanded" \
 	"printf '#reftrace loops 1\\nfor t1 = 0 to 3 {\\n}\\nvalues 5\\nfor t1 = 0 to 1 {\\n  for t2 = 0 to 2 {\\n  }\\n  emit 7*t1\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '5 0 7 '"
 check "a bad model ends its file (status 1), what it had and the next file are expanded" \
 	"! pli -x $tmp/open.pli $tmp/mm.pli >$tmp/two.x 2>/dev/null && test \"\$(sed 1q $tmp/two.x)\" = 1 && sed 1d $tmp/two.x | cmp -s - $tmp/mm"
+
+# Models of other series (issue 18 item 3).  Clauss and Kenmei's Example
+# 4: a 32 KB direct-mapped cache of 1024 lines, the number of misses so
+# far after each access of fir2dim's array reads.  The model expands to
+# the count of a naive direct-mapped cache written here, and its largest
+# phase has the paper's shape: 24 iterations of an outer loop (t1 from
+# 263 to 286 in the paper), 51 misses an iteration, one a block (51t1 + t2).
+awk "$HEX"' !/^#/ { b = int(hex($3) / 32); s = b % 1024; if (!(s in tag) || tag[s] != b) { m++; tag[s] = b } print m }' \
+	"$tmp/firtr" >"$tmp/misses"
+check "cachesim -d | pli: the misses so far, exactly a naive cache's" \
+	"test \$(tail -1 $tmp/misses) -gt 1000 && cachesim -d -c 32K:1:32 $tmp/firtr | pli >$tmp/misses.pli &&
+	 pli -x $tmp/misses.pli | cmp -s - $tmp/misses"
+check "the misses' model: 24 iterations of 51 misses, one a block (the paper's Example 4)" \
+	"awk '/^for t1 = 0 to 23 {/ { o = 1 } o && /emit 51\\*t1 \\+ t2 \\+ [0-9]+\$/ { f = 1 } /^}/ { o = 0 } END { exit !f }' $tmp/misses.pli"
+check "reusedist -d | pli: each access's distance, -1 for a first use" \
+	"reusedist -d $tmp/firtr | awk '!/^#/ { print \$3 == \"-\" ? -1 : \$3 }' >$tmp/dist && grep -qx -- -1 $tmp/dist &&
+	 reusedist -d $tmp/firtr | pli | pli -x | cmp -s - $tmp/dist"

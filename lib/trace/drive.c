@@ -4,6 +4,28 @@
 
 #include "reftrace.h"
 
+int
+rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
+    rt_diag_fn *diag)
+{
+	struct rt_rec *rec;
+	int k;
+
+	while ((k = rt_readp(r, &rec)) != 0) {
+		if (k == RT_EBAD && skipbad) {
+			diag(rt_rerror(r), 0);
+			continue;
+		}
+		if (k < 0) {
+			diag(rt_rerror(r), 1);
+			return 1;
+		}
+		if (fn(ctx, rec))
+			return -1;
+	}
+	return 0;
+}
+
 /* part: what the headers so far record; n UINT64_MAX before the first */
 static int
 one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
@@ -12,8 +34,7 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 	struct rt_part p;
 	char err[1024];
 	struct rt_reader *r;
-	struct rt_rec *rec;
-	int k, status = 0;
+	int status;
 
 	if ((r = rt_ropen(path, fmt, err, sizeof err)) == NULL) {
 		diag(err, 1);
@@ -24,21 +45,7 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 		*part = p;
 	else if (p.n != part->n || p.k != part->k || p.bytes != part->bytes)
 		memset(part, 0, sizeof *part);	/* not one partition */
-	while ((k = rt_readp(r, &rec)) != 0) {
-		if (k == RT_EBAD && skipbad) {
-			diag(rt_rerror(r), 0);
-			continue;
-		}
-		if (k < 0) {
-			diag(rt_rerror(r), 1);
-			status = 1;
-			break;
-		}
-		if (fn(ctx, rec)) {
-			status = -1;
-			break;
-		}
-	}
+	status = rt_foreach_reader(r, skipbad, fn, ctx, diag);
 	rt_rclose(r);
 	return status;
 }

@@ -121,15 +121,12 @@ unknown(char *errbuf, size_t errlen, const char *name)
 		snprintf(errbuf + n, errlen - n, ")");
 }
 
-struct rt_reader *
-rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
+int
+rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 {
-	struct rt_reader *r;
 	char what[64];
 	const char *w;
 
-	if ((r = rt_in_open(path, errbuf, errlen)) == NULL)
-		return NULL;
 	if (fmt == RT_FMT_AUTO && (fmt = rt_format_detect(r)) < 0) {
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
@@ -138,23 +135,34 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
 		else
 			unknown(errbuf, errlen, r->path);
-		goto fail;
+		return -1;
 	}
 	r->fmt = fmt;
 	if ((r->f = rt_format_row(fmt)) == NULL)
-		return r;
+		return 0;
 	if ((r->st = calloc(1, r->f->size)) == NULL) {
 		snprintf(errbuf, errlen, "%s: out of memory", r->path);
-		goto fail;
+		return -1;
 	}
 	if (r->f->open != NULL && r->f->open(r) < 0) {
 		snprintf(errbuf, errlen, "%s", r->err);
-		goto fail;
+		return -1;
+	}
+	return 0;
+}
+
+struct rt_reader *
+rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
+{
+	struct rt_reader *r;
+
+	if ((r = rt_in_open(path, errbuf, errlen)) == NULL)
+		return NULL;
+	if (rt_rtrace(r, fmt, errbuf, errlen)) {
+		rt_rclose(r);
+		return NULL;
 	}
 	return r;
-fail:
-	rt_rclose(r);
-	return NULL;
 }
 
 /* The decoder's next items.  Kept out of line so that the common case
