@@ -78,6 +78,8 @@ int rt_canvas_init(struct rt_canvas *c, uint32_t w, uint32_t h);
 int rt_canvas_ink(struct rt_canvas *c, const unsigned char rgb[3]);	/* -1: full */
 void rt_canvas_point(struct rt_canvas *c, double x, double y, int ink);
 void rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink);
+void rt_canvas_aasegment(struct rt_canvas *c, double x0, double y0, double x1, double y1,
+    int ink);
 void rt_canvas_dot(struct rt_canvas *c, double x, double y, int r, int ink);
 void rt_canvas_box(struct rt_canvas *c, double x, double y, int w, int h, int ink);
 void rt_canvas_text(struct rt_canvas *c, double x, double y, int anchor, int flags,

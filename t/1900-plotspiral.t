@@ -1,7 +1,7 @@
 #!/bin/sh
 # plotspiral: well-formed SVG, decodable PNG, the geometry it promises.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 20
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -83,3 +83,5 @@ check "the PNG's text is lower case: the legend drawn in the 6x10 font (pixels o
 check_fail "another kind of stream: named, with what makes the right one" 1 "bs.pts: a points stream, not a coordinates stream \\(circcoord makes one\\)" \
 	"printf '#reftrace points 1 seq loc func region s1\n' >$tmp/bs.pts && plotspiral $tmp/bs.pts"
 check_fail "a bad option" 2 "usage" "plotspiral -Q"
+check "PNG arcs are anti-aliased: edge pixels mix a line's colour with white in quarters (none did before)" \
+	"plotspiral -o $tmp/aa.png --size 400x400 $tmp/bs.cc && test \$($T blends $tmp/aa.png) -ge 5"

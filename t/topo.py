@@ -274,6 +274,38 @@ def png(path):
     print('%dx%d' % (w, h))
 
 
+def blends(path):
+    """Colours of a palette PNG (filter 0 rows) that mix white and another
+    colour of the picture in quarters, as a line's edge pixels do when it
+    is drawn anti-aliased on white: how many."""
+    import struct
+    import zlib
+    data = open(path, 'rb').read()
+    pos, idat, pal = 8, b'', []
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h = struct.unpack('>II', body[:8])
+        elif kind == b'PLTE':
+            pal = [tuple(body[i:i + 3]) for i in range(0, n, 3)]
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    used = set()
+    for r in range(h):
+        used.update(raw[r * (w + 1) + 1:(r + 1) * (w + 1)])
+    cols = set(pal[i] for i in used)
+    mixed = set()
+    for c in cols:
+        for q in (1, 2, 3):
+            m = tuple((255 * (4 - q) + v * q + 2) // 4 for v in c)
+            if m != c and m in cols and c != (255, 255, 255):
+                mixed.add(m)
+    print(len(mixed))
+
+
 def svg(path):
     import xml.etree.ElementTree as ET
     root = ET.parse(path).getroot()
@@ -285,4 +317,4 @@ if __name__ == '__main__':
     {'lower': lower, 'bars': bars, 'same': same, 'ripbars': ripbars, 'cocycle': cocycle,
      'circle': circle, 'periodic': periodic, 'iid': iid,
      'random': randmatrix, 'circerr': circerr, 'rotinv': rotinv,
-     'shuffle': shuffle, 'png': png, 'svg': svg}[cmd](*args)
+     'shuffle': shuffle, 'png': png, 'svg': svg, 'blends': blends}[cmd](*args)

@@ -46,23 +46,23 @@ rt_canvas_point(struct rt_canvas *c, double x, double y, int ink)
 		c->px[(size_t)py * c->w + (size_t)px] = (unsigned char)ink;
 }
 
-void
-rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink)
+/* Clip the segment to the canvas (Liang and Barsky): a segment from far
+ * off it would be stepped pixel by pixel through nothing.  0: none of
+ * it is on the canvas. */
+static int
+clip(const struct rt_canvas *c, double *x0, double *y0, double *x1, double *y1)
 {
-	double dx, dy, len, lo = 0, hi = 1, p[4], q[4], u;
-	long k, steps;
+	double dx = *x1 - *x0, dy = *y1 - *y0, lo = 0, hi = 1, p[4], q[4], u;
 	int i;
 
-	/* clipped to the canvas first (Liang and Barsky): a segment from far
-	 * off it would be stepped pixel by pixel through nothing */
-	p[0] = -(x1 - x0), q[0] = x0 + 1;
-	p[1] = x1 - x0, q[1] = c->w - x0;
-	p[2] = -(y1 - y0), q[2] = y0 + 1;
-	p[3] = y1 - y0, q[3] = c->h - y0;
+	p[0] = -dx, q[0] = *x0 + 1;
+	p[1] = dx, q[1] = c->w - *x0;
+	p[2] = -dy, q[2] = *y0 + 1;
+	p[3] = dy, q[3] = c->h - *y0;
 	for (i = 0; i < 4; i++) {
 		if (p[i] == 0) {
 			if (!(q[i] >= 0))	/* parallel and outside, or NaN */
-				return;
+				return 0;
 			continue;
 		}
 		u = q[i] / p[i];
@@ -72,10 +72,20 @@ rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y
 			hi = u;
 	}
 	if (!(lo <= hi))
+		return 0;
+	*x1 = *x0 + hi * dx, *y1 = *y0 + hi * dy;
+	*x0 += lo * dx, *y0 += lo * dy;
+	return 1;
+}
+
+void
+rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink)
+{
+	double dx, dy, len;
+	long k, steps;
+
+	if (!clip(c, &x0, &y0, &x1, &y1))
 		return;
-	dx = x1 - x0, dy = y1 - y0;
-	x1 = x0 + hi * dx, y1 = y0 + hi * dy;
-	x0 += lo * dx, y0 += lo * dy;
 	dx = x1 - x0, dy = y1 - y0;
 	len = fabs(dx) > fabs(dy) ? fabs(dx) : fabs(dy);
 	steps = (long)ceil(len);
@@ -83,6 +93,60 @@ rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y
 		double v = steps ? (double)k / (double)steps : 0;
 
 		rt_canvas_point(c, x0 + v * dx, y0 + v * dy, ink);
+	}
+}
+
+/* A pixel the ink covers a part of: its colour and the ink's mixed in
+ * quarters, through the palette (the nearest colour once it is full). */
+static void
+cover(struct rt_canvas *c, long px, long py, double part, int ink)
+{
+	unsigned char *p, rgb[3];
+	long q = lround(part * 4);
+	int k;
+
+	if (q <= 0 || px < 0 || py < 0 || px >= (long)c->w || py >= (long)c->h)
+		return;
+	p = &c->px[(size_t)py * c->w + (size_t)px];
+	if (q >= 4 || *p == ink) {
+		*p = (unsigned char)ink;
+		return;
+	}
+	for (k = 0; k < 3; k++)
+		rgb[k] = (unsigned char)((c->pal[3 * *p + k] * (4 - q) + c->pal[3 * ink + k] * q + 2) / 4);
+	*p = (unsigned char)rt_canvas_colour(c, rgb);
+}
+
+/* An anti-aliased segment (Wu's): at each step along its longer axis the
+ * two pixels across it share the ink by their distance from it. */
+void
+rt_canvas_aasegment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink)
+{
+	double t, g, y, f;
+	long x, xe;
+	int steep;
+
+	if (!clip(c, &x0, &y0, &x1, &y1))
+		return;
+	if ((steep = fabs(y1 - y0) > fabs(x1 - x0))) {
+		t = x0, x0 = y0, y0 = t;
+		t = x1, x1 = y1, y1 = t;
+	}
+	if (x0 > x1) {
+		t = x0, x0 = x1, x1 = t;
+		t = y0, y0 = y1, y1 = t;
+	}
+	g = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0;
+	for (x = lround(x0), xe = lround(x1); x <= xe; x++) {
+		y = y0 + g * ((double)x - x0);
+		f = y - floor(y);
+		if (steep) {
+			cover(c, (long)floor(y), x, 1 - f, ink);
+			cover(c, (long)floor(y) + 1, x, f, ink);
+		} else {
+			cover(c, x, (long)floor(y), 1 - f, ink);
+			cover(c, x, (long)floor(y) + 1, f, ink);
+		}
 	}
 }
 
@@ -165,7 +229,8 @@ rt_canvas_colour(struct rt_canvas *c, const unsigned char rgb[3])
 	return best;
 }
 
-/* Lines first, then dots over them; ink[k] is layer k's palette index. */
+/* Lines first, anti-aliased, then dots over them; ink[k] is layer k's
+ * palette index. */
 void
 rt_canvas_layers(struct rt_canvas *c, const struct rt_layer *lay, size_t n, const int *ink)
 {
@@ -175,7 +240,7 @@ rt_canvas_layers(struct rt_canvas *c, const struct rt_layer *lay, size_t n, cons
 	for (k = 0; k < n; k++)
 		for (q = &lay[k].line, i = 1; i < q->n; i++)
 			if (!isnan(q->xy[2 * i]) && !isnan(q->xy[2 * i - 2]))
-				rt_canvas_segment(c, q->xy[2 * i - 2], q->xy[2 * i - 1],
+				rt_canvas_aasegment(c, q->xy[2 * i - 2], q->xy[2 * i - 1],
 				    q->xy[2 * i], q->xy[2 * i + 1], ink[k]);
 	for (k = 0; k < n; k++)
 		for (q = &lay[k].dots, i = 0; i < q->n; i++)
