@@ -3,7 +3,7 @@
 # diagram drawn bar for bar from the stream, checked against the stream's
 # own rows (awk), the geometry against the scale.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow | persist >"$tmp/bs.per"
@@ -44,6 +44,9 @@ check "they are drawn in their own colour" \
 check "too many bars for the height: the most persistent, said so" \
 	"plotspiral --size 500x300 $tmp/bs.per >$tmp/s.svg && n=\$(grep -o 'H0: the [0-9]* most persistent of [0-9]* bars' $tmp/s.svg | awk '{ print \$3 }') &&
 	 test \"\$n\" -gt 10 && test \$(grep -c '<title>H0 bar' $tmp/s.svg) = \$n && grep -q 'most persistent of $(awk '$1 == 0' $tmp/bars | wc -l) bars' $tmp/s.svg"
+
+check "a picture too small for the panels still draws" \
+	"plotspiral --size 100x90 -o $tmp/tiny.png $tmp/bs.per && plotspiral --size 100x90 --diagram $tmp/bs.per | $T svg /dev/stdin"
 
 # The diagram: a mark per place, its tooltip and its label the count of
 # the bars there

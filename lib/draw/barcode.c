@@ -110,6 +110,7 @@ panel(struct rt_fig *f, const struct rt_pers *p, const struct scale *s, const st
 	for (i = 0; i < p->nbar; i++)
 		n += p->bar[i].dim == d;
 	nshow = ph / 2 < n ? (size_t)(ph / 2) : n;	/* two pixels a bar at least */
+	nshow = nshow || !n ? nshow : 1;
 	if (nshow < n)
 		snprintf(buf, sizeof buf, "H%d: the %zu most persistent of %zu bars", d, nshow, n);
 	else
@@ -145,9 +146,9 @@ panel(struct rt_fig *f, const struct rt_pers *p, const struct scale *s, const st
 		x1 = isinf(b->death) ? X + PAST * pl->w : pl->x + b->death / s->thr * DATA * pl->w;
 		rgb = (cls = classof(p, b)) ? chosen : dimrgb[d % 3];
 		rt_fig_rect(f, x0, y, x1 - x0 > 1 ? x1 - x0 : 1, thick, rgb, NULL);
+		tip(f, b, 0);
 		if (cls && thick < 2 && pitch >= 2)	/* a class stands out however dense */
 			rt_fig_rect(f, x0, y + 1, x1 - x0 > 1 ? x1 - x0 : 1, 1, rgb, NULL);
-		tip(f, b, 0);
 		end = isinf(b->death) ? arrow(f, x1, yc, thick / 2 + 3, rgb) : x1;
 		if (cls) {
 			/* below the last label, joined to its bar by a leader */
@@ -343,6 +344,7 @@ rt_pers_figure(const struct rt_pers *p, int isdiagram, double W, double H, const
 		return f;
 	}
 	ph = (pl.h - ndim * HEAD - (ndim - 1) * GAP) / ndim;
+	ph = ph < 4 ? 4 : ph;	/* a picture too small overlaps, but draws */
 	for (d = 0; d < ndim; d++)
 		panel(f, p, &s, &pl, d, pl.y + HEAD + d * (HEAD + ph + GAP), ph, d == ndim - 1);
 	return f;
