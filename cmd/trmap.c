@@ -102,8 +102,6 @@ first(void *ctx, struct rt_rec *r)
 		return 0;
 	if (fold != NULL && rt_fold_touch(fold, r->addr, rt_last(r)))
 		u_die(1, "out of memory");
-	if (cats != NULL && rt_mapcats_add(cats, rt_mapcats_key(cats, r, regs)))
-		u_die(1, "out of memory");
 	if (nvs && (v = varof(rt_regions_find(regs, r->addr))) != NULL) {
 		v->acc[r->op & 3]++;
 		v->bytes += r->size;
@@ -114,9 +112,36 @@ first(void *ctx, struct rt_rec *r)
 	return 0;
 }
 
+/* With --colour by a key: the keys counted too (apart, so that the map
+ * by op runs as it did). */
+static int
+firstcat(void *ctx, struct rt_rec *r)
+{
+	if (r->kind == RT_ACCESS && rt_mapcats_add(cats, rt_mapcats_key(cats, r, regs)))
+		u_die(1, "out of memory");
+	return first(ctx, r);
+}
+
 /* The second: each access to its pixel. */
 static int
 second(void *ctx, struct rt_rec *r)
+{
+	uint64_t *i = ctx;
+	long row;
+
+	if (r->kind != RT_ACCESS)
+		return 0;
+	if ((row = rt_fold_row(fold, r->addr)) >= 0)
+		rt_density_add(&dens, (uint32_t)((double)*i * dens.cols / (double)n), (uint32_t)row,
+		    r->op);
+	++*i;
+	return 0;
+}
+
+/* ... and each access's class to its pixel's vote (a copy of second,
+ * not a call: the map by op keeps its instruction count). */
+static int
+secondcat(void *ctx, struct rt_rec *r)
 {
 	uint64_t *i = ctx;
 	uint32_t col;
@@ -127,9 +152,8 @@ second(void *ctx, struct rt_rec *r)
 	if ((row = rt_fold_row(fold, r->addr)) >= 0) {
 		col = (uint32_t)((double)*i * dens.cols / (double)n);
 		rt_density_add(&dens, col, (uint32_t)row, r->op);
-		if (cats != NULL)
-			rt_density_vote(&dens, col, (uint32_t)row,
-			    rt_mapcats_class(cats, rt_mapcats_key(cats, r, regs)));
+		rt_density_vote(&dens, col, (uint32_t)row,
+		    rt_mapcats_class(cats, rt_mapcats_key(cats, r, regs)));
 	}
 	++*i;
 	return 0;
@@ -290,7 +314,7 @@ main(int argc, char *argv[])
 		    (spool = rt_wopen(tmp, RT_FMT_BINARY, 0)) == NULL)
 			u_die(1, "%s: cannot spool standard input", tmp);
 	}
-	e = rt_foreach(argv, argc, Iflag, kflag, first, NULL, u_diag);
+	e = rt_foreach(argv, argc, Iflag, kflag, cats ? firstcat : first, NULL, u_diag);
 	if (spool != NULL && rt_wclose(spool))
 		u_die(1, "%s: cannot write", tmp);
 	if (e)
@@ -319,8 +343,8 @@ main(int argc, char *argv[])
 			argv = spooled;
 			argc = 1;
 		}
-		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag, second, &i,
-		    u_diag))
+		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag,
+		    cats ? secondcat : second, &i, u_diag))
 			u_status = 1;
 		if (counts) {
 			FILE *f = u_open(oflag);
