@@ -227,7 +227,8 @@ diagram(struct rt_fig *f, const struct rt_pers *p, const struct scale *s, struct
 	rt_plot_axes(f, &data, &ax, &ay);
 	rt_fig_line(f, DX(lo), DY(lo), DX(top), DY(top), grey);
 	rt_fig_line(f, ox, yinf, ox + side, yinf, grey);
-	rt_fig_text(f, DX(s->thr) - 4, yinf - 5, RT_RIGHT, 0, black, "inf: alive at the threshold");
+	/* under the line, clear of the marks on it (7 pixels each way at most) */
+	rt_fig_text(f, DX(0) + 12, yinf + 17, RT_LEFT, 0, black, "inf: alive at the threshold");
 	for (i = 0; i < p->nbar; i++)
 		m[i] = (struct mark){ p->bar[i].dim, p->bar[i].birth, p->bar[i].death, i };
 	qsort(m, p->nbar, sizeof *m, bymark);
