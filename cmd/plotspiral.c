@@ -1,4 +1,5 @@
-/* plotspiral: spiral and circular plots of circular coordinates, SVG or PNG. */
+/* plotspiral: spiral and circular plots of circular coordinates, and the
+ * barcode or diagram of a persistence stream, SVG or PNG. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ enum { C_LINE, C_FUNC, C_REGION, C_TIME, C_THETA };
 static const char *what[] = { "source line", "function", "region", "time", "theta" };
 
 static int Oflag = -1, cflag = C_LINE, circle, seqradius, nolegend, animate;
-static int kclass = 1, ctheta, mj, mk, frames;
+static int kclass = 1, ctheta, mj, mk, frames, diagram;
 static double at = -1, amble = 0.05, width = 800, height = 800, margin = 40;
 static const char *oflag, *title;
 
@@ -29,7 +30,7 @@ static const char **catlabel;	/* category -> the name its legend shows */
 #define PATHSTYLE "path{fill:none;stroke-width:0.8;stroke-linejoin:round}" \
 	"path.d{stroke-width:3.5;stroke-linecap:round}"
 
-enum { O_AMBLE = U_LONG, O_ANIMATE, O_AT, O_COLOUR, O_FRAMES, O_MARGIN, O_MODE,
+enum { O_AMBLE = U_LONG, O_ANIMATE, O_AT, O_COLOUR, O_DIAGRAM, O_FRAMES, O_MARGIN, O_MODE,
     O_MORPH, O_NOLEGEND, O_RADIUS, O_SIZE, O_THETA, O_TITLE };
 static const struct u_opt opts[] = {
 	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
@@ -38,6 +39,7 @@ static const struct u_opt opts[] = {
 	{ O_ANIMATE, "animate", NULL, "an animated SVG of the morph" },
 	{ O_AT, "at", "t", "the morph at this fraction, 0 to 1" },
 	{ O_COLOUR, "colour", "by", "line, func, region, time or thetaK (line)" },
+	{ O_DIAGRAM, "diagram", NULL, "a persistence stream's diagram, not its barcode" },
 	{ O_FRAMES, "frames", "n", "the morph as n pictures (-o names them)" },
 	{ O_MARGIN, "margin", "px", "space around the plot (40)" },
 	{ O_MODE, "mode", "mode", "spiral (time outwards) or circle" },
@@ -256,19 +258,25 @@ svganim(FILE *f, int nfr)
 }
 
 static void
-draw(const char *name)
+emit(struct rt_fig *fig, const char *name, const char *desc)
 {
 	FILE *f = u_open(name);
-	struct rt_fig *fig = figure(1);
-	char desc[300];
 
-	if (rt_fig_failed(fig))
+	if (fig == NULL || rt_fig_failed(fig))
 		u_die(1, "out of memory");
-	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, describe(desc, sizeof desc)))
+	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, desc))
 		u_wfail(name);
 	rt_fig_free(fig);
 	if (u_close(f, name))
 		exit(1);
+}
+
+static void
+draw(const char *name)
+{
+	char desc[300];
+
+	emit(figure(1), name, describe(desc, sizeof desc));
 }
 
 static void
@@ -292,17 +300,30 @@ colouropt(const char *s)
 		u_bad("--colour %s: want line, func, region, time or thetaK", s);
 }
 
-static void
-readcoords(const char *path)
+/* Coordinates into co; a persistence stream (persist | plotspiral) is
+ * drawn at once, as its barcode or diagram: then 1. */
+static int
+readinput(const char *path)
 {
 	struct rt_reader *r;
+	struct rt_pers pers;
 	char ebuf[1024];
+	int pers_kind;
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
-	if (rt_coords_read(&co, r, ebuf, sizeof ebuf))
+	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE)) {
+		if (rt_pers_read(&pers, r, ebuf, sizeof ebuf))
+			u_die(1, "%s", ebuf);
+		snprintf(ebuf, sizeof ebuf, "plotspiral: the %s of %zu bars, %zu classes",
+		    diagram ? "persistence diagram" : "barcode", pers.nbar, pers.ncls);
+		emit(rt_pers_figure(&pers, diagram, width, height, title, !nolegend),
+		    oflag, ebuf);
+		rt_pers_free(&pers);
+	} else if (rt_coords_read(&co, r, ebuf, sizeof ebuf))
 		u_die(1, "%s", ebuf);
 	rt_rclose(r);
+	return pers_kind;
 }
 
 int
@@ -322,6 +343,7 @@ main(int argc, char *argv[])
 			break;
 		case O_ANIMATE: animate = 1; break;
 		case O_COLOUR: colouropt(optarg); break;
+		case O_DIAGRAM: diagram = 1; break;
 		case O_FRAMES:
 			if (rt_parse_u64(optarg, &v) || v < 1 || v > 10000)
 				u_bad("--frames %s: want 1 to 10000", optarg);
@@ -394,7 +416,8 @@ main(int argc, char *argv[])
 		u_bad("--frames: -o names the frames (name-0000.svg ...)");
 	if (2 * margin >= width || 2 * margin >= height)
 		u_bad("--margin %g: no room left in %gx%g", margin, width, height);
-	readcoords(argc ? argv[0] : "-");
+	if (readinput(argc ? argv[0] : "-"))
+		return u_status;
 	if (mj == 0)
 		mj = kclass;
 	if ((size_t)mj > co.ncirc || (size_t)mk > co.ncirc ||

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "cache.h"
 #include "draw.h"
 #include "map.h"
 #include "util.h"
@@ -29,6 +30,8 @@ static size_t nvs, capvs;
 static struct rt_regions *regs;
 static struct rt_grid grid;
 static int gridon;
+static int catkey = -1;		/* --colour region, line or func: an RT_KEY */
+static struct rt_mapcats *cats;
 
 enum { O_ARRAY = U_LONG, O_COLOUR, O_COUNTS, O_GRANULE, O_RECENCY, O_REGIONS, O_SIZE, O_TITLE };
 static const struct u_opt opts[] = {
@@ -37,7 +40,7 @@ static const struct u_opt opts[] = {
 	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
 	U_OPT_OUTPUT,
 	{ O_ARRAY, "array", "name:cols", "draw the registered array name as a grid of cols columns" },
-	{ O_COLOUR, "colour", "by", "the map's colour: op or count (op)" },
+	{ O_COLOUR, "colour", "by", "the map's colour: op, count, region, line or func (op)" },
 	{ O_COUNTS, "counts", NULL, "write the map's accesses per pixel as a table" },
 	{ O_GRANULE, "granule", "bytes", "untouched gaps this long are cut out (4K)" },
 	{ O_RECENCY, "recency", NULL, "--array: colour by the time of the last access" },
@@ -109,6 +112,16 @@ first(void *ctx, struct rt_rec *r)
 	return 0;
 }
 
+/* With --colour by a key: the keys counted too (apart, so that the map
+ * by op runs as it did). */
+static int
+firstcat(void *ctx, struct rt_rec *r)
+{
+	if (r->kind == RT_ACCESS && rt_mapcats_add(cats, rt_mapcats_key(cats, r, regs)))
+		u_die(1, "out of memory");
+	return first(ctx, r);
+}
+
 /* The second: each access to its pixel. */
 static int
 second(void *ctx, struct rt_rec *r)
@@ -123,6 +136,42 @@ second(void *ctx, struct rt_rec *r)
 		    r->op);
 	++*i;
 	return 0;
+}
+
+/* ... and each access's class to its pixel's vote (a copy of second,
+ * not a call: the map by op keeps its instruction count). */
+static int
+secondcat(void *ctx, struct rt_rec *r)
+{
+	uint64_t *i = ctx;
+	uint32_t col;
+	long row;
+
+	if (r->kind != RT_ACCESS)
+		return 0;
+	if ((row = rt_fold_row(fold, r->addr)) >= 0) {
+		col = (uint32_t)((double)*i * dens.cols / (double)n);
+		rt_density_add(&dens, col, (uint32_t)row, r->op);
+		rt_density_vote(&dens, col, (uint32_t)row,
+		    rt_mapcats_class(cats, rt_mapcats_key(cats, r, regs)));
+	}
+	++*i;
+	return 0;
+}
+
+#define MAXCLASSES 18	/* named and other: the category colours but their greys */
+
+/* --colour by a key no access has: said, as cachesim -g says it. */
+static void
+nomatter(void)
+{
+	size_t nother;
+
+	if (cats != NULL && n > 0 && rt_mapcats_count(cats, &nother) == 1 && nother == 0 &&
+	    rt_mapcats_class(cats, 0) == 0)
+		u_warn("--colour: no access has a %s%s", catkey == RT_KEY_REGION ? "region" :
+		    catkey == RT_KEY_LOC ? "source line" : "function",
+		    catkey == RT_KEY_REGION ? "" : " (trfilter -l attaches them)");
 }
 
 static void
@@ -222,8 +271,12 @@ main(int argc, char *argv[])
 			array = optarg;
 			break;
 		case O_COLOUR:
-			if ((bycount = strcmp(optarg, "count") == 0) == 0 && strcmp(optarg, "op") != 0)
-				u_bad("--colour %s: want op or count", optarg);
+			bycount = strcmp(optarg, "count") == 0;
+			catkey = strcmp(optarg, "region") == 0 ? RT_KEY_REGION :
+			    strcmp(optarg, "line") == 0 ? RT_KEY_LOC :
+			    strcmp(optarg, "func") == 0 ? RT_KEY_FUNC : -1;
+			if (!bycount && catkey < 0 && strcmp(optarg, "op") != 0)
+				u_bad("--colour %s: want op, count, region, line or func", optarg);
 			break;
 		case O_COUNTS: counts = 1; break;
 		case O_GRANULE:
@@ -249,12 +302,10 @@ main(int argc, char *argv[])
 	if (Oflag < 0)
 		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0;
 	regs = rt_regions_new();
-	if (!regions && array == NULL) {
-		rt_map_layout(&area, width, height);
-		if ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
-		    rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h))
-			u_die(1, "out of memory");
-	}
+	if (!regions && array == NULL &&
+	    ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
+	    (catkey >= 0 && (cats = rt_mapcats_new(catkey)) == NULL)))
+		u_die(1, "out of memory");
 	/* the map reads twice: standard input is kept in a binary spool */
 	for (piped = argc == 0, k = 0; k < (size_t)argc; k++)
 		piped |= strcmp(argv[k], "-") == 0 || stat(argv[k], &st) || !S_ISREG(st.st_mode);
@@ -263,7 +314,7 @@ main(int argc, char *argv[])
 		    (spool = rt_wopen(tmp, RT_FMT_BINARY, 0)) == NULL)
 			u_die(1, "%s: cannot spool standard input", tmp);
 	}
-	e = rt_foreach(argv, argc, Iflag, kflag, first, NULL, u_diag);
+	e = rt_foreach(argv, argc, Iflag, kflag, cats ? firstcat : first, NULL, u_diag);
 	if (spool != NULL && rt_wclose(spool))
 		u_die(1, "%s: cannot write", tmp);
 	if (e)
@@ -279,14 +330,21 @@ main(int argc, char *argv[])
 	} else if (gridon) {
 		picture(rt_grid_figure(&grid, width, height, recency, array, title));
 	} else {
-		if (rt_fold_layout(fold, dens.rows, 14, 5))
+		/* the legend of the classes sizes the plot: the raster is made now */
+		if (cats != NULL && rt_mapcats_choose(cats, MAXCLASSES))
+			u_die(1, "out of memory");
+		nomatter();
+		rt_map_layout(&area, width, height, cats);
+		if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
+		    (cats != NULL && rt_density_classes(&dens)) ||
+		    rt_fold_layout(fold, dens.rows, 14, 5))
 			u_die(1, "out of memory");
 		if (spool != NULL) {
 			argv = spooled;
 			argc = 1;
 		}
-		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag, second, &i,
-		    u_diag))
+		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag,
+		    cats ? secondcat : second, &i, u_diag))
 			u_status = 1;
 		if (counts) {
 			FILE *f = u_open(oflag);
@@ -296,7 +354,7 @@ main(int argc, char *argv[])
 				exit(1);
 		} else {
 			names = segnames();
-			picture(rt_map_figure(&dens, fold, &area, width, height, bycount, n, title,
+			picture(rt_map_figure(&dens, fold, &area, width, height, bycount, cats, n, title,
 			    (const char *const *)names));
 			for (k = 0; k < rt_fold_count(fold); k++)
 				free(names[k]);
@@ -309,6 +367,7 @@ main(int argc, char *argv[])
 	rt_density_free(&dens);
 	rt_grid_free(&grid);
 	rt_regions_free(regs);
+	rt_mapcats_free(cats);
 	free(reg);
 	free(vs);
 	return u_status;

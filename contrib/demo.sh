@@ -49,7 +49,7 @@ for kb in 0.5 1 2 4 8; do
 	echo
 done
 if command -v gnuplot >/dev/null; then
-	gnuplot -e "file='demo/matmul-standard.mrc demo/matmul-blocked.mrc'" contrib/mrc.gp >demo/matmul-mrc.png
+	gnuplot -c contrib/mrc.gp demo/matmul-mrc.png demo/matmul-standard.mrc demo/matmul-blocked.mrc
 	echo "written: demo/matmul-mrc.png"
 fi
 
@@ -62,7 +62,9 @@ awk '/^#reftrace bars/ {t = 1; next} /^#reftrace/ {t = 0}
     t && $1 == 0 {c0++} t && $1 == 1 {c1++; if ($2 <= 8) top = top sprintf("    H1 #%d  [%s, %s)  persistence %s\n", $2, $3, $4, $5)}
     END {printf "  %d points; %d H0 bars, %d H1 bars; the most persistent H1 classes:\n%s", p, c0, c1, top}' \
     p="$(grep -v -c '^#' demo/bsort.pts)" demo/bsort.per
-echo "written: demo/bsort.pts (points), demo/bsort.per (barcode, cocycles)"
+plotspiral --title "bubble sort: barcode" -o demo/bsort-bars.png demo/bsort.per
+plotspiral --diagram --title "bubble sort: persistence diagram" -o demo/bsort-diagram.png demo/bsort.per
+echo "written: demo/bsort.pts (points), demo/bsort.per (barcode, cocycles), demo/bsort-bars.png, demo/bsort-diagram.png"
 
 echo
 echo "== circular coordinates of the two most persistent classes, and the spiral"

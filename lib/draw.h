@@ -108,6 +108,7 @@ void rt_fig_layers(struct rt_fig *f, const struct rt_layer *lay, size_t n);
 void rt_fig_image(struct rt_fig *f, double x, double y, uint32_t iw, uint32_t ih, double w,
     double h, const unsigned char *px, const unsigned char *pal, int npal);
 void rt_fig_own(struct rt_fig *f, void *p);	/* freed with the figure */
+void rt_fig_tip(struct rt_fig *f, const char *s);	/* SVG: the last item's <title> */
 int rt_fig_failed(const struct rt_fig *f);
 int rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *desc);
 int rt_fig_svg_body(const struct rt_fig *fig, FILE *f);	/* no head, no end */
@@ -160,5 +161,17 @@ struct rt_spiral {
 	size_t npre, npost;
 };
 int rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t);
+
+/* The persistence stream drawn (plotspiral): its barcode, a panel per
+ * dimension, bars by rank (the most persistent on top) from birth to
+ * death on the scale axis, a bar alive at the threshold running past
+ * the threshold line to an arrow, the classes with cocycles in a colour
+ * of their own and labelled by rank; or (diagram) birth against death,
+ * the bars alive at the threshold on a line above it, coinciding bars
+ * one mark sized and labelled by their count.  Each bar or mark has a
+ * tooltip saying what it is.  NULL when out of memory. */
+struct rt_pers;
+struct rt_fig *rt_pers_figure(const struct rt_pers *p, int diagram, double W, double H,
+    const char *title, int legend);
 
 #endif

@@ -24,14 +24,42 @@ const struct rt_seg *rt_fold_seg(const struct rt_fold *f, size_t k);
 long rt_fold_row(const struct rt_fold *f, uint64_t addr);	/* -1: in no segment */
 void rt_fold_free(struct rt_fold *f);
 
-/* A density raster: per pixel the accesses of each op (enum rt_op). */
+/* A density raster: per pixel the accesses of each op (enum rt_op);
+ * with rt_density_classes, also the class most of its accesses had,
+ * where one has more than half of them (else one of those it holds):
+ * Boyer and Moore's majority vote, two words a pixel. */
 struct rt_density {
 	uint32_t cols, rows;
 	uint32_t (*n)[4];	/* cols x rows, row 0 at the bottom */
+	uint32_t *cls, *votes;	/* NULL unless classes */
 };
 int rt_density_init(struct rt_density *d, uint32_t cols, uint32_t rows);
+int rt_density_classes(struct rt_density *d);
 void rt_density_add(struct rt_density *d, uint32_t col, uint32_t row, int op);
+void rt_density_vote(struct rt_density *d, uint32_t col, uint32_t row, uint32_t cls);
 void rt_density_free(struct rt_density *d);
+
+/* The classes a map is coloured by when not by op: the key of each
+ * access (RT_KEY_REGION, RT_KEY_LOC or RT_KEY_FUNC of cache.h) counted
+ * in a first pass; then the max - 1 most frequent are named (all when
+ * there are max or fewer), in legend order (by file and line, or name;
+ * base names), and the rest are one class, other (class n).  The
+ * strongest colours go to the classes with the most accesses. */
+struct rt_rec;
+struct rt_regions;
+struct rt_mapcats;
+struct rt_mapcats *rt_mapcats_new(int key);
+uint64_t rt_mapcats_key(const struct rt_mapcats *c, const struct rt_rec *r,
+    const struct rt_regions *g);
+int rt_mapcats_add(struct rt_mapcats *c, uint64_t key);	/* -1 no memory */
+int rt_mapcats_choose(struct rt_mapcats *c, size_t max);	/* -1 no memory */
+uint32_t rt_mapcats_class(const struct rt_mapcats *c, uint64_t key);
+size_t rt_mapcats_count(const struct rt_mapcats *c, size_t *nother);	/* named */
+const char *rt_mapcats_name(const struct rt_mapcats *c, size_t k);
+uint64_t rt_mapcats_accesses(const struct rt_mapcats *c, size_t k);	/* k <= n */
+size_t rt_mapcats_rank(const struct rt_mapcats *c, size_t k);	/* by accesses, from 0 */
+int rt_mapcats_keykind(const struct rt_mapcats *c);
+void rt_mapcats_free(struct rt_mapcats *c);
 
 /* Per-variable metrics: accesses and bytes of each registered region. */
 struct rt_varstat {
@@ -43,15 +71,16 @@ struct rt_varstat {
 
 /* The access map as a figure: the raster d in the plot area p of a W x H
  * figure (rt_map_layout gives it), coloured by the op most frequent in a
- * pixel, paler for fewer (bycount: a ramp of log2 counts); the folded
+ * pixel, paler for fewer (bycount: a ramp of log2 counts; cats: by the
+ * pixel's class, d's votes, with a legend of the classes); the folded
  * address axis with each segment's bounds and name (names[k] or NULL),
  * the cuts between segments marked; time across, n accesses. */
 struct rt_fig;
 struct rt_plot;
-void rt_map_layout(struct rt_plot *p, double W, double H);
+void rt_map_layout(struct rt_plot *p, double W, double H, const struct rt_mapcats *cats);
 struct rt_fig *rt_map_figure(const struct rt_density *d, const struct rt_fold *f,
-    const struct rt_plot *p, double W, double H, int bycount, uint64_t n,
-    const char *title, const char *const *names);
+    const struct rt_plot *p, double W, double H, int bycount, const struct rt_mapcats *cats,
+    uint64_t n, const char *title, const char *const *names);
 
 /* A registered array as a grid of cols columns: per element its
  * accesses, or the time of its last access (recency), as a heat map. */

@@ -3,7 +3,7 @@
 # axis against the regions touched, the array grid against a count from
 # the trace, pictures that decode.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 19
 
 T="python3 $(dirname "$0")/topo.py"
 # Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
@@ -60,3 +60,43 @@ check "--recency: a grid with its key" "trmap --array A:40 --recency $tmp/two | 
 check_fail "--array of a region never registered" 1 "no region of that name" "trmap --array Q:4 $tmp/two"
 check_fail "a missing file" 1 "nosuch" "trmap $tmp/nosuch"
 check_fail "a bad option" 2 "usage" "trmap -Q"
+
+# --colour region: A's rows blue (the most accesses get the first
+# colour), B's orange; each pixel's palette entry a shade of its
+# region's colour.  The image is read from the SVG's embedded PNG.
+cat >"$tmp/pix.py" <<'PY'
+import sys, re, base64, zlib, struct
+s = open(sys.argv[1]).read(); d = base64.b64decode(re.search('base64,([^"]*)', s).group(1)); p, idat = 8, b''
+while p < len(d):
+    n, t = struct.unpack('>I4s', d[p:p + 8]); body = d[p + 8:p + 8 + n]
+    if t == b'IHDR': w, h = struct.unpack('>II', body[:8])
+    if t == b'PLTE': pal = body
+    if t == b'IDAT': idat += body
+    p += 12 + n
+raw = zlib.decompress(idat)
+for y in range(h):
+    for x in range(w):
+        k = raw[y * (w + 1) + 1 + x]
+        if k: print(x, h - 1 - y, pal[3 * k], pal[3 * k + 1], pal[3 * k + 2])
+PY
+trmap --colour region --counts --size 500x300 "$tmp/two" >"$tmp/rcnt"
+trmap --colour region --size 500x300 -O svg "$tmp/two" >"$tmp/r.svg"
+check "--colour region: A's rows a shade of blue, B's of orange, nothing else" \
+    "python3 $tmp/pix.py $tmp/r.svg >$tmp/rpix && test \$(wc -l <$tmp/rpix) -gt 200 &&
+     awk 'NR == FNR { if (/^#segment/) { y0[n] = \$4; y1[n++] = \$5 } next }
+	  { k = \$2 >= y0[0] && \$2 <= y1[0] ? 0 : \$2 >= y0[1] && \$2 <= y1[1] ? 1 : -1
+	    if (k < 0 || (k == 0 && !(\$5 > \$3)) || (k == 1 && !(\$3 > \$5))) bad++; seen[k]++ }
+	  END { exit bad || !seen[0] || !seen[1] }' $tmp/rcnt $tmp/rpix"
+check "--colour region: the legend names each region with its accesses" \
+    "grep -q '>A (2000)<' $tmp/r.svg && grep -q '>B (300)<' $tmp/r.svg && grep -q 'region (most in a pixel)' $tmp/r.svg"
+# 25 regions, region k accessed k times: the 17 most accessed named, the
+# other 8 one grey class with their sum
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"
+	for (k = 1; k <= 25; k++) printf "#region 0 r%02d 0x%x 64 8\n", k, 65536 * k
+	for (k = 1; k <= 25; k++) for (i = 0; i < k; i++) printf "%d R 0x%x 8 - - - - -\n", s++, 65536 * k + 8 * (i % 8) }' >"$tmp/many"
+check_same "many regions: the 17 with the most accesses named, in order, the rest as others" \
+    "trmap --colour region $tmp/many | grep -o '>r[0-9]* ([0-9]*)<\\|>[0-9]* others ([0-9]*)<' | tr -d '<>'" \
+    "awk 'BEGIN { for (k = 9; k <= 25; k++) printf \"r%02d (%d)\\n\", k, k; print \"8 others (36)\" }'"
+check_fail "--colour line on a trace without source lines: said" 0 "no access has a source line" \
+    "trmap --colour line -o $tmp/l.png $tmp/two"
+check_same "--colour op is the default" "trmap --colour op $tmp/two" "trmap $tmp/two"

@@ -16,6 +16,7 @@ struct item {
 	uint32_t iw, ih;	/* an image's pixels, drawn w x h */
 	unsigned char fill[3], stroke[3];
 	char *text;
+	char *tip;	/* an SVG <title>: what a viewer shows on hover */
 	const struct rt_layer *lay;
 	size_t nlay;
 	const unsigned char *px;
@@ -53,6 +54,7 @@ rt_fig_free(struct rt_fig *f)
 		return;
 	for (i = 0; i < f->n; i++) {
 		free(f->it[i].text);
+		free(f->it[i].tip);
 		free(f->it[i].pal);
 	}
 	for (i = 0; i < f->nown; i++)
@@ -72,6 +74,18 @@ rt_fig_own(struct rt_fig *f, void *p)
 		return;
 	}
 	f->own[f->nown++] = p;
+}
+
+/* A tooltip for the item last added (SVG only): what a bar stands for,
+ * to read on hover, and for a test to find the item by. */
+void
+rt_fig_tip(struct rt_fig *f, const char *s)
+{
+	if (f->err || f->n == 0)
+		return;
+	free(f->it[f->n - 1].tip);
+	if ((f->it[f->n - 1].tip = strdup(s)) == NULL)
+		f->err = 1;
 }
 
 int
@@ -242,6 +256,19 @@ colour(FILE *f, const char *attr, const unsigned char c[3])
 	fprintf(f, " %s=\"#%02x%02x%02x\"", attr, c[0], c[1], c[2]);
 }
 
+/* The end of an empty element, or its tooltip and end tag. */
+static void
+endtag(FILE *f, const struct item *it, const char *tag)
+{
+	if (it->tip == NULL) {
+		fprintf(f, "/>\n");
+		return;
+	}
+	fprintf(f, "><title>");
+	rt_svg_escape(f, it->tip);
+	fprintf(f, "</title></%s>\n", tag);
+}
+
 int
 rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *desc)
 {
@@ -291,13 +318,13 @@ rt_fig_svg_body(const struct rt_fig *fig, FILE *f)
 				fprintf(f, " fill=\"none\"");
 			if (it->hasstroke)
 				colour(f, "stroke", it->stroke);
-			fprintf(f, "/>\n");
+			endtag(f, it, "rect");
 			break;
 		case F_LINE:
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"",
 			    it->x, it->y, it->w, it->h);
 			colour(f, "stroke", it->stroke);
-			fprintf(f, "/>\n");
+			endtag(f, it, "line");
 			break;
 		case F_LAYERS:
 			rt_svg_layers(f, it->lay, it->nlay, "");

@@ -1,5 +1,6 @@
-/* density.c: a raster of access counts per pixel and op, fixed in size
- * whatever the length of the trace. */
+/* density.c: a raster of access counts per pixel and op, and of the
+ * class most accesses had, fixed in size whatever the length of the
+ * trace. */
 #include <stdlib.h>
 
 #include "map.h"
@@ -13,6 +14,31 @@ rt_density_init(struct rt_density *d, uint32_t cols, uint32_t rows)
 	return d->n == NULL ? -1 : 0;
 }
 
+int
+rt_density_classes(struct rt_density *d)
+{
+	d->cls = calloc((size_t)d->cols * d->rows + 1, sizeof *d->cls);
+	d->votes = calloc((size_t)d->cols * d->rows + 1, sizeof *d->votes);
+	return d->cls == NULL || d->votes == NULL ? -1 : 0;
+}
+
+/* Boyer and Moore, "MJRTY: a fast majority vote algorithm", 1991: the
+ * candidate a vote stays with is the majority, if there is one. */
+void
+rt_density_vote(struct rt_density *d, uint32_t col, uint32_t row, uint32_t cls)
+{
+	size_t i = (size_t)row * d->cols + col;
+
+	if (col >= d->cols || row >= d->rows)
+		return;
+	if (d->votes[i] == 0)
+		d->cls[i] = cls, d->votes[i] = 1;
+	else if (d->cls[i] == cls)
+		d->votes[i]++;
+	else
+		d->votes[i]--;
+}
+
 void
 rt_density_add(struct rt_density *d, uint32_t col, uint32_t row, int op)
 {
@@ -24,5 +50,8 @@ void
 rt_density_free(struct rt_density *d)
 {
 	free(d->n);
+	free(d->cls);
+	free(d->votes);
 	d->n = NULL;
+	d->cls = d->votes = NULL;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "reftrace.h"
+#include "cache.h"
 #include "draw.h"
 #include "map.h"
 
@@ -16,25 +17,95 @@ static const unsigned char opcol[4][3] = {
 	{ 33, 102, 172 }, { 214, 39, 40 }, { 148, 103, 189 }, { 90, 90, 90 }
 };
 static const char *opname[4] = { "read", "write", "modify", "fetch" };
+static const char *keyname[] = { "set", "region", "source line", "function" };
 
 #define LEVELS 16
+#define CLEVELS 8	/* a class's shades: 19 classes fit the palette */
 
-void
-rt_map_layout(struct rt_plot *p, double W, double H)
+static void freelines(char **v, size_t n);
+
+static const char *
+keyhead(const struct rt_mapcats *c, char *buf, size_t len)
 {
-	rt_plot_layout(p, W, H, 110, 1);
+	snprintf(buf, len, "%s (most in a pixel)", keyname[rt_mapcats_keykind(c) & 3]);
+	return buf;
+}
+
+/* The classes' legend: a name and its accesses a line. */
+static char **
+catlines(const struct rt_mapcats *c, size_t *n)
+{
+	size_t k, nother, nk = rt_mapcats_count(c, &nother);
+	char **v = calloc(nk + 2, sizeof *v), num[32], buf[300];
+
+	for (k = 0; v != NULL && k < nk + (nother > 0); k++) {
+		rt_axis_label((double)rt_mapcats_accesses(c, k), RT_AX_NUM, num, sizeof num);
+		if (k < nk)
+			snprintf(buf, sizeof buf, "%s (%s)", rt_mapcats_name(c, k), num);
+		else
+			snprintf(buf, sizeof buf, "%zu others (%s)", nother, num);
+		if ((v[k] = strdup(buf)) == NULL) {
+			freelines(v, k);
+			return NULL;
+		}
+	}
+	*n = k;
+	return v;
+}
+
+static void
+freelines(char **v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; v != NULL && k < n; k++)
+		free(v[k]);
+	free(v);
+}
+
+/* Room on the right for the key: the legend of the classes when the
+ * map is coloured by them. */
+void
+rt_map_layout(struct rt_plot *p, double W, double H, const struct rt_mapcats *c)
+{
+	double keyw = 110, w;
+	char **v, head[64];
+	size_t n;
+
+	if (c != NULL && (v = catlines(c, &n)) != NULL) {
+		if ((w = rt_legend_width(keyhead(c, head, sizeof head),
+		    (const char *const *)v, n)) > keyw)
+			keyw = w < W / 3 ? w : W / 3;
+		freelines(v, n);
+	}
+	rt_plot_layout(p, W, H, keyw, 1);
 	p->x += 40;		/* addresses in hex on the left */
 	p->w -= 40;
 }
 
+/* A colour paler for fewer accesses: level 1 to levels. */
 static void
-opcolour(int op, int level, unsigned char rgb[3])
+shade(const unsigned char base[3], int level, int levels, unsigned char rgb[3])
 {
-	double a = 0.25 + 0.75 * level / LEVELS;
+	double a = 0.25 + 0.75 * level / levels;
 	int c;
 
 	for (c = 0; c < 3; c++)
-		rgb[c] = (unsigned char)(255 - a * (255 - opcol[op][c]));
+		rgb[c] = (unsigned char)(255 - a * (255 - base[c]));
+}
+
+/* Class k's colour: by its rank in accesses, the categories without
+ * their greys, which are other's. */
+static void
+catcolour(const struct rt_mapcats *c, size_t k, size_t n, unsigned char rgb[3])
+{
+	static const unsigned char other[3] = { 150, 150, 150 };
+	size_t r = rt_mapcats_rank(c, k);
+
+	if (k >= n)
+		memcpy(rgb, other, 3);
+	else
+		rt_colour_category(r + (r >= 7) + (r >= 16), rgb);
 }
 
 static void
@@ -80,7 +151,8 @@ axis(struct rt_fig *fig, const struct rt_fold *f, const struct rt_plot *p,
 
 struct rt_fig *
 rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct rt_plot *p,
-    double W, double H, int bycount, uint64_t n, const char *title, const char *const *names)
+    double W, double H, int bycount, const struct rt_mapcats *cats, uint64_t n,
+    const char *title, const char *const *names)
 {
 	unsigned char pal[3 * 256], *img;
 	const char *np[5], *subp[1];
@@ -91,18 +163,37 @@ rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct 
 	struct rt_axis ax;
 	struct rt_fig *fig;
 	double t;
-	int op, k, lv;
+	int op, k, lv, npal;
+	size_t ncat = 0, nother = 0, nlines = 0, i;
+	char **lines = NULL;
+	unsigned char (*crgb)[3] = NULL;
 
 	for (x = 0; x < d->cols * d->rows; x++)
 		for (op = 0, v = d->n[x]; op < 4; op++)
 			if (v[op] > max)
 				max = v[op];
 	memset(pal, 255, 3);
-	for (op = 0; op < 4; op++)
-		for (k = 1; k <= LEVELS; k++)
-			opcolour(op, k, pal + 3 * (1 + op * LEVELS + k - 1));
-	for (k = 0; k < 64; k++)
-		logramp(k / 63.0, pal + 3 * (1 + 4 * LEVELS + k));
+	if (cats != NULL) {
+		ncat = rt_mapcats_count(cats, &nother);
+		if (ncat + 1 > 255 / CLEVELS || d->cls == NULL)
+			return NULL;
+		for (i = 0; i <= ncat; i++) {
+			unsigned char base[3];
+
+			catcolour(cats, i, ncat, base);
+			for (k = 1; k <= CLEVELS; k++)
+				shade(base, k + CLEVELS / 2, CLEVELS + CLEVELS / 2,
+				    pal + 3 * (1 + i * CLEVELS + k - 1));
+		}
+		npal = 1 + (int)(ncat + 1) * CLEVELS;
+	} else {
+		for (op = 0; op < 4; op++)
+			for (k = 1; k <= LEVELS; k++)
+				shade(opcol[op], k, LEVELS, pal + 3 * (1 + op * LEVELS + k - 1));
+		for (k = 0; k < 64; k++)
+			logramp(k / 63.0, pal + 3 * (1 + 4 * LEVELS + k));
+		npal = 1 + 4 * LEVELS + 64;
+	}
 	if ((img = malloc((size_t)d->cols * d->rows + 1)) == NULL ||
 	    (fig = rt_fig_new(W, H)) == NULL) {
 		free(img);
@@ -110,7 +201,8 @@ rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct 
 	}
 	for (y = 0; y < d->rows; y++)
 		for (x = 0; x < d->cols; x++) {
-			v = d->n[(size_t)(d->rows - 1 - y) * d->cols + x];
+			i = (size_t)(d->rows - 1 - y) * d->cols + x;
+			v = d->n[i];
 			for (best = 0, c = 0, op = 0; op < 4; op++) {
 				c += v[op];
 				if (v[op] > v[best])
@@ -120,20 +212,46 @@ rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct 
 			if (t > 1)
 				t = 1;
 			lv = 1 + (int)((LEVELS - 1) * t);
-			img[(size_t)y * d->cols + x] = (unsigned char)(c == 0 ? 0 : bycount ?
-			    1 + 4 * LEVELS + (int)(63 * t) : 1 + (int)best * LEVELS + lv - 1);
+			if (cats != NULL)
+				img[(size_t)y * d->cols + x] = (unsigned char)(c == 0 ? 0 :
+				    1 + (d->cls[i] < ncat ? d->cls[i] : ncat) * CLEVELS +
+				    (int)((CLEVELS - 1) * t));
+			else
+				img[(size_t)y * d->cols + x] = (unsigned char)(c == 0 ? 0 : bycount ?
+				    1 + 4 * LEVELS + (int)(63 * t) : 1 + (int)best * LEVELS + lv - 1);
 		}
 	snprintf(sub, sizeof sub, "%llu accesses; a pixel: about %.3g accesses' time",
 	    (unsigned long long)n, (double)n / d->cols);
 	subp[0] = sub;
 	rt_plot_title(fig, W, title ? title : "access map: addresses touched over time", subp, 1);
-	rt_fig_image(fig, p->x, p->y, d->cols, d->rows, p->w, p->h, img, pal, 1 + 4 * LEVELS + 64);
+	rt_fig_image(fig, p->x, p->y, d->cols, d->rows, p->w, p->h, img, pal, npal);
 	axis(fig, f, p, names);
 	ax = (struct rt_axis){ 0, (double)n, RT_AX_NUM, "time (accesses)" };
 	rt_plot_axes(fig, p, &ax, NULL);
 	rt_fig_text(fig, 14, p->y + p->h / 2, RT_CENTRE, RT_UP, black,
 	    "address (folded: untouched gaps cut out)");
-	if (bycount)
+	if (cats != NULL) {
+		char head[64];
+		double h;
+
+		lines = catlines(cats, &nlines);
+		crgb = calloc(nlines + 1, sizeof *crgb);
+		for (i = 0; crgb != NULL && i < nlines; i++)
+			catcolour(cats, i, ncat, crgb[i]);
+		keyhead(cats, head, sizeof head);
+		if (lines == NULL || crgb == NULL) {
+			freelines(lines, nlines);
+			free(crgb);
+			free(img);
+			rt_fig_free(fig);
+			return NULL;
+		}
+		h = rt_legend(fig, p->keyx, p->y, p->h - 16, head, (const char *const *)lines,
+		    (const unsigned char (*)[3])crgb, nlines);
+		rt_fig_text(fig, p->keyx, p->y + h + 10, RT_LEFT, 0, grey, "paler: fewer");
+		freelines(lines, nlines);
+		free(crgb);
+	} else if (bycount)
 		rt_key_ramp(fig, p->keyx, p->y, p->h < 260 ? p->h : 260, 0,
 		    max > 1 ? log2((double)max) : 1, RT_AX_NUM, "log2 accesses", logramp);
 	else {
