@@ -94,7 +94,7 @@ install: all
 	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
 	cp contrib/rttrace $(DESTDIR)$(BINDIR)/	# the recorder
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
-	cp contrib/mrc.gp contrib/README $(DESTDIR)$(SHAREDIR)/
+	cp contrib/*.gp contrib/README $(DESTDIR)$(SHAREDIR)/
 	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
 
 uninstall:
