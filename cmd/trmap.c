@@ -87,6 +87,31 @@ region(const struct rt_rec *r)
 	}
 }
 
+/* The variable of an access: the one it names (Gleipnir), else the
+ * registered region it falls in; a variable named but not registered
+ * spans the bytes its accesses touch. */
+static struct rt_varstat *
+varstat(const struct rt_rec *r)
+{
+	struct rt_varstat *v;
+	uint64_t end;
+
+	if (r->var == 0)
+		return varof(rt_regions_find(regs, r->addr));
+	if ((v = varof(r->var)) == NULL) {
+		vs = u_grow(vs, &capvs, nvs + 1, sizeof *vs);
+		v = &vs[nvs++];
+		*v = (struct rt_varstat){ .name = r->var, .seen = 1, .base = r->addr,
+		    .size = r->size ? r->size : 1 };
+	} else if (v->seen) {
+		end = rt_last(r) + 1 > v->base + v->size ? rt_last(r) + 1 : v->base + v->size;
+		if (r->addr < v->base)
+			v->base = r->addr;
+		v->size = end - v->base;
+	}
+	return v;
+}
+
 /* The first pass: what was touched, how many accesses, the regions. */
 static int
 first(void *ctx, struct rt_rec *r)
@@ -102,7 +127,7 @@ first(void *ctx, struct rt_rec *r)
 		return 0;
 	if (fold != NULL && rt_fold_touch(fold, r->addr, rt_last(r)))
 		u_die(1, "out of memory");
-	if (nvs && (v = varof(rt_regions_find(regs, r->addr))) != NULL) {
+	if ((nvs || r->var) && (v = varstat(r)) != NULL) {
 		v->acc[r->op & 3]++;
 		v->bytes += r->size;
 	}

@@ -64,6 +64,8 @@ void rt_mapcats_free(struct rt_mapcats *c);
 /* Per-variable metrics: accesses and bytes of each registered region. */
 struct rt_varstat {
 	uint32_t name;		/* string id */
+	int seen;		/* not registered: a variable the accesses name
+				 * (Gleipnir), its extent the bytes they touch */
 	uint64_t base, size, elem;
 	uint64_t acc[4], bytes;	/* per op; bytes touched in all */
 };

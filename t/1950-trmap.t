@@ -3,7 +3,7 @@
 # axis against the regions touched, the array grid against a count from
 # the trace, pictures that decode.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 20
 
 T="python3 $(dirname "$0")/topo.py"
 # Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
@@ -100,3 +100,14 @@ check_same "many regions: the 17 with the most accesses named, in order, the res
 check_fail "--colour line on a trace without source lines: said" 0 "no access has a source line" \
     "trmap --colour line -o $tmp/l.png $tmp/two"
 check_same "--colour op is the default" "trmap --colour op $tmp/two" "trmap $tmp/two"
+
+# Gleipnir's variables (the accesses name them): the metrics per variable
+# without registration, each spanning the bytes its accesses touch
+# (worked by hand: glScalar is 4 bytes at 0x601070 and 4 at 0x601078).
+printf '%s\n' 'START PID 517' 'X THREAD CREATE 0:1' 'S 7ff000490 8 1 S main LV _zzq_result' \
+    'L 7ff000490 8 1 S main' 'S 000601070 4 1 G main GV glScalar' 'M 7ff000498 4 2 S main LV i' \
+    'S 000601080 8 1 G func GS glStrcArray[0].var1' 'L 000601088 8 1 G func GS glStrcArray[0].var1' \
+    'L 000601078 4 1 G main GV glScalar' >"$tmp/g.txt"
+check_same "--regions: Gleipnir's variables, their accesses, bytes and ops" \
+	"trmap --regions $tmp/g.txt | grep -v '^#'" \
+	"printf '%s\n' '_zzq_result 0x7ff000490 8 0 1 8 0 1 0 0' 'glScalar 0x601070 12 0 2 8 1 1 0 0' 'i 0x7ff000498 4 0 1 4 0 0 1 0' 'glStrcArray[0].var1 0x601080 16 0 2 16 1 1 0 0'"
