@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cache.h"
+#include "ens.h"
 
 /* A way holds the complement of its block number: an empty way is 0, so
  * the tags come zeroed from calloc and a page of them costs memory only
@@ -756,6 +756,12 @@ rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
 	}
 	*cfg = NULL;
 	return &h->mem;
+}
+
+void
+rt_hier_setstats(struct rt_hier *h, int k, const struct rt_cache_stats *s)
+{
+	lvl(h, k)->s = *s;
 }
 
 /* cachegrind's model (cg_sim.c): LRU, write-allocate, no dirty state; an
