@@ -1,9 +1,10 @@
 #!/bin/sh
 # cachesim -E: the LRU configurations simulated together in one pass (a
-# stack per set count) give, row by row, what each configuration's own
-# run (-c, a cache simulated way by way) gives; the others beside them.
+# stack per set count) and the PLRU ones batch by batch (plru.c) give,
+# row by row, what each configuration's own run (-c, cache.c) gives; the
+# others beside them.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 17
 
 # strides (8, 72: across blocks; 4096: one set), modifies, fetches, and
 # random addresses over 4 MB
@@ -21,13 +22,13 @@ awk 'BEGIN {srand(7); print "#reftrace trace 1 seq op addr size"
 awk 'BEGIN {srand(11); print "#reftrace trace 1 seq op addr size"
 	for (i = 0; i < 20000; i++)
 		printf "%d %s 0x%x 4\n", i, rand() < .3 ? "W" : "R", int(rand() * 16384) * 4}' >"$tmp/u"
-# invalidations, of a block and of everything, now and then, in a
+# invalidations, of 64 blocks and of everything, now and then, in a
 # trace where the order of recency decides much
 awk 'BEGIN {srand(3); print "#reftrace trace 1 seq op addr size"
 	for (i = 0; i < 20000; i++) {
 		a = int(rand() * rand() * rand() * 4096) * 64
 		if (i % 3000 == 2999)
-			print "#inval", i, (i % 2 ? a " 64" : "0x0 0")
+			print "#inval", i, (i % 2 ? a " 4096" : "0x0 0")
 		printf "%d %s 0x%x 8\n", i, rand() < .3 ? "W" : "R", a
 	}}' >"$tmp/v"
 
@@ -65,9 +66,14 @@ same "two block sizes, LRU among PLRU and FIFO, = own runs" 16 "$tmp/s" \
     -E 1K..8K:4:32:lru,plru -E 1K..8K:4:128:lru,fifo
 same "with a split I-cache: the data side, = own runs" 9 "$tmp/s" \
     --icache 1K:2:64 -E 1K..4K:1..4:64
-same "invalidations (a block, all): = own runs" 25 "$tmp/v" -E 1K..16K:1..16:64:lru
+same "invalidations (64 blocks, all): = own runs" 25 "$tmp/v" -E 1K..16K:1..16:64:lru
 same "-S, --flush and --latency change no row: = own runs" 6 "$tmp/s" \
     -S 5 --flush --latency 2,100 -E 2K..16K:4:64 -E 1K:1..2:64
+for t in s u v; do
+	same "$t: PLRU 1K..16K x 1..16 ways, write-back and no-write-allocate, = own runs" 50 \
+	    "$tmp/$t" -E 1K..16K:1..16:64:plru -E 1K..16K:1..16:64:plru:wb:nwa
+done
+same "PLRU with a split I-cache, = own runs" 9 "$tmp/s" --icache 1K:2:64 -E 1K..4K:1..4:64:plru
 check_same "1..4 is 1, 2, 4" \
     "cachesim -E 2K:1..4:64 $tmp/u | cut -d' ' -f1" \
     "printf '#reftrace\n2048:1:64:lru\n2048:2:64:lru\n2048:4:64:lru\n'"

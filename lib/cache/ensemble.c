@@ -29,6 +29,8 @@ rt_ens_free(struct rt_ens *e)
 		rt_hier_free(e->h[i]);
 	for (i = 0; i < e->naa; i++)
 		rt_aa_free(e->aa[i]);
+	for (i = 0; i < e->nh; i++)
+		rt_pl_free(e->pl[i]);
 	for (i = 0; i < e->nname; i++)
 		free(e->name[i]);
 	for (i = 0; i <= RT_MAXLEVEL; i++)
@@ -240,7 +242,38 @@ group(struct rt_ens *e)
 			return -1;
 		e->naa++;
 	}
+	for (i = 0; i < e->nh; i++) {
+		rt_hier_stats(e->h[i], 0, &ci);
+		if (e->grp[i] == 0 && rt_hier_levels(e->h[i]) == 1 && rt_pl_fits(ci) &&
+		    (e->pl[i] = rt_pl_new(ci)) == NULL)
+			return -1;
+	}
 	return 0;
+}
+
+/* Configuration i's counts, where a table reads them. */
+static void
+counts(struct rt_ens *e, int i)
+{
+	const struct rt_cache_cfg *c;
+	struct rt_cache_stats s;
+
+	rt_hier_stats(e->h[i], 0, &c);
+	if (e->grp[i])
+		rt_aa_stats(e->aa[e->grp[i] - 1], c, &s);
+	else
+		rt_pl_stats(e->pl[i], &s);
+	rt_hier_setstats(e->h[i], 0, &s);
+}
+
+/* An access within one block to configuration i. */
+static void
+access1(struct rt_ens *e, int i, uint64_t addr, int op, uint32_t bytes)
+{
+	if (e->pl[i] == NULL)
+		rt_hier_access(e->h[i], addr, op, bytes);
+	else if (!(op == RT_IFETCH && e->hasi))	/* the I-cache's */
+		rt_pl_access(e->pl[i], addr, op);
 }
 
 /* An invalidation is no stack operation (it leaves an empty way in some
@@ -252,7 +285,6 @@ ungroup(struct rt_ens *e)
 {
 	uint64_t b[RT_AA_MAXWAYS], set;
 	const struct rt_cache_cfg *c;
-	struct rt_cache_stats s;
 	struct rt_aa *a;
 	uint32_t n;
 	int i;
@@ -265,8 +297,7 @@ ungroup(struct rt_ens *e)
 		for (set = 0; set < c->size / c->block / c->assoc; set++)
 			for (n = rt_aa_set(a, c, set, b); n-- > 0;)
 				rt_hier_access(e->h[i], b[n] * c->block, RT_READ, c->block);
-		rt_aa_stats(a, c, &s);
-		rt_hier_setstats(e->h[i], 0, &s);
+		counts(e, i);
 		e->grp[i] = 0;
 	}
 	for (i = 0; i < e->naa; i++)
@@ -374,21 +405,20 @@ rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx)
 void
 rt_ens_flush(struct rt_ens *e)
 {
-	const struct rt_cache_cfg *c;
-	struct rt_cache_stats s;
 	struct rt_hier *h;
 	int i, j;
 
 	for (i = 0; i < e->nown; i++)
-		for (h = e->h[e->own[i]], j = 0; j < e->nbatch; j++)
-			rt_hier_access(h, e->batch[j].addr, e->batch[j].op, e->batch[j].bytes);
+		if (e->pl[e->own[i]] != NULL)
+			rt_pl_run(e->pl[e->own[i]], e->batch, e->nbatch, e->hasi);
+		else
+			for (h = e->h[e->own[i]], j = 0; j < e->nbatch; j++)
+				rt_hier_access(h, e->batch[j].addr, e->batch[j].op,
+				    e->batch[j].bytes);
 	e->nbatch = 0;
-	for (i = 0; i < e->nh; i++)	/* the counts so far, where they are read */
-		if (e->grp[i]) {
-			rt_hier_stats(e->h[i], 0, &c);
-			rt_aa_stats(e->aa[e->grp[i] - 1], c, &s);
-			rt_hier_setstats(e->h[i], 0, &s);
-		}
+	for (i = 0; i < e->nh; i++)
+		if (e->grp[i] || e->pl[i] != NULL)
+			counts(e, i);
 }
 
 void
@@ -403,7 +433,10 @@ rt_ens_event(struct rt_ens *e, const struct rt_rec *ev)
 		ungroup(e);
 	/* a flush changes no configuration of an rt_aa: its blocks stay */
 	for (i = 0; i < e->nown; i++)
-		rt_hier_event(e->h[e->own[i]], ev);
+		if (e->pl[e->own[i]] != NULL)
+			rt_pl_event(e->pl[e->own[i]], ev);
+		else
+			rt_hier_event(e->h[e->own[i]], ev);
 }
 
 void
@@ -424,13 +457,10 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 		return;
 	}
 	if (!e->uniform) {	/* an ensemble of block sizes: each splits its own way */
-		for (i = 0; i < e->nown; i++) {
-			struct rt_hier *h = e->h[e->own[i]];
-
-			for (rt_span_start(&s, rec->addr, last, rt_hier_block(h, rec->op));
-			    rt_span_next(&s);)
-				rt_hier_access(h, s.addr, rec->op, (uint32_t)s.len);
-		}
+		for (i = 0; i < e->nown; i++)
+			for (rt_span_start(&s, rec->addr, last,
+			    rt_hier_block(e->h[e->own[i]], rec->op)); rt_span_next(&s);)
+				access1(e, e->own[i], s.addr, rec->op, (uint32_t)s.len);
 		return;
 	}
 	for (rt_span_start(&s, rec->addr, last, bs); rt_span_next(&s);) {
