@@ -14,8 +14,6 @@
 
 #include "ens.h"
 
-#define TAG(block) (~(uint64_t)(block))	/* 0 is an empty way, as in cache.c */
-
 struct aalevel {
 	uint64_t mask;		/* sets - 1 */
 	uint32_t ways;		/* the stack's depth: the most ways asked */

@@ -12,11 +12,9 @@
 
 #include "ens.h"
 
-/* A way holds the complement of its block number: an empty way is 0, so
- * the tags come zeroed from calloc and a page of them costs memory only
- * when a set in it is used (a big cache over a small trace stays small). */
-#define INVALID 0
-#define TAG(block) (~(uint64_t)(block))
+/* Tags (ens.h) come zeroed from calloc, so a page of them costs memory
+ * only when a set in it is used (a big cache over a small trace stays
+ * small). */
 
 struct level {
 	struct rt_cache_cfg c;

@@ -4,6 +4,11 @@
 
 #include "cache.h"
 
+/* A way holds the complement of its block number: an empty way is 0, so
+ * tags come zeroed from calloc. */
+#define TAG(block) (~(uint64_t)(block))
+#define INVALID 0
+
 #define MAXH 256
 #define NBATCH 4096
 #define MAXAA 16

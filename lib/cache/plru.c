@@ -7,8 +7,6 @@
 
 #include "ens.h"
 
-#define TAG(block) (~(uint64_t)(block))	/* 0 is an empty way, as in cache.c */
-
 struct rt_pl {
 	uint64_t mask;		/* sets - 1 */
 	uint32_t ways;
