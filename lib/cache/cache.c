@@ -10,13 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cache.h"
+#include "ens.h"
 
-/* A way holds the complement of its block number: an empty way is 0, so
- * the tags come zeroed from calloc and a page of them costs memory only
- * when a set in it is used (a big cache over a small trace stays small). */
-#define INVALID 0
-#define TAG(block) (~(uint64_t)(block))
+/* Tags (ens.h) come zeroed from calloc, so a page of them costs memory
+ * only when a set in it is used (a big cache over a small trace stays
+ * small). */
 
 struct level {
 	struct rt_cache_cfg c;
@@ -756,6 +754,12 @@ rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
 	}
 	*cfg = NULL;
 	return &h->mem;
+}
+
+void
+rt_hier_setstats(struct rt_hier *h, int k, const struct rt_cache_stats *s)
+{
+	lvl(h, k)->s = *s;
 }
 
 /* cachegrind's model (cg_sim.c): LRU, write-allocate, no dirty state; an

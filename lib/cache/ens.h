@@ -4,8 +4,41 @@
 
 #include "cache.h"
 
+/* A way holds the complement of its block number: an empty way is 0, so
+ * tags come zeroed from calloc. */
+#define TAG(block) (~(uint64_t)(block))
+#define INVALID 0
+
 #define MAXH 256
 #define NBATCH 4096
+#define MAXAA 16
+
+/* Every LRU configuration of one block size in one pass (allassoc.c):
+ * one level, write-allocate, sets a power of two, at most RT_AA_MAXWAYS
+ * ways (rt_aa_fits).  Only accesses and misses are known, not what the
+ * dirty blocks did. */
+#define RT_AA_MAXWAYS 64
+struct rt_aa;
+int rt_aa_fits(const struct rt_cache_cfg *c);
+struct rt_aa *rt_aa_new(const struct rt_cache_cfg *const *c, int n);	/* one block size */
+void rt_aa_access(struct rt_aa *a, uint64_t addr, uint64_t last, int op);
+void rt_aa_stats(const struct rt_aa *a, const struct rt_cache_cfg *c, struct rt_cache_stats *s);
+uint32_t rt_aa_set(const struct rt_aa *a, const struct rt_cache_cfg *c, uint64_t set,
+    uint64_t *blocks);
+void rt_aa_free(struct rt_aa *a);
+/* The one-level PLRU configurations of sets a power of two (plru.c):
+ * accesses and misses, batch by batch. */
+struct rt_ensacc { uint64_t addr; uint32_t bytes; uint8_t op; };	/* within a block */
+struct rt_pl;
+int rt_pl_fits(const struct rt_cache_cfg *c);
+struct rt_pl *rt_pl_new(const struct rt_cache_cfg *c);
+void rt_pl_access(struct rt_pl *p, uint64_t addr, int op);
+void rt_pl_run(struct rt_pl *p, const struct rt_ensacc *b, int n, int hasi);
+void rt_pl_event(struct rt_pl *p, const struct rt_rec *ev);
+void rt_pl_stats(const struct rt_pl *p, struct rt_cache_stats *s);
+void rt_pl_free(struct rt_pl *p);
+/* cache.c: level k's statistics are s (counted by an rt_aa instead). */
+void rt_hier_setstats(struct rt_hier *h, int k, const struct rt_cache_stats *s);
 
 struct rt_ens {
 	struct rt_cache_cfg lv[RT_MAXLEVEL];	/* -c, or the first -E */
@@ -22,9 +55,14 @@ struct rt_ens {
 	int uniform;			/* every configuration has them */
 	int plain;			/* one configuration, no per-access output */
 	int batched;			/* several, table output only */
+	struct rt_aa *aa[MAXAA];	/* the LRU configurations, by block size */
+	int naa;
+	int grp[MAXH];			/* configuration i's rt_aa + 1, or 0 */
+	int own[MAXH], nown;		/* the others: a hierarchy each */
+	struct rt_pl *pl[MAXH];		/* configuration i's, or NULL: rt_hier_access */
 	rt_served_fn *fn;
 	void *ctx;
-	struct { uint64_t addr; uint32_t bytes; uint8_t op; } batch[NBATCH];
+	struct rt_ensacc batch[NBATCH];
 	int nbatch;
 	/* OPT and PES: each arrival's next use, by level + 1 (0: I-cache) */
 	uint64_t *fut[RT_MAXLEVEL + 1];

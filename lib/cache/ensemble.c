@@ -1,6 +1,7 @@
 /* ensemble.c: many cache configurations over one pass of the trace: -c
- * levels and presets, -E specs expanded, accesses batched or split per
- * block size. */
+ * levels and presets, -E specs expanded, the LRU ones of a block size
+ * simulated together (allassoc.c), the others' accesses batched or split
+ * per block size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,10 @@ rt_ens_free(struct rt_ens *e)
 		return;
 	for (i = 0; i < e->nh; i++)
 		rt_hier_free(e->h[i]);
+	for (i = 0; i < e->naa; i++)
+		rt_aa_free(e->aa[i]);
+	for (i = 0; i < e->nh; i++)
+		rt_pl_free(e->pl[i]);
 	for (i = 0; i < e->nname; i++)
 		free(e->name[i]);
 	for (i = 0; i <= RT_MAXLEVEL; i++)
@@ -60,15 +65,44 @@ rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 	return 0;
 }
 
-/* Every combination of "1K..8M" sizes and "lru,fifo" policies, level by
- * level ('/' parts them), appended to prefix. */
+/* A size or an associativity: "lo..hi", lo and each power of two times
+ * it up to hi; or a size.  A lone associativity ("8", "full") is left as
+ * written: *lo 0. */
+static int
+range(const char *f, const char *what, uint64_t *lo, uint64_t *hi, char *why, size_t whylen)
+{
+	char buf[128];
+	char *p;
+
+	snprintf(buf, sizeof buf, "%s", f);
+	*lo = *hi = 0;
+	if ((p = strstr(buf, "..")) != NULL) {
+		*p = '\0';
+		if (rt_parse_size(buf, lo) || rt_parse_size(p + 2, hi) || *lo == 0 || *hi < *lo) {
+			snprintf(why, whylen, "bad %s range %s..%s", what, buf, p + 2);
+			return -1;
+		}
+	} else if (strcmp(what, "size") == 0) {
+		if (rt_parse_size(buf, lo)) {
+			snprintf(why, whylen, "bad %s %s", what, buf);
+			return -1;
+		}
+		*hi = *lo;
+	}
+	return 0;
+}
+
+/* Every combination of "1K..8M" sizes, "1..16" associativities and
+ * "lru,fifo" policies, level by level ('/' parts them), appended to
+ * prefix. */
 static int
 expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t whylen)
 {
 	char lvl[128], *f[6], *save = NULL, *p, buf[512], alt[128];
 	char *pols[16], *psave = NULL;
 	const char *slash;
-	uint64_t lo, hi, sz;
+	uint64_t lo, hi, sz, alo, ahi, a;
+	char as[32];
 	int n = 0, np = 0, i, rc;
 
 	if (rest == NULL || *rest == '\0') {
@@ -91,31 +125,27 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 		snprintf(why, whylen, "%s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
 		return -1;
 	}
-	if ((p = strstr(f[0], "..")) != NULL) {
-		*p = '\0';
-		if (rt_parse_size(f[0], &lo) || rt_parse_size(p + 2, &hi) || lo == 0 || hi < lo) {
-			snprintf(why, whylen, "bad size range %s..%s", f[0], p + 2);
-			return -1;
-		}
-	} else if (rt_parse_size(f[0], &lo)) {
-		snprintf(why, whylen, "bad size %s", f[0]);
+	if (range(f[0], "size", &lo, &hi, why, whylen) ||
+	    range(f[1], "associativity", &alo, &ahi, why, whylen))
 		return -1;
-	} else
-		hi = lo;
 	if (n > 3)
 		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
 			pols[np++] = p;
 	if (np == 0)
 		pols[np++] = "lru";
 	for (sz = lo; sz <= hi; sz *= 2)
-		for (i = 0; i < np; i++) {
-			snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
-			    (unsigned long long)sz, f[1], f[2], pols[i],
-			    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "", n > 5 ? f[5] : "");
-			snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
-			if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) < 0)
-				return rc;
-		}
+		for (a = alo; a <= ahi; a = a ? 2 * a : 1)
+			for (i = 0; i < np; i++) {
+				if (alo)
+					snprintf(as, sizeof as, "%llu", (unsigned long long)a);
+				snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
+				    (unsigned long long)sz, alo ? as : f[1], f[2], pols[i],
+				    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "",
+				    n > 5 ? f[5] : "");
+				snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
+				if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) < 0)
+					return rc;
+			}
 	return 0;
 }
 
@@ -162,6 +192,120 @@ parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t why
 	return 0;
 }
 
+/* The configurations that have a hierarchy of their own to simulate,
+ * and whether they split accesses alike. */
+static void
+owners(struct rt_ens *e)
+{
+	int i;
+
+	for (e->nown = 0, i = 0; i < e->nh; i++)
+		if (e->grp[i] == 0)
+			e->own[e->nown++] = i;
+	if (e->nown == 0)
+		return;
+	e->bsi = rt_hier_block(e->h[e->own[0]], RT_IFETCH);
+	e->bsd = rt_hier_block(e->h[e->own[0]], RT_READ);
+	for (e->uniform = 1, i = 1; i < e->nown; i++)
+		e->uniform &= rt_hier_block(e->h[e->own[i]], RT_IFETCH) == e->bsi &&
+		    rt_hier_block(e->h[e->own[i]], RT_READ) == e->bsd;
+}
+
+/* The one-level configurations that rt_aa_fits, two or more of a block
+ * size: one rt_aa each block size.  -1 out of memory. */
+static int
+group(struct rt_ens *e)
+{
+	const struct rt_cache_cfg *c[MAXH], *ci, *cj;
+	int i, j, n;
+
+	for (i = 0; i < e->nh && e->naa < MAXAA; i++) {
+		if (e->grp[i] || rt_hier_levels(e->h[i]) != 1)
+			continue;
+		rt_hier_stats(e->h[i], 0, &ci);
+		for (n = 0, j = i; j < e->nh; j++) {
+			if (e->grp[j] || rt_hier_levels(e->h[j]) != 1)
+				continue;
+			rt_hier_stats(e->h[j], 0, &cj);
+			if (rt_aa_fits(cj) && cj->block == ci->block) {
+				c[n++] = cj;
+				e->grp[j] = e->naa + 1;
+			}
+		}
+		if (n < 2) {	/* alone it gains nothing */
+			for (j = i; j < e->nh; j++)
+				if (e->grp[j] == e->naa + 1)
+					e->grp[j] = 0;
+			continue;
+		}
+		if ((e->aa[e->naa] = rt_aa_new(c, n)) == NULL)
+			return -1;
+		e->naa++;
+	}
+	for (i = 0; i < e->nh; i++) {
+		rt_hier_stats(e->h[i], 0, &ci);
+		if (e->grp[i] == 0 && rt_hier_levels(e->h[i]) == 1 && rt_pl_fits(ci) &&
+		    (e->pl[i] = rt_pl_new(ci)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* Configuration i's counts, where a table reads them. */
+static void
+counts(struct rt_ens *e, int i)
+{
+	const struct rt_cache_cfg *c;
+	struct rt_cache_stats s;
+
+	rt_hier_stats(e->h[i], 0, &c);
+	if (e->grp[i])
+		rt_aa_stats(e->aa[e->grp[i] - 1], c, &s);
+	else
+		rt_pl_stats(e->pl[i], &s);
+	rt_hier_setstats(e->h[i], 0, &s);
+}
+
+/* An access within one block to configuration i. */
+static void
+access1(struct rt_ens *e, int i, uint64_t addr, int op, uint32_t bytes)
+{
+	if (e->pl[i] == NULL)
+		rt_hier_access(e->h[i], addr, op, bytes);
+	else if (!(op == RT_IFETCH && e->hasi))	/* the I-cache's */
+		rt_pl_access(e->pl[i], addr, op);
+}
+
+/* An invalidation is no stack operation (it leaves an empty way in some
+ * caches and not in others): each configuration of an rt_aa gets its
+ * hierarchy filled with what it holds, least recent first, and its
+ * counts, and is simulated on its own from then on. */
+static void
+ungroup(struct rt_ens *e)
+{
+	uint64_t b[RT_AA_MAXWAYS], set;
+	const struct rt_cache_cfg *c;
+	struct rt_aa *a;
+	uint32_t n;
+	int i;
+
+	for (i = 0; i < e->nh; i++) {
+		if (e->grp[i] == 0)
+			continue;
+		a = e->aa[e->grp[i] - 1];
+		rt_hier_stats(e->h[i], 0, &c);
+		for (set = 0; set < c->size / c->block / c->assoc; set++)
+			for (n = rt_aa_set(a, c, set, b); n-- > 0;)
+				rt_hier_access(e->h[i], b[n] * c->block, RT_READ, c->block);
+		counts(e, i);
+		e->grp[i] = 0;
+	}
+	for (i = 0; i < e->naa; i++)
+		rt_aa_free(e->aa[i]);
+	e->naa = 0;
+	owners(e);
+}
+
 int
 rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
     uint64_t seed, int threec, int observed, char *why, size_t whylen)
@@ -199,13 +343,13 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		if (nlv > e->depth)
 			e->depth = nlv;
 	}
-	e->bsi = rt_hier_block(e->h[0], RT_IFETCH);
-	e->bsd = rt_hier_block(e->h[0], RT_READ);
-	for (k = 1; k < e->nh; k++)
-		e->uniform &= rt_hier_block(e->h[k], RT_IFETCH) == e->bsi &&
-		    rt_hier_block(e->h[k], RT_READ) == e->bsd;
 	e->plain = e->nh == 1 && !observed;
 	e->batched = e->nh > 1 && !observed;
+	if (e->batched && group(e)) {
+		snprintf(why, whylen, "cannot allocate the caches");
+		return -2;
+	}
+	owners(e);
 	if (!e->uniform && observed) {
 		snprintf(why, whylen, "--diff, --map, --temperature and OPT need one first-level block size");
 		return -1;
@@ -261,12 +405,20 @@ rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx)
 void
 rt_ens_flush(struct rt_ens *e)
 {
+	struct rt_hier *h;
 	int i, j;
 
-	for (i = 0; i < e->nh; i++)
-		for (j = 0; j < e->nbatch; j++)
-			rt_hier_access(e->h[i], e->batch[j].addr, e->batch[j].op, e->batch[j].bytes);
+	for (i = 0; i < e->nown; i++)
+		if (e->pl[e->own[i]] != NULL)
+			rt_pl_run(e->pl[e->own[i]], e->batch, e->nbatch, e->hasi);
+		else
+			for (h = e->h[e->own[i]], j = 0; j < e->nbatch; j++)
+				rt_hier_access(h, e->batch[j].addr, e->batch[j].op,
+				    e->batch[j].bytes);
 	e->nbatch = 0;
+	for (i = 0; i < e->nh; i++)
+		if (e->grp[i] || e->pl[i] != NULL)
+			counts(e, i);
 }
 
 void
@@ -277,8 +429,14 @@ rt_ens_event(struct rt_ens *e, const struct rt_rec *ev)
 	if (ev->kind != RT_FLUSH && ev->kind != RT_INVAL)
 		return;
 	rt_ens_flush(e);	/* the accesses before it first */
-	for (i = 0; i < e->nh; i++)
-		rt_hier_event(e->h[i], ev);
+	if (ev->kind == RT_INVAL && e->naa)
+		ungroup(e);
+	/* a flush changes no configuration of an rt_aa: its blocks stay */
+	for (i = 0; i < e->nown; i++)
+		if (e->pl[e->own[i]] != NULL)
+			rt_pl_event(e->pl[e->own[i]], ev);
+		else
+			rt_hier_event(e->h[e->own[i]], ev);
 }
 
 void
@@ -288,16 +446,21 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 	struct rt_span s;
 	int i;
 
+	if (e->naa && !(rec->op == RT_IFETCH && e->hasi))	/* fetches: the I-cache's */
+		for (i = 0; i < e->naa; i++)
+			rt_aa_access(e->aa[i], rec->addr, last, rec->op);
+	if (e->nown == 0)
+		return;
 	if (e->plain && ((rec->addr ^ last) & ~(bs - 1)) == 0) {
 		/* one configuration, nothing per access, one block */
 		rt_hier_access(e->h[0], rec->addr, rec->op, (uint32_t)(last - rec->addr + 1));
 		return;
 	}
 	if (!e->uniform) {	/* an ensemble of block sizes: each splits its own way */
-		for (i = 0; i < e->nh; i++)
-			for (rt_span_start(&s, rec->addr, last, rt_hier_block(e->h[i], rec->op));
-			    rt_span_next(&s);)
-				rt_hier_access(e->h[i], s.addr, rec->op, (uint32_t)s.len);
+		for (i = 0; i < e->nown; i++)
+			for (rt_span_start(&s, rec->addr, last,
+			    rt_hier_block(e->h[e->own[i]], rec->op)); rt_span_next(&s);)
+				access1(e, e->own[i], s.addr, rec->op, (uint32_t)s.len);
 		return;
 	}
 	for (rt_span_start(&s, rec->addr, last, bs); rt_span_next(&s);) {
