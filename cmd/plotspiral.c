@@ -312,6 +312,8 @@ readinput(const char *path)
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
+	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
+		u_die(1, "%s", rt_rerror(r));
 	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE)) {
 		if (rt_pers_read(&pers, r, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);

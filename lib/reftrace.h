@@ -187,6 +187,10 @@ int rt_rkind(struct rt_reader *r);
 /* 0 if the stream is of this kind; else -1, with "path: a trace, not a
  * points stream (tswindow makes one)" as the error. */
 int rt_rexpect(struct rt_reader *r, int kind);
+/* The same for a program that takes either of two kinds: "path: a trace,
+ * not a coordinates stream or a persistence stream (circcoord or persist
+ * makes one)". */
+int rt_rexpect2(struct rt_reader *r, int kind, int kind2);
 const char *rt_rbad(struct rt_reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

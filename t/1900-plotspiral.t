@@ -80,7 +80,7 @@ check "the legend is outside the plot: every dot left of its swatches" \
 check "the picture says that time runs outwards" "grep -q 'time runs outwards' $tmp/many.svg"
 check "the PNG's text is lower case: the legend drawn in the 6x10 font (pixels of bsort.c differ from BSORT.C)" \
 	"plotspiral -o $tmp/lc.png --size 300x200 --no-legend --title bsort.c $tmp/bs.cc && plotspiral -o $tmp/uc.png --size 300x200 --no-legend --title BSORT.C $tmp/bs.cc && ! cmp -s $tmp/lc.png $tmp/uc.png && $T png $tmp/lc.png"
-check_fail "another kind of stream: named, with what makes the right one" 1 "bs.pts: a points stream, not a coordinates stream \\(circcoord makes one\\)" \
+check_fail "another kind of stream: named, with what makes the right one" 1 "bs.pts: a points stream, not a coordinates stream or a persistence stream \\(circcoord or persist makes one\\)" \
 	"printf '#reftrace points 1 seq loc func region s1\n' >$tmp/bs.pts && plotspiral $tmp/bs.pts"
 check_fail "a bad option" 2 "usage" "plotspiral -Q"
 check "PNG arcs are anti-aliased: edge pixels mix a line's colour with white in quarters (none did before)" \

@@ -492,20 +492,34 @@ rt_rkind(struct rt_reader *r)
 }
 
 int
+rt_rexpect2(struct rt_reader *r, int kind, int kind2)
+{
+	char buf[64], what[128], maker[64];
+	const char *w;
+	int k = rt_in_describe(r, buf, sizeof buf, &w);
+
+	if (k == kind || (kind2 != RT_STREAM_NONE && k == kind2))
+		return 0;
+	if (kind2 == RT_STREAM_NONE) {
+		snprintf(what, sizeof what, "%s", rt_stream_what(kind));
+		snprintf(maker, sizeof maker, "%s", rt_stream_maker(kind));
+	} else {
+		snprintf(what, sizeof what, "%s or %s", rt_stream_what(kind), rt_stream_what(kind2));
+		snprintf(maker, sizeof maker, "%s or %s", rt_stream_maker(kind),
+		    rt_stream_maker(kind2));
+	}
+	if (strcmp(w, "not a reftrace stream") == 0)
+		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path, what, maker);
+	else
+		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path, w, what,
+		    maker);
+	return -1;
+}
+
+int
 rt_rexpect(struct rt_reader *r, int kind)
 {
-	char buf[64];
-	const char *w;
-
-	if (rt_in_describe(r, buf, sizeof buf, &w) == kind)
-		return 0;
-	if (strcmp(w, "not a reftrace stream") == 0)
-		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path,
-		    rt_stream_what(kind), rt_stream_maker(kind));
-	else
-		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path,
-		    w, rt_stream_what(kind), rt_stream_maker(kind));
-	return -1;
+	return rt_rexpect2(r, kind, RT_STREAM_NONE);
 }
 
 char *
