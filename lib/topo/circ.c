@@ -265,7 +265,10 @@ rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsign
 		}
 		if (rt_uf_find(up, (uint32_t)v) == v)
 			res->components++;
-		res->theta[v] = f[v] - floor(f[v]);
+		/* in [0, 1): x - floor(x) rounds to 1 for x just below an
+		 * integer (-1e-17 gives 1 - 1e-17 = 1.0) */
+		if ((res->theta[v] = f[v] - floor(f[v])) >= 1)
+			res->theta[v] = 0;
 	}
 	winding(res, vert, npoints);
 	free(l.z);
