@@ -33,6 +33,15 @@ struct pivot {			/* pivot key -> the column that owns it */
 	uint32_t col, coef;
 };
 
+/* A kept reduced coboundary added to the working column: its terms
+ * rpool[at..end), in filtration order, times f. */
+struct cursor {
+	uint64_t key;		/* of the next term, rpool[at] */
+	float diam;
+	uint32_t f;
+	size_t at, end;
+};
+
 struct ctx {
 	const struct rt_graph *g;
 	unsigned p;
@@ -58,6 +67,8 @@ struct ctx {
 	size_t *rstart;
 	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
 	size_t *rcost;		/* cofacets a replay of the column pushes */
+	struct cursor *cur;	/* kept coboundaries added to the column */
+	size_t ncur, capcur;
 	struct hentry *sum;	/* hsum's sorted copy */
 	size_t capsum, compactat;
 	size_t *cnt;		/* hsum's radix counts */
@@ -70,7 +81,6 @@ struct ctx {
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
-#define BIGHEAP ((size_t)1 << 17)	/* keepr pops a heap of more, in order */
 
 static int
 earlier(float da, uint64_t ka, float db, uint64_t kb)
@@ -215,34 +225,121 @@ hpop(struct ctx *x)
 	return top;
 }
 
-/* Pop the earliest term with every equal one, their coefficients summed. */
-static struct hentry
-hpopsum(struct ctx *x)
+/* The working coboundary is the heap (the column's own coboundary and
+ * replayed ones) and the kept coboundaries added to it, each a run in
+ * filtration order read by a cursor; the cursors are a binary heap by
+ * their next terms.  An addition of a kept column costs a cursor, and a
+ * term is touched only when the pivot search reaches it: on 1000 i.i.d.
+ * windows 32 M pushes of kept terms onto the heap, and their sorting and
+ * popping, were 60% of persist's time. */
+static int
+cearlier(const struct ctx *x, const struct cursor *a, const struct cursor *b)
 {
-	struct hentry e = hpop(x);
-
-	while (x->nheap && x->heap[0].key == e.key)
-		if ((e.coef += hpop(x).coef) >= x->p)
-			e.coef -= x->p;
-	return e;
+	(void)x;
+	return earlier(a->diam, a->key, b->diam, b->key);
 }
 
-/* The pivot of the working coboundary: its earliest entry with a nonzero
- * sum of coefficients, left on the heap.  0 if the column is zero. */
-static int
-hpivot(struct ctx *x, struct hentry *piv)
+static void
+csiftdown(struct ctx *x, size_t i)
 {
-	struct hentry e;
+	struct cursor *h = x->cur, last = h[i];
+	size_t c, n = x->ncur;
 
-	while (x->nheap) {
-		e = hpopsum(x);
-		if (e.coef) {
-			if (hpush(x, e.key, e.diam, e.coef))
-				return -1;
-			*piv = e;
-			return 1;
-		}
+	for (;;) {
+		if ((c = 2 * i + 1) >= n)
+			break;
+		if (c + 1 < n && cearlier(x, &h[c + 1], &h[c]))
+			c++;
+		if (!cearlier(x, &h[c], &last))
+			break;
+		h[i] = h[c];
+		i = c;
 	}
+	h[i] = last;
+}
+
+static int
+cpush(struct ctx *x, size_t at, size_t end, uint32_t f)
+{
+	struct cursor e = { 0, 0, f, at, end };
+	size_t i, up;
+
+	if (at == end)
+		return 0;
+	e.key = x->rpool[at].key;
+	e.diam = x->rpool[at].diam;
+	if (rt_grow(&x->cur, &x->capcur, x->ncur + 1, sizeof *x->cur))
+		return -1;
+	for (i = x->ncur++; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if (!cearlier(x, &e, &x->cur[up]))
+			break;
+		x->cur[i] = x->cur[up];
+	}
+	x->cur[i] = e;
+	return 0;
+}
+
+/* The top cursor's term, taken: its coefficient times the cursor's
+ * factor, not reduced mod p (below 2^32: wnext sums them in 64 bits and
+ * reduces once a term, where a division a cursor's term was a fifth of
+ * the time). */
+static uint64_t
+cpop(struct ctx *x)
+{
+	struct cursor *t = &x->cur[0];
+	uint64_t coef = (uint64_t)x->rpool[t->at].coef * t->f;
+
+	if (++t->at == t->end) {
+		if (--x->ncur == 0)
+			return coef;
+		x->cur[0] = x->cur[x->ncur];
+	} else {
+		t->key = x->rpool[t->at].key;
+		t->diam = x->rpool[t->at].diam;
+	}
+	csiftdown(x, 0);
+	return coef;
+}
+
+/* Take the earliest term of the working coboundary with every equal one,
+ * their coefficients summed (perhaps to 0).  0 if the column is empty. */
+static int
+wnext(struct ctx *x, struct hentry *e)
+{
+	const struct cursor *r;
+	uint64_t sum;
+
+	if (x->ncur && (r = &x->cur[0], x->nheap == 0 ||
+	    !earlier(x->heap[0].diam, x->heap[0].key, r->diam, r->key))) {
+		e->key = r->key;
+		e->diam = r->diam;
+		sum = cpop(x);
+	} else if (x->nheap) {
+		*e = hpop(x);
+		sum = e->coef;
+	} else
+		return 0;
+	for (;;) {
+		if (x->ncur && x->cur[0].key == e->key)
+			sum += cpop(x);
+		else if (x->nheap && x->heap[0].key == e->key)
+			sum += hpop(x).coef;
+		else
+			break;
+	}
+	e->coef = (uint32_t)(sum % x->p);
+	return 1;
+}
+
+/* The pivot of the working coboundary: its earliest term with a nonzero
+ * sum of coefficients, taken from it.  0 if the column is zero. */
+static int
+wpivot(struct ctx *x, struct hentry *piv)
+{
+	while (wnext(x, piv))
+		if (piv->coef)
+			return 1;
 	return 0;
 }
 
@@ -422,65 +519,37 @@ worksum(struct ctx *x)
 	x->nwork = o;
 }
 
-/* Keep the reduced coboundary of column c, now on the heap with its
- * pivot piv on top, if it is no longer than the coboundaries its
- * reduction column replays (pushed of them) and there is room: adding
- * the column later then pushes its surviving terms, not every cofacet
- * of every term.  The terms are summed by hsum, in any order (the heap
- * orders them again when they are pushed), the pivot first: popping
- * them in order cost five times the reduction itself on 1000 i.i.d.
- * windows.  A heap of more than BIGHEAP terms is popped in order all the
- * same, giving up as soon as the column is too long to keep: most of
- * those are, and sorting all of each cost more (2000 i.i.d. windows,
- * compacting at 2x: 157 s of CPU sorting every heap, 145 s popping those
- * over 2^20 terms).  The heap is emptied. */
+/* Keep the reduced coboundary of column c, its pivot piv taken from the
+ * working coboundary and the rest still in it, if it is no longer than
+ * the coboundaries its reduction column replays (pushed of them) and
+ * there is room: adding the column later then costs a cursor over its
+ * surviving terms, not every cofacet of every term.  The terms are taken
+ * in filtration order (the pivot first), giving up as soon as the column
+ * is too long to keep; the working coboundary is emptied. */
 static int
-keepr(struct ctx *x, size_t c, size_t pushed, uint64_t piv)
+keepr(struct ctx *x, size_t c, size_t pushed, const struct hentry *piv)
 {
-	struct hentry *r;
-	size_t i, n;
+	size_t start = x->nrpool;
+	struct hentry e = *piv;
 
 	x->rlen[c] = NOCACHE;
-	if (x->nheap > BIGHEAP) {
-		/* in order, giving up once it is half as long as a replay */
-		size_t start = x->nrpool;
-		struct hentry e;
-
-		while (x->nheap) {
-			if ((e = hpopsum(x)).coef == 0)
-				continue;
-			if (2 * (x->nrpool - start + 1) > pushed || x->nrpool + 1 > x->maxrpool) {
-				x->nrpool = start;
-				x->nheap = 0;
-				return 0;
-			}
-			if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
-				return -1;
-			x->rpool[x->nrpool++] = e;
+	if (x->nheap > COMPACT && compact(x))
+		return -1;
+	do {
+		if (e.coef == 0)
+			continue;
+		if (x->nrpool - start + 1 > pushed || x->nrpool + 1 > x->maxrpool) {
+			x->nrpool = start;
+			x->nheap = 0;
+			x->ncur = 0;
+			return 0;
 		}
-		x->rstart[c] = start;
-		x->rlen[c] = (uint32_t)(x->nrpool - start);
-		return 0;
-	}
-	if (hsum(x) < 0)
-		return -1;
-	n = x->nheap;
-	x->nheap = 0;
-	if (n > pushed || n > x->maxrpool - x->nrpool)	/* longer than a replay */
-		return 0;
-	if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + n, sizeof *x->rpool))
-		return -1;
-	for (i = 0; i < n && x->heap[i].key != piv; i++)
-		;
-	if (i == n)	/* cannot be: the pivot is a term */
-		return 0;
-	r = x->rpool + x->nrpool;
-	r[0] = x->heap[i];
-	x->heap[i] = x->heap[0];
-	memcpy(r + 1, x->heap + 1, (n - 1) * sizeof *r);
-	x->rstart[c] = x->nrpool;
-	x->rlen[c] = (uint32_t)n;
-	x->nrpool += n;
+		if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
+			return -1;
+		x->rpool[x->nrpool++] = e;
+	} while (wnext(x, &e));
+	x->rstart[c] = start;
+	x->rlen[c] = (uint32_t)(x->nrpool - start);
 	return 0;
 }
 
@@ -549,6 +618,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		x->compactat = COMPACT;
 		x->ph->columns++;
 		x->nheap = 0;
+		x->ncur = 0;
 		x->nwork = 0;
 		if (workadd(x, &col[c], 1))
 			return -1;
@@ -556,16 +626,14 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 			return -1;
 		if (k == 1)
 			x->ph->emergent++;
-		else if ((k = hpivot(x, &piv)) < 0)
+		else if ((k = wpivot(x, &piv)) < 0)
 			return -1;
 		while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
 			j = owner->col;
 			factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
 			added = 1;
 			if (x->rlen[j] != NOCACHE) {
-				const struct hentry *r = x->rpool + x->rstart[j];
-
-				hpop(x);	/* the pivot, which cancels */
+				/* the pivot, taken, cancels against r's first term */
 				x->pushed += x->rcost[j];
 				for (t = 0; t < x->collen[j]; t++) {
 					const struct ventry *e = &x->pool[x->colstart[j] + t];
@@ -573,15 +641,15 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 					if (workadd(x, &e->s, (uint32_t)((uint64_t)e->coef * factor % x->p)))
 						return -1;
 				}
-				for (t = 1; t < x->rlen[j]; t++)
-					if (hpush(x, r[t].key, r[t].diam,
-					    (uint32_t)((uint64_t)r[t].coef * factor % x->p)))
-						return -1;
-				if ((k = hpivot(x, &piv)) < 0)
+				if (cpush(x, x->rstart[j] + 1, x->rstart[j] + x->rlen[j], factor))
+					return -1;
+				if ((k = wpivot(x, &piv)) < 0)
 					return -1;
 				x->ph->reduced++;
 				continue;
 			}
+			if (hpush(x, piv.key, piv.diam, piv.coef))	/* the replay cancels it */
+				return -1;
 			for (t = 0; t < x->collen[j]; t++) {
 				const struct ventry *e = &x->pool[x->colstart[j] + t];
 
@@ -589,7 +657,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 				if (workadd(x, &e->s, a) || coboundary(x, &e->s, a, 0, NULL) < 0)
 					return -1;
 			}
-			if ((k = hpivot(x, &piv)) < 0)
+			if ((k = wpivot(x, &piv)) < 0)
 				return -1;
 			x->ph->reduced++;
 		}
@@ -605,7 +673,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		if (padd(x, piv.key, (uint32_t)c, piv.coef))
 			return -1;
 		x->rcost[c] = x->pushed;
-		if (added && keepr(x, c, x->pushed, piv.key))
+		if (added && keepr(x, c, x->pushed, &piv))
 			return -1;
 		start = x->npool;
 		if (rt_grow(&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
@@ -798,6 +866,7 @@ out:
 	free(x.rcost);
 	free(x.sum);
 	free(x.cnt);
+	free(x.cur);
 	if (status)
 		rt_ph_free(ph);
 	return status;
