@@ -23,6 +23,7 @@ struct level {
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
+	uint64_t *plm;			/* PLRU: rt_plru_masks, clr then set */
 	uint32_t *hint;			/* per set: the way last found or filled */
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
@@ -192,11 +193,15 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->tag = calloc(n, sizeof *l->tag);
 	l->st = calloc(n, sizeof *l->st);
 	l->dirty = calloc(n, 1);
-	l->tree = c->policy == RT_PLRU ? calloc(l->nsets, sizeof *l->tree) : NULL;
 	l->hint = calloc(l->nsets, sizeof *l->hint);
-	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL ||
-	    (c->policy == RT_PLRU && l->tree == NULL))
+	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL)
 		return -1;
+	if (c->policy == RT_PLRU) {
+		if ((l->tree = calloc(l->nsets, sizeof *l->tree)) == NULL ||
+		    (l->plm = malloc(2 * l->ways * sizeof *l->plm)) == NULL)
+			return -1;
+		rt_plru_masks((uint32_t)l->ways, l->plm, l->plm + l->ways);
+	}
 	return 0;
 }
 
@@ -208,6 +213,7 @@ level_free(struct level *l)
 	free(l->st);
 	free(l->dirty);
 	free(l->tree);
+	free(l->plm);
 	free(l->hint);
 }
 
@@ -267,44 +273,6 @@ setof(const struct level *l, uint64_t block)
 	return l->mask || l->nsets == 1 ? block & l->mask : block % l->nsets;
 }
 
-/* Tree pseudo-LRU: a bit per inner node points to the less recent half. */
-static void
-plru_touch(struct level *l, uint64_t set, uint64_t way)
-{
-	uint64_t node = 1, lo = 0, hi = l->ways, mid;
-
-	while (hi - lo > 1) {
-		mid = (lo + hi) / 2;
-		if (way < mid) {
-			l->tree[set] |= 1ULL << node;	/* the right half is older */
-			node = 2 * node;
-			hi = mid;
-		} else {
-			l->tree[set] &= ~(1ULL << node);
-			node = 2 * node + 1;
-			lo = mid;
-		}
-	}
-}
-
-static uint64_t
-plru_victim(const struct level *l, uint64_t set)
-{
-	uint64_t node = 1, lo = 0, hi = l->ways, mid;
-
-	while (hi - lo > 1) {
-		mid = (lo + hi) / 2;
-		if (l->tree[set] >> node & 1) {
-			node = 2 * node + 1;
-			lo = mid;
-		} else {
-			node = 2 * node;
-			hi = mid;
-		}
-	}
-	return lo;
-}
-
 static void
 touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 {
@@ -326,7 +294,8 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 		*st = fill ? 2 : 0;
 		break;
 	case RT_PLRU:
-		plru_touch(l, set, i - set * l->ways);
+		i -= set * l->ways;
+		l->tree[set] = (l->tree[set] & ~l->plm[i]) | l->plm[l->ways + i];
 		break;
 	case RT_OPT:	/* when the block is wanted next, in this level's stream */
 	case RT_PES:
@@ -347,7 +316,7 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 	case RT_RANDOM:
 		return b + rt_rng_below(&h->rng, l->ways);
 	case RT_PLRU:
-		return b + plru_victim(l, set);
+		return b + rt_plru_victim(l->tree[set], (uint32_t)l->ways);
 	case RT_MRU:
 	case RT_OPT:	/* Belady: the one wanted furthest in the future */
 		for (i = b; i < b + l->ways; i++)
@@ -600,8 +569,7 @@ quickhit(struct rt_hier *h, struct level *l, uint64_t addr, int kind, int write)
 		l->hint[set] = w;
 		i = w;
 	}
-	l->s.acc[kind]++;
-	l->fpos++;
+	l->s.acc[kind]++;	/* fpos: OPT's and PES's, never quickable */
 	l->st[b + i] = ++h->now;
 	if (write)
 		l->dirty[b + i] = 1;
