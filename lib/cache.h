@@ -327,6 +327,7 @@ struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
  * event(ctx, rec) once the accesses before it are measured.  0, or -1
  * out of memory (rt_rdist_error says more) or when event said so. */
 int rt_rdist_item(void *d, struct rt_rec *rec);
+int rt_rdist_batch(void *d, struct rt_rec *v, int n);	/* rt_foreach_batch's */
 uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
 /* The trace is partition p of a whole (its header says so): a sample at
  * rate 1/n, every access of it measured, the others in other partitions

@@ -307,8 +307,17 @@ int rt_grow(void *p, size_t *cap, size_t need, size_t size);
  * under a limit on the address space or data (setrlimit). */
 double rt_memory(void);
 
-/* Randomness and hashing, the same in every program so results repeat. */
-uint64_t rt_hash64(uint64_t x);
+/* Randomness and hashing, the same in every program so results repeat.
+ * rt_hash64 is the splitmix64 finaliser: a bijection with good avalanche,
+ * inline as spatial sampling and hash tables call it for every record. */
+static inline uint64_t
+rt_hash64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
 struct rt_rng { uint64_t s[4]; };
 void rt_rng_seed(struct rt_rng *g, uint64_t seed);
 uint64_t rt_rng_next(struct rt_rng *g);
