@@ -121,6 +121,24 @@ item(void *ctx, struct rt_rec *rec)
 	return 0;
 }
 
+/* A batch: the runs of accesses between events go to the caches whole
+ * (but for --cachegrind and --misses, which see each record). */
+static int
+items(void *ctx, struct rt_rec *v, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && v[j].kind == RT_ACCESS && cg == NULL && mw == NULL; j++)
+			;
+		if (j > i)
+			rt_ens_run(ens, v + i, j - i);
+		else
+			item(ctx, &v[j++]);
+	}
+	return 0;
+}
+
 static void
 setlat(char *arg)
 {
@@ -416,7 +434,7 @@ main(int argc, char *argv[])
 			Iflag = RT_FMT_BINARY;
 		}
 	}
-	k = rt_foreach_part(argv, argc, Iflag, kflag, item, NULL, u_diag, &part);
+	k = rt_foreach_batch(argv, argc, Iflag, kflag, items, NULL, u_diag, &part);
 	if (!cgflag)
 		rt_ens_flush(ens);
 	if (!cgflag && flush)

@@ -193,7 +193,7 @@ measure(char **files, int n)
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
 	partfile(files, n, &pf);
-	if ((k = rt_foreach_part(files, n, Iflag, kflag, rt_rdist_item, rd, u_diag, &part)) < 0)
+	if ((k = rt_foreach_batch(files, n, Iflag, kflag, rt_rdist_batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (part.n && !pf.n) {	/* standard input: known only now */
 		partok(&part);

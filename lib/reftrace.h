@@ -160,6 +160,10 @@ int rt_read(struct rt_reader *r, struct rt_rec *rec);
 /* The same without a copy: *pp points at the item, valid (and free to
  * change) until the next call. */
 int rt_readp(struct rt_reader *r, struct rt_rec **pp);
+/* Items by the array: *v points at the n items decoded and not yet
+ * handed out (n >= 1, valid and free to change until the next call), or
+ * 0 and the errors as rt_read.  Hot loops take a batch at a time. */
+int rt_readv(struct rt_reader *r, struct rt_rec **v);
 const char *rt_rerror(const struct rt_reader *r);
 int rt_rformat(const struct rt_reader *r);
 void rt_rclose(struct rt_reader *r);
@@ -235,6 +239,11 @@ int rt_rpart(const struct rt_reader *r, struct rt_part *p);
  * record: the one they all record, else none (n 0). */
 int rt_foreach_part(char **files, int nfiles, int fmt, int skipbad,
     rt_item_fn *fn, void *ctx, rt_diag_fn *diag, struct rt_part *part);
+/* The same with fn called for arrays of items (rt_readv's), not one by
+ * one: a hot loop over records without a call per record. */
+typedef int rt_batch_fn(void *ctx, struct rt_rec *v, int n);
+int rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad,
+    rt_batch_fn *fn, void *ctx, rt_diag_fn *diag, struct rt_part *part);
 
 /* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe). */
 struct rt_writer;
@@ -298,8 +307,17 @@ int rt_grow(void *p, size_t *cap, size_t need, size_t size);
  * under a limit on the address space or data (setrlimit). */
 double rt_memory(void);
 
-/* Randomness and hashing, the same in every program so results repeat. */
-uint64_t rt_hash64(uint64_t x);
+/* Randomness and hashing, the same in every program so results repeat.
+ * rt_hash64 is the splitmix64 finaliser: a bijection with good avalanche,
+ * inline as spatial sampling and hash tables call it for every record. */
+static inline uint64_t
+rt_hash64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
 struct rt_rng { uint64_t s[4]; };
 void rt_rng_seed(struct rt_rng *g, uint64_t seed);
 uint64_t rt_rng_next(struct rt_rng *g);

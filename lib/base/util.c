@@ -221,17 +221,6 @@ rt_parse_real(const char *s, double *v, int special)
 	return rt_parse_double(s, v);
 }
 
-/* splitmix64 finaliser: a bijection with good avalanche, cheap enough
- * for spatial sampling of every record. */
-uint64_t
-rt_hash64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
 void
 rt_rng_seed(struct rt_rng *g, uint64_t seed)

@@ -23,6 +23,7 @@ struct level {
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
+	uint64_t *plm;			/* PLRU: rt_plru_masks, clr then set */
 	uint32_t *hint;			/* per set: the way last found or filled */
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
@@ -192,11 +193,15 @@ level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->tag = calloc(n, sizeof *l->tag);
 	l->st = calloc(n, sizeof *l->st);
 	l->dirty = calloc(n, 1);
-	l->tree = c->policy == RT_PLRU ? calloc(l->nsets, sizeof *l->tree) : NULL;
 	l->hint = calloc(l->nsets, sizeof *l->hint);
-	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL ||
-	    (c->policy == RT_PLRU && l->tree == NULL))
+	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL)
 		return -1;
+	if (c->policy == RT_PLRU) {
+		if ((l->tree = calloc(l->nsets, sizeof *l->tree)) == NULL ||
+		    (l->plm = malloc(2 * l->ways * sizeof *l->plm)) == NULL)
+			return -1;
+		rt_plru_masks((uint32_t)l->ways, l->plm, l->plm + l->ways);
+	}
 	return 0;
 }
 
@@ -208,6 +213,7 @@ level_free(struct level *l)
 	free(l->st);
 	free(l->dirty);
 	free(l->tree);
+	free(l->plm);
 	free(l->hint);
 }
 
@@ -267,44 +273,6 @@ setof(const struct level *l, uint64_t block)
 	return l->mask || l->nsets == 1 ? block & l->mask : block % l->nsets;
 }
 
-/* Tree pseudo-LRU: a bit per inner node points to the less recent half. */
-static void
-plru_touch(struct level *l, uint64_t set, uint64_t way)
-{
-	uint64_t node = 1, lo = 0, hi = l->ways, mid;
-
-	while (hi - lo > 1) {
-		mid = (lo + hi) / 2;
-		if (way < mid) {
-			l->tree[set] |= 1ULL << node;	/* the right half is older */
-			node = 2 * node;
-			hi = mid;
-		} else {
-			l->tree[set] &= ~(1ULL << node);
-			node = 2 * node + 1;
-			lo = mid;
-		}
-	}
-}
-
-static uint64_t
-plru_victim(const struct level *l, uint64_t set)
-{
-	uint64_t node = 1, lo = 0, hi = l->ways, mid;
-
-	while (hi - lo > 1) {
-		mid = (lo + hi) / 2;
-		if (l->tree[set] >> node & 1) {
-			node = 2 * node + 1;
-			lo = mid;
-		} else {
-			node = 2 * node;
-			hi = mid;
-		}
-	}
-	return lo;
-}
-
 static void
 touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 {
@@ -326,7 +294,8 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 		*st = fill ? 2 : 0;
 		break;
 	case RT_PLRU:
-		plru_touch(l, set, i - set * l->ways);
+		i -= set * l->ways;
+		l->tree[set] = (l->tree[set] & ~l->plm[i]) | l->plm[l->ways + i];
 		break;
 	case RT_OPT:	/* when the block is wanted next, in this level's stream */
 	case RT_PES:
@@ -347,7 +316,7 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 	case RT_RANDOM:
 		return b + rt_rng_below(&h->rng, l->ways);
 	case RT_PLRU:
-		return b + plru_victim(l, set);
+		return b + rt_plru_victim(l->tree[set], (uint32_t)l->ways);
 	case RT_MRU:
 	case RT_OPT:	/* Belady: the one wanted furthest in the future */
 		for (i = b; i < b + l->ways; i++)
@@ -544,6 +513,22 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	return from;
 }
 
+/* One access within a first-level block. */
+static int
+access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+{
+	int k;
+
+	if (op == RT_IFETCH && h->i1 != NULL)
+		return serve(h, -1, addr, op, bytes);
+	if (op == RT_MODIFY) {	/* a read, then a write */
+		k = serve(h, 0, addr, RT_READ, bytes);
+		serve(h, 0, addr, RT_WRITE, bytes);
+		return k;
+	}
+	return serve(h, 0, addr, op, bytes);
+}
+
 int
 rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 {
@@ -553,14 +538,72 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 		h->evicted[k] = UINT64_MAX;
 		h->miss3c[k] = RT_3C_NONE;
 	}
-	if (op == RT_IFETCH && h->i1 != NULL)
-		return serve(h, -1, addr, op, bytes);
-	if (op == RT_MODIFY) {	/* a read, then a write */
-		k = serve(h, 0, addr, RT_READ, bytes);
-		serve(h, 0, addr, RT_WRITE, bytes);
-		return k;
+	return access1(h, addr, op, bytes);
+}
+
+/* Whether serve's hit at a first level is rt_hier_run's: a stamp, a dirty
+ * bit, a count, and nothing that watches (3C's twin, OPT's arrivals) or
+ * goes below (write-through).  Sets whose number is a power of two. */
+static int
+quickable(const struct level *l)
+{
+	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
+	    l->shadow == NULL && l->arrive == NULL && (l->mask || l->nsets == 1);
+}
+
+/* serve's hit at first level l, if block is there; 0 if not (then serve
+ * does it all).  The ways of a set are side by side: a search without
+ * branches, the way last found tried first. */
+static inline int
+quickhit(struct rt_hier *h, struct level *l, uint64_t addr, int kind, int write)
+{
+	uint64_t block = addr >> l->bshift, set = block & l->mask, b = set * l->ways;
+	uint64_t t = TAG(block), *tag = l->tag + b, i = l->hint[set];
+	uint32_t w;
+
+	if (tag[i] != t) {
+		for (w = 0; w < l->ways && tag[w] != t; w++)
+			;
+		if (w == l->ways)
+			return 0;
+		l->hint[set] = w;
+		i = w;
 	}
-	return serve(h, 0, addr, op, bytes);
+	l->s.acc[kind]++;	/* fpos: OPT's and PES's, never quickable */
+	l->st[b + i] = ++h->now;
+	if (write)
+		l->dirty[b + i] = 1;
+	return 1;
+}
+
+/* Accesses in a row with nothing to see after each (no rt_hier_evicted,
+ * no rt_hier_miss3c): a first-level hit here, the rest through serve. */
+void
+rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	struct level *d = &h->lv[0], *ic = h->i1 != NULL ? h->i1 : d, *l;
+	uint64_t bs, last;
+	struct rt_span s;
+	size_t j;
+	int op, qd = quickable(d), qi = quickable(ic);
+
+	for (j = 0; j < n; j++) {
+		op = v[j].op;
+		l = op == RT_IFETCH ? ic : d;
+		bs = l->c.block;
+		last = rt_last(&v[j]);
+		if (((v[j].addr ^ last) & ~(bs - 1)) == 0) {
+			if ((op == RT_IFETCH ? qi : qd) && (op == RT_MODIFY ?
+			    quickhit(h, l, v[j].addr, 0, 0) && quickhit(h, l, v[j].addr, 1, 1) :
+			    quickhit(h, l, v[j].addr, op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0,
+			    op == RT_WRITE)))
+				continue;
+			access1(h, v[j].addr, op, (uint32_t)(last - v[j].addr + 1));
+			continue;
+		}
+		for (rt_span_start(&s, v[j].addr, last, bs); rt_span_next(&s);)
+			access1(h, s.addr, op, (uint32_t)s.len);
+	}
 }
 
 /* A way's part in a flush: its dirty block written below and kept, or

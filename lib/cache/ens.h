@@ -26,6 +26,23 @@ void rt_aa_stats(const struct rt_aa *a, const struct rt_cache_cfg *c, struct rt_
 uint32_t rt_aa_set(const struct rt_aa *a, const struct rt_cache_cfg *c, uint64_t set,
     uint64_t *blocks);
 void rt_aa_free(struct rt_aa *a);
+/* Tree pseudo-LRU (plru.c), the one statement of it: a bit per inner
+ * node of a set's tree points to the less recent half; touching way w is
+ * tree & ~clr[w] | set[w] (rt_plru_masks fills both for ways a power of
+ * two, at most 64); the victim is found walking down the bits. */
+void rt_plru_masks(uint32_t ways, uint64_t *clr, uint64_t *set);
+static inline uint32_t
+rt_plru_victim(uint64_t tree, uint32_t ways)
+{
+	uint64_t node = 1;
+	uint32_t i = 0;
+
+	for (; ways > 1; ways /= 2) {
+		node = 2 * node + (tree >> node & 1);
+		i = 2 * i + (uint32_t)(node & 1);
+	}
+	return i;
+}
 /* The one-level PLRU configurations of sets a power of two (plru.c):
  * accesses and misses, batch by batch. */
 struct rt_ensacc { uint64_t addr; uint32_t bytes; uint8_t op; };	/* within a block */

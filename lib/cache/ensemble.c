@@ -479,6 +479,19 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 	}
 }
 
+void
+rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
+{
+	int i;
+
+	if (e->plain && e->naa == 0 && e->nown == 1) {
+		rt_hier_run(e->h[0], v, (size_t)n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rt_ens_access(e, &v[i]);
+}
+
 double
 rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat)
 {

@@ -1,7 +1,7 @@
-/* plru.c: the one-level tree pseudo-LRU caches of an ensemble, batch by
- * batch: cache.c's simulation of them (the same ways, victims and tree
- * bits) with only what an ensemble's row shows, accesses and misses, and
- * a touch that is two masks, not a walk down the tree. */
+/* plru.c: tree pseudo-LRU, its masks (cache.c's too), and the one-level
+ * PLRU caches of an ensemble, batch by batch: cache.c's simulation of
+ * them (the same ways, victims and tree bits) with only what an
+ * ensemble's row shows, accesses and misses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +10,7 @@
 struct rt_pl {
 	uint64_t mask;		/* sets - 1 */
 	uint32_t ways;
-	int lways, bshift, nwa;
+	int bshift, nwa;
 	uint64_t *tag, *tree;
 	uint64_t clr[64], set[64];	/* touching way w: tree & ~clr[w] | set[w] */
 	uint64_t acc[3], miss[3];
@@ -24,16 +24,34 @@ rt_pl_fits(const struct rt_cache_cfg *c)
 	return c->policy == RT_PLRU && (sets & (sets - 1)) == 0;	/* ways <= 64 */
 }
 
+void
+rt_plru_masks(uint32_t ways, uint64_t *clr, uint64_t *set)
+{
+	uint64_t node, lo, hi, mid, w;
+
+	for (w = 0; w < ways; w++)
+		for (clr[w] = set[w] = 0, node = 1, lo = 0, hi = ways; hi - lo > 1; ) {
+			mid = (lo + hi) / 2;
+			clr[w] |= 1ULL << node;
+			if (w < mid) {
+				set[w] |= 1ULL << node;	/* the right half is older */
+				node = 2 * node;
+				hi = mid;
+			} else {
+				node = 2 * node + 1;
+				lo = mid;
+			}
+		}
+}
+
 struct rt_pl *
 rt_pl_new(const struct rt_cache_cfg *c)
 {
 	struct rt_pl *p = calloc(1, sizeof *p);
-	uint64_t node, lo, hi, mid, w;
 
 	if (p == NULL)
 		return NULL;
 	p->ways = c->assoc;
-	p->lways = __builtin_ctz(c->assoc);
 	p->mask = c->size / c->block / c->assoc - 1;
 	p->bshift = __builtin_ctz(c->block);
 	p->nwa = c->nwa;
@@ -43,19 +61,7 @@ rt_pl_new(const struct rt_cache_cfg *c)
 		rt_pl_free(p);
 		return NULL;
 	}
-	for (w = 0; w < p->ways; w++)	/* cache.c's plru_touch, once per way */
-		for (node = 1, lo = 0, hi = p->ways; hi - lo > 1; ) {
-			mid = (lo + hi) / 2;
-			p->clr[w] |= 1ULL << node;
-			if (w < mid) {
-				p->set[w] |= 1ULL << node;	/* the right half is older */
-				node = 2 * node;
-				hi = mid;
-			} else {
-				node = 2 * node + 1;
-				lo = mid;
-			}
-		}
+	rt_plru_masks(p->ways, p->clr, p->set);
 	return p;
 }
 
@@ -72,9 +78,9 @@ rt_pl_free(struct rt_pl *p)
 static void
 access1(struct rt_pl *p, uint64_t block, int op)
 {
-	uint64_t s = block & p->mask, *t = p->tag + s * p->ways, x = TAG(block), node;
+	uint64_t s = block & p->mask, *t = p->tag + s * p->ways, x = TAG(block);
 	uint32_t i, e = UINT32_MAX;
-	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, j;
+	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0;
 
 	p->acc[kind]++;
 	for (i = 0; i < p->ways; i++) {
@@ -87,10 +93,7 @@ access1(struct rt_pl *p, uint64_t block, int op)
 	if (op == RT_WRITE && p->nwa)
 		return;
 	if ((i = e) == UINT32_MAX)	/* no empty way: the tree's */
-		for (i = 0, node = 1, j = 0; j < p->lways; j++) {
-			node = 2 * node + (p->tree[s] >> node & 1);
-			i = 2 * i + (uint32_t)(node & 1);
-		}
+		i = rt_plru_victim(p->tree[s], p->ways);
 	t[i] = x;
 touch:
 	p->tree[s] = (p->tree[s] & ~p->clr[i]) | p->set[i];

@@ -36,6 +36,7 @@ struct rt_rdist {
 	double nsampled;		/* sampled accesses, in sample units */
 	double scale, unit;		/* fixed size: the rate now over the first, 1/that */
 	int bits;			/* fixed size: m */
+	int bshift;			/* log2 of a block of a power of two, or -1 */
 	struct rt_rdsample pend[NPEND];
 	uint64_t hash[NPEND];
 	int npend;
@@ -67,6 +68,7 @@ rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, v
 	d->threshold = rt_shards_threshold(d->sh);
 	d->rate = c->pn ? 1.0 / (double)c->pn : c->rate;	/* a partition is a sample */
 	d->scale = d->unit = 1;
+	d->bshift = (c->block & (c->block - 1)) == 0 ? __builtin_ctzll(c->block) : -1;
 	for (d->bits = MINBITS; d->bits < MAXBITS && (1ULL << d->bits) < c->size; d->bits++)
 		;
 	return d;
@@ -260,18 +262,41 @@ other(struct rt_rdist *d, const struct rt_rec *rec)
 	return 0;
 }
 
-int
-rt_rdist_item(void *ctx, struct rt_rec *rec)
+static inline int
+item(struct rt_rdist *d, const struct rt_rec *rec)
 {
-	struct rt_rdist *d = ctx;
-	uint64_t first;
+	uint64_t first, last;
 
 	if (rec->kind == RT_ACCESS) {
 		d->lastseq = rec->seq;
-		if ((first = rec->addr / d->c.block) == rt_last(rec) / d->c.block)
+		if (d->bshift >= 0) {	/* no division */
+			first = rec->addr >> d->bshift;
+			last = rt_last(rec) >> d->bshift;
+		} else {
+			first = rec->addr / d->c.block;
+			last = rt_last(rec) / d->c.block;
+		}
+		if (first == last)
 			return block(d, rec, first);	/* within one block, as most are */
 	}
 	return other(d, rec);
+}
+
+int
+rt_rdist_item(void *ctx, struct rt_rec *rec)
+{
+	return item(ctx, rec);
+}
+
+int
+rt_rdist_batch(void *ctx, struct rt_rec *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (item(ctx, &v[i]))
+			return -1;
+	return 0;
 }
 
 size_t

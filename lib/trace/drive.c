@@ -1,17 +1,17 @@
-/* drive.c: the input loop every program shares. */
+/* drive.c: the input loop every program shares, a batch of items at a
+ * time; the item-by-item loop is that over each batch. */
 #include <stdio.h>
 #include <string.h>
 
 #include "reftrace.h"
 
-int
-rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
-    rt_diag_fn *diag)
+static int
+drive(struct rt_reader *r, int skipbad, rt_batch_fn *fn, void *ctx, rt_diag_fn *diag)
 {
-	struct rt_rec *rec;
+	struct rt_rec *v;
 	int k;
 
-	while ((k = rt_readp(r, &rec)) != 0) {
+	while ((k = rt_readv(r, &v)) != 0) {
 		if (k == RT_EBAD && skipbad) {
 			diag(rt_rerror(r), 0);
 			continue;
@@ -20,15 +20,39 @@ rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
 			diag(rt_rerror(r), 1);
 			return 1;
 		}
-		if (fn(ctx, rec))
+		if (fn(ctx, v, k))
 			return -1;
 	}
 	return 0;
 }
 
+/* An rt_item_fn over a batch. */
+struct each { rt_item_fn *fn; void *ctx; };
+
+static int
+each(void *ctx, struct rt_rec *v, int n)
+{
+	struct each *e = ctx;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (e->fn(e->ctx, &v[i]))
+			return -1;
+	return 0;
+}
+
+int
+rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
+    rt_diag_fn *diag)
+{
+	struct each e = { fn, ctx };
+
+	return drive(r, skipbad, each, &e, diag);
+}
+
 /* part: what the headers so far record; n UINT64_MAX before the first */
 static int
-one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
+one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, void *ctx,
     rt_diag_fn *diag, struct rt_part *part)
 {
 	struct rt_part p;
@@ -45,7 +69,7 @@ one(const char *path, int fmt, int skipbad, rt_item_fn *fn, void *ctx,
 		*part = p;
 	else if (p.n != part->n || p.k != part->k || p.bytes != part->bytes)
 		memset(part, 0, sizeof *part);	/* not one partition */
-	status = rt_foreach_reader(r, skipbad, fn, ctx, diag);
+	status = drive(r, skipbad, fn, ctx, diag);
 	rt_rclose(r);
 	return status;
 }
@@ -61,6 +85,15 @@ rt_foreach(char **files, int nfiles, int fmt, int skipbad, rt_item_fn *fn,
 
 int
 rt_foreach_part(char **files, int nfiles, int fmt, int skipbad, rt_item_fn *fn,
+    void *ctx, rt_diag_fn *diag, struct rt_part *part)
+{
+	struct each e = { fn, ctx };
+
+	return rt_foreach_batch(files, nfiles, fmt, skipbad, each, &e, diag, part);
+}
+
+int
+rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad, rt_batch_fn *fn,
     void *ctx, rt_diag_fn *diag, struct rt_part *part)
 {
 	int i, k, status = 0;

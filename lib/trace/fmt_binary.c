@@ -299,7 +299,8 @@ batch(struct rt_reader *r, struct dec *d)
 	uint32_t id, f, fn, tid, loc, var;
 	unsigned h;
 	int k, n = 0;
-	struct rt_rec *pv = &d->prev, *rec;
+	uint32_t left;
+	struct rt_rec *pv = &d->prev, *rec, *q = r->q;
 
 	while (d->bleft == 0) {
 		if ((k = block(r, d)) <= 0)
@@ -309,20 +310,23 @@ batch(struct rt_reader *r, struct dec *d)
 	end = (const unsigned char *)r->buf + d->bend;
 	seq = pv->seq, addr = pv->addr, size = pv->size, pc = pv->pc;
 	tid = pv->tid, loc = pv->loc, var = pv->var, iaddr = d->iaddr;
-	while (d->bleft > 0 && n < RT_IN_QLEN) {
+	/* the state in locals: stores to the queue cannot clobber them */
+	for (left = d->bleft; left > 0 && n < RT_IN_QLEN;) {
 		if (p >= end)
 			goto bad;
 		h = *p++;
-		d->bleft--;
+		left--;
 		if (h < 0x80) {
 			seq++;
 			if (h & RTB_SEQ)
 				seq += unzig(fastvar(&p));
-			/* fetches and data each delta against their own last */
+			/* fetches and data each delta against their own last;
+			 * a fetch's pc is its address unless said otherwise */
+			v = unzig(fastvar(&p));
 			if ((h & 3) == RT_IFETCH)
-				iaddr += unzig(fastvar(&p));
+				a = pc = iaddr += v;
 			else
-				addr += unzig(fastvar(&p));
+				a = addr += v;
 			if (h & (RTB_SIZE | RTB_PC | RTB_TID | RTB_LOC)) {
 				if (h & RTB_SIZE && (size = fastvar(&p)) > RT_MAXSIZE)
 					goto bad;
@@ -340,17 +344,14 @@ batch(struct rt_reader *r, struct dec *d)
 					if (mapid(&d->smap, v, &var))
 						goto bad;
 				}
+				if (h & RTB_PC)
+					pc += unzig(fastvar(&p));
 			}
-			/* a fetch's pc is its address unless said otherwise */
-			if ((h & 3) == RT_IFETCH)
-				pc = iaddr;
-			if (h & RTB_PC)
-				pc += unzig(fastvar(&p));
-			if (p > end || rt_wraps((h & 3) == RT_IFETCH ? iaddr : addr, size))
+			if (p > end || rt_wraps(a, size))
 				goto bad;
-			rec = &r->q[n++];
+			rec = &q[n++];
 			rec->seq = seq;
-			rec->addr = (h & 3) == RT_IFETCH ? iaddr : addr;
+			rec->addr = a;
 			rec->size = size;
 			rec->pc = pc;
 			rec->tid = tid;
@@ -368,7 +369,7 @@ batch(struct rt_reader *r, struct dec *d)
 		case RTB_OBJECT:
 		case RTB_FLUSH:
 		case RTB_INVAL:
-			rec = &r->q[n];
+			rec = &q[n];
 			NEXT(v);
 			a = 0;
 			if (h < RTB_FLUSH)	/* a flush has no name */
@@ -424,6 +425,7 @@ batch(struct rt_reader *r, struct dec *d)
 	}
 	pv->seq = seq, pv->addr = addr, pv->size = size, pv->pc = pc;
 	pv->tid = tid, pv->loc = loc, pv->var = var, d->iaddr = iaddr;
+	d->bleft = left;
 	r->pos = (const char *)p - r->buf;
 	return n ? n : -3;
 nomem:

@@ -165,10 +165,10 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 	return r;
 }
 
-/* The decoder's next items.  Kept out of line so that the common case
- * below needs no frame. */
+/* The decoder's next items into the queue: their count, or 0 or an
+ * error.  Kept out of line so that the common case below needs no frame. */
 static __attribute__((noinline)) int
-readslow(struct rt_reader *r, struct rt_rec **pp)
+refill(struct rt_reader *r)
 {
 	int k;
 
@@ -178,9 +178,7 @@ readslow(struct rt_reader *r, struct rt_rec **pp)
 		return rt_in_fail(r, "no reader for this format");
 	if ((k = r->f->read(r)) > 0) {
 		r->qn = k;
-		r->qi = 1;
-		*pp = &r->q[0];
-		return 1;
+		r->qi = 0;
 	}
 	return k;
 }
@@ -188,11 +186,25 @@ readslow(struct rt_reader *r, struct rt_rec **pp)
 int
 rt_readp(struct rt_reader *r, struct rt_rec **pp)
 {
-	if (r->qi < r->qn) {
-		*pp = &r->q[r->qi++];
-		return 1;
-	}
-	return readslow(r, pp);
+	int k;
+
+	if (r->qi == r->qn && (k = refill(r)) <= 0)
+		return k;
+	*pp = &r->q[r->qi++];
+	return 1;
+}
+
+int
+rt_readv(struct rt_reader *r, struct rt_rec **v)
+{
+	int k;
+
+	if (r->qi == r->qn && (k = refill(r)) <= 0)
+		return k;
+	*v = &r->q[r->qi];
+	k = r->qn - r->qi;
+	r->qi = r->qn;
+	return k;
 }
 
 int
