@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "reftrace.h"
 #include "loop.h"
@@ -21,7 +20,8 @@ static const char *oflag;
 static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
 static struct rt_loopb *lb;
 static struct rt_loopw *lw;
-static uint64_t nvalues, looped, nterms, maxdepth, nloops;
+static struct rt_loopstat *stats;	/* --stats */
+static struct rt_valw *vw;	/* -x */
 
 enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
 static const struct u_opt opts[] = {
@@ -40,74 +40,6 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [model ...]" };
 
-/* --stats: the model against the sequence and against gzip and xz. */
-static uint64_t rawbytes, gzbytes;
-static z_stream gz;
-static FILE *seqf;		/* the sequence as text, for xz */
-
-static void
-statvalue(uint64_t v)
-{
-	char b[32], o[4096];
-	int n = hex ? snprintf(b, sizeof b, "0x%" PRIx64 "\n", v) :
-	    snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v);
-
-	rawbytes += (uint64_t)n;
-	gz.next_in = (Bytef *)b;
-	gz.avail_in = (uInt)n;
-	do {
-		gz.next_out = (Bytef *)o;
-		gz.avail_out = sizeof o;
-		deflate(&gz, Z_NO_FLUSH);
-		gzbytes += sizeof o - gz.avail_out;
-	} while (gz.avail_out == 0);
-	if (seqf != NULL)
-		fputs(b, seqf);
-}
-
-static void
-stats(void)
-{
-	char o[4096], cmd[64];
-	uint64_t xzbytes = 0, model;
-	FILE *p;
-	int xzok = 0;
-
-	do {
-		gz.next_out = (Bytef *)o;
-		gz.avail_out = sizeof o;
-		deflate(&gz, Z_FINISH);
-		gzbytes += sizeof o - gz.avail_out;
-	} while (gz.avail_out == 0);
-	deflateEnd(&gz);
-	fflush(mf);
-	model = (uint64_t)ftell(mf);
-	if (seqf != NULL && fflush(seqf) == 0) {
-		/* xz is not a library we link: use the program where there is one */
-		rewind(seqf);
-		snprintf(cmd, sizeof cmd, "xz -c </dev/fd/%d 2>/dev/null | wc -c", fileno(seqf));
-		if ((p = popen(cmd, "r")) != NULL) {
-			xzok = fscanf(p, "%" SCNu64, &xzbytes) == 1 && xzbytes > 0;
-			pclose(p);
-		}
-	}
-	fprintf(fo, "#reftrace pli-stats 1 values phases loops depth coverage "
-	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
-	fprintf(fo, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.4f %" PRIu64
-	    " %" PRIu64 " %" PRIu64 " ", nvalues, nterms, nloops, maxdepth,
-	    nvalues ? (double)looped / nvalues : 0, rawbytes, model, gzbytes);
-	if (xzok)
-		fprintf(fo, "%" PRIu64, xzbytes);
-	else
-		fputc('-', fo);
-	fprintf(fo, " %.1f %.1f ", model ? (double)rawbytes / model : 0,
-	    gzbytes ? (double)rawbytes / gzbytes : 0);
-	if (xzok)
-		fprintf(fo, "%.1f\n", (double)rawbytes / xzbytes);
-	else
-		fputs("-\n", fo);
-}
-
 /* The model's writer, opened at its first phase: a series is in hex if
  * its first integer is. */
 static void
@@ -122,13 +54,8 @@ static int
 phase(void *ctx, const struct rt_term *t)
 {
 	(void)ctx;
-	nterms++;
-	if (rt_term_depth(t) > 0) {
-		looped += rt_term_values(t);
-		nloops++;
-		if ((uint64_t)rt_term_depth(t) > maxdepth)
-			maxdepth = (uint64_t)rt_term_depth(t);
-	}
+	if (stats != NULL)
+		rt_loopstat_term(stats, t);
 	if (lm != NULL)		/* the streams' writer writes it */
 		return 0;
 	openmodel();
@@ -140,9 +67,8 @@ phase(void *ctx, const struct rt_term *t)
 static void
 value(uint64_t v)
 {
-	nvalues++;
-	if (sflag)
-		statvalue(v);
+	if (stats != NULL)
+		rt_loopstat_value(stats, v, hex);
 	if (rt_loopb_add(lb, v))
 		u_die(1, "out of memory");
 }
@@ -166,9 +92,8 @@ item(void *ctx, struct rt_rec *rec)
 		value(rec->addr / Bflag);
 		return 0;
 	}
-	nvalues++;
-	if (sflag)
-		statvalue(rec->addr / Bflag);
+	if (stats != NULL)
+		rt_loopstat_value(stats, rec->addr / Bflag, hex);
 	if (rt_loopm_add(lm, rec->pc, rec->op == RT_IFETCH, rec->addr / Bflag))
 		u_die(1, "out of memory");
 	return 0;
@@ -268,76 +193,13 @@ readfile(const char *file)
 	rt_rclose(r);
 }
 
-/* Expansion: the values as decimal lines, formatted by hand two digits
- * at a time (expansion is bound by this), or a model of addresses' as 0x
- * hex. */
-#define LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
-static char outbuf[(1 << 16) + LINEMAX];
-static size_t outn;
-
-static void
-outflush(void)
-{
-	if (outn && fwrite(outbuf, 1, outn, fo) != outn)
-		u_wfail(oflag);
-	outn = 0;
-}
-
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
+/* Expansion: each model's values in its radix. */
 static int
 values(void *ctx, const uint64_t *v, size_t n)
 {
-	char b[2 * LINEMAX], *e = b + LINEMAX, *p, *o;
-	uint64_t a;
-	unsigned d;
-	size_t i, most = (sizeof outbuf - LINEMAX) / LINEMAX;
-
-	for (; n > most; v += most, n -= most)
-		values(ctx, v, most);
-	/* n values fit: no test a value */
-	if (n > (sizeof outbuf - LINEMAX - outn) / LINEMAX)
-		outflush();
-	if (hex == 1) {
-		for (o = outbuf + outn, i = 0; i < n; i++) {
-			p = e;
-			*--p = '\n';
-			a = v[i];
-			do
-				*--p = "0123456789abcdef"[a & 15];
-			while ((a >>= 4) != 0);
-			*--p = 'x';
-			*--p = '0';
-			memcpy(o, p, LINEMAX);
-			o += e - p;
-		}
-		outn = (size_t)(o - outbuf);
-		return 0;
-	}
-	for (o = outbuf + outn, i = 0; i < n; i++) {
-		a = (int64_t)v[i] < 0 ? -v[i] : v[i];
-		p = e;
-		*--p = '\n';
-		while (a >= 100) {
-			d = (unsigned)(a % 100) * 2;
-			a /= 100;
-			p -= 2;
-			memcpy(p, digits2 + d, 2);
-		}
-		if (a >= 10) {
-			p -= 2;
-			memcpy(p, digits2 + a * 2, 2);
-		} else
-			*--p = (char)('0' + a);
-		if ((int64_t)v[i] < 0)
-			*--p = '-';
-		memcpy(o, p, LINEMAX);	/* a fixed-size copy is cheaper */
-		o += e - p;
-	}
-	outn = (size_t)(o - outbuf);
+	(void)ctx;
+	if (rt_valw_put(vw, v, n, hex == 1))
+		u_wfail(oflag);
 	return 0;
 }
 
@@ -450,22 +312,22 @@ main(int argc, char *argv[])
 		notwithx(building);
 	fo = u_open(oflag);
 	if (xflag) {
-		if ((x = rt_expander_new(values, NULL)) == NULL)
+		if ((x = rt_expander_new(values, NULL)) == NULL || (vw = rt_valw_new(fo)) == NULL)
 			u_die(1, "out of memory");
 		if (argc == 0)
 			expand("-", x);
 		for (i = 0; i < argc; i++)
 			expand(argv[i], x);
 		rt_expander_free(x);
-		outflush();
+		if (rt_valw_flush(vw))
+			u_wfail(oflag);
+		rt_valw_free(vw);
 		goto done;
 	}
 	mf = fo;
 	if (sflag) {
-		if ((mf = tmpfile()) == NULL || (seqf = tmpfile()) == NULL)
+		if ((mf = tmpfile()) == NULL || (stats = rt_loopstat_new()) == NULL)
 			u_die(1, "a temporary file:");
-		if (deflateInit2(&gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			u_die(1, "zlib: cannot initialise");
 	}
 	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL)
 		u_die(1, "out of memory");
@@ -484,8 +346,13 @@ main(int argc, char *argv[])
 		if (rt_loopw_close(lw))
 			u_wfail(sflag ? "a temporary file" : oflag);
 	}
-	if (sflag)
-		stats();
+	if (sflag) {
+		if (fflush(mf) == EOF)
+			u_wfail("a temporary file");
+		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf)))
+			u_wfail(oflag);
+		rt_loopstat_free(stats);
+	}
 done:
 	u_close(fo, oflag);
 	return u_status;

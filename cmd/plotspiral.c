@@ -25,6 +25,7 @@ static size_t nlay, *layer;
 static uint32_t *catname;	/* category -> its text, an rt_str id */
 static size_t ncat, *catcount;
 static const char **catlabel;	/* category -> the name its legend shows */
+static struct rt_spiral_page pg;
 
 #define NRAMP 64		/* continuous maps are cut into this many colours */
 #define PATHSTYLE "path{fill:none;stroke-width:0.8;stroke-linejoin:round}" \
@@ -139,78 +140,25 @@ build(double t)
 		u_die(1, "out of memory");
 }
 
-/* Where things go: the legend's lines and width, the plot area to the
- * left of it, and in it the spiral's square. */
-static size_t rows;
-static char **legend;
-static unsigned char (*legendrgb)[3];
-static struct rt_plot area;
-
+/* The page: what is drawn how, the spiral's square, its key. */
 static void
 place(void)
 {
-	double keyw = 0, side;
-	char buf[300];
-	size_t i;
+	int cat = cflag == C_LINE || cflag == C_FUNC || cflag == C_REGION, k;
 
-	rows = nolegend || cflag == C_TIME || cflag == C_THETA ? 0 : ncat;
-	legend = u_calloc(rows + 1, sizeof *legend);
-	legendrgb = u_calloc(rows + 1, sizeof *legendrgb);
-	for (i = 0; i < rows; i++) {
-		snprintf(buf, sizeof buf, "%s (%zu)", catlabel[i], catcount[i]);
-		legend[i] = u_strdup(buf);
-		memcpy(legendrgb[i], lay[i].rgb, 3);
+	pg = (struct rt_spiral_page){ .w = width, .h = height, .margin = margin, .title = title,
+	    .what = what[cflag], .names = catlabel, .counts = catcount, .ncat = ncat,
+	    .key = nolegend ? RT_SPKEY_NONE : cat && ncat ? RT_SPKEY_LEGEND :
+	    cflag == C_TIME ? RT_SPKEY_RAMP : RT_SPKEY_TURNS,
+	    .label = seqradius ? "seq" : "point" };
+	if (pg.key == RT_SPKEY_RAMP) {
+		pg.lo = seqradius ? (double)co.pm.seq[0] : 0;
+		pg.hi = seqradius ? (double)co.pm.seq[co.pm.n ? co.pm.n - 1 : 0] : (double)co.pm.n;
 	}
-	if (rows)
-		keyw = rt_legend_width(what[cflag], (const char *const *)legend, rows);
-	else if (!nolegend)
-		keyw = 80;
-	rt_plot_layout(&area, width, height, keyw, 2);
-	area.x = margin;		/* no axes to the left: the spiral is polar */
-	area.y = margin > area.y ? margin : area.y;
-	area.w = area.keyx - 16 - area.x;
-	area.h = height - margin - area.y;
-	side = area.w < area.h ? area.w : area.h;
-	if (side < 20)
-		u_bad("--size %gx%g: no room for the plot beside its legend", width, height);
-	sp.w = sp.h = side;
-	sp.x = area.x + (area.w - side) / 2;
-	sp.y = area.y + (area.h - side) / 2;
-}
-
-/* The figure: the title and what is drawn how above, the spiral, its
- * legend or colour key to the right of it. */
-static struct rt_fig *
-figure(int withlayers)
-{
-	char sub[2][200];
-	const char *subp[2] = { sub[0], sub[1] };
-	struct rt_fig *f = rt_fig_new(width, height);
-	double lo, hi, keyh = area.h < 300 ? area.h : 300;
-
-	if (f == NULL)
+	if ((k = rt_spiral_place(&pg, &sp, lay)) < 0)
 		u_die(1, "out of memory");
-	if (circle)
-		snprintf(sub[0], sizeof sub[0], "%zu points at angle theta%d; on the circle the "
-		    "cycle, inside it before (%zu), outside after (%zu)", co.pm.n, mj, sp.npre, sp.npost);
-	else
-		snprintf(sub[0], sizeof sub[0], "%zu points at angle theta%d (turns); "
-		    "time runs outwards, from the centre to the rim", co.pm.n, mj);
-	snprintf(sub[1], sizeof sub[1], "colour: %s", what[cflag]);
-	rt_plot_title(f, width, title, subp, 2);
-	if (withlayers)
-		rt_fig_layers(f, lay, nlay);
-	if (rows)
-		rt_legend(f, area.keyx, area.y, height - area.y - 8, what[cflag],
-		    (const char *const *)legend, (const unsigned char (*)[3])legendrgb, rows);
-	else if (!nolegend && cflag == C_TIME) {
-		lo = seqradius ? (double)co.pm.seq[0] : 0;
-		hi = seqradius ? (double)co.pm.seq[co.pm.n ? co.pm.n - 1 : 0] : (double)co.pm.n;
-		rt_key_ramp(f, area.keyx, area.y, keyh, lo, hi, RT_AX_NUM,
-		    seqradius ? "seq" : "point", rt_colour_ramp);
-	} else if (!nolegend)
-		rt_key_ramp(f, area.keyx, area.y, keyh, 0, 1, RT_AX_NUM, "turns", rt_colour_cyclic);
-	return f;
+	if (k > 0)
+		u_bad("--size %gx%g: no room for the plot beside its legend", width, height);
 }
 
 static char *
@@ -232,9 +180,11 @@ describe(char *buf, size_t len)
 static void
 svganim(FILE *f, int nfr)
 {
-	struct rt_fig *fig = figure(0);
+	struct rt_fig *fig = rt_spiral_figure(&pg, &sp, NULL, 0);
 	int k, m = nfr + 1;
 
+	if (fig == NULL)
+		u_die(1, "out of memory");
 	rt_svg_head(f, width, height, PATHSTYLE);
 	if (rt_fig_svg_body(fig, f))
 		u_die(1, "out of memory");
@@ -276,7 +226,7 @@ draw(const char *name)
 {
 	char desc[300];
 
-	emit(figure(1), name, describe(desc, sizeof desc));
+	emit(rt_spiral_figure(&pg, &sp, lay, nlay), name, describe(desc, sizeof desc));
 }
 
 static void
@@ -462,10 +412,7 @@ main(int argc, char *argv[])
 	free(catname);
 	free(catcount);
 	free(catlabel);
-	for (i = 0; i < rows; i++)
-		free(legend[i]);
-	free(legend);
-	free(legendrgb);
+	rt_spiral_page_free(&pg);
 	free(time);
 	return u_status;
 }

@@ -1,4 +1,5 @@
 /* trfilter: select trace records, attach source locations, convert formats. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,8 @@ static int Psplit;			/* -P n: every partition, to -o's %d */
 static int Iflag = RT_FMT_AUTO, Oflag = -1;
 static const char *oflag, *eflag;
 
-static struct rt_writer *w, **ws;	/* the output; with -P n, a partition's */
-static char **wname;
+static struct rt_writer *w;		/* the output */
+static struct rt_wparts *parts;		/* with -P, the partitions' */
 static struct rt_sym *sym;
 static int inmark;		/* between -m markers */
 static char hitF[MAXSEL], hitL[MAXSEL], hitr[MAXSEL], hitm;	/* matched a record */
@@ -219,24 +220,20 @@ unmatched(void)
 			u_warn("-r %s: no access to a region of that name", rflag[i]);
 }
 
+/* A record out; with -P, every block of the partitions, clipped to it. */
 static int
 emit(const struct rt_rec *rec)
 {
-	uint64_t i;
-
-	if (!Psplit)
+	if (parts == NULL)
 		u_write(w, rec, oflag);
-	else	/* an event, for every partition */
-		for (i = 0; i < Pn; i++)
-			u_write(ws[i], rec, wname[i]);
+	else if (rt_wparts_write(parts, rec, Bflag))
+		u_wfail(rt_wparts_name(parts, rt_wparts_failed(parts)));
 	return 0;
 }
 
 static int
 item(void *ctx, struct rt_rec *rec)
 {
-	struct rt_rec piece;
-	struct rt_span sp;
 	uint64_t last;
 
 	(void)ctx;
@@ -264,21 +261,7 @@ item(void *ctx, struct rt_rec *rec)
 		if (rec->var == 0)
 			rec->var = rt_regions_find(regs, rec->addr);
 	}
-	if (Pn) {	/* every block of partition k, clipped to it */
-		for (rt_span_start(&sp, rec->addr, rt_last(rec), Pbytes); rt_span_next(&sp);) {
-			if (!Psplit && sp.block % Pn != Pk)
-				continue;
-			piece = *rec;
-			piece.addr = Bflag ? sp.addr / Bflag : sp.addr;
-			piece.size = Bflag ? 1 : rec->size ? sp.len : 0;
-			if (Psplit)
-				u_write(ws[sp.block % Pn], &piece, wname[sp.block % Pn]);
-			else
-				emit(&piece);
-		}
-		return 0;
-	}
-	if (Bflag) {
+	if (Bflag && parts == NULL) {
 		last = rt_last(rec);
 		rec->size = last / Bflag - rec->addr / Bflag + 1;
 		rec->addr /= Bflag;
@@ -332,37 +315,29 @@ setpart(const char *arg)
 		u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", arg);
 }
 
-/* The partition in each output's header, where its format has room. */
-static void
-recordpart(struct rt_writer *o, uint64_t k)
-{
-	struct rt_part p = { k, Pn, Pbytes };
-	static int said;
-
-	if (Bflag)	/* addresses are no longer bytes */
-		return;
-	if (rt_wpart(o, &p) < 0 && !said++)
-		u_warn("-P %llu/%llu:%llu: not recorded in the header (the binary format "
-		    "records partitions of a power of two bytes, fewer than 2^24)",
-		    (unsigned long long)k, (unsigned long long)Pn, (unsigned long long)Pbytes);
-}
-
+/* The outputs of -P: all n, or partition k; the partition in each
+ * header, where its format has room and addresses are still bytes. */
 static void
 openparts(void)
 {
-	uint64_t i;
+	struct rt_part p = { Pk, Pn, Pbytes };
+	char ebuf[1024];
 
-	ws = u_calloc(Pn, sizeof *ws);
-	wname = u_calloc(Pn, sizeof *wname);
-	if (oflag == NULL || strchr(oflag, '%') == NULL)
+	if (!Psplit)
+		parts = rt_wparts_one(w, oflag, &p, !Bflag);
+	else if (oflag == NULL || strchr(oflag, '%') == NULL)
 		u_bad("-P %llu: name the partitions with -o and a %%d", (unsigned long long)Pn);
-	for (i = 0; i < Pn; i++) {
-		wname[i] = u_malloc(strlen(oflag) + 32);
-		if (rt_partname(wname[i], strlen(oflag) + 32, oflag, i))
+	else if ((parts = rt_wparts_open(oflag, &p, !Bflag, Oflag, zflag, ebuf, sizeof ebuf)) == NULL) {
+		if (errno == EINVAL)
 			u_bad("-o %s: one %%d, and no other %%", oflag);
-		ws[i] = u_wopen(wname[i], Oflag, zflag);
-		recordpart(ws[i], i);
+		u_die(1, "%s", ebuf);
 	}
+	if (parts == NULL)
+		u_die(1, "out of memory");
+	if (rt_wparts_unrecorded(parts))
+		u_warn("-P %llu/%llu:%llu: not recorded in the header (the binary format "
+		    "records partitions of a power of two bytes, fewer than 2^24)",
+		    (unsigned long long)Pk, (unsigned long long)Pn, (unsigned long long)Pbytes);
 }
 
 int
@@ -432,28 +407,22 @@ main(int argc, char *argv[])
 		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
 			u_die(1, "%s", rt_sym_error(sym));
 	}
-	if (Psplit) {
-		if (Oflag < 0)
-			Oflag = RT_FMT_BINARY;	/* the partitions are for programs */
-		openparts();
-	} else {
+	if (Psplit && Oflag < 0)
+		Oflag = RT_FMT_BINARY;	/* the partitions are for programs */
+	if (!Psplit)
 		w = u_wopen(oflag, Oflag < 0 ? RT_FMT_TEXT : Oflag, zflag);
-		if (Pn)
-			recordpart(w, Pk);
-	}
+	if (Pn)
+		openparts();
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	else
 		unmatched();
-	if (Psplit)
-		for (v = 0; v < Pn; v++) {
-			u_wclose(ws[v], wname[v]);
-			free(wname[v]);
-		}
-	else
+	if (parts == NULL)
 		u_wclose(w, oflag);
-	free(ws);
-	free(wname);
+	for (v = 0; parts != NULL && v < rt_wparts_outputs(parts); v++)
+		if (rt_wparts_close(parts, v))
+			u_wreport(rt_wparts_name(parts, v));
+	rt_wparts_free(parts);
 	rt_sym_free(sym);
 	rt_regions_free(regs);
 	return u_status;

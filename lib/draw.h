@@ -162,6 +162,37 @@ struct rt_spiral {
 };
 int rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t);
 
+/* The spiral's page, a w x h figure: the title and under it what is
+ * drawn how (the points, theta's column, pre- and post-amble, "colour:
+ * what"), the spiral's square in the plot area, to its right a key: a
+ * legend of ncat categories (names[k] and counts[k] in layer k's colour,
+ * under the head what), a ramp from lo to hi labelled label
+ * (rt_colour_ramp), turns (rt_colour_cyclic), or none.  rt_spiral_place
+ * lays the page out and puts the spiral's box in it: 0, 1 when the
+ * square would be under 20 pixels, -1 out of memory; what it made,
+ * rt_spiral_page_free frees.  rt_spiral_figure draws the page, with
+ * the spiral's layers unless lay is NULL: NULL out of memory. */
+enum { RT_SPKEY_NONE, RT_SPKEY_LEGEND, RT_SPKEY_RAMP, RT_SPKEY_TURNS };
+struct rt_spiral_page {
+	double w, h, margin;
+	const char *title, *what;
+	int key;
+	const char *const *names;	/* RT_SPKEY_LEGEND */
+	const size_t *counts;
+	size_t ncat;
+	double lo, hi;			/* RT_SPKEY_RAMP */
+	const char *label;
+	/* rt_spiral_place's */
+	struct rt_plot area;
+	char **legend;
+	unsigned char (*legendrgb)[3];
+	size_t rows;
+};
+int rt_spiral_place(struct rt_spiral_page *pg, struct rt_spiral *s, const struct rt_layer *lay);
+struct rt_fig *rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt_spiral *s,
+    const struct rt_layer *lay, size_t nlay);
+void rt_spiral_page_free(struct rt_spiral_page *pg);
+
 /* The persistence stream drawn (plotspiral): its barcode, a panel per
  * dimension, bars by rank (the most persistent on top) from birth to
  * death on the scale axis, a bar alive at the threshold running past

@@ -121,4 +121,32 @@ int rt_loopr_streams(const struct rt_loopr *lr);
 int rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr);
 void rt_expander_free(struct rt_expander *x);
 
+
+/* A model's values as text lines, as pli -x writes them: decimal
+ * (signed: values are taken modulo 2^64 as int64_t), or with hex 0x hex
+ * (a model of addresses).  rt_values_format writes n lines into buf,
+ * which has room for n * RT_VALUE_LINEMAX bytes, and returns the bytes
+ * written.  The writer buffers lines for f (never closing it): put and
+ * flush return 0, or -1 with errno after a write error. */
+#define RT_VALUE_LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
+size_t rt_values_format(char *buf, const uint64_t *v, size_t n, int hex);
+struct rt_valw;
+struct rt_valw *rt_valw_new(FILE *f);	/* NULL: ENOMEM */
+int rt_valw_put(struct rt_valw *w, const uint64_t *v, size_t n, int hex);
+int rt_valw_flush(struct rt_valw *w);
+void rt_valw_free(struct rt_valw *w);	/* does not flush */
+
+/* pli --stats: a model's size against the sequence as decimal (or, with
+ * hex, 0x hex) lines, and against gzip -6 and, where an xz program is on
+ * the PATH, xz -6 of those lines (kept in a temporary file).  Hand it
+ * every value and every phase; rt_loopstat_write writes the
+ * "#reftrace pli-stats 1" stream (reftrace(5)) for a model of model
+ * bytes: 0, or -1 after a write error.  new: NULL with errno. */
+struct rt_loopstat;
+struct rt_loopstat *rt_loopstat_new(void);
+void rt_loopstat_value(struct rt_loopstat *s, uint64_t v, int hex);
+void rt_loopstat_term(struct rt_loopstat *s, const struct rt_term *phase);
+int rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model);
+void rt_loopstat_free(struct rt_loopstat *s);
+
 #endif

@@ -253,6 +253,33 @@ int rt_wclose(struct rt_writer *w);
 /* Record a partition in the header, before the first item: 0, or -1
  * with errno EINVAL when the format cannot record it. */
 int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to hold it */
+/* Partition writers (trfilter -P): rt_wparts_write cuts an access at
+ * the blocks of p->bytes bytes it touches and writes each piece (its
+ * address a block number of B bytes when B is not 0, else clipped to
+ * its block) to its block's partition, number modulo p->n; an event
+ * goes to every output.  rt_wparts_open writes all p->n partitions,
+ * partition k to output k named by pattern with its one %d as k
+ * (rt_partname), opened as rt_wopen does; rt_wparts_one writes
+ * partition p->k alone to w (the set's from then on; path names it).
+ * With rec, each header records its partition where the format has
+ * room (rt_wparts_unrecorded: 1 when one had none).  open returns NULL
+ * with errno: EINVAL for a pattern rt_partname refuses, else with
+ * "name: reason" in err (the outputs opened before are closed); one
+ * NULL with ENOMEM.  write returns 0, or -1 with errno and the output
+ * in rt_wparts_failed; close closes output i as rt_wclose does; free
+ * closes those still open, reporting nothing. */
+struct rt_wparts;
+struct rt_wparts *rt_wparts_open(const char *pattern, const struct rt_part *p, int rec,
+    int fmt, int gzip, char *err, size_t errlen);
+struct rt_wparts *rt_wparts_one(struct rt_writer *w, const char *path, const struct rt_part *p,
+    int rec);
+int rt_wparts_unrecorded(const struct rt_wparts *ws);
+uint64_t rt_wparts_outputs(const struct rt_wparts *ws);
+const char *rt_wparts_name(const struct rt_wparts *ws, uint64_t i);	/* NULL: stdout */
+int rt_wparts_write(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B);
+uint64_t rt_wparts_failed(const struct rt_wparts *ws);
+int rt_wparts_close(struct rt_wparts *ws, uint64_t i);
+void rt_wparts_free(struct rt_wparts *ws);
 
 /* Symbolization: pc -> source location through the objects' debug info. */
 struct rt_sym;

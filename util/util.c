@@ -193,8 +193,8 @@ u_wopen(const char *path, int fmt, int gz)
 	return w;
 }
 
-static void
-writefail(const char *path)
+void
+u_wreport(const char *path)
 {
 	if (errno == EPIPE)
 		_exit(u_status);
@@ -209,10 +209,10 @@ u_close(FILE *f, const char *path)
 	if (bad) {
 		if (errno == 0)
 			errno = EIO;
-		writefail(path);
+		u_wreport(path);
 	}
 	if (f != stdout && fclose(f) && !bad) {
-		writefail(path);
+		u_wreport(path);
 		bad = 1;
 	}
 	return bad ? -1 : 0;
@@ -221,7 +221,7 @@ u_close(FILE *f, const char *path)
 void
 u_wfail(const char *path)
 {
-	writefail(path);
+	u_wreport(path);
 	exit(1);
 }
 
@@ -230,7 +230,7 @@ u_wclose(struct rt_writer *w, const char *path)
 {
 	if (rt_wclose(w) == 0)
 		return 0;
-	writefail(path);
+	u_wreport(path);
 	return -1;
 }
 
@@ -382,7 +382,7 @@ help(const struct u_prog *p)
 			printf("  %s\n  %-22s %s\n", w, "", v[i]->help);
 	}
 	if (fflush(stdout) || ferror(stdout))
-		writefail(NULL);
+		u_wreport(NULL);
 	exit(u_status);
 }
 
@@ -442,7 +442,7 @@ u_getopt(int argc, char *argv[], const struct u_prog *p)
 	case 'V':
 		printf("%s %s\n", p->name, RT_VERSION);
 		if (fflush(stdout) || ferror(stdout))
-			writefail(NULL);
+			u_wreport(NULL);
 		exit(0);
 	case '?':
 		u_usage(p);

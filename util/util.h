@@ -82,6 +82,9 @@ struct rt_writer *u_wopen(const char *path, int fmt, int gz);
 int u_close(FILE *f, const char *path);
 void u_wfail(const char *path) __attribute__((noreturn));
 int u_wclose(struct rt_writer *w, const char *path);
+/* A write to path failed (errno says why): a closed pipe ends the
+ * program quietly, anything else is said and sets the status. */
+void u_wreport(const char *path);
 const char *u_name(const char *path);	/* "<stdout>" for NULL or "-" */
 /* rt_write, a failure handled as u_wfail does. */
 void u_write(struct rt_writer *w, const struct rt_rec *rec, const char *path);

@@ -12,9 +12,9 @@
 
 struct rt_mapcats {
 	int key;			/* RT_KEY_REGION, RT_KEY_LOC, RT_KEY_FUNC */
-	uint64_t *count;		/* per key id */
+	struct rt_tally *count;		/* per key id: a uint64_t, its accesses */
 	uint32_t *cls;			/* per key id: its class (after choosing) */
-	size_t cap;
+	size_t cap;			/* key ids with a count and a class */
 	size_t n;			/* classes named */
 	uint64_t *ncls;			/* per class (and other, at n): accesses */
 	size_t *rank;			/* per class: its rank by accesses, from 0 */
@@ -25,10 +25,15 @@ struct rt_mapcats {
 struct rt_mapcats *
 rt_mapcats_new(int key)
 {
-	struct rt_mapcats *c = calloc(1, sizeof *c);
+	struct rt_mapcats *c;
 
-	if (c != NULL)
-		c->key = key;
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return NULL;
+	if ((c->count = rt_tally_new(sizeof(uint64_t))) == NULL) {
+		free(c);
+		return NULL;
+	}
+	c->key = key;
 	return c;
 }
 
@@ -42,7 +47,7 @@ rt_mapcats_free(struct rt_mapcats *c)
 	for (k = 0; k < c->n; k++)
 		free(c->name[k]);
 	free(c->name);
-	free(c->count);
+	rt_tally_free(c->count);
 	free(c->cls);
 	free(c->ncls);
 	free(c->rank);
@@ -58,14 +63,11 @@ rt_mapcats_key(const struct rt_mapcats *c, const struct rt_rec *r, const struct 
 int
 rt_mapcats_add(struct rt_mapcats *c, uint64_t k)
 {
-	size_t old = c->cap;
+	uint64_t *n = rt_tally_row(c->count, k);
 
-	if (k >= c->cap) {
-		if (k > UINT32_MAX || rt_grow(&c->count, &c->cap, (size_t)k + 1, sizeof *c->count))
-			return -1;
-		memset(c->count + old, 0, (c->cap - old) * sizeof *c->count);
-	}
-	c->count[k]++;
+	if (n == NULL)
+		return -1;
+	(*n)++;
 	return 0;
 }
 
@@ -86,19 +88,24 @@ bycount(const void *a, const void *b)
 int
 rt_mapcats_choose(struct rt_mapcats *c, size_t max)
 {
-	struct counted *v = malloc((c->cap + 1) * sizeof *v);
-	uint32_t *ids = malloc((c->cap + 1) * sizeof *ids);
+	const uint64_t *count;
+	struct counted *v;
+	uint32_t *ids;
 	const char **label = NULL;
 	size_t i, k, nk = 0, *order = NULL;
 	char buf[512];
 	int e = -1;
 
+	c->cap = (size_t)rt_tally_keys(c->count);
+	count = c->cap ? rt_tally_get(c->count, 0) : NULL;
+	v = malloc((c->cap + 1) * sizeof *v);
+	ids = malloc((c->cap + 1) * sizeof *ids);
 	if (v == NULL || ids == NULL || max < 2 ||
 	    (c->cls = malloc((c->cap + 1) * sizeof *c->cls)) == NULL)
 		goto out;
 	for (i = 0; i < c->cap; i++)
-		if (c->count[i])
-			v[nk++] = (struct counted){ c->count[i], (uint32_t)i };
+		if (count[i])
+			v[nk++] = (struct counted){ count[i], (uint32_t)i };
 	qsort(v, nk, sizeof *v, bycount);
 	for (k = 0; k < nk; k++)
 		ids[k] = v[k].id;
@@ -121,13 +128,13 @@ rt_mapcats_choose(struct rt_mapcats *c, size_t max)
 		c->cls[i] = (uint32_t)c->n;
 	for (k = 0; k < c->n; k++) {
 		c->cls[ids[order[k]]] = (uint32_t)k;
-		c->ncls[k] = c->count[ids[order[k]]];
+		c->ncls[k] = count[ids[order[k]]];
 		c->rank[k] = order[k];	/* ids are by accesses */
 		if ((c->name[k] = strdup(rt_label_short(label, c->n, order[k]))) == NULL)
 			goto out;
 	}
 	for (k = c->n; k < nk; k++)
-		c->ncls[c->n] += c->count[ids[k]];
+		c->ncls[c->n] += count[ids[k]];
 	e = 0;
 out:
 	for (k = 0; label != NULL && k < c->n; k++)

@@ -1,6 +1,7 @@
 /* loop.c: unit tests of the loop-model library (lib/loop.h), as TAP:
  * built, written, read and expanded in memory against the values. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,86 @@ readerr(const char *path, const char *text)
 	return msg;
 }
 
+/* The values pli -x writes, against snprintf of each: the edges of the
+ * decimal digits and of int64_t, and a spread of others. */
+static size_t
+edgevalues(uint64_t *v, size_t max)
+{
+	uint64_t p, x = 88172645463325252u;
+	size_t nv = 0;
+
+	v[nv++] = 0;
+	v[nv++] = UINT64_MAX;
+	v[nv++] = (uint64_t)INT64_MAX;
+	v[nv++] = (uint64_t)INT64_MAX + 1;
+	for (p = 1; p <= UINT64_MAX / 10; p *= 10) {
+		v[nv++] = p - 1;
+		v[nv++] = p;
+		v[nv++] = p + 1;
+		v[nv++] = -p;
+		v[nv++] = -p + 1;
+	}
+	while (nv < max) {	/* xorshift, and numbers of every length */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[nv] = x >> (nv % 64);
+		nv++;
+	}
+	return nv;
+}
+
+static int
+formatted(const char *got, size_t len, const uint64_t *v, size_t nv, int hex)
+{
+	char b[32];
+	size_t i, at = 0;
+	int k;
+
+	for (i = 0; i < nv; i++) {
+		k = hex ? snprintf(b, sizeof b, "0x%" PRIx64 "\n", v[i]) :
+		    snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v[i]);
+		if (at + (size_t)k > len || memcmp(got + at, b, (size_t)k) != 0)
+			return 0;
+		at += (size_t)k;
+	}
+	return at == len;
+}
+
+static void
+valuetests(void)
+{
+	static uint64_t v[20000];
+	static char buf[sizeof v / sizeof v[0] * RT_VALUE_LINEMAX];
+	size_t nv = edgevalues(v, sizeof v / sizeof v[0]), len, memlen, i, k;
+	struct rt_valw *w;
+	char *mem = NULL;
+	FILE *f;
+	int hex, good = 1;
+
+	for (hex = 0; hex < 2; hex++) {
+		len = rt_values_format(buf, v, nv, hex);
+		ok(formatted(buf, len, v, nv, hex), hex ? "values in hex as snprintf writes them" :
+		    "values in decimal as snprintf writes them, the edges of the digits and of int64_t");
+	}
+	/* the writer: the values in pieces of 1 to 97, then all at once,
+	 * across its buffer's flushes */
+	if ((f = open_memstream(&mem, &memlen)) == NULL || (w = rt_valw_new(f)) == NULL) {
+		ok(0, "the writer");
+		return;
+	}
+	for (i = 0; i < nv; i += k) {
+		k = i % 97 + 1 < nv - i ? i % 97 + 1 : nv - i;
+		good &= rt_valw_put(w, v + i, k, 0) == 0;
+	}
+	good &= rt_valw_put(w, v, nv, 0) == 0 && rt_valw_flush(w) == 0 && fclose(f) == 0;
+	rt_valw_free(w);
+	len = rt_values_format(buf, v, nv, 0);
+	ok(good && memlen == 2 * len && formatted(mem, len, v, nv, 0) &&
+	    formatted(mem + len, len, v, nv, 0), "the writer writes the lines of every put, in order");
+	free(mem);
+}
+
 int
 main(void)
 {
@@ -235,7 +316,7 @@ main(void)
 	size_t m, i, cap = 200000;
 	int fd, rc;
 
-	printf("1..28\n");
+	printf("1..31\n");
 	if ((fd = mkstemp(path)) < 0 || (v = calloc(cap, sizeof *v)) == NULL) {
 		printf("Bail out! no scratch file\n");
 		return 1;
@@ -277,6 +358,7 @@ main(void)
 		ok(strcmp(readerr(path, bad[i].text), desc) == 0, bad[i].desc);
 	}
 
+	valuetests();
 	unlink(path);
 	free(v);
 	return failed != 0;

@@ -1,0 +1,127 @@
+/* stats.c: pli --stats, a model's size against the sequence it models
+ * as text and against gzip and xz of that text, and the
+ * "#reftrace pli-stats 1" stream that says so. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "loopint.h"
+
+struct rt_loopstat {
+	uint64_t nvalues, looped, nterms, maxdepth, nloops;
+	uint64_t rawbytes, gzbytes;
+	z_stream gz;
+	FILE *seqf;		/* the sequence as text, for xz */
+};
+
+struct rt_loopstat *
+rt_loopstat_new(void)
+{
+	struct rt_loopstat *s;
+	int e;
+
+	if ((s = calloc(1, sizeof *s)) == NULL)
+		return NULL;
+	if ((s->seqf = tmpfile()) == NULL) {
+		e = errno;
+		free(s);
+		errno = e;
+		return NULL;
+	}
+	if (deflateInit2(&s->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		fclose(s->seqf);
+		free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+/* Deflate what is given, counting the bytes out. */
+static void
+deflated(struct rt_loopstat *s, int flush)
+{
+	char o[4096];
+
+	do {
+		s->gz.next_out = (Bytef *)o;
+		s->gz.avail_out = sizeof o;
+		deflate(&s->gz, flush);
+		s->gzbytes += sizeof o - s->gz.avail_out;
+	} while (s->gz.avail_out == 0);
+}
+
+void
+rt_loopstat_value(struct rt_loopstat *s, uint64_t v, int hex)
+{
+	char b[32];
+	int n = hex ? snprintf(b, sizeof b, "0x%" PRIx64 "\n", v) :
+	    snprintf(b, sizeof b, "%" PRId64 "\n", (int64_t)v);
+
+	s->nvalues++;
+	s->rawbytes += (uint64_t)n;
+	s->gz.next_in = (Bytef *)b;
+	s->gz.avail_in = (uInt)n;
+	deflated(s, Z_NO_FLUSH);
+	fputs(b, s->seqf);
+}
+
+void
+rt_loopstat_term(struct rt_loopstat *s, const struct rt_term *t)
+{
+	s->nterms++;
+	if (rt_term_depth(t) > 0) {
+		s->looped += rt_term_values(t);
+		s->nloops++;
+		if ((uint64_t)rt_term_depth(t) > s->maxdepth)
+			s->maxdepth = (uint64_t)rt_term_depth(t);
+	}
+}
+
+int
+rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model)
+{
+	char cmd[64];
+	uint64_t xzbytes = 0;
+	FILE *p;
+	int xzok = 0;
+
+	deflated(s, Z_FINISH);
+	if (fflush(s->seqf) == 0) {
+		/* xz is not a library we link: use the program where there is one */
+		rewind(s->seqf);
+		snprintf(cmd, sizeof cmd, "xz -c </dev/fd/%d 2>/dev/null | wc -c", fileno(s->seqf));
+		if ((p = popen(cmd, "r")) != NULL) {
+			xzok = fscanf(p, "%" SCNu64, &xzbytes) == 1 && xzbytes > 0;
+			pclose(p);
+		}
+	}
+	fprintf(f, "#reftrace pli-stats 1 values phases loops depth coverage "
+	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
+	fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.4f %" PRIu64
+	    " %" PRIu64 " %" PRIu64 " ", s->nvalues, s->nterms, s->nloops, s->maxdepth,
+	    s->nvalues ? (double)s->looped / s->nvalues : 0, s->rawbytes, model, s->gzbytes);
+	if (xzok)
+		fprintf(f, "%" PRIu64, xzbytes);
+	else
+		fputc('-', f);
+	fprintf(f, " %.1f %.1f ", model ? (double)s->rawbytes / model : 0,
+	    s->gzbytes ? (double)s->rawbytes / s->gzbytes : 0);
+	if (xzok)
+		fprintf(f, "%.1f\n", (double)s->rawbytes / xzbytes);
+	else
+		fputs("-\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+void
+rt_loopstat_free(struct rt_loopstat *s)
+{
+	if (s == NULL)
+		return;
+	deflateEnd(&s->gz);
+	fclose(s->seqf);
+	free(s);
+}

@@ -1,0 +1,110 @@
+/* values.c: a loop model's values as lines of text (pli -x), formatted
+ * by hand two digits at a time: expansion is bound by this, and
+ * snprintf a value is several times slower. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+
+#define NBUF (1 << 16)	/* bytes written at a time */
+
+struct rt_valw {
+	FILE *f;
+	size_t n;
+	char buf[NBUF + RT_VALUE_LINEMAX];
+};
+
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+size_t
+rt_values_format(char *buf, const uint64_t *v, size_t n, int hex)
+{
+	char b[2 * RT_VALUE_LINEMAX], *e = b + RT_VALUE_LINEMAX, *p, *o = buf;
+	uint64_t a, x;
+	unsigned d;
+	size_t i;
+
+	if (hex) {
+		for (i = 0; i < n; i++) {
+			p = e;
+			*--p = '\n';
+			a = v[i];
+			do
+				*--p = "0123456789abcdef"[a & 15];
+			while ((a >>= 4) != 0);
+			*--p = 'x';
+			*--p = '0';
+			memcpy(o, p, RT_VALUE_LINEMAX);
+			o += e - p;
+		}
+		return (size_t)(o - buf);
+	}
+	for (i = 0; i < n; i++) {
+		x = v[i];
+		a = (int64_t)x < 0 ? -x : x;
+		p = e;
+		*--p = '\n';
+		while (a >= 100) {
+			d = (unsigned)(a % 100) * 2;
+			a /= 100;
+			p -= 2;
+			memcpy(p, digits2 + d, 2);
+		}
+		if (a >= 10) {
+			p -= 2;
+			memcpy(p, digits2 + a * 2, 2);
+		} else
+			*--p = (char)('0' + a);
+		if ((int64_t)x < 0)
+			*--p = '-';
+		memcpy(o, p, RT_VALUE_LINEMAX);	/* a fixed-size copy is cheaper */
+		o += e - p;
+	}
+	return (size_t)(o - buf);
+}
+
+struct rt_valw *
+rt_valw_new(FILE *f)
+{
+	struct rt_valw *w;
+
+	if ((w = malloc(sizeof *w)) == NULL)
+		return NULL;
+	w->f = f;
+	w->n = 0;
+	return w;
+}
+
+int
+rt_valw_flush(struct rt_valw *w)
+{
+	size_t n = w->n;
+
+	w->n = 0;
+	return n && fwrite(w->buf, 1, n, w->f) != n ? -1 : 0;
+}
+
+int
+rt_valw_put(struct rt_valw *w, const uint64_t *v, size_t n, int hex)
+{
+	size_t most = NBUF / RT_VALUE_LINEMAX;
+
+	for (; n > most; v += most, n -= most)
+		if (rt_valw_put(w, v, most, hex))
+			return -1;
+	/* n values fit: no test a value */
+	if (n > (NBUF - w->n) / RT_VALUE_LINEMAX && rt_valw_flush(w))
+		return -1;
+	w->n += rt_values_format(w->buf + w->n, v, n, hex);
+	return 0;
+}
+
+void
+rt_valw_free(struct rt_valw *w)
+{
+	free(w);
+}
