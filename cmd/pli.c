@@ -10,7 +10,7 @@
 #include "loop.h"
 #include "util.h"
 
-static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
+static uint64_t pflag = 32, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static int hex = -1;		/* values in hex: addresses; -1: not known yet */
 static int byflag = 1;		/* -g pc: a stream an instruction, if the trace has pcs */
@@ -34,7 +34,7 @@ static const struct u_opt opts[] = {
 	{ 'x', "expand", NULL, "expand models back into their values" },
 	{ O_DEPTH, "depth", "n", "loops nested at most n deep (8)" },
 	{ O_LOOKBACK, "lookback", "n", "terms kept where loops can still form (3 * period + 2)" },
-	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (16)" },
+	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (32)" },
 	{ O_STATS, "stats", NULL, "the model's size beside gzip and xz, not the model" },
 	{ 0 }
 };

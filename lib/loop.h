@@ -46,7 +46,9 @@ void rt_loopb_free(struct rt_loopb *b);
 
 /* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
  * a line (reftrace(5)).  The writer puts the header on f at open, writes
- * literals 16 a line and loops as nests; it never closes f.  With hex,
+ * literals 16 a line, the numbers alone, and loops as nests, a loop
+ * only where it is no longer than its values as literals (a model is
+ * never longer than its values as text); it never closes f.  With hex,
  * the model is of addresses (or block numbers): the header says
  * "#values hex", literals and the constants of emits are written in 0x
  * hex, and the model's values are shown in hex (pli -x).  Each call

@@ -320,7 +320,7 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 int
 rt_loopb_add(struct rt_loopb *b, uint64_t v)
 {
-	struct rt_term *t;
+	struct rt_term *t, *last;
 	size_t k, n, period = b->period;
 	int again, rc;
 
@@ -333,9 +333,13 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 	do {
 		again = 0;
 		n = b->ntail;
+		last = b->tail[n - 1];
 		for (k = 1; k <= period && k < n; k++) {
-			if ((again = extend(b, k)) != 0 ||
-			    (n >= 3 * k && (again = create(b, k)) != 0))
+			/* the first tests of each, here: most k fail them */
+			if (b->tail[n - k - 1]->nbody == k && (again = extend(b, k)) != 0)
+				break;
+			if (n >= 3 * k && b->tail[n - k - 1]->hash == last->hash &&
+			    (again = create(b, k)) != 0)
 				break;
 		}
 	} while (again > 0);
