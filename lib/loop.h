@@ -82,7 +82,10 @@ void rt_loopr_close(struct rt_loopr *lr);
  * The model is written "stream N [fetch] PC" and its statements for each
  * stream in the order of their first values, then "order" and a model of
  * the stream numbers (reftrace(5)); it is held in memory until
- * rt_loopm_end writes it.  A stream is an instruction's data accesses,
+ * rt_loopm_end writes it.  If it is longer than the values as literals
+ * (the order costs bytes a value), those are written instead, as a model
+ * of one stream, when there were at most 2^22 values (they are kept so
+ * far).  A stream is an instruction's data accesses,
  * or with fetch its fetches (a stream of one address, its order regular
  * where all fetches as one stream make the order a tangle); pc RT_NOPC
  * (0) for values of no instruction.  fn, if not

@@ -306,8 +306,9 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->window = lookback;
 	b->fn = fn;
 	b->ctx = ctx;
-	/* the tail holds at most 2 * window + 1 terms */
-	b->captail = 4 * lookback;
+	/* the tail holds at most 2 * window + 1 terms; it grows to that as
+	 * values come (a trace has thousands of streams of a few values) */
+	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
 	if (b->tail == NULL || b->at == NULL) {
@@ -324,7 +325,9 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 	size_t k, n, period = b->period;
 	int again, rc;
 
-	if (b->broken || (t = newterm(b, 0)) == NULL)
+	if (b->broken || (b->ntail == b->captail &&
+	    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail)) ||
+	    (t = newterm(b, 0)) == NULL)
 		goto nomem;
 	t->c[0] = v;
 	t->nval = 1;

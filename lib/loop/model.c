@@ -16,7 +16,8 @@ struct rt_loopw {
 	int hex;		/* absolute values in hex: a model of addresses */
 	uint64_t lit[NLIT];	/* literals not yet written */
 	int nlit;
-	FILE *loop;		/* a loop phase, printed before it is chosen */
+	FILE *loop;		/* a loop phase, printed before it is chosen;
+				 * opened at the first */
 	char *loopbuf;
 	size_t looplen;
 };
@@ -61,11 +62,7 @@ rt_loopw_new(FILE *f, int hex, int header)
 		return NULL;
 	w->f = f;
 	w->hex = hex;
-	if ((w->loop = open_memstream(&w->loopbuf, &w->looplen)) == NULL ||
-	    (header && rt_loop_header(f, hex))) {
-		if (w->loop != NULL)
-			fclose(w->loop);
-		free(w->loopbuf);
+	if (header && rt_loop_header(f, hex)) {
 		free(w);
 		return NULL;
 	}
@@ -172,6 +169,12 @@ literal(void *ctx, uint64_t v)
 		flushlit(w);
 }
 
+void
+rt_loopw_value(struct rt_loopw *w, uint64_t v)
+{
+	literal(w, v);
+}
+
 /* A polynomial's value at the indices t (t[b]: the loop b levels out). */
 static uint64_t
 polyat(const uint64_t *c, int levels, const uint64_t *t)
@@ -236,6 +239,9 @@ loopwins(struct rt_loopw *w, const struct rt_term *t, size_t *len)
 	struct litcount lc = { 0, w->hex };
 	off_t n;
 
+	/* opened at the first loop: most streams of a trace have none */
+	if (w->loop == NULL && (w->loop = open_memstream(&w->loopbuf, &w->looplen)) == NULL)
+		return -1;
 	rewind(w->loop);
 	print(w->loop, t, 0, w->hex);
 	if (fflush(w->loop) == EOF || (n = ftello(w->loop)) < 0)
@@ -273,7 +279,8 @@ rt_loopw_close(struct rt_loopw *w)
 
 	flushlit(w);
 	rc = ferror(w->f) ? -1 : 0;
-	fclose(w->loop);
+	if (w->loop != NULL)
+		fclose(w->loop);
 	free(w->loopbuf);
 	free(w);
 	return rc;

@@ -38,7 +38,16 @@ struct rt_loopm {
 	uint32_t *tab;		/* open addressing: stream number, 0 empty */
 	size_t tabcap;		/* a power of two, at least twice n */
 	struct stream *order, *last;
+	/* the values in order, to write them as literals if the model of
+	 * streams is longer than they are (the order costs bytes a value);
+	 * kept up to KEEP values, then let go */
+	uint64_t *vals;
+	size_t nvals, capvals;
+	int lost;
+	uint64_t textlen;	/* bytes of the values as literals */
 };
+
+#define KEEP ((size_t)1 << 22)
 
 static int
 phase(void *ctx, const struct rt_term *t)
@@ -120,6 +129,7 @@ rt_loopm_free(struct rt_loopm *m)
 	freestream(m->order);
 	free(m->s);
 	free(m->tab);
+	free(m->vals);
 	free(m);
 }
 
@@ -191,6 +201,16 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 		m->last = s;
 	}
 	s->other |= v != pc;
+	m->textlen += rt_loop_litlen(v, m->hex);
+	if (!m->lost) {
+		if (m->nvals == KEEP ||
+		    rt_grow(&m->vals, &m->capvals, m->nvals + 1, sizeof *m->vals)) {
+			free(m->vals);
+			m->vals = NULL;
+			m->lost = 1;
+		} else
+			m->vals[m->nvals++] = v;
+	}
 	if ((rc = rt_loopb_add(s->b, v)) != 0)
 		return rc;
 	return rt_loopb_add(m->order->b, s->num);
@@ -214,10 +234,35 @@ finish(struct stream *s)
 	return rc;
 }
 
+/* A stream's section: its line, and its statements unless it is the
+ * fetches of its own address (as often as the order says: nothing to
+ * write).  To f, or with f NULL its bytes. */
+static size_t
+section(const struct stream *s, FILE *f)
+{
+	char line[64];
+	int n;
+
+	if (s->key == RT_NOPC)
+		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
+		    s->fetch ? " fetch" : "");
+	else
+		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n", s->num,
+		    s->fetch ? " fetch" : "", s->key);
+	if (f != NULL)
+		fputs(line, f);
+	if (s->fetch && !s->other)
+		return (size_t)n;
+	if (f != NULL)
+		fwrite(s->buf, 1, s->len, f);
+	return (size_t)n + s->len;
+}
+
 int
 rt_loopm_end(struct rt_loopm *m, FILE *f)
 {
-	struct stream *s;
+	struct rt_loopw *w;
+	uint64_t len = 0;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
@@ -227,18 +272,19 @@ rt_loopm_end(struct rt_loopm *m, FILE *f)
 		return -1;
 	if (m->n == 0)		/* no values: the header alone */
 		return 0;
-	for (i = 0; i < m->n; i++) {
-		s = m->s[i];
-		fprintf(f, "stream %" PRIu64 "%s", s->num, s->fetch ? " fetch" : "");
-		if (s->key == RT_NOPC)
-			fputs(" -\n", f);
-		else
-			fprintf(f, " 0x%" PRIx64 "\n", s->key);
-		/* the fetches of its own address, as often as the order
-		 * says: nothing to write */
-		if (!s->fetch || s->other)
-			fwrite(s->buf, 1, s->len, f);
+	for (i = 0; i < m->n; i++)
+		len += section(m->s[i], NULL);
+	len += 6 + m->order->len;
+	if (!m->lost && len > m->textlen) {
+		/* longer than the values: the values, as one stream */
+		if ((w = rt_loopw_new(f, m->hex, 0)) == NULL)
+			return -1;
+		for (i = 0; i < m->nvals; i++)
+			rt_loopw_value(w, m->vals[i]);
+		return rt_loopw_close(w);
 	}
+	for (i = 0; i < m->n; i++)
+		section(m->s[i], f);
 	fputs("order\n", f);
 	fwrite(m->order->buf, 1, m->order->len, f);
 	return ferror(f) ? -1 : 0;
