@@ -165,7 +165,8 @@ continues(const struct rt_term *a, const struct rt_term *b, uint64_t t)
 
 /* Can the last 3k terms become a loop?  They must have one shape and
  * parameters in arithmetic progression.  The newest terms are checked
- * first, values of leaves directly: most tries fail at once.  1 if they
+ * first, values of leaves and counts of loops directly: most tries fail
+ * at once.  1 if they
  * did, 0 if not, -1 out of memory. */
 static inline int
 maybe(struct rt_term **g, size_t k)
@@ -175,8 +176,9 @@ maybe(struct rt_term **g, size_t k)
 	for (j = k; j-- > 0;) {
 		if (g[j]->hash != g[k + j]->hash || g[j]->hash != g[2 * k + j]->hash)
 			return 0;
-		if (g[j]->nbody == 0 &&
-		    g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
+		/* a leaf's value, a loop's count: the first coefficient of
+		 * each (terms of the tail have no loops around them) */
+		if (g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
 			return 0;
 	}
 	return 1;
