@@ -26,7 +26,7 @@ check "round trip with -B 64 and a short period" \
 # element, which the 16-bit interleaved whole does not show.
 trfilter -e "$D/matmul" -F standard -t R "$D/matmul-standard.lk.gz" >"$tmp/mm.txt"
 awk '!/^#/ { print $3 }' "$tmp/mm.txt" >"$tmp/mm.addr"
-pli "$tmp/mm.txt" >"$tmp/mm.pli"
+pli -g pc "$tmp/mm.txt" >"$tmp/mm.pli"
 check "matmul: a load whose stream is the i, j, k nest of A[i][k]" \
 	"awk '/^stream/ { s = \$0; d = 0 } /^for t1 = 0 to 15 /{ d = 1 } d == 1 && /^  for t2 = 0 to 15 /{ d = 2 }
 	     d == 2 && /^    for t3 = 0 to 15 /{ d = 3 } d == 3 && /^      emit 128\\*t1 \\+ 8\\*t3 \\+ 0x/ { f = 1 }

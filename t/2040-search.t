@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 18
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -85,3 +85,16 @@ check "in a model of addresses: hex digits, 16 at most" \
 	"printf '#reftrace loops 1\\n#values hex\\nff fee ffffffffffffffff\\n' | pli -x | tr '\\n' ' ' | grep -qx '0xff 0xfee 0xffffffffffffffff '"
 check_fail "17 hex digits are an error with the place" 1 "^pli: <stdin>:3: want at most 16 hex digits, not '10000000000000000'\$" \
 	"printf '#reftrace loops 1\\n#values hex\\n1 10000000000000000\\n' | pli -x"
+
+# Two hypotheses, a stream an instruction and one stream: the blocked
+# multiply's data has 40 instructions whose order is long as streams,
+# while one stream with bodies of 32 terms finds the loop nest: the
+# default writes the shorter, smaller than xz -9 of the addresses.
+trfilter -e "$D/matmul" -F blocked -t RWM "$D/matmul-blocked.lk.gz" >"$tmp/mb.txt"
+awk '!/^#/ { print $3 }' "$tmp/mb.txt" >"$tmp/mb.addr"
+pli "$tmp/mb.txt" >"$tmp/mb.pli"
+check "blocked multiply: the shorter hypothesis, and it expands back" \
+	"a=\$(wc -c <$tmp/mb.pli); s=\$(pli -g pc $tmp/mb.txt | wc -c); o=\$(pli -g none $tmp/mb.txt | wc -c);
+	 test \$a -le \$s && test \$a -le \$o && rt $tmp/mb.addr $tmp/mb.pli"
+check "blocked multiply: smaller than xz -9 of the addresses" \
+	"test \$(wc -c <$tmp/mb.pli) -lt \$(xz -9 <$tmp/mb.addr | wc -c)"

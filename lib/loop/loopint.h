@@ -69,8 +69,6 @@ void rt_stmt_affine(struct rt_stmt *p, uint64_t *t);
 /* A writer of statements without the header (a stream's section), and
  * the header alone. */
 struct rt_loopw *rt_loopw_new(FILE *f, int hex, int header);
-/* A literal value more. */
-void rt_loopw_value(struct rt_loopw *w, uint64_t v);
 int rt_loop_header(FILE *f, int hex);
 /* The expander of streams hands its values to rt_expand_put (0, or what
  * the expander's fn returned) and says its errors by rt_expand_fail. */

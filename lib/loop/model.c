@@ -169,12 +169,6 @@ literal(void *ctx, uint64_t v)
 		flushlit(w);
 }
 
-void
-rt_loopw_value(struct rt_loopw *w, uint64_t v)
-{
-	literal(w, v);
-}
-
 /* A polynomial's value at the indices t (t[b]: the loop b levels out). */
 static uint64_t
 polyat(const uint64_t *c, int levels, const uint64_t *t)
