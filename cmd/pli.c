@@ -13,7 +13,7 @@
 static uint64_t pflag = 32, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static int hex = -1;		/* values in hex: addresses; -1: not known yet */
-static int byflag = 2;		/* -g pc (1): a stream an instruction, if the trace has pcs; auto (2): or one, the shorter */
+static int byflag = 1;		/* -g pc (1): a stream an instruction, if the trace has pcs; auto (2): or one, the shorter */
 static struct rt_loopm *lm;	/* streams, once the first access has a pc */
 static int decided;		/* the first access seen */
 static const char *oflag;
@@ -27,7 +27,7 @@ enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
 static const struct u_opt opts[] = {
 	{ 'B', "block", "bytes", "model addresses as block numbers" },
 	{ 'f', "field", "n", "a series: the integers of field n (1)" },
-	{ 'g', "by", "key", "pc: a model an instruction, none: one, auto: the shorter (auto)" },
+	{ 'g', "by", "key", "pc: a model an instruction (the default), none: one, auto: the shorter" },
 	{ 'I', "format", "format", "a trace format, or series: integers a line" },
 	U_OPT_KEEP,
 	U_OPT_OUTPUT,

@@ -89,10 +89,10 @@ check_fail "17 hex digits are an error with the place" 1 "^pli: <stdin>:3: want 
 # Two hypotheses, a stream an instruction and one stream: the blocked
 # multiply's data has 40 instructions whose order is long as streams,
 # while one stream with bodies of 32 terms finds the loop nest: the
-# default writes the shorter, smaller than xz -9 of the addresses.
+# -g auto writes the shorter, smaller than xz -9 of the addresses.
 trfilter -e "$D/matmul" -F blocked -t RWM "$D/matmul-blocked.lk.gz" >"$tmp/mb.txt"
 awk '!/^#/ { print $3 }' "$tmp/mb.txt" >"$tmp/mb.addr"
-pli "$tmp/mb.txt" >"$tmp/mb.pli"
+pli -g auto "$tmp/mb.txt" >"$tmp/mb.pli"
 check "blocked multiply: the shorter hypothesis, and it expands back" \
 	"a=\$(wc -c <$tmp/mb.pli); s=\$(pli -g pc $tmp/mb.txt | wc -c); o=\$(pli -g none $tmp/mb.txt | wc -c);
 	 test \$a -le \$s && test \$a -le \$o && rt $tmp/mb.addr $tmp/mb.pli"
