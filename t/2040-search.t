@@ -28,11 +28,11 @@ check "random addresses: the model's statements 2 bytes a value shorter than the
 
 # A trace of random addresses from 50 instructions at random: the
 # order of streams costs bytes a value, and no stream has a loop, so the
-# model of streams is longer than the values: they are written as one
-# stream's literals instead.
+# model of streams is longer than the values less their 0x; -g auto
+# writes them as one stream's literals instead.
 awk 'BEGIN { srand(5); for (i = 0; i < 3000; i++) { printf "I  %08x,4\n", 4194304 + 4 * int(rand() * 50); printf " L %08x,8\n", 2^28 + 8 * int(rand() * 2^20) } }' >"$tmp/rl.lk"
 trfilter "$tmp/rl.lk" | awk '!/^#/ { print $3 }' >"$tmp/rl.addr"
-pli "$tmp/rl.lk" >"$tmp/rl.pli"
+pli -g auto "$tmp/rl.lk" >"$tmp/rl.pli"
 check "random trace: round trip" "test \$(wc -l <$tmp/rl.addr) = 6000 && rt $tmp/rl.addr $tmp/rl.pli"
 check "random trace: the model's statements 2 bytes a value shorter than the text" \
 	"test \$(body $tmp/rl.pli) -le \$((\$(wc -c <$tmp/rl.addr) - 2 * 6000))"
