@@ -9,10 +9,10 @@
 #include "loop.h"
 #include "util.h"
 
-static uint64_t pflag = 16, dflag = 8, Bflag = 1, fflag = 1, wflag;
+static uint64_t pflag = 32, dflag = 8, Bflag = 1, fflag = 1, wflag;
 static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
 static int hex = -1;		/* values in hex: addresses; -1: not known yet */
-static int byflag = 1;		/* -g pc: a stream an instruction, if the trace has pcs */
+static int byflag = 1;		/* -g pc (1): a stream an instruction, if the trace has pcs; auto (2): or one, the shorter */
 static struct rt_loopm *lm;	/* streams, once the first access has a pc */
 static int decided;		/* the first access seen */
 static const char *oflag;
@@ -27,14 +27,14 @@ enum { O_DEPTH = U_LONG, O_LOOKBACK, O_PERIOD, O_STATS };
 static const struct u_opt opts[] = {
 	{ 'B', "block", "bytes", "model addresses as block numbers" },
 	{ 'f', "field", "n", "a series: the integers of field n (1)" },
-	{ 'g', "by", "key", "pc: a model an instruction (the default), or none: one" },
+	{ 'g', "by", "key", "pc: a model an instruction (the default), none: one, auto: the shorter" },
 	{ 'I', "format", "format", "a trace format, or series: integers a line" },
 	U_OPT_KEEP,
 	U_OPT_OUTPUT,
 	{ 'x', "expand", NULL, "expand models back into their values" },
 	{ O_DEPTH, "depth", "n", "loops nested at most n deep (8)" },
 	{ O_LOOKBACK, "lookback", "n", "terms kept where loops can still form (3 * period + 2)" },
-	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (16)" },
+	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (32)" },
 	{ O_STATS, "stats", NULL, "the model's size beside gzip and xz, not the model" },
 	{ 0 }
 };
@@ -84,7 +84,7 @@ item(void *ctx, struct rt_rec *rec)
 	if (!decided) {
 		decided = 1;
 		if (byflag && rec->pc != RT_NOPC &&
-		    (lm = rt_loopm_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, 1,
+		    (lm = rt_loopm_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, 1, byflag == 2,
 		    phase, NULL)) == NULL)
 			u_die(1, "out of memory");
 	}
@@ -278,12 +278,12 @@ main(int argc, char *argv[])
 			series = 1;
 			break;
 		case 'g':
-			if (strcmp(optarg, "pc") == 0)
-				byflag = 1;
+			if (strcmp(optarg, "pc") == 0 || strcmp(optarg, "auto") == 0)
+				byflag = optarg[0] == 'p' ? 1 : 2;
 			else if (strcmp(optarg, "none") == 0)
 				byflag = 0;
 			else
-				u_bad("-g %s: want pc or none", optarg);
+				u_bad("-g %s: want pc, none or auto", optarg);
 			break;
 		case 'I':
 			if (strcmp(optarg, "series") == 0)

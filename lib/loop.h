@@ -46,7 +46,9 @@ void rt_loopb_free(struct rt_loopb *b);
 
 /* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
  * a line (reftrace(5)).  The writer puts the header on f at open, writes
- * literals 16 a line and loops as nests; it never closes f.  With hex,
+ * literals 16 a line, the numbers alone, and loops as nests, a loop
+ * only where it is no longer than its values as literals (a model is
+ * never longer than its values as text); it never closes f.  With hex,
  * the model is of addresses (or block numbers): the header says
  * "#values hex", literals and the constants of emits are written in 0x
  * hex, and the model's values are shown in hex (pli -x).  Each call
@@ -80,7 +82,10 @@ void rt_loopr_close(struct rt_loopr *lr);
  * The model is written "stream N [fetch] PC" and its statements for each
  * stream in the order of their first values, then "order" and a model of
  * the stream numbers (reftrace(5)); it is held in memory until
- * rt_loopm_end writes it.  A stream is an instruction's data accesses,
+ * rt_loopm_end writes it.  With one, the values are modelled as one
+ * stream too, the other hypothesis, and the shorter model is written:
+ * the order costs bytes a value, and one stream finds loops across
+ * instructions (never longer than the values as text).  A stream is an instruction's data accesses,
  * or with fetch its fetches (a stream of one address, its order regular
  * where all fetches as one stream make the order a tangle); pc RT_NOPC
  * (0) for values of no instruction.  fn, if not
@@ -89,7 +94,7 @@ void rt_loopr_close(struct rt_loopr *lr);
  * left), rt_loopm_end 0 or -1 with errno. */
 struct rt_loopm;
 struct rt_loopm *rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex,
-    rt_term_fn *fn, void *ctx);	/* NULL: errno */
+    int one, rt_term_fn *fn, void *ctx);	/* NULL: errno */
 int rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v);
 int rt_loopm_end(struct rt_loopm *m, FILE *f);
 size_t rt_loopm_nstreams(const struct rt_loopm *m);

@@ -165,7 +165,8 @@ continues(const struct rt_term *a, const struct rt_term *b, uint64_t t)
 
 /* Can the last 3k terms become a loop?  They must have one shape and
  * parameters in arithmetic progression.  The newest terms are checked
- * first, values of leaves directly: most tries fail at once.  1 if they
+ * first, values of leaves and counts of loops directly: most tries fail
+ * at once.  1 if they
  * did, 0 if not, -1 out of memory. */
 static inline int
 maybe(struct rt_term **g, size_t k)
@@ -175,8 +176,9 @@ maybe(struct rt_term **g, size_t k)
 	for (j = k; j-- > 0;) {
 		if (g[j]->hash != g[k + j]->hash || g[j]->hash != g[2 * k + j]->hash)
 			return 0;
-		if (g[j]->nbody == 0 &&
-		    g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
+		/* a leaf's value, a loop's count: the first coefficient of
+		 * each (terms of the tail have no loops around them) */
+		if (g[2 * k + j]->c0 - g[k + j]->c0 != g[k + j]->c0 - g[j]->c0)
 			return 0;
 	}
 	return 1;
@@ -306,8 +308,9 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->window = lookback;
 	b->fn = fn;
 	b->ctx = ctx;
-	/* the tail holds at most 2 * window + 1 terms */
-	b->captail = 4 * lookback;
+	/* the tail holds at most 2 * window + 1 terms; it grows to that as
+	 * values come (a trace has thousands of streams of a few values) */
+	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
 	if (b->tail == NULL || b->at == NULL) {
@@ -320,11 +323,13 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 int
 rt_loopb_add(struct rt_loopb *b, uint64_t v)
 {
-	struct rt_term *t;
+	struct rt_term *t, *last;
 	size_t k, n, period = b->period;
 	int again, rc;
 
-	if (b->broken || (t = newterm(b, 0)) == NULL)
+	if (b->broken || (b->ntail == b->captail &&
+	    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail)) ||
+	    (t = newterm(b, 0)) == NULL)
 		goto nomem;
 	t->c[0] = v;
 	t->nval = 1;
@@ -333,9 +338,13 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 	do {
 		again = 0;
 		n = b->ntail;
+		last = b->tail[n - 1];
 		for (k = 1; k <= period && k < n; k++) {
-			if ((again = extend(b, k)) != 0 ||
-			    (n >= 3 * k && (again = create(b, k)) != 0))
+			/* the first tests of each, here: most k fail them */
+			if (b->tail[n - k - 1]->nbody == k && (again = extend(b, k)) != 0)
+				break;
+			if (n >= 3 * k && b->tail[n - k - 1]->hash == last->hash &&
+			    (again = create(b, k)) != 0)
 				break;
 		}
 	} while (again > 0);

@@ -52,6 +52,10 @@ struct rt_stmt {
 };
 
 void rt_stmt_free(struct rt_stmt *s);
+/* The bytes of v as a literal of a model: its digits and a blank or a
+ * newline (hex digits alone in a model of addresses, where pli -x writes
+ * two more). */
+size_t rt_loop_litlen(uint64_t v, int hex);
 /* The statement rt_loopr_next gave last, now the caller's to free. */
 struct rt_stmt *rt_loopr_take(struct rt_loopr *lr);
 /* A statement's polynomial at the loop indices t (t[b]: t(b + 1)). */

@@ -9,14 +9,37 @@
 #include "reftrace.h"
 #include "loopint.h"
 
-#define NLIT 16		/* literals a "values" line */
+#define NLIT 16		/* literals a line */
 
 struct rt_loopw {
 	FILE *f;
 	int hex;		/* absolute values in hex: a model of addresses */
 	uint64_t lit[NLIT];	/* literals not yet written */
 	int nlit;
+	FILE *loop;		/* a loop phase, printed before it is chosen;
+				 * opened at the first */
+	char *loopbuf;
+	size_t looplen;
 };
+
+size_t
+rt_loop_litlen(uint64_t v, int hex)
+{
+	size_t n = 2;
+
+	if (hex) {
+		while (v >>= 4)
+			n++;
+		return n;
+	}
+	if ((int64_t)v < 0) {
+		n++;
+		v = -v;
+	}
+	while (v /= 10)
+		n++;
+	return n;
+}
 
 /* The header: its kind, whether the values are addresses. */
 int
@@ -119,34 +142,126 @@ print(FILE *f, const struct rt_term *t, int depth, int hex)
 	fputs("}\n", f);
 }
 
+/* A line of literals: the numbers alone, as many bytes as pli -x writes
+ * for them (fewer in hex: no 0x). */
 static void
 flushlit(struct rt_loopw *w)
 {
 	int i;
 
-	if (w->nlit == 0)
-		return;
-	fputs("values", w->f);
 	for (i = 0; i < w->nlit; i++)
 		if (w->hex)
-			fprintf(w->f, " 0x%" PRIx64, w->lit[i]);
+			fprintf(w->f, "%s%" PRIx64, i ? " " : "", w->lit[i]);
 		else
-			fprintf(w->f, " %" PRId64, (int64_t)w->lit[i]);
-	fputc('\n', w->f);
+			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)w->lit[i]);
+	if (w->nlit > 0)
+		fputc('\n', w->f);
 	w->nlit = 0;
+}
+
+static void
+literal(void *ctx, uint64_t v)
+{
+	struct rt_loopw *w = ctx;
+
+	w->lit[w->nlit++] = v;
+	if (w->nlit == NLIT)
+		flushlit(w);
+}
+
+/* A polynomial's value at the indices t (t[b]: the loop b levels out). */
+static uint64_t
+polyat(const uint64_t *c, int levels, const uint64_t *t)
+{
+	size_t m, n = (size_t)1 << levels;
+	uint64_t v, sum = 0;
+	int b;
+
+	for (m = 0; m < n; m++) {
+		v = c[m];
+		for (b = 0; b < levels && v != 0; b++)
+			if (m & ((size_t)1 << b))
+				v *= t[b];
+		sum += v;
+	}
+	return sum;
+}
+
+/* Each value of term u, inside the loops at t (t[0] the innermost), to
+ * fn in order. */
+static void
+walk(const struct rt_term *u, const uint64_t *t, void (*fn)(void *, uint64_t), void *ctx)
+{
+	uint64_t i, n, in[RT_LOOP_MAXDEPTH + 1];
+	uint32_t j;
+
+	if (u->nbody == 0) {
+		fn(ctx, polyat(u->c, u->levels, t));
+		return;
+	}
+	n = polyat(u->c, u->levels, t);
+	if (u->levels > 0)
+		memcpy(in + 1, t, u->levels * sizeof *t);
+	for (i = 0; i < n; i++) {
+		in[0] = i;
+		for (j = 0; j < u->nbody; j++)
+			walk(u->body[j], in, fn, ctx);
+	}
+}
+
+struct litcount {
+	uint64_t len;
+	int hex;
+};
+
+static void
+litcount(void *ctx, uint64_t v)
+{
+	struct litcount *lc = ctx;
+
+	lc->len += rt_loop_litlen(v, lc->hex);
+}
+
+/* A loop is written only if it is no longer than its values as
+ * literals, so that a model is never longer than its values as text.
+ * Its values are counted only when it is short enough for that to
+ * matter (a literal takes 2 bytes at least).  1 the loop, 0 literals,
+ * -1 out of memory. */
+static int
+loopwins(struct rt_loopw *w, const struct rt_term *t, size_t *len)
+{
+	struct litcount lc = { 0, w->hex };
+	off_t n;
+
+	/* opened at the first loop: most streams of a trace have none */
+	if (w->loop == NULL && (w->loop = open_memstream(&w->loopbuf, &w->looplen)) == NULL)
+		return -1;
+	rewind(w->loop);
+	print(w->loop, t, 0, w->hex);
+	if (fflush(w->loop) == EOF || (n = ftello(w->loop)) < 0)
+		return -1;
+	*len = (size_t)n;
+	if ((uint64_t)n <= 2 * t->nval)
+		return 1;
+	walk(t, NULL, litcount, &lc);
+	return (uint64_t)n <= lc.len;
 }
 
 int
 rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 {
-	if (t->nbody == 0) {
-		w->lit[w->nlit++] = t->c[0];
-		if (w->nlit < NLIT)
-			return 0;
+	size_t len;
+	int rc;
+
+	if (t->nbody == 0)
+		literal(w, t->c[0]);
+	else if ((rc = loopwins(w, t, &len)) < 0)
+		return -1;
+	else if (rc == 0)
+		walk(t, NULL, literal, w);
+	else {
 		flushlit(w);
-	} else {
-		flushlit(w);
-		print(w->f, t, 0, w->hex);
+		fwrite(w->loopbuf, 1, len, w->f);
 	}
 	return ferror(w->f) ? -1 : 0;
 }
@@ -158,6 +273,9 @@ rt_loopw_close(struct rt_loopw *w)
 
 	flushlit(w);
 	rc = ferror(w->f) ? -1 : 0;
+	if (w->loop != NULL)
+		fclose(w->loop);
+	free(w->loopbuf);
 	free(w);
 	return rc;
 }
@@ -446,25 +564,74 @@ term:
 	return 0;
 }
 
-/* The values of a values line: signed 64-bit integers, or 64-bit
- * patterns in 0x hex. */
 static int
-values(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
+isxdig(int c)
+{
+	return isdig(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Are bare literals hex digits: in a model of addresses, but for its
+ * order (stream numbers)? */
+static int
+barehexes(const struct rt_loopr *lr)
+{
+	return lr->hex && lr->sect != SECT_ORDER;
+}
+
+/* A line of literals without a keyword: a number first. */
+static int
+bare(const struct rt_loopr *lr, const char *p)
+{
+	return barehexes(lr) ? isxdig(*p) : isdig(*p) || *p == '-' || *p == '+';
+}
+
+/* Hex digits alone: a 64-bit pattern. */
+static int
+barehex(const char **pp, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t u = 0;
+	int n;
+
+	for (n = 0; isxdig(*p); p++, n++) {
+		if (n == 16)
+			return -1;
+		u = u << 4 | (uint64_t)(isdig(*p) ? *p - '0' : (*p | 0x20) - 'a' + 10);
+	}
+	*pp = p;
+	*v = u;
+	return n ? 0 : -1;
+}
+
+/* The values of a values line: signed 64-bit integers, or 64-bit
+ * patterns in 0x hex; of a line of literals in a model of addresses, hex
+ * digits alone. */
+static int
+values(struct rt_loopr *lr, const char *p, struct rt_stmt *q, int barex)
 {
 	const char *s;
 	uint64_t u;
 	int sign, hex;
 
 	for (; *p != '\0'; p = blanks(s)) {
+		if (barex) {
+			s = p;
+			if (barehex(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t'))
+				return want(lr, p, "at most 16 hex digits");
+			goto add;
+		}
 		sign = *p == '-' || *p == '+';
 		s = p + sign;
 		hex = s[0] == '0' && (s[1] | 0x20) == 'x';
 		if (!isdig(*s) || rt_scan_addr(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t') ||
 		    ((sign || !hex) && u > (uint64_t)INT64_MAX + (*p == '-')))
 			return want(lr, p, "a signed 64-bit integer or 0x hex");
+		if (*p == '-')
+			u = -u;
+add:
 		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
 			return nomem(lr);
-		q->vals[q->nvals++] = *p == '-' ? -u : u;
+		q->vals[q->nvals++] = u;
 	}
 	return 0;
 }
@@ -587,7 +754,7 @@ parseline(struct rt_loopr *lr, const char *p)
 	q->line = lr->line;
 	if (keyword(&p, "values")) {
 		q->kind = RT_STMT_VALUES;
-		rc = values(lr, p, q);
+		rc = values(lr, p, q, 0);
 		q->live = q->nvals > 0;
 	} else if (keyword(&p, "emit")) {
 		q->kind = RT_STMT_EMIT;
@@ -603,8 +770,12 @@ parseline(struct rt_loopr *lr, const char *p)
 	} else if (keyword(&p, "order")) {
 		q->kind = RT_STMT_ORDER;
 		rc = orderline(lr, p);
+	} else if (bare(lr, p)) {
+		q->kind = RT_STMT_VALUES;
+		rc = values(lr, p, q, barehexes(lr));
+		q->live = 1;
 	} else
-		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'order' or '}'");
+		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'order', '}' or numbers");
 	if (rc == 0 && q->kind != RT_STMT_STREAM && q->kind != RT_STMT_ORDER && lr->sect == 0)
 		lr->sect = SECT_PLAIN;
 	if (rc) {

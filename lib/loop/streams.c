@@ -23,7 +23,8 @@ struct stream {
 	FILE *f;		/* its statements, in memory */
 	char *buf;
 	size_t len;
-	int order;		/* the stream of stream numbers */
+	int order;		/* the stream of stream numbers, or of all
+				 * values: not a stream fn sees */
 	int other;		/* a fetch of another address than the pc */
 };
 
@@ -38,6 +39,10 @@ struct rt_loopm {
 	uint32_t *tab;		/* open addressing: stream number, 0 empty */
 	size_t tabcap;		/* a power of two, at least twice n */
 	struct stream *order, *last;
+	/* the other hypothesis: all values as one stream, written instead
+	 * if shorter (the order costs bytes a value, and one stream finds
+	 * loops across instructions) */
+	struct stream *one;
 };
 
 static int
@@ -66,7 +71,7 @@ freestream(struct stream *s)
 }
 
 static struct stream *
-newstream(struct rt_loopm *m, uint64_t key, int fetch, int order)
+newstream(struct rt_loopm *m, uint64_t key, int fetch, int order, int hex)
 {
 	struct stream *s;
 
@@ -77,7 +82,7 @@ newstream(struct rt_loopm *m, uint64_t key, int fetch, int order)
 	s->fetch = fetch;
 	s->order = order;
 	if ((s->f = open_memstream(&s->buf, &s->len)) == NULL ||
-	    (s->w = rt_loopw_new(s->f, order ? 0 : m->hex, 0)) == NULL ||
+	    (s->w = rt_loopw_new(s->f, hex, 0)) == NULL ||
 	    (s->b = rt_loopb_new(m->period, m->depth, m->lookback, phase, s)) == NULL) {
 		freestream(s);
 		return NULL;
@@ -86,8 +91,8 @@ newstream(struct rt_loopm *m, uint64_t key, int fetch, int order)
 }
 
 struct rt_loopm *
-rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex, rt_term_fn *fn,
-    void *ctx)
+rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex, int one,
+    rt_term_fn *fn, void *ctx)
 {
 	struct rt_loopm *m;
 
@@ -101,7 +106,8 @@ rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex, rt_term_
 	m->ctx = ctx;
 	m->tabcap = 64;
 	if ((m->tab = calloc(m->tabcap, sizeof *m->tab)) == NULL ||
-	    (m->order = newstream(m, 0, 0, 1)) == NULL) {
+	    (m->order = newstream(m, 0, 0, 1, 0)) == NULL ||
+	    (one && (m->one = newstream(m, 0, 0, 1, hex)) == NULL)) {
 		rt_loopm_free(m);
 		return NULL;
 	}
@@ -118,6 +124,7 @@ rt_loopm_free(struct rt_loopm *m)
 	for (i = 0; i < m->n; i++)
 		freestream(m->s[i]);
 	freestream(m->order);
+	freestream(m->one);
 	free(m->s);
 	free(m->tab);
 	free(m);
@@ -155,7 +162,7 @@ find(struct rt_loopm *m, uint64_t key, int fetch)
 	if (m->tab[i] != 0)
 		return m->s[m->tab[i] - 1];
 	if (m->n >= UINT32_MAX - 1 || rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s) ||
-	    (s = newstream(m, key, fetch, 0)) == NULL)
+	    (s = newstream(m, key, fetch, 0, m->hex)) == NULL)
 		return NULL;
 	s->num = m->n + 1;
 	m->s[m->n++] = s;
@@ -191,7 +198,8 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 		m->last = s;
 	}
 	s->other |= v != pc;
-	if ((rc = rt_loopb_add(s->b, v)) != 0)
+	if ((m->one != NULL && (rc = rt_loopb_add(m->one->b, v)) != 0) ||
+	    (rc = rt_loopb_add(s->b, v)) != 0)
 		return rc;
 	return rt_loopb_add(m->order->b, s->num);
 }
@@ -214,31 +222,53 @@ finish(struct stream *s)
 	return rc;
 }
 
+/* A stream's section: its line, and its statements unless it is the
+ * fetches of its own address (as often as the order says: nothing to
+ * write).  To f, or with f NULL its bytes. */
+static size_t
+section(const struct stream *s, FILE *f)
+{
+	char line[64];
+	int n;
+
+	if (s->key == RT_NOPC)
+		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
+		    s->fetch ? " fetch" : "");
+	else
+		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n", s->num,
+		    s->fetch ? " fetch" : "", s->key);
+	if (f != NULL)
+		fputs(line, f);
+	if (s->fetch && !s->other)
+		return (size_t)n;
+	if (f != NULL)
+		fwrite(s->buf, 1, s->len, f);
+	return (size_t)n + s->len;
+}
+
 int
 rt_loopm_end(struct rt_loopm *m, FILE *f)
 {
-	struct stream *s;
+	uint64_t len = 0;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
 		if (finish(m->s[i]))
 			return -1;
-	if (finish(m->order) || rt_loop_header(f, m->hex))
+	if (finish(m->order) || (m->one != NULL && finish(m->one)) || rt_loop_header(f, m->hex))
 		return -1;
 	if (m->n == 0)		/* no values: the header alone */
 		return 0;
-	for (i = 0; i < m->n; i++) {
-		s = m->s[i];
-		fprintf(f, "stream %" PRIu64 "%s", s->num, s->fetch ? " fetch" : "");
-		if (s->key == RT_NOPC)
-			fputs(" -\n", f);
-		else
-			fprintf(f, " 0x%" PRIx64 "\n", s->key);
-		/* the fetches of its own address, as often as the order
-		 * says: nothing to write */
-		if (!s->fetch || s->other)
-			fwrite(s->buf, 1, s->len, f);
+	for (i = 0; i < m->n; i++)
+		len += section(m->s[i], NULL);
+	len += 6 + m->order->len;
+	if (m->one != NULL && len > m->one->len) {
+		/* the values as one stream are shorter */
+		fwrite(m->one->buf, 1, m->one->len, f);
+		return ferror(f) ? -1 : 0;
 	}
+	for (i = 0; i < m->n; i++)
+		section(m->s[i], f);
 	fputs("order\n", f);
 	fwrite(m->order->buf, 1, m->order->len, f);
 	return ferror(f) ? -1 : 0;

@@ -1,0 +1,100 @@
+#!/bin/sh
+# pli's search: a model is never longer than its values as text (a loop
+# only where it is shorter than its literals), runs of equal values, and
+# loop bodies longer than the old search's 16 terms.  Every expected
+# model below is written from the construction of its series.
+. "$(dirname "$0")/lib.sh"
+plan 18
+
+# The model less its header (comment lines): bytes of statements.
+body() { grep -v '^#' "$1" | wc -c; }
+rt() {	# series model: the model expands back to the series
+	pli -x "$2" | cmp -s - "$1"
+}
+
+# Random series (awk's %d and %x may stop at 2^31: smaller values): no loop fits, every value is a literal; a line of
+# literals is the numbers alone, as long as the values one a line.
+awk 'BEGIN { srand(11); for (i = 0; i < 4000; i++) printf "%d\n", int(rand() * 2^30) - 2^29 }' >"$tmp/rand"
+pli -I series "$tmp/rand" >"$tmp/rand.pli"
+check "random decimal series: round trip" "rt $tmp/rand $tmp/rand.pli"
+check "random decimal series: the model's statements no longer than the text" \
+	"test \$(body $tmp/rand.pli) -le \$(wc -c <$tmp/rand)"
+awk 'BEGIN { srand(12); for (i = 0; i < 4000; i++) printf "0x%x\n", 2^28 + int(rand() * 2^27) }' >"$tmp/randx"
+pli -I series "$tmp/randx" >"$tmp/randx.pli"
+check "random addresses: round trip" "rt $tmp/randx $tmp/randx.pli"
+# each hex literal is written without its 0x: 2 bytes less a value
+check "random addresses: the model's statements 2 bytes a value shorter than the text" \
+	"test \$(body $tmp/randx.pli) -le \$((\$(wc -c <$tmp/randx) - 2 * 4000))"
+
+# A trace of random addresses from 50 instructions at random: the
+# order of streams costs bytes a value, and no stream has a loop, so the
+# model of streams is longer than the values less their 0x; -g auto
+# writes them as one stream's literals instead.
+awk 'BEGIN { srand(5); for (i = 0; i < 3000; i++) { printf "I  %08x,4\n", 4194304 + 4 * int(rand() * 50); printf " L %08x,8\n", 2^28 + 8 * int(rand() * 2^20) } }' >"$tmp/rl.lk"
+trfilter "$tmp/rl.lk" | awk '!/^#/ { print $3 }' >"$tmp/rl.addr"
+pli -g auto "$tmp/rl.lk" >"$tmp/rl.pli"
+check "random trace: round trip" "test \$(wc -l <$tmp/rl.addr) = 6000 && rt $tmp/rl.addr $tmp/rl.pli"
+check "random trace: the model's statements 2 bytes a value shorter than the text" \
+	"test \$(body $tmp/rl.pli) -le \$((\$(wc -c <$tmp/rl.addr) - 2 * 6000))"
+
+# 1 2 3 is a loop of 3 values, but "for t1 = 0 to 2 {" and its emit are
+# longer than "1 2 3": literals.
+printf '5\n1\n2\n3\n9\n' >"$tmp/short"
+printf '#reftrace loops 1\n# pli: a loop model (pli -x expands it)\n5 1 2 3 9\n' >"$tmp/short.want"
+check "a loop longer than its values is written as its values" \
+	"pli -I series $tmp/short | cmp -s - $tmp/short.want"
+# ... and inside a model of addresses, in hex digits alone
+printf '0x10\n0x7\n0x8\n0x9\n0x20\n' | pli -I series >"$tmp/shortx"
+check "a model of addresses: literals in hex digits, no 0x" \
+	"grep -v '^#' $tmp/shortx | grep -qx '10 7 8 9 20'"
+
+# Runs of equal values are one term each: 100 values 1000, 1001, ...
+# each 8 times is the nest for t1 < 100 { for t2 < 8 { emit t1 + 1000 } };
+# runs one longer each time, a triangular nest.
+awk 'BEGIN { for (v = 0; v < 100; v++) for (r = 0; r < 8; r++) print v + 1000 }' >"$tmp/runs"
+printf 'for t1 = 0 to 99 {\n  for t2 = 0 to 7 {\n    emit t1 + 1000\n  }\n}\n' >"$tmp/runs.want"
+pli -I series "$tmp/runs" >"$tmp/runs.pli"
+check "runs of 8: a nest of the values and the runs" \
+	"grep -v '^#' $tmp/runs.pli | cmp -s - $tmp/runs.want && rt $tmp/runs $tmp/runs.pli"
+awk 'BEGIN { for (v = 0; v < 50; v++) for (r = 0; r < v + 3; r++) print 7 * v + 100 }' >"$tmp/tri"
+printf 'for t1 = 0 to 49 {\n  for t2 = 0 to t1 + 2 {\n    emit 7*t1 + 100\n  }\n}\n' >"$tmp/tri.want"
+pli -I series "$tmp/tri" >"$tmp/tri.pli"
+check "runs one longer each time: a triangular nest" \
+	"grep -v '^#' $tmp/tri.pli | cmp -s - $tmp/tri.want && rt $tmp/tri $tmp/tri.pli"
+# block numbers of a byte-by-byte walk: runs of 64 (-B 64)
+awk 'BEGIN { for (a = 4096; a < 4096 + 64 * 300; a += 4) printf "0x%x\n", a }' >"$tmp/walk"
+pli -I series -B 64 "$tmp/walk" >"$tmp/walk.pli"
+check "-B 64 on a walk of 4-byte steps: 300 blocks of 16" \
+	"grep -v '^#' $tmp/walk.pli | tr -d '\\n' | grep -qx 'for t1 = 0 to 299 {  for t2 = 0 to 15 {    emit t1 + 0x40  }}'"
+
+# A body of 20 terms: rows of i*1000 + j*j, j < 20 (no 3 in a row in
+# arithmetic progression, so no shorter loop).  A search of 16 terms
+# found no loop; the default 32 finds the row loop.
+awk 'BEGIN { for (i = 0; i < 30; i++) for (j = 0; j < 20; j++) print 1000 * i + j * j }' >"$tmp/rows"
+awk 'BEGIN { print "for t1 = 0 to 29 {"; for (j = 0; j < 20; j++) print "  emit 1000*t1" (j ? " + " j * j : ""); print "}" }' >"$tmp/rows.want"
+pli -I series "$tmp/rows" >"$tmp/rows.pli"
+check "a body of 20 terms: the row loop" \
+	"grep -v '^#' $tmp/rows.pli | cmp -s - $tmp/rows.want && rt $tmp/rows $tmp/rows.pli"
+check "with --period 16, none" \
+	"! pli -I series --period 16 $tmp/rows | grep -q '^for'"
+
+# Hand-written models: lines of numbers alone.
+check "a line of numbers alone in a decimal model: signed integers" \
+	"printf '#reftrace loops 1\\n-1 +2 3\\nvalues 4\\n' | pli -x | tr '\\n' ' ' | grep -qx -- '-1 2 3 4 '"
+check "in a model of addresses: hex digits, 16 at most" \
+	"printf '#reftrace loops 1\\n#values hex\\nff fee ffffffffffffffff\\n' | pli -x | tr '\\n' ' ' | grep -qx '0xff 0xfee 0xffffffffffffffff '"
+check_fail "17 hex digits are an error with the place" 1 "^pli: <stdin>:3: want at most 16 hex digits, not '10000000000000000'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\n1 10000000000000000\\n' | pli -x"
+
+# Two hypotheses, a stream an instruction and one stream: the blocked
+# multiply's data has 40 instructions whose order is long as streams,
+# while one stream with bodies of 32 terms finds the loop nest: the
+# -g auto writes the shorter, smaller than xz -9 of the addresses.
+trfilter -e "$D/matmul" -F blocked -t RWM "$D/matmul-blocked.lk.gz" >"$tmp/mb.txt"
+awk '!/^#/ { print $3 }' "$tmp/mb.txt" >"$tmp/mb.addr"
+pli -g auto "$tmp/mb.txt" >"$tmp/mb.pli"
+check "blocked multiply: the shorter hypothesis, and it expands back" \
+	"a=\$(wc -c <$tmp/mb.pli); s=\$(pli -g pc $tmp/mb.txt | wc -c); o=\$(pli -g none $tmp/mb.txt | wc -c);
+	 test \$a -le \$s && test \$a -le \$o && rt $tmp/mb.addr $tmp/mb.pli"
+check "blocked multiply: smaller than xz -9 of the addresses" \
+	"test \$(wc -c <$tmp/mb.pli) -lt \$(xz -9 <$tmp/mb.addr | wc -c)"
