@@ -7,7 +7,7 @@ rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
 	pli -I series "$@" "$f" >"$tmp/m" && pli -x "$tmp/m" | cmp -s - "$f"
 }
-awk 'BEGIN { srand(7); for (i = 0; i < 5000; i++) printf "%d\n", int(rand() * 2^40) - 2^39 }' >"$tmp/random"
+awk 'BEGIN { srand(7); for (i = 0; i < 5000; i++) printf "%.0f\n", int(rand() * 2^40) - 2^39 }' >"$tmp/random"
 awk 'BEGIN { for (i = 0; i < 3000; i++) print 42 }' >"$tmp/constant"
 awk 'BEGIN { for (i = 0; i < 3000; i++) print 7 - 13 * i }' >"$tmp/arith"
 awk 'BEGIN { for (i = 0; i < 7; i++) for (j = 0; j < 9; j++) for (k = 0; k < 11; k++) print 5000 + 1000 * i - 37 * j + 3 * k }' >"$tmp/nested"
