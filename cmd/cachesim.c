@@ -128,8 +128,13 @@ items(void *ctx, struct rt_rec *v, int n)
 {
 	int i, j;
 
+	if (cg != NULL || mw != NULL) {
+		for (i = 0; i < n; i++)
+			item(ctx, &v[i]);
+		return 0;
+	}
 	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && v[j].kind == RT_ACCESS && cg == NULL && mw == NULL; j++)
+		for (j = i; j < n && v[j].kind == RT_ACCESS; j++)
 			;
 		if (j > i)
 			rt_ens_run(ens, v + i, j - i);
