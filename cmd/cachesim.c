@@ -6,7 +6,6 @@
 
 #include "reftrace.h"
 #include "cache.h"
-#include "draw.h"
 #include "util.h"
 
 static struct rt_cache_cfg iflag;
@@ -23,13 +22,9 @@ static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
 static FILE *fo;
 static struct rt_ens *ens;
-static struct rt_hier *hier;		/* the first (or only) configuration */
-static struct rt_evmap *map;
-static struct rt_temp *temp;
-static struct rt_tally *tally;
+static struct rt_sim *sim;
 static struct rt_cg *cg;
 static struct rt_writer *mw;		/* the miss stream */
-static struct rt_rec cur;		/* --misses: the record being simulated */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
@@ -61,88 +56,6 @@ static const struct u_opt opts[] = {
 	{ 0 }
 };
 static const struct u_prog prog = { "cachesim", "[file ...]", opts, NULL };
-
-/* --misses: what the level sends below, as a trace. */
-static void
-down(void *ctx, uint64_t addr, int op)
-{
-	struct rt_rec r = cur;
-
-	(void)ctx;
-	r.op = (uint8_t)op;
-	r.addr = addr;
-	r.size = rt_hier_block(hier, RT_READ);
-	if (rt_write(mw, &r))
-		u_wfail(oflag);
-}
-
-/* Every first-level block of an access, served: the per-access outputs. */
-static void
-served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
-{
-	struct rt_hier *b;
-	int n = rt_hier_levels(hier);
-
-	(void)ctx;
-	if (diffmode && lv[0] != lv[1]) {
-		b = rt_ens_hier(ens, 1);
-		rt_cachediff_write(fo, rec->seq, lv[0], n, lv[1], rt_hier_levels(b));
-	}
-	if (map != NULL)	/* the first level's set; with -3, its kind of miss */
-		rt_evmap_add(map, rt_hier_set(hier, addr, rec->op), lv[0],
-		    rt_hier_miss3c(hier)[0], rt_hier_evicted(hier)[0] != UINT64_MAX);
-	if (temp != NULL)
-		rt_temp_write(temp, fo, rec->seq, lv[0]);
-	if (tally != NULL && rt_tally_access(tally, rt_key_of(gflag, rec, addr, regs, hier),
-	    rec->op, lv[0], nc))
-		u_die(1, "--by: too many groups");
-	if (dflag)
-		rt_cacherec_write(fo, rec->seq, lv[0], n, rt_hier_evicted(hier));
-}
-
-static int
-item(void *ctx, struct rt_rec *rec)
-{
-	(void)ctx;
-	if (rec->kind != RT_ACCESS) {
-		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
-			u_die(1, "out of memory");
-		if (cg == NULL)	/* a flush: its write-backs go down before it */
-			rt_ens_event(ens, rec);
-		if (mw != NULL && rt_write(mw, rec))
-			u_wfail(oflag);
-	} else if (cg != NULL)
-		rt_cg_access(cg, rec);
-	else {
-		if (mw != NULL)
-			cur = *rec;
-		rt_ens_access(ens, rec);
-	}
-	return 0;
-}
-
-/* A batch: the runs of accesses between events go to the caches whole
- * (but for --cachegrind and --misses, which see each record). */
-static int
-items(void *ctx, struct rt_rec *v, int n)
-{
-	int i, j;
-
-	if (cg != NULL || mw != NULL) {
-		for (i = 0; i < n; i++)
-			item(ctx, &v[i]);
-		return 0;
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && v[j].kind == RT_ACCESS; j++)
-			;
-		if (j > i)
-			rt_ens_run(ens, v + i, j - i);
-		else
-			item(ctx, &v[j++]);
-	}
-	return 0;
-}
 
 static void
 setlat(char *arg)
@@ -177,130 +90,61 @@ cgsetup(void)
 	} else
 		u_bad("--cachegrind: give D1 and LL with -c (and I1 with -i)");
 	i1 = hasi ? iflag : d1;
-	if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL)
+	if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL || (sim = rt_sim_cg(cg, regs, fo)) == NULL)
 		u_die(1, "out of memory");
-}
-
-static struct rt_evmap *
-mapnew(void)
-{
-	const struct rt_cache_cfg *cfg;
-
-	rt_hier_stats(hier, 0, &cfg);
-	/* 3 wide by 5 high, the height never less than 200 */
-	return rt_evmap_new((double)mapw, mapw < 334 ? 200 : (double)(mapw * 3 / 5),
-	    cfg->size / ((uint64_t)cfg->assoc * cfg->block), rt_hier_levels(hier), threec);
 }
 
 /* The hierarchies, and what follows each access. */
 static void
 simsetup(int nE)
 {
-	static const double deflat[] = { 3, 15, 40, 80, 120, 160, 200, 240 };
+	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
+	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
+	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
+	    .mapw = mapfile ? mapw : 0 };
 	char why[200];
-	int k, obs = dflag || mapfile || tempw || gflag >= 0 || diffmode;
+	int k;
 
-	if ((k = rt_ens_build(ens, hasi ? &iflag : NULL, incl, Sflag, threec, obs, why,
-	    sizeof why)) != 0) {
-		if (k == -2)
-			u_die(1, "%s", why);
-		u_bad(nE ? "-E: %s" : "%s", why);
-	}
-	hier = rt_ens_hier(ens, 0);
+	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) == -2)
+		u_die(1, "%s", why);
+	else if (k)
+		u_bad(nE && k == -1 ? "-E: %s" : "%s", why);
 	nc = rt_ens_depth(ens);
-	for (k = 0; k <= nc; k++)
-		lat[k] = k < nlat ? lat[k] : k == nc ? 300 : deflat[k];
-	if (nlat && nlat != nc + 1)
-		u_bad("--latency: %d levels and memory want %d numbers", nc, nc + 1);
-	if (tempw && ((double)tempw * rt_hier_levels(hier) > rt_memory() ||
-	    (temp = rt_temp_new(tempw, rt_hier_levels(hier))) == NULL))
-		u_die(1, "--temperature: no memory for the window");
-	if (mapfile && (map = mapnew()) == NULL)
-		u_die(1, "out of memory");
-	if (gflag >= 0 && (tally = rt_tally_new((size_t)(nc + 1) * sizeof(uint64_t))) == NULL)
-		u_die(1, "out of memory");
 	if (misses) {
 		mw = u_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag);
-		rt_hier_watch(hier, misses - 1, down, NULL);
+		rt_sim_misses(sim, misses, mw);
 	}
-	if (obs)
-		rt_ens_observe(ens, served, NULL);
 }
 
-/* A partition's table says what a merge needs, and warns when the sum of
- * the partitions' tables would not be the whole's. */
+/* The simulation failed on the way: a write, or memory. */
 static void
-partof(struct rt_cache_table *t)
+simfail(const char *tmp)
 {
 	char why[200];
 
-	if (part.n == 0)
-		return;
-	t->part = part;
-	t->incl = incl;
-	t->nlat = nc + 1;
-	memcpy(t->lat, lat, sizeof t->lat);
-	if (rt_cachetab_exact(t, why, sizeof why) != NULL)
-		u_warn("partition %llu/%llu: %s: the partitions will not merge",
-		    (unsigned long long)part.k, (unsigned long long)part.n, why);
-}
-
-/* -M: the partitions' tables, added up to the whole's. */
-static void
-merge(char **files, int n)
-{
-	struct rt_cache_table t;
-	char err[600];
-
-	if (rt_tabmerge_files(files, n, &t, err, sizeof err))
-		u_die(1, "-M: %s", err);
-	if (t.threec == 2)
-		u_warn("-M: -3's compulsory misses add up; capacity and conflict do not (each "
-		    "partition's fully associative twin saw only its blocks): written as -");
-	if (!Aflag && isatty(fileno(fo)))
-		Aflag = 1;
-	if (Aflag)
-		rt_cachetab_summary(fo, &t);
-	else
-		rt_cachetab_write(fo, &t);
+	if (*tmp)
+		unlink(tmp);
+	if (rt_sim_failed(sim, why, sizeof why) > 0)
+		u_wfail(oflag);
+	u_die(1, "%s", why);
 }
 
 static void
-report(int nE)
+report(void)
 {
-	struct rt_cache_table t;
-	size_t n;
 	FILE *f;
+	size_t n;
 
-	if (cg != NULL)
-		rt_cgtab_write(fo, rt_cg_stats(cg));
-	else if (mw != NULL) {
+	if (mw != NULL) {
 		u_wclose(mw, oflag);
 		fo = NULL;
-	} else if (tally != NULL) {
-		const char *why = rt_key_missing(gflag, tally);
-
-		rt_bytab_write(fo, gflag, tally, nc);
-		if (why != NULL)
-			u_warn("-g %s: %s", rt_key_name(gflag), why);
-	}
-	else if (diffmode || tempw)
-		;	/* the stream was the output */
-	else if (nE)
-		rt_enstab_write(fo, ens, lat);
-	else if (!dflag) {
-		rt_cachetab_of(&t, hier, lat, threec);
-		partof(&t);
-		if (Aflag)
-			rt_cachetab_summary(fo, &t);
-		else
-			rt_cachetab_write(fo, &t);
-	}
-	if (map != NULL) {
+	} else
+		rt_sim_report(sim, Aflag, &part, u_diag);
+	if (mapfile != NULL && cg == NULL) {
 		if ((f = fopen(mapfile, "wb")) == NULL)
 			u_die(1, "%s:", mapfile);
-		if (rt_evmap_write(map, f, (n = strlen(mapfile)) > 4 &&
-		    strcmp(mapfile + n - 4, ".svg") == 0, NULL) || fclose(f))
+		if (rt_sim_picture(sim, f, (n = strlen(mapfile)) > 4 &&
+		    strcmp(mapfile + n - 4, ".svg") == 0) || fclose(f))
 			u_die(1, "%s:", mapfile);
 	}
 }
@@ -308,7 +152,7 @@ report(int nE)
 int
 main(int argc, char *argv[])
 {
-	char why[200], tmp[4096] = "", *spooled[1] = { tmp };
+	char why[200], err[600], tmp[4096] = "", *spooled[1] = { tmp };
 	uint64_t v;
 	int c, k, nE = 0;
 
@@ -391,7 +235,9 @@ main(int argc, char *argv[])
 		if (argc == 0)
 			u_bad("-M: name the tables to merge");
 		fo = u_open(oflag);
-		merge(argv, argc);
+		if (rt_tabmerge_write(fo, argv, argc, Aflag || isatty(fileno(fo)), u_diag, err,
+		    sizeof err))
+			u_die(1, "-M: %s", err);
 		u_close(fo, oflag);
 		rt_ens_free(ens);
 		rt_regions_free(regs);
@@ -439,23 +285,19 @@ main(int argc, char *argv[])
 			Iflag = RT_FMT_BINARY;
 		}
 	}
-	k = rt_foreach_batch(argv, argc, Iflag, kflag, items, NULL, u_diag, &part);
-	if (!cgflag)
-		rt_ens_flush(ens);
-	if (!cgflag && flush)
-		rt_ens_event(ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
+	if ((k = rt_foreach_batch(argv, argc, Iflag, kflag, rt_sim_items, sim, u_diag, &part)) < 0 ||
+	    rt_sim_end(sim, flush))
+		simfail(tmp);
 	if (*tmp)
 		unlink(tmp);
 	if (k)
 		u_status = 1;
-	report(nE);
+	report();
 	if (fo != NULL)
 		u_close(fo, oflag);
+	rt_sim_free(sim);
 	rt_ens_free(ens);
 	rt_cg_free(cg);
-	rt_evmap_free(map);
-	rt_temp_free(temp);
-	rt_tally_free(tally);
 	rt_regions_free(regs);
 	return u_status;
 }

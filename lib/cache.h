@@ -214,6 +214,7 @@ void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const dou
 int rt_cachetab_write(FILE *f, const struct rt_cache_table *t);
 int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen);
 int rt_cachetab_summary(FILE *f, const struct rt_cache_table *t);	/* for people */
+int rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary);	/* either */
 int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
 /* Partitions' tables merged (cachesim -M, lib/cache/tabmerge.c): the
  * counts added, the ratios and AMAT computed again, as one run over the
@@ -234,6 +235,10 @@ void rt_tabmerge_free(struct rt_tabmerge *m);
 /* The same over the tables named: open, read, add, end; "file: why". */
 int rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err,
     size_t errlen);
+/* cachesim -M: that, written to f (rt_cachetab_put); diag warns where -3's
+ * capacity and conflict misses do not add up. */
+int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, char *err,
+    size_t errlen);
 int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
@@ -249,6 +254,41 @@ struct rt_temp *rt_temp_new(uint64_t window, int nlevels);
 int rt_temp_header(FILE *f, int nlevels);
 int rt_temp_write(struct rt_temp *t, FILE *f, uint64_t seq, int served);
 void rt_temp_free(struct rt_temp *t);
+
+/* A cachesim run (lib/cache/sim.c): records in, a batch at a time
+ * (rt_sim_items is an rt_batch_fn), to an ensemble's hierarchies or to
+ * cachegrind's model, and what follows each access: the streams above
+ * to out, --map's picture, the tally by key (-g), the miss stream. */
+struct rt_sim_cfg {
+	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
+	int incl, threec, ensemble;	/* RT_NINE ...; -3; the ensemble's table (-E) */
+	uint64_t seed;			/* of RANDOM */
+	const double *lat;		/* --latency: per level and memory, nlat of them */
+	int nlat;
+	FILE *out;			/* the streams and the table */
+	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
+	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
+};
+struct rt_sim;
+/* Build the hierarchies: 0, -1 with why for a bad configuration, -2 with
+ * why out of memory, -3 with why for latencies that do not fit. */
+int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
+    const struct rt_sim_cfg *c, char *why, size_t whylen);
+struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out);
+/* What level (1 the first) sends below goes to w as a trace. */
+void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
+int rt_sim_items(void *sim, struct rt_rec *v, int n);
+/* The accesses still batched; with flush, every dirty block written back. */
+int rt_sim_end(struct rt_sim *s, int flush);
+/* After rt_sim_items or rt_sim_end failed: 1 if writing the miss stream
+ * did (errno says why), else -1 with why. */
+int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
+/* The table at the end, if a stream was not the output (for people with
+ * summary; part: the trace's partition); diag warns. */
+void rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
+    rt_diag_fn *diag);
+int rt_sim_picture(const struct rt_sim *s, FILE *f, int svg);	/* --map's */
+void rt_sim_free(struct rt_sim *s);
 
 /* Reuse-distance histograms and miss-ratio curves (lib/cache/histio.c).
  * Bins are sorted by key, RT_COLD last; the weights are in full-trace

@@ -133,6 +133,12 @@ rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
 	return ferror(f) ? -1 : 0;
 }
 
+int
+rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary)
+{
+	return summary ? rt_cachetab_summary(f, t) : rt_cachetab_write(f, t);
+}
+
 /* Fields of a row: the numbers, "-" where memory has none. */
 static int
 num(const char *s, uint64_t *v)

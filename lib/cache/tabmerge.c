@@ -227,3 +227,20 @@ out:
 	rt_tabmerge_free(m);
 	return rc;
 }
+
+/* cachesim -M: the merge of the tables named, written to f (for people
+ * with summary); diag hears what the sum cannot give. */
+int
+rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, char *err,
+    size_t errlen)
+{
+	struct rt_cache_table t;
+
+	if (rt_tabmerge_files(files, n, &t, err, errlen))
+		return -1;
+	if (t.threec == 2)
+		diag("-M: -3's compulsory misses add up; capacity and conflict do not (each "
+		    "partition's fully associative twin saw only its blocks): written as -", 0);
+	rt_cachetab_put(f, &t, summary);
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* sim.c: a cachesim run: records in, a batch at a time, to the
+ * hierarchies of an ensemble or to cachegrind's model; what follows each
+ * access (-d's records, --diff, --temperature, --map's picture, the tally
+ * by key, the miss stream); the table at the end. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reftrace.h"
+#include "cache.h"
+#include "draw.h"
+
+enum { S_OK, S_WRITE, S_NOMEM, S_GROUPS };
+
+struct rt_sim {
+	struct rt_sim_cfg c;
+	struct rt_ens *ens;
+	struct rt_hier *hier;		/* the first (or only) configuration */
+	struct rt_cg *cg;
+	struct rt_regions *regs;
+	struct rt_evmap *map;
+	struct rt_temp *temp;
+	struct rt_tally *tally;
+	struct rt_writer *mw;		/* the miss stream */
+	struct rt_rec cur;		/* with it, the record being simulated */
+	double lat[RT_MAXLEVEL + 1];
+	int nc, err, errnum;
+};
+
+/* The miss stream: what the level sends below, as a trace. */
+static void
+down(void *ctx, uint64_t addr, int op)
+{
+	struct rt_sim *s = ctx;
+	struct rt_rec r = s->cur;
+
+	if (s->err)
+		return;
+	r.op = (uint8_t)op;
+	r.addr = addr;
+	r.size = rt_hier_block(s->hier, RT_READ);
+	if (rt_write(s->mw, &r)) {
+		s->err = S_WRITE;
+		s->errnum = errno;
+	}
+}
+
+/* Every first-level block of an access, served: the per-access outputs. */
+static void
+served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
+{
+	struct rt_sim *s = ctx;
+	struct rt_hier *h = s->hier;
+	int n = rt_hier_levels(h);
+
+	if (s->err)
+		return;
+	if (s->c.diff && lv[0] != lv[1])
+		rt_cachediff_write(s->c.out, rec->seq, lv[0], n, lv[1],
+		    rt_hier_levels(rt_ens_hier(s->ens, 1)));
+	if (s->map != NULL)	/* the first level's set; with -3, its kind of miss */
+		rt_evmap_add(s->map, rt_hier_set(h, addr, rec->op), lv[0],
+		    rt_hier_miss3c(h)[0], rt_hier_evicted(h)[0] != UINT64_MAX);
+	if (s->temp != NULL)
+		rt_temp_write(s->temp, s->c.out, rec->seq, lv[0]);
+	if (s->tally != NULL && rt_tally_access(s->tally,
+	    rt_key_of(s->c.key, rec, addr, s->regs, h), rec->op, lv[0], s->nc)) {
+		s->err = S_GROUPS;
+		return;
+	}
+	if (s->c.records)
+		rt_cacherec_write(s->c.out, rec->seq, lv[0], n, rt_hier_evicted(h));
+}
+
+static void
+item(struct rt_sim *s, struct rt_rec *rec)
+{
+	if (rec->kind != RT_ACCESS) {
+		if (rec->kind == RT_REGION && rt_regions_add(s->regs, rec)) {
+			s->err = S_NOMEM;
+			return;
+		}
+		if (s->cg == NULL)	/* a flush: its write-backs go down before it */
+			rt_ens_event(s->ens, rec);
+		if (s->mw != NULL && !s->err && rt_write(s->mw, rec)) {
+			s->err = S_WRITE;
+			s->errnum = errno;
+		}
+	} else if (s->cg != NULL)
+		rt_cg_access(s->cg, rec);
+	else {
+		if (s->mw != NULL)
+			s->cur = *rec;
+		rt_ens_access(s->ens, rec);
+	}
+}
+
+/* A batch: the runs of accesses between events go to the caches whole
+ * (but for cachegrind's model and the miss stream, which see each record). */
+int
+rt_sim_items(void *ctx, struct rt_rec *v, int n)
+{
+	struct rt_sim *s = ctx;
+	int i, j;
+
+	for (i = 0; i < n && !s->err; i = j) {
+		j = i + 1;
+		if (s->cg != NULL || s->mw != NULL)
+			item(s, &v[i]);
+		else {
+			for (j = i; j < n && v[j].kind == RT_ACCESS; j++)
+				;
+			if (j > i)
+				rt_ens_run(s->ens, v + i, j - i);
+			else
+				item(s, &v[j++]);
+		}
+	}
+	return s->err ? -1 : 0;
+}
+
+int
+rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
+    const struct rt_sim_cfg *c, char *why, size_t whylen)
+{
+	static const double deflat[] = { 3, 15, 40, 80, 120, 160, 200, 240 };
+	const struct rt_cache_cfg *cfg;
+	struct rt_sim *s;
+	uint64_t w;
+	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff;
+
+	*sp = NULL;
+	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
+	    whylen)) != 0)
+		return k == -2 ? -2 : -1;
+	if ((s = calloc(1, sizeof *s)) == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -2;
+	}
+	*sp = s;
+	s->c = *c;
+	s->ens = e;
+	s->regs = regs;
+	s->hier = rt_ens_hier(e, 0);
+	s->nc = rt_ens_depth(e);
+	for (k = 0; k <= s->nc; k++)
+		s->lat[k] = k < c->nlat ? c->lat[k] : k == s->nc ? 300 : deflat[k];
+	if (c->nlat && c->nlat != s->nc + 1) {
+		snprintf(why, whylen, "--latency: %d levels and memory want %d numbers", s->nc,
+		    s->nc + 1);
+		return -3;
+	}
+	if (c->tempw && ((double)c->tempw * rt_hier_levels(s->hier) > rt_memory() ||
+	    (s->temp = rt_temp_new(c->tempw, rt_hier_levels(s->hier))) == NULL)) {
+		snprintf(why, whylen, "--temperature: no memory for the window");
+		return -2;
+	}
+	snprintf(why, whylen, "out of memory");
+	if (c->mapw) {	/* 3 wide by 5 high, the height never less than 200 */
+		w = c->mapw;
+		rt_hier_stats(s->hier, 0, &cfg);
+		if ((s->map = rt_evmap_new((double)w, w < 334 ? 200 : (double)(w * 3 / 5),
+		    cfg->size / ((uint64_t)cfg->assoc * cfg->block), rt_hier_levels(s->hier),
+		    c->threec)) == NULL)
+			return -2;
+	}
+	if (c->key >= 0 &&
+	    (s->tally = rt_tally_new((size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
+		return -2;
+	if (obs)
+		rt_ens_observe(e, served, s);
+	return 0;
+}
+
+struct rt_sim *
+rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out)
+{
+	struct rt_sim *s = calloc(1, sizeof *s);
+
+	if (s != NULL) {
+		s->cg = g;
+		s->regs = regs;
+		s->c.out = out;
+		s->c.key = -1;
+	}
+	return s;
+}
+
+void
+rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w)
+{
+	s->mw = w;
+	rt_hier_watch(s->hier, level - 1, down, s);
+}
+
+int
+rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
+{
+	if (s->err == S_WRITE) {
+		errno = s->errnum;
+		return 1;
+	}
+	snprintf(why, whylen, "%s", s->err == S_GROUPS ? "--by: too many groups" : "out of memory");
+	return -1;
+}
+
+int
+rt_sim_end(struct rt_sim *s, int flush)
+{
+	if (s->cg != NULL)
+		return 0;
+	rt_ens_flush(s->ens);
+	if (flush && !s->err)
+		rt_ens_event(s->ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
+	return s->err ? -1 : 0;
+}
+
+/* A partition's table says what a merge needs, and warns when the sum of
+ * the partitions' tables would not be the whole's. */
+static void
+partof(const struct rt_sim *s, struct rt_cache_table *t, const struct rt_part *part,
+    rt_diag_fn *diag)
+{
+	char why[200], msg[300];
+
+	if (part->n == 0)
+		return;
+	t->part = *part;
+	t->incl = s->c.incl;
+	t->nlat = s->nc + 1;
+	memcpy(t->lat, s->lat, sizeof t->lat);
+	if (rt_cachetab_exact(t, why, sizeof why) != NULL) {
+		snprintf(msg, sizeof msg, "partition %llu/%llu: %s: the partitions will not merge",
+		    (unsigned long long)part->k, (unsigned long long)part->n, why);
+		diag(msg, 0);
+	}
+}
+
+void
+rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
+    rt_diag_fn *diag)
+{
+	struct rt_cache_table t;
+	const char *why;
+	char msg[300];
+	FILE *f = s->c.out;
+
+	if (s->cg != NULL)
+		rt_cgtab_write(f, rt_cg_stats(s->cg));
+	else if (s->tally != NULL) {
+		why = rt_key_missing(s->c.key, s->tally);
+		rt_bytab_write(f, s->c.key, s->tally, s->nc);
+		if (why != NULL) {
+			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
+			diag(msg, 0);
+		}
+	} else if (s->c.diff || s->c.tempw)
+		;	/* the stream was the output */
+	else if (s->c.ensemble)
+		rt_enstab_write(f, s->ens, s->lat);
+	else if (!s->c.records) {
+		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec);
+		partof(s, &t, part, diag);
+		rt_cachetab_put(f, &t, summary);
+	}
+}
+
+int
+rt_sim_picture(const struct rt_sim *s, FILE *f, int svg)
+{
+	return s->map == NULL ? 0 : rt_evmap_write(s->map, f, svg, NULL);
+}
+
+void
+rt_sim_free(struct rt_sim *s)
+{
+	if (s == NULL)
+		return;
+	rt_evmap_free(s->map);
+	rt_temp_free(s->temp);
+	rt_tally_free(s->tally);
+	free(s);
+}
