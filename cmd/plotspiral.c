@@ -10,24 +10,18 @@
 #include "topo.h"
 #include "util.h"
 
-enum { C_LINE, C_FUNC, C_REGION, C_TIME, C_THETA };
-static const char *what[] = { "source line", "function", "region", "time", "theta" };
+static const char *what[] = { "source line", "function", "region", "time", "theta" };	/* by RT_SPC_ */
 
-static int Oflag = -1, cflag = C_LINE, circle, seqradius, nolegend, animate;
+static int Oflag = -1, cflag = RT_SPC_LINE, circle, seqradius, nolegend, animate;
 static int kclass = 1, ctheta, mj, mk, frames, diagram;
 static double at = -1, amble = 0.05, width = 800, height = 800, margin = 40;
 static const char *oflag, *title;
 
 static struct rt_coords co;	/* the points */
 static struct rt_spiral sp;
-static struct rt_layer *lay;
-static size_t nlay, *layer;
-static uint32_t *catname;	/* category -> its text, an rt_str id */
-static size_t ncat, *catcount;
-static const char **catlabel;	/* category -> the name its legend shows */
+static struct rt_spcolour col;	/* each point's layer, the layers' colours */
 static struct rt_spiral_page pg;
 
-#define NRAMP 64		/* continuous maps are cut into this many colours */
 #define PATHSTYLE "path{fill:none;stroke-width:0.8;stroke-linejoin:round}" \
 	"path.d{stroke-width:3.5;stroke-linecap:round}"
 
@@ -54,89 +48,10 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "plotspiral", "[file]", opts, NULL };
 
-/* Categories by file and line (or name): colours and legend in that
- * order, names folded to base names unless two files share one. */
-static void
-sortcats(void)
-{
-	const char **names = u_reallocarray(NULL, ncat + 1, sizeof *names);
-	size_t i, *order = u_reallocarray(NULL, ncat + 1, sizeof *order);
-	size_t *rank = u_reallocarray(NULL, ncat + 1, sizeof *rank);
-	uint32_t *sorted = u_reallocarray(NULL, ncat + 1, sizeof *sorted);
-
-	for (i = 0; i < ncat; i++)
-		names[i] = rt_str(catname[i]);
-	if (rt_label_sort(names, ncat, order))
-		u_die(1, "out of memory");
-	catlabel = u_reallocarray(NULL, ncat + 1, sizeof *catlabel);
-	for (i = 0; i < ncat; i++) {
-		rank[order[i]] = i;
-		sorted[i] = catname[order[i]];
-		catlabel[i] = rt_label_short(names, ncat, order[i]);
-	}
-	for (i = 0; i < co.pm.n; i++)
-		layer[i] = rank[layer[i]];
-	memcpy(catname, sorted, ncat * sizeof *catname);
-	free(names);
-	free(order);
-	free(rank);
-	free(sorted);
-}
-
-/* Categories in order of appearance: a string id maps to its category. */
-static void
-categories(void)
-{
-	const uint32_t *col = cflag == C_FUNC ? co.pm.func : cflag == C_REGION ? co.pm.region : co.pm.loc;
-	size_t i, nmap = rt_str_count(), *of = u_calloc(nmap + 1, sizeof *of);
-
-	catname = u_reallocarray(NULL, co.pm.n + 1, sizeof *catname);
-	catcount = u_calloc(co.pm.n + 1, sizeof *catcount);
-	for (i = 0; i < co.pm.n; i++) {
-		if (of[col[i]] == 0) {
-			catname[ncat] = col[i];
-			of[col[i]] = ++ncat;
-		}
-		layer[i] = of[col[i]] - 1;
-	}
-	free(of);
-	sortcats();
-	for (i = 0; i < co.pm.n; i++)
-		catcount[layer[i]]++;
-}
-
-/* Each point's colour: its category, or a step of a ramp. */
-static void
-colours(void)
-{
-	size_t i, k;
-	double t;
-
-	layer = u_calloc(co.pm.n + 1, sizeof *layer);
-	if (cflag == C_LINE || cflag == C_FUNC || cflag == C_REGION)
-		categories();
-	for (i = 0; i < co.pm.n; i++)
-		if (cflag == C_TIME)
-			layer[i] = (size_t)((double)i / (double)(co.pm.n > 1 ? co.pm.n - 1 : 1) * (NRAMP - 1));
-		else if (cflag == C_THETA) {
-			t = co.theta[i * co.ncirc + ctheta - 1];
-			layer[i] = isnan(t) ? 0 : (size_t)((t - floor(t)) * NRAMP) % NRAMP;
-		}
-	nlay = cflag == C_TIME || cflag == C_THETA ? NRAMP : ncat;
-	lay = u_calloc(nlay, sizeof *lay);
-	for (k = 0; k < nlay; k++)
-		if (cflag == C_TIME)
-			rt_colour_ramp((double)k / (NRAMP - 1), lay[k].rgb);
-		else if (cflag == C_THETA)
-			rt_colour_cyclic((double)k / NRAMP, lay[k].rgb);
-		else
-			rt_colour_category(k, lay[k].rgb);
-}
-
 static void
 build(double t)
 {
-	if (rt_spiral_build(&sp, lay, nlay, t))
+	if (rt_spiral_build(&sp, col.lay, col.nlay, t))
 		u_die(1, "out of memory");
 }
 
@@ -144,18 +59,18 @@ build(double t)
 static void
 place(void)
 {
-	int cat = cflag == C_LINE || cflag == C_FUNC || cflag == C_REGION, k;
+	int cat = cflag == RT_SPC_LINE || cflag == RT_SPC_FUNC || cflag == RT_SPC_REGION, k;
 
 	pg = (struct rt_spiral_page){ .w = width, .h = height, .margin = margin, .title = title,
-	    .what = what[cflag], .names = catlabel, .counts = catcount, .ncat = ncat,
-	    .key = nolegend ? RT_SPKEY_NONE : cat && ncat ? RT_SPKEY_LEGEND :
-	    cflag == C_TIME ? RT_SPKEY_RAMP : RT_SPKEY_TURNS,
+	    .what = what[cflag], .names = col.label, .counts = col.count, .ncat = col.ncat,
+	    .key = nolegend ? RT_SPKEY_NONE : cat && col.ncat ? RT_SPKEY_LEGEND :
+	    cflag == RT_SPC_TIME ? RT_SPKEY_RAMP : RT_SPKEY_TURNS,
 	    .label = seqradius ? "seq" : "point" };
 	if (pg.key == RT_SPKEY_RAMP) {
 		pg.lo = seqradius ? (double)co.pm.seq[0] : 0;
 		pg.hi = seqradius ? (double)co.pm.seq[co.pm.n ? co.pm.n - 1 : 0] : (double)co.pm.n;
 	}
-	if ((k = rt_spiral_place(&pg, &sp, lay)) < 0)
+	if ((k = rt_spiral_place(&pg, &sp, col.lay)) < 0)
 		u_die(1, "out of memory");
 	if (k > 0)
 		u_bad("--size %gx%g: no room for the plot beside its legend", width, height);
@@ -173,38 +88,6 @@ describe(char *buf, size_t len)
 		snprintf(buf + k, len - (size_t)k, ", centre %.1f %.1f", sp.x + sp.w / 2,
 		    sp.y + sp.h / 2);
 	return buf;
-}
-
-/* An animated SVG: the frames shown in turn, 0.15 s each, looping; a
- * renderer without animation shows the first. */
-static void
-svganim(FILE *f, int nfr)
-{
-	struct rt_fig *fig = rt_spiral_figure(&pg, &sp, NULL, 0);
-	int k, m = nfr + 1;
-
-	if (fig == NULL)
-		u_die(1, "out of memory");
-	rt_svg_head(f, width, height, PATHSTYLE);
-	if (rt_fig_svg_body(fig, f))
-		u_die(1, "out of memory");
-	for (k = 0; k < m; k++) {
-		build((double)k / nfr);
-		fprintf(f, "<g visibility=\"%s\"><animate attributeName=\"visibility\" "
-		    "calcMode=\"discrete\" dur=\"%.2fs\" repeatCount=\"indefinite\" ",
-		    k ? "hidden" : "visible", 0.15 * m);
-		if (k == 0)
-			fprintf(f, "values=\"visible;hidden\" keyTimes=\"0;%.6f\"/>\n", 1.0 / m);
-		else if (k == m - 1)
-			fprintf(f, "values=\"hidden;visible\" keyTimes=\"0;%.6f\"/>\n", (double)k / m);
-		else
-			fprintf(f, "values=\"hidden;visible;hidden\" keyTimes=\"0;%.6f;%.6f\"/>\n",
-			    (double)k / m, (double)(k + 1) / m);
-		rt_svg_layers(f, lay, nlay, " ");
-		fprintf(f, "</g>\n");
-	}
-	rt_svg_end(f);
-	rt_fig_free(fig);
 }
 
 static void
@@ -226,7 +109,7 @@ draw(const char *name)
 {
 	char desc[300];
 
-	emit(rt_spiral_figure(&pg, &sp, lay, nlay), name, describe(desc, sizeof desc));
+	emit(rt_spiral_figure(&pg, &sp, col.lay, col.nlay), name, describe(desc, sizeof desc));
 }
 
 static void
@@ -235,16 +118,16 @@ colouropt(const char *s)
 	uint64_t v;
 
 	if (strcmp(s, "line") == 0)
-		cflag = C_LINE;
+		cflag = RT_SPC_LINE;
 	else if (strcmp(s, "func") == 0)
-		cflag = C_FUNC;
+		cflag = RT_SPC_FUNC;
 	else if (strcmp(s, "region") == 0)
-		cflag = C_REGION;
+		cflag = RT_SPC_REGION;
 	else if (strcmp(s, "time") == 0)
-		cflag = C_TIME;
+		cflag = RT_SPC_TIME;
 	else if (strncmp(s, "theta", 5) == 0 && rt_parse_u64(s + 5, &v) == 0 &&
 	    v > 0 && v < 1000) {
-		cflag = C_THETA;
+		cflag = RT_SPC_THETA;
 		ctheta = (int)v;
 	} else
 		u_bad("--colour %s: want line, func, region, time or thetaK", s);
@@ -373,23 +256,25 @@ main(int argc, char *argv[])
 	if (mj == 0)
 		mj = kclass;
 	if ((size_t)mj > co.ncirc || (size_t)mk > co.ncirc ||
-	    (cflag == C_THETA && (size_t)ctheta > co.ncirc))
+	    (cflag == RT_SPC_THETA && (size_t)ctheta > co.ncirc))
 		u_die(1, "the coordinates have %zu theta columns", co.ncirc);
-	colours();
+	if (rt_spcolour_of(&col, &co, cflag, ctheta))
+		u_die(1, "out of memory");
 	if (seqradius) {
 		time = u_reallocarray(NULL, co.pm.n, sizeof *time);
 		for (i = 0; i < co.pm.n; i++)
 			time[i] = (double)co.pm.seq[i];
 	}
 	sp = (struct rt_spiral){ .n = co.pm.n, .stride = co.ncirc, .from = (size_t)mj - 1,
-	    .to = mk ? mk - 1 : -1, .theta = co.theta, .time = time, .layer = layer,
+	    .to = mk ? mk - 1 : -1, .theta = co.theta, .time = time, .layer = col.layer,
 	    .x = margin, .y = margin, .w = width - 2 * margin, .h = height - 2 * margin,
 	    .circle = circle, .amble = amble };
 	place();
 	if (animate) {
 		FILE *f = u_open(oflag);
 
-		svganim(f, frames ? frames : 24);
+		if (rt_spiral_anim(f, &pg, &sp, col.lay, col.nlay, frames ? frames : 24, PATHSTYLE))
+			u_die(1, "out of memory");
 		if (u_close(f, oflag))
 			exit(1);
 	} else if (frames) {
@@ -406,12 +291,8 @@ main(int argc, char *argv[])
 		build(at >= 0 ? at : 0);
 		draw(oflag);
 	}
-	rt_layers_free(lay, nlay);
+	rt_spcolour_free(&col);
 	rt_coords_free(&co);
-	free(layer);
-	free(catname);
-	free(catcount);
-	free(catlabel);
 	rt_spiral_page_free(&pg);
 	free(time);
 	return u_status;

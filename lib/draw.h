@@ -162,6 +162,26 @@ struct rt_spiral {
 };
 int rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t);
 
+/* The spiral's colours (plotspiral --colour, lib/draw/spiralcol.c): each
+ * point's layer and the layers' colours.  By category (the point's source
+ * line, function or region), the categories in the order rt_label_sort
+ * gives their names, labelled by rt_label_short, in rt_colour_category's
+ * colours; by time, a ramp of 64 steps (rt_colour_ramp); by theta column
+ * theta (from 1), its turn cut into 64 (rt_colour_cyclic).  -1 out of
+ * memory; rt_spcolour_free frees what it made, either way. */
+enum { RT_SPC_LINE, RT_SPC_FUNC, RT_SPC_REGION, RT_SPC_TIME, RT_SPC_THETA };
+struct rt_coords;
+struct rt_spcolour {
+	size_t *layer;			/* each point's */
+	struct rt_layer *lay;		/* the layers, with their colours */
+	size_t nlay;
+	uint32_t *name;			/* by category: category k's text, an rt_str id */
+	const char **label;		/* the name its legend shows */
+	size_t *count, ncat;		/* its points */
+};
+int rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int theta);
+void rt_spcolour_free(struct rt_spcolour *c);
+
 /* The spiral's page, a w x h figure: the title and under it what is
  * drawn how (the points, theta's column, pre- and post-amble, "colour:
  * what"), the spiral's square in the plot area, to its right a key: a
@@ -192,6 +212,11 @@ int rt_spiral_place(struct rt_spiral_page *pg, struct rt_spiral *s, const struct
 struct rt_fig *rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt_spiral *s,
     const struct rt_layer *lay, size_t nlay);
 void rt_spiral_page_free(struct rt_spiral_page *pg);
+/* The morph as an animated SVG page in style: nfr + 1 frames built into
+ * lay (t from 0 to 1), shown in turn, 0.15 s each, looping; a renderer
+ * without animation shows the first.  -1 out of memory. */
+int rt_spiral_anim(FILE *f, const struct rt_spiral_page *pg, struct rt_spiral *s,
+    struct rt_layer *lay, size_t nlay, int nfr, const char *style);
 
 /* The persistence stream drawn (plotspiral): its barcode, a panel per
  * dimension, bars by rank (the most persistent on top) from birth to

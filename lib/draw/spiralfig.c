@@ -97,3 +97,38 @@ rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt_spiral *s,
 		    rt_colour_cyclic);
 	return f;
 }
+
+int
+rt_spiral_anim(FILE *f, const struct rt_spiral_page *pg, struct rt_spiral *s,
+    struct rt_layer *lay, size_t nlay, int nfr, const char *style)
+{
+	struct rt_fig *fig = rt_spiral_figure(pg, s, NULL, 0);
+	int k, m = nfr + 1, rc = -1;
+
+	if (fig == NULL)
+		return -1;
+	rt_svg_head(f, pg->w, pg->h, style);
+	if (rt_fig_svg_body(fig, f))
+		goto out;
+	for (k = 0; k < m; k++) {
+		if (rt_spiral_build(s, lay, nlay, (double)k / nfr))
+			goto out;
+		fprintf(f, "<g visibility=\"%s\"><animate attributeName=\"visibility\" "
+		    "calcMode=\"discrete\" dur=\"%.2fs\" repeatCount=\"indefinite\" ",
+		    k ? "hidden" : "visible", 0.15 * m);
+		if (k == 0)
+			fprintf(f, "values=\"visible;hidden\" keyTimes=\"0;%.6f\"/>\n", 1.0 / m);
+		else if (k == m - 1)
+			fprintf(f, "values=\"hidden;visible\" keyTimes=\"0;%.6f\"/>\n", (double)k / m);
+		else
+			fprintf(f, "values=\"hidden;visible;hidden\" keyTimes=\"0;%.6f;%.6f\"/>\n",
+			    (double)k / m, (double)(k + 1) / m);
+		rt_svg_layers(f, lay, nlay, " ");
+		fprintf(f, "</g>\n");
+	}
+	rt_svg_end(f);
+	rc = 0;
+out:
+	rt_fig_free(fig);
+	return rc;
+}
