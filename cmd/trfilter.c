@@ -7,22 +7,8 @@
 #include "reftrace.h"
 #include "util.h"
 
-#define MAXSEL 64
 #define MAXPART 1024	/* -P n: outputs open at once */
 
-struct range { uint64_t lo, hi; };
-
-static unsigned tflag = 0xf;		/* ops kept */
-static struct range aflag[MAXSEL], pflag[MAXSEL];
-static int na, np;
-static const char *rflag[MAXSEL], *Fflag[MAXSEL];
-static int nr, nF;
-static struct { const char *file; uint64_t lo, hi; } Lflag[MAXSEL];
-static int nL;
-static uint32_t Tflag[MAXSEL];
-static int nT;
-static struct range nflag = { 0, UINT64_MAX };
-static const char *mfrom, *mto;
 static int vflag, lflag, kflag, zflag;
 static uint64_t Bflag;
 static uint64_t Pk, Pn, Pbytes = 64;
@@ -33,10 +19,8 @@ static const char *oflag, *eflag;
 static struct rt_writer *w;		/* the output */
 static struct rt_wparts *parts;		/* with -P, the partitions' */
 static struct rt_sym *sym;
-static int inmark;		/* between -m markers */
-static char hitF[MAXSEL], hitL[MAXSEL], hitr[MAXSEL], hitm;	/* matched a record */
+static struct rt_sel *sel;		/* -a, -F, -L, -m, -n, -p, -r, -T, -t */
 static int missing;		/* objects of the trace not found here */
-static int others;		/* selections beyond -t and -n */
 static struct rt_regions *regs;
 
 static const struct u_opt opts[] = {
@@ -77,35 +61,6 @@ symwarn(void)
 	}
 }
 
-/* "glStrcArray[0].var1" belongs to the region "glStrcArray". */
-static int
-varis(uint32_t var, const char *name)
-{
-	const char *v = rt_str(var);
-	size_t n = strlen(name);
-
-	return strncmp(v, name, n) == 0 && (v[n] == '\0' || v[n] == '[' || v[n] == '.');
-}
-
-/* A path matches a file named by its tail at a '/' boundary. */
-static int
-fileis(const char *path, const char *want)
-{
-	size_t n = strlen(path), m = strlen(want);
-
-	if (m > n || strcmp(path + n - m, want) != 0)
-		return 0;
-	return m == n || path[n - m - 1] == '/' || want[0] == '/';
-}
-
-static int
-funcis(const char *f, const char *want)
-{
-	size_t m = strlen(want);
-
-	return strncmp(f, want, m) == 0 && (f[m] == '\0' || f[m] == '(');
-}
-
 static const char *
 base(const char *path)
 {
@@ -133,91 +88,13 @@ addobject(const struct rt_rec *rec)
 	}
 }
 
-static int
-selected(struct rt_rec *rec)
-{
-	int i, ok;
-	const struct rt_loc *l;
-	uint64_t end = rec->addr + (rec->size ? rec->size - 1 : 0);
-
-	if (!(tflag >> rec->op & 1) || rec->seq < nflag.lo || rec->seq > nflag.hi)
-		return 0;
-	if (!others)	/* nothing but ops and seqs asked for */
-		return 1;
-	if (mfrom != NULL && !inmark)
-		return 0;
-	if (na) {
-		for (ok = i = 0; i < na && !ok; i++)
-			ok = rec->addr <= aflag[i].hi && end >= aflag[i].lo;
-		if (!ok)
-			return 0;
-	}
-	if (np) {
-		for (ok = i = 0; i < np && !ok; i++)
-			ok = rec->pc >= pflag[i].lo && rec->pc <= pflag[i].hi;
-		if (!ok)
-			return 0;
-	}
-	if (nT) {
-		for (ok = i = 0; i < nT && !ok; i++)
-			ok = rec->tid == Tflag[i];
-		if (!ok)
-			return 0;
-	}
-	if (nr) {
-		for (ok = i = 0; i < nr && !ok; i++) {
-			ok = (rec->var && varis(rec->var, rflag[i])) ||
-			    rt_regions_overlap(regs, rflag[i], rec->addr, end);
-			hitr[i] |= ok;
-		}
-		if (!ok)
-			return 0;
-	}
-	if (nF || nL) {
-		if (rec->loc == 0 && sym != NULL) {
-			rec->loc = rt_sym_lookup(sym, rec->pc);
-			symwarn();
-		}
-		l = rt_loc_get(rec->loc);
-		for (ok = !nF, i = 0; i < nF && !ok; i++)
-			hitF[i] |= ok = funcis(rt_str(l->func), Fflag[i]);
-		if (!ok)
-			return 0;
-		for (ok = !nL, i = 0; i < nL && !ok; i++)
-			hitL[i] |= ok = fileis(rt_str(l->file), Lflag[i].file) &&
-			    l->line >= Lflag[i].lo && l->line <= Lflag[i].hi;
-		if (!ok)
-			return 0;
-	}
-	return 1;
-}
-
-/* A selection that matched nothing is said so: a misspelt function, a
- * trace without locations or the wrong -e would otherwise pass as an
- * empty answer. */
+/* A record's source location, from the symbolizer. */
 static void
-unmatched(void)
+locate(void *ctx, struct rt_rec *rec)
 {
-	const char *why = eflag ? "" : " (without -e, the objects the trace names)";
-	int i;
-
-	if (mfrom != NULL && !hitm)
-		u_warn("-m %s: no mark of that name in the trace", mfrom);
-	for (i = 0; i < nF; i++)
-		if (!hitF[i]) {
-			u_warn("-F %s: no record in a function of that name%s", Fflag[i], why);
-			if (missing)	/* the answer is not known to be empty */
-				u_status = 1;
-		}
-	for (i = 0; i < nL; i++)
-		if (!hitL[i]) {
-			u_warn("-L %s: no record of that file and those lines%s", Lflag[i].file, why);
-			if (missing)
-				u_status = 1;
-		}
-	for (i = 0; i < nr; i++)
-		if (!hitr[i])
-			u_warn("-r %s: no access to a region of that name", rflag[i]);
+	(void)ctx;
+	rec->loc = rt_sym_lookup(sym, rec->pc);
+	symwarn();
 }
 
 /* A record out; with -P, every block of the partitions, clipped to it. */
@@ -238,26 +115,18 @@ item(void *ctx, struct rt_rec *rec)
 
 	(void)ctx;
 	if (rec->kind != RT_ACCESS) {
-		if (rec->kind == RT_MARK && mfrom != NULL) {
-			const char *name = rt_str(rec->name);
-
-			if (strcmp(name, mfrom) == 0)
-				hitm = inmark = 1;
-			else if (mto == NULL || strcmp(name, mto) == 0)
-				inmark = 0;
-		} else if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
+		rt_sel_event(sel, rec);
+		if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
 			u_die(1, "out of memory");
 		else if (rec->kind == RT_OBJECT && sym != NULL)
 			addobject(rec);
 		return emit(rec);
 	}
-	if (selected(rec) == vflag)
+	if (rt_sel_test(sel, rec) == vflag)
 		return 0;
 	if (lflag) {
-		if (rec->loc == 0) {
-			rec->loc = rt_sym_lookup(sym, rec->pc);
-			symwarn();
-		}
+		if (rec->loc == 0)
+			locate(NULL, rec);
 		if (rec->var == 0)
 			rec->var = rt_regions_find(regs, rec->addr);
 	}
@@ -267,41 +136,6 @@ item(void *ctx, struct rt_rec *rec)
 		rec->addr /= Bflag;
 	}
 	return emit(rec);
-}
-
-static void
-setrange(const char *arg, struct range *r, int *n, int opt)
-{
-	if (*n == MAXSEL)
-		u_bad("-%c: at most %d", opt, MAXSEL);
-	if (rt_parse_range(arg, &r[*n].lo, &r[*n].hi))
-		u_bad("-%c %s: bad range (want lo-hi or lo+len)", opt, arg);
-	(*n)++;
-}
-
-static void
-setstr(const char *arg, const char **v, int *n, int opt)
-{
-	if (*n == MAXSEL)
-		u_bad("-%c: at most %d", opt, MAXSEL);
-	v[(*n)++] = arg;
-}
-
-static void
-setloc(char *arg)
-{
-	char *c = strrchr(arg, ':');
-
-	if (nL == MAXSEL)
-		u_bad("-L: at most %d", MAXSEL);
-	Lflag[nL].lo = 0;
-	Lflag[nL].hi = UINT64_MAX;
-	if (c != NULL && c[1] >= '0' && c[1] <= '9') {
-		if (rt_parse_range(c + 1, &Lflag[nL].lo, &Lflag[nL].hi))
-			u_bad("-L %s: bad line range", arg);
-		*c = '\0';
-	}
-	Lflag[nL++].file = arg;
 }
 
 static void
@@ -343,54 +177,39 @@ openparts(void)
 int
 main(int argc, char *argv[])
 {
-	int c;
+	char why[200];
+	int c, k;
 	uint64_t v;
 
+	if ((regs = rt_regions_new()) == NULL || (sel = rt_sel_new(regs)) == NULL)
+		u_die(1, "out of memory");
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
-		case 'a': setrange(optarg, aflag, &na, c); break;
+		case 'a': case 'F': case 'L': case 'm': case 'n': case 'p': case 'r': case 'T':
+		case 't':
+			if ((k = rt_sel_add(sel, c, optarg, why, sizeof why)) == -2)
+				u_bad("-%c: %s", c, why);
+			else if (k)
+				u_bad("-%c %s: %s", c, optarg, why);
+			break;
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
 				u_bad("-B %s: bad block size", optarg);
 			break;
 		case 'b': Oflag = RT_FMT_BINARY; break;
 		case 'e': eflag = optarg; break;
-		case 'F': setstr(optarg, Fflag, &nF, c); break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
 				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'k': kflag = 1; break;
-		case 'L': setloc(optarg); break;
 		case 'l': lflag = 1; break;
-		case 'm':
-			mfrom = optarg;
-			if ((mto = strchr(optarg, ',')) != NULL)
-				*(char *)mto++ = '\0';
-			break;
-		case 'n':
-			if (rt_parse_range(optarg, &nflag.lo, &nflag.hi))
-				u_bad("-n %s: bad range", optarg);
-			break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
 				u_bad("-O %s: can write text, binary or din", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P': setpart(optarg); break;
-		case 'p': setrange(optarg, pflag, &np, c); break;
-		case 'r': setstr(optarg, rflag, &nr, c); break;
-		case 'T':
-			if (nT == MAXSEL)
-				u_bad("-T: at most %d", MAXSEL);
-			if (rt_parse_u64(optarg, &v) || v >= RT_NOTID)
-				u_bad("-T %s: bad thread id", optarg);
-			Tflag[nT++] = (uint32_t)v;
-			break;
-		case 't':
-			if (rt_parse_ops(optarg, &tflag))
-				u_bad("-t %s: ops are R, W, M, I", optarg);
-			break;
 		case 'v': vflag = 1; break;
 		case 'z': zflag = 1; break;
 		default: u_usage(&prog);
@@ -398,14 +217,12 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((regs = rt_regions_new()) == NULL)
-		u_die(1, "out of memory");
-	others = mfrom || na || np || nT || nr || nF || nL;
-	if (lflag || nF || nL || eflag) {
+	if (lflag || rt_sel_locations(sel) || eflag) {
 		if ((sym = rt_sym_new()) == NULL)
 			u_die(1, "out of memory");
 		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
 			u_die(1, "%s", rt_sym_error(sym));
+		rt_sel_locate(sel, locate, NULL);
 	}
 	if (Psplit && Oflag < 0)
 		Oflag = RT_FMT_BINARY;	/* the partitions are for programs */
@@ -416,7 +233,7 @@ main(int argc, char *argv[])
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	else
-		unmatched();
+		rt_sel_unmatched(sel, eflag != NULL, missing, u_diag);
 	if (parts == NULL)
 		u_wclose(w, oflag);
 	for (v = 0; parts != NULL && v < rt_wparts_outputs(parts); v++)
@@ -424,6 +241,7 @@ main(int argc, char *argv[])
 			u_wreport(rt_wparts_name(parts, v));
 	rt_wparts_free(parts);
 	rt_sym_free(sym);
+	rt_sel_free(sel);
 	rt_regions_free(regs);
 	return u_status;
 }
