@@ -351,6 +351,18 @@ extern const char rt_opchar[4];	/* "RWMI" */
 /* Growing arrays: room for need items of size bytes in *(T **)p, the
  * capacity doubling; 0, or -1 with *p untouched when out of memory. */
 int rt_grow(void *p, size_t *cap, size_t need, size_t size);
+/* A table of ids by key (lib/base/idtab.c): the caller keeps the keys,
+ * numbered from 1, and gives their hashes; rt_idtab_find gives the id
+ * whose key eq says is key (0: none), rt_idtab_add adds an id not in the
+ * table (0, or -1 out of memory), growing it by hash.  Zeroed is empty. */
+struct rt_idtab { uint32_t *slot; size_t mask, n; };	/* slot: id, 0 empty */
+typedef int rt_ideq_fn(const void *ctx, uint32_t id, const void *key);
+typedef uint64_t rt_idhash_fn(const void *ctx, uint32_t id);
+uint32_t rt_idtab_find(const struct rt_idtab *t, uint64_t h, const void *key, rt_ideq_fn *eq,
+    const void *ctx);
+int rt_idtab_add(struct rt_idtab *t, uint64_t h, uint32_t id, rt_idhash_fn *hash,
+    const void *ctx);
+void rt_idtab_free(struct rt_idtab *t);
 /* The memory a process may have here, in bytes: physical memory, or less
  * under a limit on the address space or data (setrlimit). */
 double rt_memory(void);

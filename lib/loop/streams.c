@@ -36,8 +36,7 @@ struct rt_loopm {
 	void *ctx;
 	struct stream **s;	/* by number - 1 */
 	size_t n, cap;
-	uint32_t *tab;		/* open addressing: stream number, 0 empty */
-	size_t tabcap;		/* a power of two, at least twice n */
+	struct rt_idtab tab;	/* stream numbers by key and fetch */
 	struct stream *order, *last;
 	/* the other hypothesis: all values as one stream, written instead
 	 * if shorter (the order costs bytes a value, and one stream finds
@@ -104,9 +103,7 @@ rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex, int one,
 	m->hex = hex;
 	m->fn = fn;
 	m->ctx = ctx;
-	m->tabcap = 64;
-	if ((m->tab = calloc(m->tabcap, sizeof *m->tab)) == NULL ||
-	    (m->order = newstream(m, 0, 0, 1, 0)) == NULL ||
+	if ((m->order = newstream(m, 0, 0, 1, 0)) == NULL ||
 	    (one && (m->one = newstream(m, 0, 0, 1, hex)) == NULL)) {
 		rt_loopm_free(m);
 		return NULL;
@@ -126,7 +123,7 @@ rt_loopm_free(struct rt_loopm *m)
 	freestream(m->order);
 	freestream(m->one);
 	free(m->s);
-	free(m->tab);
+	rt_idtab_free(&m->tab);
 	free(m);
 }
 
@@ -136,51 +133,48 @@ rt_loopm_nstreams(const struct rt_loopm *m)
 	return m->n;
 }
 
-/* The slot of key in the table: its stream's or the empty one it goes in. */
-static size_t
-slot(const struct rt_loopm *m, uint64_t key, int fetch)
-{
-	size_t i = (size_t)rt_hash64(key ^ (uint64_t)fetch << 63) & (m->tabcap - 1);
-	const struct stream *s;
+struct key { uint64_t key; int fetch; };
 
-	for (; m->tab[i] != 0; i = (i + 1) & (m->tabcap - 1)) {
-		s = m->s[m->tab[i] - 1];
-		if (s->key == key && s->fetch == fetch)
-			break;
-	}
-	return i;
+static uint64_t
+keyhash(uint64_t key, int fetch)
+{
+	return rt_hash64(key ^ (uint64_t)fetch << 63);
+}
+
+static uint64_t
+streamhash(const void *ctx, uint32_t num)
+{
+	const struct stream *s = ((const struct rt_loopm *)ctx)->s[num - 1];
+
+	return keyhash(s->key, s->fetch);
+}
+
+static int
+streamis(const void *ctx, uint32_t num, const void *key)
+{
+	const struct stream *s = ((const struct rt_loopm *)ctx)->s[num - 1];
+	const struct key *k = key;
+
+	return s->key == k->key && s->fetch == k->fetch;
 }
 
 static struct stream *
 find(struct rt_loopm *m, uint64_t key, int fetch)
 {
+	struct key k = { key, fetch };
 	struct stream *s;
-	uint32_t *old;
-	size_t i, cap;
+	uint64_t h = keyhash(key, fetch);
+	uint32_t num;
 
-	i = slot(m, key, fetch);
-	if (m->tab[i] != 0)
-		return m->s[m->tab[i] - 1];
+	if ((num = rt_idtab_find(&m->tab, h, &k, streamis, m)) != 0)
+		return m->s[num - 1];
 	if (m->n >= UINT32_MAX - 1 || rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s) ||
 	    (s = newstream(m, key, fetch, 0, m->hex)) == NULL)
 		return NULL;
 	s->num = m->n + 1;
 	m->s[m->n++] = s;
-	m->tab[i] = (uint32_t)s->num;
-	if (2 * m->n <= m->tabcap)
-		return s;
-	/* rehash at half full */
-	old = m->tab;
-	cap = m->tabcap;
-	if ((m->tab = calloc(2 * cap, sizeof *m->tab)) == NULL) {
-		m->tab = old;
+	if (rt_idtab_add(&m->tab, h, (uint32_t)s->num, streamhash, m))
 		return NULL;
-	}
-	m->tabcap = 2 * cap;
-	for (i = 0; i < cap; i++)
-		if (old[i] != 0)
-			m->tab[slot(m, m->s[old[i] - 1]->key, m->s[old[i] - 1]->fetch)] = old[i];
-	free(old);
 	return s;
 }
 

@@ -125,11 +125,8 @@ grow(struct grow *g, size_t more)
 	return p;
 }
 
-/* Identical windows: an open-addressing table of vertex ids by content. */
-struct dedup {
-	uint32_t *slot;		/* vertex + 1, 0 empty */
-	size_t mask, used;
-};
+/* Identical windows: vertex ids (row + 1) by content. */
+struct rows { const char *p; size_t len; };
 
 static uint64_t
 content_hash(const void *p, size_t len)
@@ -143,38 +140,36 @@ content_hash(const void *p, size_t len)
 	return rt_hash64(h);
 }
 
+static uint64_t
+rowhash(const void *ctx, uint32_t id)
+{
+	const struct rows *r = ctx;
+
+	return content_hash(r->p + (id - 1) * r->len, r->len);
+}
+
+static int
+rowis(const void *ctx, uint32_t id, const void *row)
+{
+	const struct rows *r = ctx;
+
+	return memcmp(r->p + (id - 1) * r->len, row, r->len) == 0;
+}
+
 /* The vertex of the content at row (the last row added), merging it with
  * an equal earlier row: returns its vertex id, or -1 out of memory. */
 static long
-dedup(struct dedup *t, const char *rows, size_t rowlen, size_t row)
+dedup(struct rt_idtab *t, const char *rows, size_t rowlen, size_t row)
 {
-	uint32_t *old;
-	size_t i, j, cap;
-	uint64_t h;
+	struct rows r = { rows, rowlen };
+	const char *p = rows + row * rowlen;
+	uint64_t h = content_hash(p, rowlen);
+	uint32_t id;
 
-	if (2 * (t->used + 1) > t->mask + 1) {
-		old = t->slot;
-		cap = t->mask ? 2 * (t->mask + 1) : 1024;
-		if ((t->slot = calloc(cap, sizeof *t->slot)) == NULL) {
-			t->slot = old;
-			return -1;
-		}
-		for (i = 0; old && i <= t->mask; i++)
-			if (old[i]) {
-				h = content_hash(rows + (old[i] - 1) * rowlen, rowlen);
-				for (j = h & (cap - 1); t->slot[j]; j = (j + 1) & (cap - 1))
-					;
-				t->slot[j] = old[i];
-			}
-		free(old);
-		t->mask = cap - 1;
-	}
-	h = content_hash(rows + row * rowlen, rowlen);
-	for (j = h & t->mask; t->slot[j]; j = (j + 1) & t->mask)
-		if (memcmp(rows + (t->slot[j] - 1) * rowlen, rows + row * rowlen, rowlen) == 0)
-			return t->slot[j] - 1;
-	t->slot[j] = (uint32_t)row + 1;
-	t->used++;
+	if ((id = rt_idtab_find(t, h, p, rowis, &r)) != 0)
+		return (long)id - 1;
+	if (rt_idtab_add(t, h, (uint32_t)row + 1, rowhash, &r))
+		return -1;
 	return (long)row;
 }
 
@@ -190,7 +185,7 @@ rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     rt_diag_fn *diag, char *err, size_t errlen)
 {
 	struct grow rows = { 0 };
-	struct dedup dd = { 0 };
+	struct rt_idtab dd = { 0 };
 	const char *name = rt_rpath(r);
 	char *s, *f[1100];
 	size_t n, rowlen = 0, vrow = 0;
@@ -286,14 +281,14 @@ bad:
 		c->x = rows.p;
 	else
 		c->sym = rows.p;
-	free(dd.slot);
+	rt_idtab_free(&dd);
 	return 0;
 nomem:
 	oom(err, errlen, name);
 fail:
 	free(rows.p);
 	rt_pointmap_free(&c->pm);
-	free(dd.slot);
+	rt_idtab_free(&dd);
 	free(c->about);
 	c->about = NULL;
 	return -1;
