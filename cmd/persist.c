@@ -34,7 +34,7 @@ static const struct u_opt opts[] = {
 	{ O_COVER, "cover", "r", "landmarks only if every point is within r of one (w/3)" },
 	{ O_EDGES, "edges", "n", "many points: a level with more edges is too dense (1M)" },
 	{ O_LANDMARKS, "landmarks", "n", "all pairs of up to n distinct points (1000; 0: any)" },
-	{ O_THREADS, "threads", "n", "threads for the distances (2)" },
+	{ O_THREADS, "threads", "n", "threads for the distances and the reduction (2)" },
 	{ O_DIM, "dim", "d", "the largest dimension: 0, 1 or 2 (1)" },
 	{ O_METRIC, "metric", "name", "levenshtein, hamming or euclidean" },
 	{ O_MODULUS, "modulus", "p", "coefficients in Z/p, p a prime (47)" },

@@ -132,7 +132,11 @@ struct rt_ph {
 	size_t ncocycle;
 	uint64_t columns, emergent, reduced;	/* work done, for the curious */
 };
-int rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p);
+/* Persistent cohomology of the flag complex of g up to dimension maxdim,
+ * over Z/p, reduced on threads threads (the result does not depend on
+ * how many). */
+int rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p,
+    unsigned threads);
 void rt_ph_free(struct rt_ph *ph);
 int rt_prime(uint64_t p);
 
@@ -174,9 +178,9 @@ struct rt_rips {
 	int collapsed;
 };
 int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
-    unsigned p, int collapse);
+    unsigned p, int collapse, unsigned threads);
 /* The same from the graph already in x->g (x otherwise zero). */
-int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse);
+int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads);
 void rt_rips_free(struct rt_rips *x);
 /* Ripser's default threshold: beyond it the complex is a cone.  NAN out
  * of memory. */
@@ -186,7 +190,7 @@ float rt_enclosing(const float *tri, size_t n);
  * no class alive there could outlast them), and x computed there; why
  * says which.  NAN out of memory. */
 float rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
-    int maxdim, unsigned p, int collapse, char *why, size_t whylen);
+    int maxdim, unsigned p, int collapse, unsigned threads, char *why, size_t whylen);
 /* The same for windows of symbols without all pairs: each level's edges
  * from rt_join, until the classes are known (*known 1) or a level has
  * more than maxedges edges (the level before it, *known 0).  NAN with

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 45
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -52,6 +52,17 @@ if have_ripser; then
 	for p in 2 47; do
 		check "i.i.d. symbols at 6, long reductions, Z/$p: ripser's barcode" \
 			"persist --modulus $p --threshold 6 $tmp/iid4.pts >$tmp/o && $T same $tmp/o $tmp/r"
+	done
+	# Columns are reduced ahead on threads and committed in order: 30000
+	# columns of i.i.d. windows, where a column reduced ahead often finds
+	# its pivot taken by one committed meanwhile and is reduced again.
+	$T iid 609 64 1 | tswindow >"$tmp/iid64.pts"
+	persist -O lower-distance "$tmp/iid64.pts" >"$tmp/iid64.lower"
+	# at 9 a vertex has 100 neighbours: cofacets from rows of bits; at 8,
+	# 7 after the collapse: from lists of neighbours
+	for t in 9 8; do
+		check "600 i.i.d. windows at $t on two threads, Z/2: ripser's barcode" \
+			"persist --threads 2 --modulus 2 --threshold $t $tmp/iid64.pts >$tmp/o && ripser --format lower-distance --threshold $t $tmp/iid64.lower >$tmp/r && $T same $tmp/o $tmp/r"
 	done
 	$T random 30 4 >"$tmp/r4"
 	check "dimension 2 on a random matrix: ripser's barcode" \
@@ -108,6 +119,17 @@ for in in "iid.pts --threshold 7" "sweep.pts" "circle.csv -I point-cloud --thres
 		"persist $* $tmp/$f >$tmp/o && $T bars $tmp/o" \
 		"persist --no-collapse $* $tmp/$f >$tmp/o && $T bars $tmp/o"
 done
+
+# The result does not depend on the threads: the whole stream, cocycles
+# and classes included, byte for byte.
+$T iid 609 64 1 | tswindow >"$tmp/iid64.pts"
+persist --threads 1 --threshold 9 "$tmp/iid64.pts" >"$tmp/t1"
+for th in 2 4; do
+	check "i.i.d. windows on $th threads: the stream one thread writes" \
+		"persist --threads $th --threshold 9 $tmp/iid64.pts >$tmp/o && test -s $tmp/t1 && cmp $tmp/o $tmp/t1"
+done
+check "the bubble sort on 3 threads: the stream one thread writes" \
+	"persist --threads 3 $tmp/bs.pts >$tmp/o && persist --threads 1 $tmp/bs.pts >$tmp/o1 && cmp $tmp/o $tmp/o1"
 
 # A strictly periodic stream: one class born at 2, persistence >= 2.
 for q in 4 8 12; do

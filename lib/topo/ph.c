@@ -1,5 +1,7 @@
 /* ph.c: Vietoris-Rips persistent cohomology over Z/p (Bauer, Ripser, 2021). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,59 +30,136 @@ struct hentry {			/* a term of a working coboundary */
 	uint32_t coef;
 };
 
-struct pivot {			/* pivot key -> the column that owns it */
-	uint64_t key;
+/* Pivot key -> the column that owns it.  The key is written last, with
+ * release order, so that a thread that finds it sees the column's
+ * reduction and reduced coboundary stored. */
+struct pivot {
+	_Atomic uint64_t key;
 	uint32_t col, coef;
 };
 
 /* A kept reduced coboundary added to the working column: its terms
- * rpool[at..end), in filtration order, times f. */
+ * [at, end), in filtration order, times f. */
 struct cursor {
-	uint64_t key;		/* of the next term, rpool[at] */
+	uint64_t key;		/* of the next term, *at */
 	float diam;
 	uint32_t f;
-	size_t at, end;
+	const struct hentry *at, *end;
+};
+
+/* Memory handed out in spans that never move (a column being read by one
+ * thread while another stores the next). */
+struct arena {
+	char **chunk;
+	size_t nchunk, capchunk;
+	char *at, *end;
+};
+
+/* The result of reducing one column, kept until its turn to commit. */
+struct pend {
+	int ready;
+	size_t c;
+	int k, emergent, added, keep;
+	struct hentry piv;
+	size_t pushed;
+	uint64_t reduced;
+	struct ventry *work;	/* its reduction column, summed */
+	size_t nwork, capwork;
+	struct hentry *kept;	/* its reduced coboundary, if keep */
+	size_t nkept, capkept;
 };
 
 struct ctx {
 	const struct rt_graph *g;
-	unsigned p;
+	unsigned p, threads;
 	uint32_t *inv;
 	uint64_t (*binom)[5];	/* binom[v][m] = C(v, m) */
 	int nv;			/* vertices of a column simplex */
+	int dim;
+	uint64_t *row;		/* of at most DENSE vertices: neighbours as bits, */
+	float *dm;		/* distances as a matrix (NULL: merge the lists) */
+	size_t nw;		/* words a row */
+	const struct simplex *col;
+	size_t ncol;
 
+	struct pivot *piv;	/* open addressing, key EMPTY = empty; */
+	size_t pivmask;		/* sized for every column: it never moves */
+
+	struct arena vpool;	/* reduction columns of paired columns */
+	const struct ventry **colp;
+	uint32_t *collen;
+	struct arena rpool;	/* reduced coboundaries of some of them */
+	size_t nrpool;		/* their terms, at most MAXRPOOL */
+	const struct hentry **rp;
+	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
+	size_t *rcost;		/* cofacets a replay of the column pushes */
+
+	struct rt_ph *ph;
+	size_t capbar, capcoc;
+
+	pthread_mutex_t mu;	/* columns are reduced ahead on threads and */
+	pthread_cond_t cv;	/* committed one at a time in column order */
+	size_t next, committed;
+	int committing, err;
+	struct pend *pend;	/* LOOK of them, column c in pend[c % LOOK] */
+};
+
+struct wk {			/* a thread's working column */
+	struct ctx *x;
 	struct hentry *heap;
 	size_t nheap, capheap;
 	struct ventry *work;
 	size_t nwork, capwork;
-
-	struct pivot *piv;	/* open addressing, key UINT64_MAX = empty */
-	size_t pivmask, npiv;
-
-	struct ventry *pool;	/* reduction columns of paired columns */
-	size_t npool, cappool;
-	size_t *colstart;
-	uint32_t *collen;
-
-	struct hentry *rpool;	/* reduced coboundaries of some of them */
-	size_t nrpool, caprpool, maxrpool;
-	size_t *rstart;
-	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
-	size_t *rcost;		/* cofacets a replay of the column pushes */
 	struct cursor *cur;	/* kept coboundaries added to the column */
 	size_t ncur, capcur;
 	struct hentry *sum;	/* hsum's sorted copy */
 	size_t capsum, compactat;
 	size_t *cnt;		/* hsum's radix counts */
 	size_t pushed;		/* by the column being reduced, replays counted */
-
-	struct rt_ph *ph;
-	size_t capbar, capcoc;
+	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
+	size_t nkept, capkept;
 };
 
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
+/* Reduced coboundaries are kept up to 2^27 terms (2 GiB): on i.i.d.
+ * windows a cap of 2^24 filled at 1500 windows, and the columns reduced
+ * after that (the long-lived classes, whose reductions add the most)
+ * replayed instead: 350 M terms pushed where keeping them pushes 62 M
+ * (45 s to 17 s; 1500 windows keep 32 M terms). */
+#define MAXRPOOL ((size_t)1 << 27)
+#define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
+#define DENSE 4096		/* vertices for rows of bits and a matrix */
+#define LOOK 256			/* columns reduced ahead of the last committed */
+
+static void *
+aalloc(struct arena *a, size_t n)
+{
+	size_t sz;
+
+	n = n == 0 ? 16 : (n + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->at) < n) {
+		if (rt_grow(&a->chunk, &a->capchunk, a->nchunk + 1, sizeof *a->chunk))
+			return NULL;
+		sz = n > CHUNK ? n : CHUNK;
+		if ((a->chunk[a->nchunk] = malloc(sz)) == NULL)
+			return NULL;
+		a->at = a->chunk[a->nchunk++];
+		a->end = a->at + sz;
+	}
+	a->at += n;
+	return a->at - n;
+}
+
+static void
+afree(struct arena *a)
+{
+	while (a->nchunk > 0)
+		free(a->chunk[--a->nchunk]);
+	free(a->chunk);
+	memset(a, 0, sizeof *a);
+}
 
 static int
 earlier(float da, uint64_t ka, float db, uint64_t kb)
@@ -98,33 +177,34 @@ static void siftdown(struct hentry *, size_t, size_t);
  * of millions of terms missed the cache at every term (2000 i.i.d.
  * windows: 237 s of CPU with a hash table, 157 s sorting). */
 static int
-hsum(struct ctx *x)
+hsum(struct wk *w)
 {
 	struct hentry *src, *dst, *t;
-	size_t i, n = x->nheap, o, sum;
+	size_t i, n = w->nheap, o, sum;
 	uint64_t maxkey = 0;
+	unsigned p = w->x->p;
 	int shift;
 
-	if (rt_grow(&x->sum, &x->capsum, n + 1, sizeof *x->sum))
+	if (rt_grow(&w->sum, &w->capsum, n + 1, sizeof *w->sum))
 		return -1;
-	if (x->cnt == NULL && (x->cnt = malloc(65536 * sizeof *x->cnt)) == NULL)
+	if (w->cnt == NULL && (w->cnt = malloc(65536 * sizeof *w->cnt)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		if (x->heap[i].key > maxkey)
-			maxkey = x->heap[i].key;
-	src = x->heap;
-	dst = x->sum;
+		if (w->heap[i].key > maxkey)
+			maxkey = w->heap[i].key;
+	src = w->heap;
+	dst = w->sum;
 	for (shift = 0; shift < 64 && (shift == 0 || maxkey >> shift); shift += 16) {
-		memset(x->cnt, 0, 65536 * sizeof *x->cnt);
+		memset(w->cnt, 0, 65536 * sizeof *w->cnt);
 		for (i = 0; i < n; i++)
-			x->cnt[src[i].key >> shift & 0xffff]++;
+			w->cnt[src[i].key >> shift & 0xffff]++;
 		for (sum = 0, i = 0; i < 65536; i++) {
-			o = x->cnt[i];
-			x->cnt[i] = sum;
+			o = w->cnt[i];
+			w->cnt[i] = sum;
 			sum += o;
 		}
 		for (i = 0; i < n; i++)
-			dst[x->cnt[src[i].key >> shift & 0xffff]++] = src[i];
+			dst[w->cnt[src[i].key >> shift & 0xffff]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
@@ -134,19 +214,19 @@ hsum(struct ctx *x)
 		struct hentry e = src[i++];
 
 		while (i < n && src[i].key == e.key)
-			if ((e.coef += src[i++].coef) >= x->p)
-				e.coef -= x->p;
+			if ((e.coef += src[i++].coef) >= p)
+				e.coef -= p;
 		src[o] = e;
 	}
-	if (src != x->heap) {
-		t = x->heap;
-		x->heap = x->sum;
-		x->sum = t;
-		i = x->capheap;
-		x->capheap = x->capsum;
-		x->capsum = i;
+	if (src != w->heap) {
+		t = w->heap;
+		w->heap = w->sum;
+		w->sum = t;
+		i = w->capheap;
+		w->capheap = w->capsum;
+		w->capsum = i;
 	}
-	x->nheap = o;
+	w->nheap = o;
 	return 0;
 }
 
@@ -154,33 +234,33 @@ hsum(struct ctx *x)
  * four times since it was last compacted: on 2000 i.i.d. windows this
  * halves the memory (1.3 GB to 0.78) for a few per cent of time. */
 static int
-compact(struct ctx *x)
+compact(struct wk *w)
 {
 	size_t i;
 
-	if (hsum(x))
+	if (hsum(w))
 		return -1;
-	for (i = x->nheap / 4 + 1; i-- > 0;)
-		siftdown(x->heap, x->nheap, i);
-	x->compactat = 4 * x->nheap > COMPACT ? 4 * x->nheap : COMPACT;
+	for (i = w->nheap / 4 + 1; i-- > 0;)
+		siftdown(w->heap, w->nheap, i);
+	w->compactat = 4 * w->nheap > COMPACT ? 4 * w->nheap : COMPACT;
 	return 0;
 }
 
 /* The heap keeps the earliest entry on top.  It is 4-ary: a node's
  * children share a cache line, and there are half as many levels. */
 static int
-hpush(struct ctx *x, uint64_t key, float diam, uint32_t coef)
+hpush(struct wk *w, uint64_t key, float diam, uint32_t coef)
 {
 	struct hentry e = { key, diam, coef }, *h;
 	size_t i, up;
 
-	if (x->nheap >= x->compactat && compact(x))
+	if (w->nheap >= w->compactat && compact(w))
 		return -1;
-	if (x->nheap == x->capheap &&
-	    rt_grow(&x->heap, &x->capheap, x->nheap + 1, sizeof *x->heap))
+	if (w->nheap == w->capheap &&
+	    rt_grow(&w->heap, &w->capheap, w->nheap + 1, sizeof *w->heap))
 		return -1;
-	h = x->heap;
-	for (i = x->nheap++; i > 0; i = up) {
+	h = w->heap;
+	for (i = w->nheap++; i > 0; i = up) {
 		up = (i - 1) / 4;
 		if (!earlier(e.diam, e.key, h[up].diam, h[up].key))
 			break;
@@ -214,13 +294,13 @@ siftdown(struct hentry *h, size_t n, size_t i)
 }
 
 static struct hentry
-hpop(struct ctx *x)
+hpop(struct wk *w)
 {
-	struct hentry top = x->heap[0];
+	struct hentry top = w->heap[0];
 
-	if (--x->nheap > 0) {
-		x->heap[0] = x->heap[x->nheap];
-		siftdown(x->heap, x->nheap, 0);
+	if (--w->nheap > 0) {
+		w->heap[0] = w->heap[w->nheap];
+		siftdown(w->heap, w->nheap, 0);
 	}
 	return top;
 }
@@ -233,24 +313,23 @@ hpop(struct ctx *x)
  * windows 32 M pushes of kept terms onto the heap, and their sorting and
  * popping, were 60% of persist's time. */
 static int
-cearlier(const struct ctx *x, const struct cursor *a, const struct cursor *b)
+cearlier(const struct cursor *a, const struct cursor *b)
 {
-	(void)x;
 	return earlier(a->diam, a->key, b->diam, b->key);
 }
 
 static void
-csiftdown(struct ctx *x, size_t i)
+csiftdown(struct wk *w, size_t i)
 {
-	struct cursor *h = x->cur, last = h[i];
-	size_t c, n = x->ncur;
+	struct cursor *h = w->cur, last = h[i];
+	size_t c, n = w->ncur;
 
 	for (;;) {
 		if ((c = 2 * i + 1) >= n)
 			break;
-		if (c + 1 < n && cearlier(x, &h[c + 1], &h[c]))
+		if (c + 1 < n && cearlier(&h[c + 1], &h[c]))
 			c++;
-		if (!cearlier(x, &h[c], &last))
+		if (!cearlier(&h[c], &last))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -259,24 +338,24 @@ csiftdown(struct ctx *x, size_t i)
 }
 
 static int
-cpush(struct ctx *x, size_t at, size_t end, uint32_t f)
+cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t f)
 {
 	struct cursor e = { 0, 0, f, at, end };
 	size_t i, up;
 
 	if (at == end)
 		return 0;
-	e.key = x->rpool[at].key;
-	e.diam = x->rpool[at].diam;
-	if (rt_grow(&x->cur, &x->capcur, x->ncur + 1, sizeof *x->cur))
+	e.key = at->key;
+	e.diam = at->diam;
+	if (rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
-	for (i = x->ncur++; i > 0; i = up) {
+	for (i = w->ncur++; i > 0; i = up) {
 		up = (i - 1) / 2;
-		if (!cearlier(x, &e, &x->cur[up]))
+		if (!cearlier(&e, &w->cur[up]))
 			break;
-		x->cur[i] = x->cur[up];
+		w->cur[i] = w->cur[up];
 	}
-	x->cur[i] = e;
+	w->cur[i] = e;
 	return 0;
 }
 
@@ -285,108 +364,108 @@ cpush(struct ctx *x, size_t at, size_t end, uint32_t f)
  * reduces once a term, where a division a cursor's term was a fifth of
  * the time). */
 static uint64_t
-cpop(struct ctx *x)
+cpop(struct wk *w)
 {
-	struct cursor *t = &x->cur[0];
-	uint64_t coef = (uint64_t)x->rpool[t->at].coef * t->f;
+	struct cursor *t = &w->cur[0];
+	uint64_t coef = (uint64_t)t->at->coef * t->f;
 
 	if (++t->at == t->end) {
-		if (--x->ncur == 0)
+		if (--w->ncur == 0)
 			return coef;
-		x->cur[0] = x->cur[x->ncur];
+		w->cur[0] = w->cur[w->ncur];
 	} else {
-		t->key = x->rpool[t->at].key;
-		t->diam = x->rpool[t->at].diam;
+		t->key = t->at->key;
+		t->diam = t->at->diam;
 	}
-	csiftdown(x, 0);
+	csiftdown(w, 0);
 	return coef;
 }
 
 /* Take the earliest term of the working coboundary with every equal one,
  * their coefficients summed (perhaps to 0).  0 if the column is empty. */
 static int
-wnext(struct ctx *x, struct hentry *e)
+wnext(struct wk *w, struct hentry *e)
 {
 	const struct cursor *r;
 	uint64_t sum;
 
-	if (x->ncur && (r = &x->cur[0], x->nheap == 0 ||
-	    !earlier(x->heap[0].diam, x->heap[0].key, r->diam, r->key))) {
+	if (w->ncur && (r = &w->cur[0], w->nheap == 0 ||
+	    !earlier(w->heap[0].diam, w->heap[0].key, r->diam, r->key))) {
 		e->key = r->key;
 		e->diam = r->diam;
-		sum = cpop(x);
-	} else if (x->nheap) {
-		*e = hpop(x);
+		sum = cpop(w);
+	} else if (w->nheap) {
+		*e = hpop(w);
 		sum = e->coef;
 	} else
 		return 0;
 	for (;;) {
-		if (x->ncur && x->cur[0].key == e->key)
-			sum += cpop(x);
-		else if (x->nheap && x->heap[0].key == e->key)
-			sum += hpop(x).coef;
+		if (w->ncur && w->cur[0].key == e->key)
+			sum += cpop(w);
+		else if (w->nheap && w->heap[0].key == e->key)
+			sum += hpop(w).coef;
 		else
 			break;
 	}
-	e->coef = (uint32_t)(sum % x->p);
+	e->coef = (uint32_t)(sum % w->x->p);
 	return 1;
 }
 
 /* The pivot of the working coboundary: its earliest term with a nonzero
  * sum of coefficients, taken from it.  0 if the column is zero. */
 static int
-wpivot(struct ctx *x, struct hentry *piv)
+wpivot(struct wk *w, struct hentry *piv)
 {
-	while (wnext(x, piv))
+	while (wnext(w, piv))
 		if (piv->coef)
 			return 1;
 	return 0;
 }
 
 static struct pivot *
-pfind(struct ctx *x, uint64_t key)
+pfind(const struct ctx *x, uint64_t key)
 {
 	size_t i;
+	uint64_t k;
 
 	if (x->piv == NULL)
 		return NULL;
-	for (i = rt_hash64(key) & x->pivmask; x->piv[i].key != EMPTY; i = (i + 1) & x->pivmask)
-		if (x->piv[i].key == key)
+	for (i = rt_hash64(key) & x->pivmask;
+	    (k = atomic_load_explicit(&x->piv[i].key, memory_order_acquire)) != EMPTY;
+	    i = (i + 1) & x->pivmask)
+		if (k == key)
 			return &x->piv[i];
 	return NULL;
 }
 
+/* The table for ncol columns, each owning one pivot at most. */
 static int
+palloc(struct ctx *x, size_t ncol)
+{
+	size_t i, cap = 1024;
+
+	while (cap < 2 * ncol + 2)
+		cap *= 2;
+	if ((x->piv = malloc(cap * sizeof *x->piv)) == NULL)
+		return -1;
+	for (i = 0; i < cap; i++)
+		atomic_init(&x->piv[i].key, EMPTY);
+	x->pivmask = cap - 1;
+	return 0;
+}
+
+static void
 padd(struct ctx *x, uint64_t key, uint32_t col, uint32_t coef)
 {
-	struct pivot *old = x->piv;
-	size_t i, j, cap, oldcap = x->piv ? x->pivmask + 1 : 0;
+	size_t i;
 
-	if (2 * (x->npiv + 1) > oldcap) {
-		cap = oldcap ? 2 * oldcap : 1024;
-		if ((x->piv = malloc(cap * sizeof *x->piv)) == NULL) {
-			x->piv = old;
-			return -1;
-		}
-		for (i = 0; i < cap; i++)
-			x->piv[i].key = EMPTY;
-		x->pivmask = cap - 1;
-		for (i = 0; i < oldcap; i++)
-			if (old[i].key != EMPTY) {
-				for (j = rt_hash64(old[i].key) & x->pivmask; x->piv[j].key != EMPTY;
-				    j = (j + 1) & x->pivmask)
-					;
-				x->piv[j] = old[i];
-			}
-		free(old);
-	}
-	for (i = rt_hash64(key) & x->pivmask; x->piv[i].key != EMPTY; i = (i + 1) & x->pivmask)
+	for (i = rt_hash64(key) & x->pivmask;
+	    atomic_load_explicit(&x->piv[i].key, memory_order_relaxed) != EMPTY;
+	    i = (i + 1) & x->pivmask)
 		;
-	x->piv[i].key = key;
 	x->piv[i].col = col;
 	x->piv[i].coef = coef;
-	x->npiv++;
-	return 0;
+	atomic_store_explicit(&x->piv[i].key, key, memory_order_release);
 }
 
 /* Cofacets of s (x->nv vertices) in decreasing key order: the common
@@ -394,14 +473,43 @@ padd(struct ctx *x, uint64_t key, uint32_t col, uint32_t coef)
 struct cofit {
 	const struct simplex *s;
 	size_t lo[3], at[3];
+	size_t wi;		/* with rows of bits: the word before, */
+	uint64_t bits;		/* and the common neighbours left in this one */
 };
 
+/* Rows of bits and the distance matrix, for a graph small enough and
+ * dense enough that a row has fewer words than a vertex has neighbours:
+ * the common neighbours of an edge are then the AND of two rows, where
+ * merging two lists of neighbours took a fifth of the time on i.i.d.
+ * windows. */
+static int
+dense(struct ctx *x)
+{
+	const struct rt_graph *g = x->g;
+	size_t v, t, n = g->n;
+
+	if (n == 0 || n > DENSE || g->off[n] < n * ((n + 63) / 64))
+		return 0;
+	x->nw = (n + 63) / 64;
+	if ((x->row = calloc(n * x->nw, sizeof *x->row)) == NULL ||
+	    (x->dm = malloc(n * n * sizeof *x->dm)) == NULL)
+		return -1;
+	for (v = 0; v < n; v++)
+		for (t = g->off[v]; t < g->off[v + 1]; t++) {
+			x->row[v * x->nw + g->nb[t] / 64] |= (uint64_t)1 << (g->nb[t] % 64);
+			x->dm[v * n + g->nb[t]] = g->d[t];
+		}
+	return 0;
+}
+
 static void
-cof_init(struct ctx *x, struct cofit *it, const struct simplex *s)
+cof_init(const struct ctx *x, struct cofit *it, const struct simplex *s)
 {
 	int m;
 
 	it->s = s;
+	it->wi = x->nw;
+	it->bits = 0;
 	for (m = 0; m < x->nv; m++) {
 		it->lo[m] = x->g->off[s->v[m]];
 		it->at[m] = x->g->off[s->v[m] + 1];
@@ -410,7 +518,7 @@ cof_init(struct ctx *x, struct cofit *it, const struct simplex *s)
 
 /* The next cofacet: its key, diameter and the sign of s in its boundary. */
 static int
-cof_next(struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
+cof_next(const struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
 {
 	const uint32_t *nb = x->g->nb;
 	const float *d = x->g->d;
@@ -419,6 +527,28 @@ cof_next(struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
 	float dm;
 	int m, pos;
 
+	if (x->row != NULL) {
+		const uint64_t *r0 = x->row + (size_t)s->v[0] * x->nw;
+		const uint64_t *r1 = x->row + (size_t)s->v[1] * x->nw;
+		const uint64_t *r2 = x->nv > 2 ? x->row + (size_t)s->v[2] * x->nw : NULL;
+		size_t n = x->g->n;
+		int b;
+
+		while (it->bits == 0) {
+			if (it->wi == 0)
+				return 0;
+			it->wi--;
+			it->bits = r0[it->wi] & r1[it->wi] & (r2 != NULL ? r2[it->wi] : ~(uint64_t)0);
+		}
+		b = 63 - __builtin_clzll(it->bits);
+		it->bits &= ~((uint64_t)1 << b);
+		k = (uint32_t)(it->wi * 64 + (size_t)b);
+		dm = x->dm[s->v[0] * n + k];
+		for (m = 1; m < x->nv; m++)
+			if (x->dm[s->v[m] * n + k] > dm)
+				dm = x->dm[s->v[m] * n + k];
+		goto found;
+	}
 	while (it->at[0] > it->lo[0]) {
 		k = nb[--it->at[0]];
 		dm = d[it->at[0]];
@@ -432,6 +562,7 @@ cof_next(struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
 		}
 		if (m < x->nv)
 			continue;
+found:
 		*diam = dm > s->diam ? dm : s->diam;
 		/* k goes in at position pos; vertices above it move up a place */
 		*key = 0;
@@ -453,9 +584,10 @@ cof_next(struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
  * pair: the first cofacet of s's own diameter met (the latest key among
  * them, so the earliest in the filtration) that no column owns yet. */
 static int
-coboundary(struct ctx *x, const struct simplex *s, uint32_t coef, int check,
+coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
     struct hentry *emergent)
 {
+	const struct ctx *x = w->x;
 	struct cofit it;
 	uint64_t key;
 	float diam;
@@ -474,20 +606,20 @@ coboundary(struct ctx *x, const struct simplex *s, uint32_t coef, int check,
 			}
 			check = 0;
 		}
-		if (hpush(x, key, diam, c))
+		if (hpush(w, key, diam, c))
 			return -1;
-		x->pushed++;
+		w->pushed++;
 	}
 	return 0;
 }
 
 static int
-workadd(struct ctx *x, const struct simplex *s, uint32_t coef)
+workadd(struct wk *w, const struct simplex *s, uint32_t coef)
 {
-	if (rt_grow(&x->work, &x->capwork, x->nwork + 1, sizeof *x->work))
+	if (rt_grow(&w->work, &w->capwork, w->nwork + 1, sizeof *w->work))
 		return -1;
-	x->work[x->nwork].s = *s;
-	x->work[x->nwork++].coef = coef;
+	w->work[w->nwork].s = *s;
+	w->work[w->nwork++].coef = coef;
 	return 0;
 }
 
@@ -501,61 +633,59 @@ bykey(const void *a, const void *b)
 
 /* The working reduction column with equal terms summed, zeros dropped. */
 static void
-worksum(struct ctx *x)
+worksum(struct wk *w)
 {
 	size_t i, o = 0;
+	unsigned p = w->x->p;
 
-	if (x->nwork > 1)
-		qsort(x->work, x->nwork, sizeof *x->work, bykey);
-	for (i = 0; i < x->nwork; i++) {
-		if (o && x->work[o - 1].s.key == x->work[i].s.key) {
-			x->work[o - 1].coef = (x->work[o - 1].coef + x->work[i].coef) % x->p;
-			if (x->work[o - 1].coef == 0)
+	if (w->nwork > 1)
+		qsort(w->work, w->nwork, sizeof *w->work, bykey);
+	for (i = 0; i < w->nwork; i++) {
+		if (o && w->work[o - 1].s.key == w->work[i].s.key) {
+			w->work[o - 1].coef = (w->work[o - 1].coef + w->work[i].coef) % p;
+			if (w->work[o - 1].coef == 0)
 				o--;
 			continue;
 		}
-		x->work[o++] = x->work[i];
+		w->work[o++] = w->work[i];
 	}
-	x->nwork = o;
+	w->nwork = o;
 }
 
-/* Keep the reduced coboundary of column c, its pivot piv taken from the
- * working coboundary and the rest still in it, if it is no longer than
- * the coboundaries its reduction column replays (pushed of them) and
- * there is room: adding the column later then costs a cursor over its
- * surviving terms, not every cofacet of every term.  The terms are taken
- * in filtration order (the pivot first), giving up as soon as the column
- * is too long to keep; the working coboundary is emptied. */
+/* Copy the reduced coboundary of the column, its pivot piv taken from the
+ * working coboundary and the rest still in it, to w->kept, if it is no
+ * longer than the coboundaries its reduction column replays (pushed of
+ * them): adding the column later then costs a cursor over its surviving
+ * terms, not every cofacet of every term.  The terms are taken in
+ * filtration order (the pivot first), giving up as soon as the column is
+ * too long to keep.  The working coboundary is emptied.  1 if kept. */
 static int
-keepr(struct ctx *x, size_t c, size_t pushed, const struct hentry *piv)
+keepr(struct wk *w, const struct hentry *piv)
 {
-	size_t start = x->nrpool;
 	struct hentry e = *piv;
 
-	x->rlen[c] = NOCACHE;
-	if (x->nheap > COMPACT && compact(x))
+	w->nkept = 0;
+	if (w->nheap > COMPACT && compact(w))
 		return -1;
 	do {
 		if (e.coef == 0)
 			continue;
-		if (x->nrpool - start + 1 > pushed || x->nrpool + 1 > x->maxrpool) {
-			x->nrpool = start;
-			x->nheap = 0;
-			x->ncur = 0;
+		if (w->nkept + 1 > w->pushed) {
+			w->nkept = 0;
+			w->nheap = 0;
+			w->ncur = 0;
 			return 0;
 		}
-		if (rt_grow(&x->rpool, &x->caprpool, x->nrpool + 1, sizeof *x->rpool))
+		if (rt_grow(&w->kept, &w->capkept, w->nkept + 1, sizeof *w->kept))
 			return -1;
-		x->rpool[x->nrpool++] = e;
-	} while (wnext(x, &e));
-	x->rstart[c] = start;
-	x->rlen[c] = (uint32_t)(x->nrpool - start);
-	return 0;
+		w->kept[w->nkept++] = e;
+	} while (wnext(w, &e));
+	return 1;
 }
 
 static int
 addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s,
-    int cocycle)
+    const struct ventry *work, size_t nwork)
 {
 	struct rt_ph *ph = x->ph;
 	struct rt_bar *b;
@@ -570,120 +700,305 @@ addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s
 	b->death = death;
 	if (s != NULL)
 		memcpy(b->v, s->v, sizeof b->v);
-	if (!cocycle)
+	if (work == NULL)
 		return 0;
-	if (rt_grow(&ph->cocycle, &x->capcoc, ph->ncocycle + x->nwork,
-	    sizeof *ph->cocycle))
+	if (rt_grow(&ph->cocycle, &x->capcoc, ph->ncocycle + nwork, sizeof *ph->cocycle))
 		return -1;
 	b->cocycle = ph->ncocycle;
-	b->ncocycle = x->nwork;
-	for (i = 0; i < x->nwork; i++) {
-		ph->cocycle[ph->ncocycle].i = x->work[i].s.v[0];
-		ph->cocycle[ph->ncocycle].j = x->work[i].s.v[1];
-		ph->cocycle[ph->ncocycle++].coef = x->work[i].coef;
+	b->ncocycle = nwork;
+	for (i = 0; i < nwork; i++) {
+		ph->cocycle[ph->ncocycle].i = work[i].s.v[0];
+		ph->cocycle[ph->ncocycle].j = work[i].s.v[1];
+		ph->cocycle[ph->ncocycle++].coef = work[i].coef;
 	}
 	return 0;
 }
 
-/* Reduce the coboundary matrix of one dimension, columns given in
- * reverse filtration order. */
+/* Reduce column c against the columns committed so far, into w (its
+ * reduction column, summed, and its reduced coboundary if worth keeping)
+ * and r.  Every pivot found owned is owned for good, so the additions are
+ * those of the sequential reduction up to the last pivot: the result
+ * stands unless a column committed since owns that pivot. */
 static int
-reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
+column(struct wk *w, size_t c, struct pend *r)
 {
+	struct ctx *x = w->x;
+	const struct simplex *s = &x->col[c];
 	struct hentry piv;
 	struct pivot *owner;
-	size_t c, t, start;
+	size_t t;
 	uint32_t factor, j, a;
 	int k;
 
-	x->nv = dim + 1;
-	free(x->colstart);
-	free(x->collen);
-	free(x->rstart);
-	free(x->rlen);
-	free(x->rcost);
-	x->npool = 0;
-	x->nrpool = 0;
-	if ((x->colstart = malloc((ncol + 1) * sizeof *x->colstart)) == NULL ||
-	    (x->collen = calloc(ncol + 1, sizeof *x->collen)) == NULL ||
-	    (x->rstart = malloc((ncol + 1) * sizeof *x->rstart)) == NULL ||
-	    (x->rlen = malloc((ncol + 1) * sizeof *x->rlen)) == NULL ||
-	    (x->rcost = malloc((ncol + 1) * sizeof *x->rcost)) == NULL)
+	w->pushed = 0;
+	w->compactat = COMPACT;
+	w->nheap = 0;
+	w->ncur = 0;
+	w->nwork = 0;
+	w->nkept = 0;
+	r->c = c;
+	r->emergent = r->added = r->keep = 0;
+	r->reduced = 0;
+	if (workadd(w, s, 1))
 		return -1;
-	for (c = 0; c < ncol; c++) {
-		int added = 0;
+	if ((k = coboundary(w, s, 1, 1, &piv)) < 0)
+		return -1;
+	if (k == 1)
+		r->emergent = 1;
+	else
+		k = wpivot(w, &piv);
+	while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
+		j = owner->col;
+		factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
+		r->added = 1;
+		r->reduced++;
+		for (t = 0; t < x->collen[j]; t++) {
+			const struct ventry *e = &x->colp[j][t];
 
-		x->rlen[c] = NOCACHE;
-		x->pushed = 0;
-		x->compactat = COMPACT;
-		x->ph->columns++;
-		x->nheap = 0;
-		x->ncur = 0;
-		x->nwork = 0;
-		if (workadd(x, &col[c], 1))
-			return -1;
-		if ((k = coboundary(x, &col[c], 1, 1, &piv)) < 0)
-			return -1;
-		if (k == 1)
-			x->ph->emergent++;
-		else if ((k = wpivot(x, &piv)) < 0)
-			return -1;
-		while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
-			j = owner->col;
-			factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
-			added = 1;
-			if (x->rlen[j] != NOCACHE) {
-				/* the pivot, taken, cancels against r's first term */
-				x->pushed += x->rcost[j];
-				for (t = 0; t < x->collen[j]; t++) {
-					const struct ventry *e = &x->pool[x->colstart[j] + t];
-
-					if (workadd(x, &e->s, (uint32_t)((uint64_t)e->coef * factor % x->p)))
-						return -1;
-				}
-				if (cpush(x, x->rstart[j] + 1, x->rstart[j] + x->rlen[j], factor))
-					return -1;
-				if ((k = wpivot(x, &piv)) < 0)
-					return -1;
-				x->ph->reduced++;
-				continue;
-			}
-			if (hpush(x, piv.key, piv.diam, piv.coef))	/* the replay cancels it */
+			a = (uint32_t)((uint64_t)e->coef * factor % x->p);
+			if (workadd(w, &e->s, a))
 				return -1;
-			for (t = 0; t < x->collen[j]; t++) {
-				const struct ventry *e = &x->pool[x->colstart[j] + t];
-
-				a = (uint32_t)((uint64_t)e->coef * factor % x->p);
-				if (workadd(x, &e->s, a) || coboundary(x, &e->s, a, 0, NULL) < 0)
-					return -1;
-			}
-			if ((k = wpivot(x, &piv)) < 0)
+			if (x->rlen[j] == NOCACHE && coboundary(w, &e->s, a, 0, NULL) < 0)
 				return -1;
-			x->ph->reduced++;
 		}
-		worksum(x);
-		if (k == 0) {
-			if (addbar(x, dim, col[c].diam, INFINITY, &col[c], dim == 1))
+		if (x->rlen[j] != NOCACHE) {
+			/* the pivot, taken, cancels against r's first term */
+			w->pushed += x->rcost[j];
+			if (cpush(w, x->rp[j] + 1, x->rp[j] + x->rlen[j], factor))
 				return -1;
+		} else if (hpush(w, piv.key, piv.diam, piv.coef))	/* the replay cancels it */
+			return -1;
+		k = wpivot(w, &piv);
+	}
+	worksum(w);
+	r->k = k;
+	r->piv = piv;
+	r->pushed = w->pushed;
+	if (k == 1 && r->added && (r->keep = keepr(w, &piv)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Move the column's result between a thread and its slot, buffers swapped. */
+static void
+wswap(struct wk *w, struct pend *r)
+{
+	struct ventry *v = w->work;
+	struct hentry *h = w->kept;
+	size_t n = w->nwork, cap = w->capwork;
+
+	w->work = r->work;
+	w->nwork = r->nwork;
+	w->capwork = r->capwork;
+	r->work = v;
+	r->nwork = n;
+	r->capwork = cap;
+	n = w->nkept;
+	cap = w->capkept;
+	w->kept = r->kept;
+	w->nkept = r->nkept;
+	w->capkept = r->capkept;
+	r->kept = h;
+	r->nkept = n;
+	r->capkept = cap;
+}
+
+/* Column r->c, every column before it committed: reduce it again if a
+ * column committed since it was reduced owns its pivot, then record its
+ * bar, its reduction column and reduced coboundary, and its pivot. */
+static int
+commit(struct wk *w, struct pend *r)
+{
+	struct ctx *x = w->x;
+	const struct simplex *s = &x->col[r->c];
+	size_t c = r->c;
+	void *v;
+
+	if (r->k == 1 && pfind(x, r->piv.key) != NULL) {
+		wswap(w, r);
+		if (column(w, c, r))
+			return -1;
+		wswap(w, r);
+	}
+	x->ph->columns++;
+	x->ph->emergent += (uint64_t)r->emergent;
+	x->ph->reduced += r->reduced;
+	x->rlen[c] = NOCACHE;
+	x->collen[c] = 0;
+	if (r->k == 0)
+		return addbar(x, x->dim, s->diam, INFINITY, s, x->dim == 1 ? r->work : NULL,
+		    r->nwork);
+	if (r->piv.diam > s->diam && addbar(x, x->dim, s->diam, r->piv.diam, s,
+	    x->dim == 1 ? r->work : NULL, r->nwork))
+		return -1;
+	x->rcost[c] = r->pushed;
+	if (r->keep && x->nrpool + r->nkept <= MAXRPOOL) {
+		if ((v = aalloc(&x->rpool, r->nkept * sizeof *r->kept)) == NULL)
+			return -1;
+		memcpy(v, r->kept, r->nkept * sizeof *r->kept);
+		x->rp[c] = v;
+		x->rlen[c] = (uint32_t)r->nkept;
+		x->nrpool += r->nkept;
+	}
+	if ((v = aalloc(&x->vpool, r->nwork * sizeof *r->work)) == NULL)
+		return -1;
+	memcpy(v, r->work, r->nwork * sizeof *r->work);
+	x->colp[c] = v;
+	x->collen[c] = (uint32_t)r->nwork;
+	padd(x, r->piv.key, (uint32_t)c, r->piv.coef);
+	return 0;
+}
+
+/* A slot keeps its buffers for the next column it holds, unless they are
+ * large: LOOK slots each keeping a long column's would be LOOK times the
+ * memory. */
+static void
+release(struct pend *r)
+{
+	if (r->capwork > 4096) {
+		free(r->work);
+		r->work = NULL;
+		r->capwork = 0;
+	}
+	if (r->capkept > 4096) {
+		free(r->kept);
+		r->kept = NULL;
+		r->capkept = 0;
+	}
+}
+
+/* A thread: take the next column, reduce it, leave it in its slot, and
+ * commit the slots ready in column order unless another thread is. */
+static void *
+worker(void *arg)
+{
+	struct wk *w = arg;
+	struct ctx *x = w->x;
+	struct pend *r;
+	size_t c;
+	int st;
+
+	pthread_mutex_lock(&x->mu);
+	while (!x->err && x->next < x->ncol) {
+		if (x->next >= x->committed + LOOK) {
+			pthread_cond_wait(&x->cv, &x->mu);
 			continue;
 		}
-		if (piv.diam > col[c].diam &&
-		    addbar(x, dim, col[c].diam, piv.diam, &col[c], dim == 1))
-			return -1;
-		if (padd(x, piv.key, (uint32_t)c, piv.coef))
-			return -1;
-		x->rcost[c] = x->pushed;
-		if (added && keepr(x, c, x->pushed, &piv))
-			return -1;
-		start = x->npool;
-		if (rt_grow(&x->pool, &x->cappool, x->npool + x->nwork, sizeof *x->pool))
-			return -1;
-		memcpy(x->pool + start, x->work, x->nwork * sizeof *x->work);
-		x->npool += x->nwork;
-		x->colstart[c] = start;
-		x->collen[c] = (uint32_t)x->nwork;
+		c = x->next++;
+		pthread_mutex_unlock(&x->mu);
+		r = &x->pend[c % LOOK];
+		st = column(w, c, r);
+		wswap(w, r);
+		pthread_mutex_lock(&x->mu);
+		if (st) {
+			x->err = 1;
+			break;
+		}
+		r->ready = 1;
+		if (x->committing)
+			continue;
+		x->committing = 1;
+		while (!x->err && x->committed < x->ncol &&
+		    (r = &x->pend[x->committed % LOOK])->ready) {
+			pthread_mutex_unlock(&x->mu);
+			st = commit(w, r);
+			release(r);
+			pthread_mutex_lock(&x->mu);
+			r->ready = 0;
+			if (st)
+				x->err = 1;
+			x->committed++;
+			pthread_cond_broadcast(&x->cv);
+		}
+		x->committing = 0;
 	}
-	return 0;
+	pthread_cond_broadcast(&x->cv);
+	pthread_mutex_unlock(&x->mu);
+	return NULL;
+}
+
+static void
+wfree(struct wk *w)
+{
+	free(w->heap);
+	free(w->work);
+	free(w->cur);
+	free(w->sum);
+	free(w->cnt);
+	free(w->kept);
+}
+
+/* Forget the columns of the dimension reduced last. */
+static void
+colfree(struct ctx *x)
+{
+	afree(&x->vpool);
+	afree(&x->rpool);
+	free(x->piv);
+	free(x->colp);
+	free(x->collen);
+	free(x->rp);
+	free(x->rlen);
+	free(x->rcost);
+	x->piv = NULL;
+	x->colp = NULL;
+	x->collen = NULL;
+	x->rp = NULL;
+	x->rlen = NULL;
+	x->rcost = NULL;
+}
+
+/* Reduce the coboundary matrix of one dimension, columns given in
+ * reverse filtration order, on x->threads threads.  The result is the
+ * sequential one, whatever the threads' timing. */
+static int
+reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
+{
+	struct wk w[8];
+	pthread_t th[8];
+	unsigned i, n = x->threads < 1 ? 1 : x->threads > 8 ? 8 : x->threads, started = 0;
+	int status = -1;
+
+	x->nv = dim + 1;
+	x->dim = dim;
+	x->col = col;
+	x->ncol = ncol;
+	x->next = x->committed = 0;
+	x->committing = x->err = 0;
+	x->nrpool = 0;
+	colfree(x);
+	memset(w, 0, sizeof w);
+	if (ncol < 2 * LOOK)
+		n = 1;
+	if (palloc(x, ncol) ||
+	    (x->colp = calloc(ncol + 1, sizeof *x->colp)) == NULL ||
+	    (x->collen = calloc(ncol + 1, sizeof *x->collen)) == NULL ||
+	    (x->rp = calloc(ncol + 1, sizeof *x->rp)) == NULL ||
+	    (x->rlen = malloc((ncol + 1) * sizeof *x->rlen)) == NULL ||
+	    (x->rcost = calloc(ncol + 1, sizeof *x->rcost)) == NULL ||
+	    (x->pend = calloc(LOOK, sizeof *x->pend)) == NULL)
+		goto out;
+	for (i = 0; i < n; i++)
+		w[i].x = x;
+	for (i = 1; i < n; i++, started++)
+		if (pthread_create(&th[i], NULL, worker, &w[i]))
+			break;
+	worker(&w[0]);
+	for (i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	if (!x->err && x->committed == ncol)
+		status = 0;
+out:
+	for (i = 0; i < n; i++)
+		wfree(&w[i]);
+	if (x->pend != NULL)
+		for (i = 0; i < LOOK; i++) {
+			free(x->pend[i].work);
+			free(x->pend[i].kept);
+		}
+	free(x->pend);
+	x->pend = NULL;
+	return status;
 }
 
 static int
@@ -726,7 +1041,7 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 	for (i = ne; i-- > 0;) {	/* increasing filtration order */
 		if (!rt_uf_join(up, e[i].v[0], e[i].v[1]))
 			continue;
-		if (e[i].diam > 0 && addbar(x, 0, 0, e[i].diam, &e[i], 0))
+		if (e[i].diam > 0 && addbar(x, 0, 0, e[i].diam, &e[i], NULL, 0))
 			goto fail;
 		e[i].key = EMPTY;	/* paired: cleared from dimension 1 */
 	}
@@ -734,7 +1049,7 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 		if (rt_uf_find(up, j) == j) {
 			struct simplex s = { .v = { j, 0, 0 } };
 
-			if (addbar(x, 0, 0, INFINITY, &s, 0))
+			if (addbar(x, 0, 0, INFINITY, &s, NULL, 0))
 				goto fail;
 		}
 	for (i = 0; i < ne; i++)
@@ -813,9 +1128,10 @@ rt_prime(uint64_t p)
 }
 
 int
-rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p)
+rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p,
+    unsigned threads)
 {
-	struct ctx x = { .g = g, .p = p, .ph = ph, .maxrpool = (size_t)1 << 24 };
+	struct ctx x = { .g = g, .p = p, .ph = ph, .threads = threads };
 	struct simplex *col = NULL;
 	size_t ncol = 0, v;
 	int m, status = -1;
@@ -823,6 +1139,12 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 	memset(ph, 0, sizeof *ph);
 	if (!rt_prime(p) || p > 65521 || maxdim < 0 || maxdim > 2)
 		return -1;
+	if (pthread_mutex_init(&x.mu, NULL))
+		return -1;
+	if (pthread_cond_init(&x.cv, NULL)) {
+		pthread_mutex_destroy(&x.mu);
+		return -1;
+	}
 	if ((x.inv = malloc(p * sizeof *x.inv)) == NULL ||
 	    (x.binom = malloc((g->n + 2) * sizeof *x.binom)) == NULL)
 		goto out;
@@ -834,7 +1156,7 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 		for (m = 0; m <= 4; m++)
 			x.binom[v][m] = m == 0 ? 1 : v == 0 ? 0 :
 			    x.binom[v - 1][m - 1] + x.binom[v - 1][m];
-	if (dim0(&x, &col, &ncol))
+	if (dim0(&x, &col, &ncol) || dense(&x))
 		goto out;
 	if (maxdim >= 1 && reduce(&x, 1, col, ncol))
 		goto out;
@@ -843,9 +1165,6 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 		col = NULL;
 		if (triangles(&x, &col, &ncol))
 			goto out;
-		free(x.piv);
-		x.piv = NULL;
-		x.npiv = 0;
 		if (reduce(&x, 2, col, ncol))
 			goto out;
 	}
@@ -854,19 +1173,11 @@ out:
 	free(col);
 	free(x.inv);
 	free(x.binom);
-	free(x.heap);
-	free(x.work);
-	free(x.piv);
-	free(x.pool);
-	free(x.colstart);
-	free(x.collen);
-	free(x.rpool);
-	free(x.rstart);
-	free(x.rlen);
-	free(x.rcost);
-	free(x.sum);
-	free(x.cnt);
-	free(x.cur);
+	colfree(&x);
+	free(x.row);
+	free(x.dm);
+	pthread_cond_destroy(&x.cv);
+	pthread_mutex_destroy(&x.mu);
 	if (status)
 		rt_ph_free(ph);
 	return status;

@@ -48,10 +48,10 @@ dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		snprintf(out->why, sizeof out->why, "given (--threshold)");
 		out->known = 1;
 		return rt_rips_compute(x, *tri, c->nv, out->thresh, pl->maxdim, pl->p,
-		    pl->collapse);
+		    pl->collapse, pl->threads);
 	}
 	out->thresh = rt_threshold_resolve(x, *tri, c->nv, pl->classes, pl->maxdim, pl->p,
-	    pl->collapse, out->why, sizeof out->why);
+	    pl->collapse, pl->threads, out->why, sizeof out->why);
 	out->known = 1;
 	return isnan(out->thresh) ? -1 : 0;
 }
@@ -77,7 +77,7 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		out->thresh = (float)pl->thresh;
 		out->known = 1;
 		snprintf(out->why, sizeof out->why, "given (--threshold)");
-		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse);
+		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
 	}
 	if (!c->numeric && errno != E2BIG)
 		return -1;

@@ -39,14 +39,14 @@ rt_enclosing(const float *tri, size_t n)
 
 /* From the graph in x->g. */
 int
-rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse)
+rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads)
 {
 	x->collapsed = collapse;
 	/* the collapse keeps persistence in dimensions 0 and 1 (and 2, but
 	 * the cocycles asked for are of dimension 1) */
 	if (collapse && rt_collapse(&x->g, &x->lg, &x->col))
 		goto fail;
-	if (rt_ph_compute(&x->ph, collapse ? &x->lg : &x->g, maxdim, p))
+	if (rt_ph_compute(&x->ph, collapse ? &x->lg : &x->g, maxdim, p, threads))
 		goto fail;
 	return 0;
 fail:
@@ -56,12 +56,12 @@ fail:
 
 int
 rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
-    unsigned p, int collapse)
+    unsigned p, int collapse, unsigned threads)
 {
 	memset(x, 0, sizeof *x);
 	if (rt_graph_build(&x->g, tri, n, thresh))
 		return -1;
-	return rt_rips_graph(x, maxdim, p, collapse);
+	return rt_rips_graph(x, maxdim, p, collapse, threads);
 }
 
 void
@@ -154,20 +154,20 @@ levels(const float *tri, size_t n, float top, float *lv, size_t max)
 
 float
 rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
-    int maxdim, unsigned p, int collapse, char *why, size_t whylen)
+    int maxdim, unsigned p, int collapse, unsigned threads, char *why, size_t whylen)
 {
 	float top = rt_enclosing(tri, n), lv[64];
 	size_t nl, i;
 	int k;
 
 	if (isnan(top) || (nl = levels(tri, n, top, lv, 64)) == 0) {
-		if (isnan(top) || rt_rips_compute(x, tri, n, top, maxdim, p, collapse))
+		if (isnan(top) || rt_rips_compute(x, tri, n, top, maxdim, p, collapse, threads))
 			return NAN;
 		snprintf(why, whylen, "the enclosing radius: no distance below it");
 		return top;
 	}
 	for (i = 0; i < nl; i++) {
-		if (rt_rips_compute(x, tri, n, lv[i], maxdim, p, collapse))
+		if (rt_rips_compute(x, tri, n, lv[i], maxdim, p, collapse, threads))
 			return NAN;
 		if (i + 1 == nl)
 			break;
@@ -223,7 +223,7 @@ rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
 			return NAN;
 		}
 		free(e);
-		if (rt_rips_graph(x, maxdim, p, collapse))
+		if (rt_rips_graph(x, maxdim, p, collapse, threads))
 			return NAN;
 		have = 1;
 		if ((k = known(&x->ph, classes ? classes : 1, (float)t, (float)top)) < 0)
