@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 24
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -98,3 +98,73 @@ check "blocked multiply: the shorter hypothesis, and it expands back" \
 	 test \$a -le \$s && test \$a -le \$o && rt $tmp/mb.addr $tmp/mb.pli"
 check "blocked multiply: smaller than xz -9 of the addresses" \
 	"test \$(wc -c <$tmp/mb.pli) -lt \$(xz -9 <$tmp/mb.addr | wc -c)"
+
+# A search that does not commit early.  A loop's first iteration whose
+# first term is a run that the value before it goes on: 9, then 20 times
+# 10..15 and 16..27 four times and 99.  The greedy search made the run
+# 9..27 and kept the first iteration out of the loop; the run is split
+# where the loop's iterations break, and the model is the one the
+# series was made from.
+awk 'BEGIN { print 9; for (i = 0; i < 20; i++) { for (a = 10; a < 16; a++) print a; for (r = 0; r < 4; r++) for (c = 16; c < 28; c++) print c; print 99 } }' >"$tmp/trap"
+printf '9\nfor t1 = 0 to 19 {\n  for t2 = 0 to 5 {\n    emit t2 + 10\n  }\n  for t2 = 0 to 3 {\n    for t3 = 0 to 11 {\n      emit t3 + 16\n    }\n  }\n  emit 99\n}\n' >"$tmp/trap.want"
+pli -I series "$tmp/trap" >"$tmp/trap.pli"
+check "a run into a loop's first iteration: the loop of 20" \
+	"grep -v '^#' $tmp/trap.pli | cmp -s - $tmp/trap.want && rt $tmp/trap $tmp/trap.pli"
+# The blocked multiply's order, a nest: 1..6, then 5 times 7 8 9, 4
+# times (10..15, 16..27 four times, 16 17 18, 28..35), 10 11 12, 36.
+# Runs go on across the boundaries of every level (7..27, 1..27); the
+# model is the nest, each level's body once.
+awk 'BEGIN { for (v = 1; v < 7; v++) print v; for (i = 0; i < 5; i++) { print 7; print 8; print 9; for (j = 0; j < 4; j++) { for (a = 10; a < 16; a++) print a; for (r = 0; r < 4; r++) for (c = 16; c < 28; c++) print c; print 16; print 17; print 18; for (a = 28; a < 36; a++) print a } print 10; print 11; print 12; print 36 } }' >"$tmp/nest"
+cat >"$tmp/nest.want" <<'EOF2'
+1 2 3 4 5 6
+for t1 = 0 to 4 {
+  for t2 = 0 to 2 {
+    emit t2 + 7
+  }
+  for t2 = 0 to 3 {
+    for t3 = 0 to 5 {
+      emit t3 + 10
+    }
+    for t3 = 0 to 3 {
+      for t4 = 0 to 11 {
+        emit t4 + 16
+      }
+    }
+    for t3 = 0 to 2 {
+      emit t3 + 16
+    }
+    for t3 = 0 to 7 {
+      emit t3 + 28
+    }
+  }
+  for t2 = 0 to 2 {
+    emit t2 + 10
+  }
+  emit 36
+}
+EOF2
+pli -I series "$tmp/nest" >"$tmp/nest.pli"
+check "runs across every level of a nest: the nest" \
+	"grep -v '^#' $tmp/nest.pli | cmp -s - $tmp/nest.want && rt $tmp/nest $tmp/nest.pli"
+# The loop that takes the last value of a run before it: 1 3 5 7 9, then
+# 10 ... 29: the run of steps of 2 gives its 9 to the run of 1s.
+awk 'BEGIN { for (v = 1; v < 10; v += 2) print v; for (v = 10; v < 30; v++) print v }' >"$tmp/steal"
+pli -I series "$tmp/steal" >"$tmp/steal.pli"
+check "a run's last value, the first of the next run's loop: round trip" "rt $tmp/steal $tmp/steal.pli"
+# The loop turns: 7 8 9, then 4 times (10..27, 99, 98), then 10 11 12
+# 36.  The greedy search made the run 7..27 and the loop of (99, 98,
+# 10..27) three times, and the last iteration, cut at 12, stood after
+# it; the loop begins with the run where the series does, 4 times.
+awk 'BEGIN { print 7; print 8; print 9; for (i = 0; i < 4; i++) { for (a = 10; a < 28; a++) print a; print 99; print 98 } print 10; print 11; print 12; print 36 }' >"$tmp/turn"
+printf '7 8 9\nfor t1 = 0 to 3 {\n  for t2 = 0 to 17 {\n    emit t2 + 10\n  }\n  emit 99\n  emit 98\n}\n10 11 12 36\n' >"$tmp/turn.want"
+pli -I series "$tmp/turn" >"$tmp/turn.pli"
+check "a loop turned to begin where the run before it breaks" \
+	"grep -v '^#' $tmp/turn.pli | cmp -s - $tmp/turn.want && rt $tmp/turn $tmp/turn.pli"
+check "blocked multiply, a stream an instruction (-g pc): smaller than xz -9" \
+	"pli -g pc $tmp/mb.txt >$tmp/mbpc.pli && rt $tmp/mb.addr $tmp/mbpc.pli &&
+	 test \$(wc -c <$tmp/mbpc.pli) -lt \$(xz -9 <$tmp/mb.addr | wc -c)"
+# Random runs of random lengths and steps, 3 to 40 values each, some
+# going on where the last ended: every model expands back.
+awk 'BEGIN { srand(21); v = 0; for (r = 0; r < 3000; r++) { n = 3 + int(rand() * 38); s = int(rand() * 5) - 2; if (rand() < 0.5) v = int(rand() * 100); for (i = 0; i < n; i++) { print v; v += s } } }' >"$tmp/runsr"
+pli -I series "$tmp/runsr" >"$tmp/runsr.pli"
+check "random runs: round trip" "rt $tmp/runsr $tmp/runsr.pli"

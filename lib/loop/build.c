@@ -24,6 +24,9 @@ struct rt_loopb {
 	uint64_t *scratch;	/* a loop's parameter differences */
 	size_t capscratch;
 	size_t *at;		/* where each body term's differences start */
+	struct rt_term **turn;	/* a loop's body turning, the terms left
+				 * after it: 2 * period */
+
 	size_t period, depth, window;
 	rt_term_fn *fn;
 	void *ctx;
@@ -184,6 +187,182 @@ maybe(struct rt_term **g, size_t k)
 	return 1;
 }
 
+/* Body term a of a root loop at the loop's index i: a root term (its
+ * nval the caller's). */
+static struct rt_term *
+instance(struct rt_loopb *b, const struct rt_term *a, uint64_t i)
+{
+	size_t m, n = (size_t)1 << (a->levels - 1);
+	struct rt_term *t;
+	uint32_t j;
+
+	if ((t = newterm(b, a->nbody)) == NULL)
+		return NULL;
+	t->hash = a->hash;
+	t->levels = (uint8_t)(a->levels - 1);
+	t->depth = a->depth;
+	t->nbody = 0;		/* the body terms made so far: freeterm's */
+	if (n > 1 && (t->c = malloc(n * sizeof *t->c)) == NULL) {
+		t->c = &t->c0;
+		freeterm(b, t);
+		return NULL;
+	}
+	for (m = 0; m < n; m++)
+		t->c[m] = a->c[m] + i * a->c[n + m];
+	for (j = 0; j < a->nbody; j++, t->nbody++)
+		if ((t->body[j] = instance(b, a->body[j], i)) == NULL) {
+			freeterm(b, t);
+			return NULL;
+		}
+	return t;
+}
+
+/* Body term a of a root loop, its loop's index t becoming t + s. */
+static void
+shift(struct rt_term *a, uint64_t s)
+{
+	size_t m, n = (size_t)1 << (a->levels - 1);
+	uint32_t j;
+
+	for (m = 0; m < n; m++)
+		a->c[m] += s * a->c[n + m];
+	for (j = 0; j < a->nbody; j++)
+		shift(a->body[j], s);
+}
+
+/* Is y, a term inside a root loop at that loop's index -1, term x
+ * inside root loop T from T's iteration s on? */
+static int
+tailof(const struct rt_term *x, const struct rt_term *y, uint64_t s)
+{
+	size_t m, n = (size_t)1 << x->levels, h = n >> 1;
+	uint32_t j;
+
+	if (x->hash != y->hash || x->nbody != y->nbody || y->levels != x->levels + 1)
+		return 0;
+	for (m = 0; m < n; m++)
+		if (x->c[m] + (m & h ? 0 : s * x->c[m | h]) != y->c[m] - y->c[n + m])
+			return 0;
+	for (j = 0; j < x->nbody; j++)
+		if (!tailof(x->body[j], y->body[j], s))
+			return 0;
+	return 1;
+}
+
+/* Do the last iterations of root loop t (more than them) make body term
+ * a at its loop's index -1?  How many (0: no). */
+static uint64_t
+cut(const struct rt_term *t, const struct rt_term *a)
+{
+	uint64_t n = t->c0, m;
+	uint32_t j;
+
+	if (t->nbody == 0 || t->levels != 0)
+		return 0;
+	if (a->nbody == 0)	/* a value: the last of a loop of values */
+		return t->nbody == 1 && t->body[0]->nbody == 0 && n >= 2 &&
+		    t->body[0]->c[0] + (n - 1) * t->body[0]->c[1] == a->c[0] - a->c[1];
+	m = a->c[0] - a->c[1];
+	if (a->hash != t->hash || a->nbody != t->nbody || m == 0 || m >= n)
+		return 0;
+	for (j = 0; j < t->nbody; j++)
+		if (!tailof(t->body[j], a->body[j], n - m))
+			return 0;
+	return m;
+}
+
+static uint64_t
+mixbody(const struct rt_term *loop)
+{
+	uint64_t h = mix(0x4c4f4f50, loop->nbody);
+	uint32_t j;
+
+	for (j = 0; j < loop->nbody; j++)
+		h = mix(h, loop->body[j]->hash);
+	return h;
+}
+
+/*
+ * The loop just made, at the end of the tail, took the first three
+ * iterations the tail had in a row; its true first iteration may lie
+ * before them, hidden where a run of values before it did not break where
+ * its iterations do: a run 9, 10, ... 27 where the loop's first term is
+ * the run 10 ... 27.  The greedy search, committed to the break it found,
+ * would keep that iteration out of the loop, and out of the outer loops'
+ * first iteration too: a copy at every level of a nest.  Whole iterations
+ * before the loop (at its index -1) join it, the first of them maybe the
+ * end of a run of values, split off it; when only the last r terms of an
+ * iteration are there, the loop turns to begin with them (its last r
+ * terms then stand after it, for the next iteration to take).  A loop of loops is not split:
+ * a guess that breaks the nest it was found in as often as it helps
+ * (fir2dim's block numbers: 20% longer).  0, or -1 out of memory.
+ */
+static int
+settle(struct rt_loopb *b)
+{
+	struct rt_term *loop, *t, **g, **r = b->turn + b->period, **body = b->turn;
+	size_t k, j, q, at;
+	uint64_t add, m, n, minus1 = UINT64_MAX;
+
+	for (;;) {
+		at = b->ntail - 1;
+		loop = b->tail[at];
+		k = loop->nbody;
+		for (j = 0; j < k && j < at &&
+		    continues(loop->body[k - 1 - j], b->tail[at - 1 - j], minus1); j++)
+			;
+		add = 0;
+		if (j < k) {
+			if (j == at || (t = b->tail[at - 1 - j])->depth != 1 ||
+			    (m = cut(t, loop->body[k - 1 - j])) == 0)
+				return 0;
+			add = rt_term_walk(loop->body[k - 1 - j], &minus1, NULL, NULL);
+			t->c0 -= m;
+			t->nval -= add;
+		}
+		g = b->tail + at - j;	/* the whole terms of the iteration before */
+		for (q = 0; q < j; q++)
+			add += g[q]->nval;
+		if (j + 1 >= k) {	/* a whole iteration: the loop's first */
+			for (q = 0; q < k; q++)
+				shift(loop->body[q], minus1);
+			loop->c0++;
+			loop->nval += add;
+			for (q = 0; q < j; q++)
+				freeterm(b, g[q]);
+			g[0] = loop;
+			b->ntail = at - j + 1;
+			continue;
+		}
+		/* the last j + 1 terms of an iteration: the loop turns */
+		if (b->ntail + 1 > b->captail &&
+		    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail))
+			return -1;
+		g = b->tail + at - j;
+		n = loop->c0;
+		for (q = 0; q <= j; q++)
+			if ((r[q] = instance(b, loop->body[k - 1 - j + q], n - 1)) == NULL) {
+				while (q-- > 0)
+					freeterm(b, r[q]);
+				return -1;
+			} else
+				add -= (r[q]->nval = rt_term_walk(r[q], NULL, NULL, NULL));
+		for (q = 0; q < k; q++)
+			body[q] = loop->body[(q + k - 1 - j) % k];
+		for (q = 0; q <= j; q++)
+			shift(body[q], minus1);
+		memcpy(loop->body, body, k * sizeof *body);
+		loop->hash = mixbody(loop);
+		loop->nval += add;
+		for (q = 0; q < j; q++)
+			freeterm(b, g[q]);
+		g[0] = loop;
+		memcpy(g + 1, r, (j + 1) * sizeof *r);
+		b->ntail = at - j + 1 + j + 1;
+		return 0;
+	}
+}
+
 static int
 create(struct rt_loopb *b, size_t k)
 {
@@ -234,17 +413,16 @@ create(struct rt_loopb *b, size_t k)
 	loop->c[0] = 3;
 	for (j = 0; j < 3 * k; j++)
 		loop->nval += g[j]->nval;
-	loop->hash = mix(0x4c4f4f50, k);
 	loop->depth = depth + 1;
 	for (j = 0; j < k; j++) {
 		loop->body[j] = g[j];
-		loop->hash = mix(loop->hash, g[j]->hash);
 		freeterm(b, g[k + j]);
 		freeterm(b, g[2 * k + j]);
 	}
+	loop->hash = mixbody(loop);
 	b->ntail -= 3 * k;
 	b->tail[b->ntail++] = loop;
-	return 1;
+	return settle(b) ? -1 : 1;
 }
 
 /* Does the loop before the last k terms go on with them? */
@@ -313,28 +491,23 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
-	if (b->tail == NULL || b->at == NULL) {
+	b->turn = calloc(2 * (size_t)b->period, sizeof *b->turn);
+	if (b->tail == NULL || b->at == NULL || b->turn == NULL) {
 		rt_loopb_free(b);
 		return NULL;
 	}
 	return b;
 }
 
-int
-rt_loopb_add(struct rt_loopb *b, uint64_t v)
+/* The loops the last term closes, made and extended: 0, or -1 out of
+ * memory. */
+static int
+reduce(struct rt_loopb *b)
 {
-	struct rt_term *t, *last;
+	struct rt_term *last;
 	size_t k, n, period = b->period;
-	int again, rc;
+	int again;
 
-	if (b->broken || (b->ntail == b->captail &&
-	    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail)) ||
-	    (t = newterm(b, 0)) == NULL)
-		goto nomem;
-	t->c[0] = v;
-	t->nval = 1;
-	t->hash = 0x4c454146;
-	b->tail[b->ntail++] = t;
 	do {
 		again = 0;
 		n = b->ntail;
@@ -348,16 +521,40 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 				break;
 		}
 	} while (again > 0);
-	if (again < 0)
-		goto nomem;
+	return again < 0 ? -1 : 0;
+}
+
+/* Value v at the end of the tail, and the loops it closes. */
+static int
+step(struct rt_loopb *b, uint64_t v)
+{
+	struct rt_term *t;
+
+	if ((b->ntail == b->captail &&
+	    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail)) ||
+	    (t = newterm(b, 0)) == NULL)
+		return -1;
+	t->c[0] = v;
+	t->nval = 1;
+	t->hash = 0x4c454146;
+	b->tail[b->ntail++] = t;
+	return reduce(b);
+}
+
+int
+rt_loopb_add(struct rt_loopb *b, uint64_t v)
+{
+	int rc;
+
+	if (b->broken || step(b, v)) {
+		b->broken = 1;
+		errno = ENOMEM;
+		return -1;
+	}
 	/* terms this far back can no longer join a loop */
 	if (b->ntail > 2 * b->window && (rc = handover(b, b->ntail - b->window)) != 0)
 		return rc;
 	return 0;
-nomem:
-	b->broken = 1;
-	errno = ENOMEM;
-	return -1;
 }
 
 int
@@ -386,6 +583,7 @@ rt_loopb_free(struct rt_loopb *b)
 	}
 	free(b->tail);
 	free(b->at);
+	free(b->turn);
 	free(b->scratch);
 	free(b);
 }

@@ -51,6 +51,14 @@ struct rt_stmt {
 	int fetch;		/* the instruction's fetches, not its data */
 };
 
+/* A term's polynomial at the loop indices t (t[b]: the loop b levels
+ * out). */
+uint64_t rt_poly_at(const uint64_t *c, int levels, const uint64_t *t);
+/* Each value of term u, inside the loops at t (t[0] the innermost), to
+ * fn in order (fn NULL: none); how many. */
+uint64_t rt_term_walk(const struct rt_term *u, const uint64_t *t,
+    void (*fn)(void *, uint64_t), void *ctx);
+
 void rt_stmt_free(struct rt_stmt *s);
 /* The bytes of v as a literal of a model: its digits and a blank or a
  * newline (hex digits alone in a model of addresses, where pli -x writes

@@ -170,8 +170,8 @@ literal(void *ctx, uint64_t v)
 }
 
 /* A polynomial's value at the indices t (t[b]: the loop b levels out). */
-static uint64_t
-polyat(const uint64_t *c, int levels, const uint64_t *t)
+uint64_t
+rt_poly_at(const uint64_t *c, int levels, const uint64_t *t)
 {
 	size_t m, n = (size_t)1 << levels;
 	uint64_t v, sum = 0;
@@ -187,26 +187,26 @@ polyat(const uint64_t *c, int levels, const uint64_t *t)
 	return sum;
 }
 
-/* Each value of term u, inside the loops at t (t[0] the innermost), to
- * fn in order. */
-static void
-walk(const struct rt_term *u, const uint64_t *t, void (*fn)(void *, uint64_t), void *ctx)
+uint64_t
+rt_term_walk(const struct rt_term *u, const uint64_t *t, void (*fn)(void *, uint64_t), void *ctx)
 {
-	uint64_t i, n, in[RT_LOOP_MAXDEPTH + 1];
+	uint64_t i, n, k = 0, in[RT_LOOP_MAXDEPTH + 1];
 	uint32_t j;
 
 	if (u->nbody == 0) {
-		fn(ctx, polyat(u->c, u->levels, t));
-		return;
+		if (fn != NULL)
+			fn(ctx, rt_poly_at(u->c, u->levels, t));
+		return 1;
 	}
-	n = polyat(u->c, u->levels, t);
+	n = rt_poly_at(u->c, u->levels, t);
 	if (u->levels > 0)
 		memcpy(in + 1, t, u->levels * sizeof *t);
 	for (i = 0; i < n; i++) {
 		in[0] = i;
 		for (j = 0; j < u->nbody; j++)
-			walk(u->body[j], in, fn, ctx);
+			k += rt_term_walk(u->body[j], in, fn, ctx);
 	}
+	return k;
 }
 
 struct litcount {
@@ -243,7 +243,7 @@ loopwins(struct rt_loopw *w, const struct rt_term *t, size_t *len)
 	*len = (size_t)n;
 	if ((uint64_t)n <= 2 * t->nval)
 		return 1;
-	walk(t, NULL, litcount, &lc);
+	rt_term_walk(t, NULL, litcount, &lc);
 	return (uint64_t)n <= lc.len;
 }
 
@@ -258,7 +258,7 @@ rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 	else if ((rc = loopwins(w, t, &len)) < 0)
 		return -1;
 	else if (rc == 0)
-		walk(t, NULL, literal, w);
+		rt_term_walk(t, NULL, literal, w);
 	else {
 		flushlit(w);
 		fwrite(w->loopbuf, 1, len, w->f);
