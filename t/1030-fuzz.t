@@ -8,7 +8,7 @@ plan 10
 # was written to text as '-' and read back as a mark named "-"
 printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\006\0\0\0\002\0\0\0\200\0\0\010 \004' >"$tmp/em.rtb"
 check_same 'an empty event name: binary to text to binary, the same bytes' \
-    "trfilter '$tmp/em.rtb' | trfilter -b | od -c" "od -c '$tmp/em.rtb'"
+    "trfilter '$tmp/em.rtb' | trfilter -O binary1 | od -c" "od -c '$tmp/em.rtb'"
 check_same 'an empty event name: text to text, the same' \
     "trfilter '$tmp/em.rtb' | trfilter" "trfilter '$tmp/em.rtb'"
 check 'a mark named - is written %2D and read back as -' \
