@@ -49,6 +49,7 @@ struct slot {
 	uint32_t size, loc, var;
 	uint8_t op;
 	uint8_t nj;		/* and its place */
+	uint8_t spare[14];	/* to 64 bytes: tab[k] is a shift */
 };
 
 struct model {
@@ -106,6 +107,15 @@ learn(struct slot *s, uint64_t addr, uint32_t size, int op, uint32_t loc, uint32
 	s->op = (uint8_t)op;
 	s->loc = loc;
 	s->var = var;
+}
+
+/* What a record's address residual is from, its op known: a fetch's from
+ * its pc (where a fetch is, unless told otherwise), so that a fetch in a
+ * slot not seen before costs a byte, not the whole address. */
+static inline uint64_t
+abase(const struct slot *s, int op, uint64_t pc)
+{
+	return op == RT_IFETCH ? pc : s->addr + s->stride;
 }
 
 /* 0, or -1 when the table cannot be had. */
@@ -641,7 +651,8 @@ batch2(struct rt_reader *r, struct dec *d)
 				a = s->addr + s->stride;
 				s->addr = a;
 				s->delta = s->stride;
-				if (rt_wraps(a, s->size))
+				/* sizes are at most RT_MAXSIZE: one compare */
+				if (a > UINT64_MAX - RT_MAXSIZE && rt_wraps(a, s->size))
 					goto bad;
 				putrec(&q[n++], ++seq, a, s->size, pc, tid, s->loc, s->var, s->op);
 			}
@@ -668,7 +679,7 @@ batch2(struct rt_reader *r, struct dec *d)
 			a = s->addr + s->stride;
 			if (b & RTB2_ADDR) {
 				NEXT(v);
-				a += unzig(v);
+				a = abase(s, b & 3, npc) + unzig(v);
 			}
 			size = s->size;
 			if (b & RTB2_SIZE) {
@@ -1211,7 +1222,7 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 		if (b & RTB2_PC)
 			p = putvar(p, zig(r->pc - ps->npc));
 		if (b & RTB2_ADDR)
-			p = putvar(p, zig(r->addr - (s->addr + s->stride)));
+			p = putvar(p, zig(r->addr - abase(s, r->op & 3, r->pc)));
 		if (b & RTB2_SIZE)
 			p = putvar(p, r->size);
 		if (b & RTB2_SEQ)
@@ -1237,6 +1248,7 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 	m->k = k;
 	m->j = j;
 	m->pc = r->pc;
+
 	m->seq = r->seq;
 	m->tid = r->tid;
 	return 0;
