@@ -374,7 +374,7 @@ main(int argc, char *argv[])
 			break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				u_bad("-O %s: can write text, binary (binary1, binaryz), din or pin", optarg);
+				u_bad("-O %s: can write text, binary (binary1, binary2), din or pin", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P': setpart(optarg); break;

@@ -232,7 +232,7 @@ main(int argc, char *argv[])
 		case 'N': Nflag = num(optarg, c, 0); break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				u_bad("-O %s: can write text, binary (binary1, binaryz), din or pin", optarg);
+				u_bad("-O %s: can write text, binary (binary1, binary2), din or pin", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'R': Rflag = rate(optarg, c); break;

@@ -1,5 +1,6 @@
 /* roundtrip.c: what a reader gives, written as text and as binary and
- * read back, is what it gave (reftrace(5): text and binary are lossless),
+ * read back, is what it gave (reftrace(5): text and binary are lossless,
+ * binary in each of its versions and deflated),
  * the items a kind carries field by field. */
 #include "trace.h"
 
@@ -42,6 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (t.fmt >= 0) {
 		again(&t, RT_FMT_TEXT);
 		again(&t, RT_FMT_BINARY);
+		again(&t, RT_FMT_BINARY1);
+		again(&t, RT_FMT_BINARY2);
 	}
 	free(t.v);
 	return 0;

@@ -109,13 +109,23 @@ learn(struct slot *s, uint64_t addr, uint32_t size, int op, uint32_t loc, uint32
 	s->var = var;
 }
 
-/* What a record's address residual is from, its op known: a fetch's from
- * its pc (where a fetch is, unless told otherwise), so that a fetch in a
- * slot not seen before costs a byte, not the whole address. */
+/* What a record that missed is predicted to be where its control byte
+ * does not say otherwise: a fetch at its pc where it has one (where a
+ * fetch is, unless told otherwise), so that code met for the first time
+ * costs no address; other records as their slot predicts them. */
 static inline uint64_t
-abase(const struct slot *s, int op, uint64_t pc)
+apred(const struct slot *s, int op, uint64_t pc)
 {
-	return op == RT_IFETCH ? pc : s->addr + s->stride;
+	return op == RT_IFETCH && pc != RT_NOPC ? pc : s->addr + s->stride;
+}
+
+/* What an unpredicted pc is coded from: for a fetch, the end of the last
+ * record's instruction (the fetch slot of its pc holds its size), where
+ * code not met before goes on; for data, the last record's pc. */
+static inline uint64_t
+pcbase(const struct slot *tab, uint64_t lastpc, int op)
+{
+	return op == RT_IFETCH ? lastpc + tab[slotof(lastpc, 0)].size : lastpc;
 }
 
 /* 0, or -1 when the table cannot be had. */
@@ -668,7 +678,7 @@ batch2(struct rt_reader *r, struct dec *d)
 			npc = s->npc;
 			if (b & RTB2_PC) {
 				NEXT(v);
-				npc += unzig(v);
+				npc = pcbase(tab, pc, b & 3) + unzig(v);
 				j = place(pc, j, npc);
 				s->npc = npc;
 				s->nk = slotof(npc, j);
@@ -676,10 +686,10 @@ batch2(struct rt_reader *r, struct dec *d)
 			} else
 				j = s->nj;
 			s = &tab[s->nk];
-			a = s->addr + s->stride;
+			a = apred(s, b & 3, npc);
 			if (b & RTB2_ADDR) {
 				NEXT(v);
-				a = abase(s, b & 3, npc) + unzig(v);
+				a += unzig(v);
 			}
 			size = s->size;
 			if (b & RTB2_SIZE) {
@@ -929,7 +939,7 @@ endblock(struct rt_writer *w, struct enc *e)
 		if (room(w, &e->ctl, e->blk.len) || room(w, &e->z, zn))
 			return -1;
 		memcpy(e->ctl.b + e->ctl.len, e->blk.b, e->blk.len);
-		if (compress2(e->z.b, &zn, e->ctl.b, raw, 9) != Z_OK)
+		if (compress2(e->z.b, &zn, e->ctl.b, raw, 6) != Z_OK)
 			return rt_out_fail(w, ENOMEM);
 		if (zn < raw) {
 			le32put(h + 16, RTB2_DEFLATE);
@@ -1201,8 +1211,6 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 		k = slotof(r->pc, j);
 	}
 	s = &m->tab[k];
-	if (r->addr != s->addr + s->stride)
-		b |= RTB2_ADDR;
 	if (r->size != s->size)
 		b |= RTB2_SIZE;
 	if (r->seq != m->seq + 1)
@@ -1210,9 +1218,11 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 	x = (r->tid != m->tid) | (r->loc != s->loc) << 1 | (r->var != s->var) << 2;
 	if (x)
 		b |= RTB2_XTRA;
-	if (b == 0 && (r->op & 3) == s->op)
+	if (b == 0 && (r->op & 3) == s->op && r->addr == s->addr + s->stride)
 		e->run++;
 	else {
+		if (r->addr != apred(s, r->op & 3, r->pc))
+			b |= RTB2_ADDR;
 		if (((x & 2) && defloc(w, e, r->loc)) || ((x & 4) && defstr(w, e, r->var)) ||
 		    flushrun(w, e) || room(w, &e->ctl, 1) || room(w, &e->blk, 64))
 			return -1;
@@ -1220,9 +1230,9 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 		*c = (unsigned char)(b | (r->op & 3));
 		p = e->blk.b + e->blk.len;
 		if (b & RTB2_PC)
-			p = putvar(p, zig(r->pc - ps->npc));
+			p = putvar(p, zig(r->pc - pcbase(m->tab, m->pc, r->op & 3)));
 		if (b & RTB2_ADDR)
-			p = putvar(p, zig(r->addr - abase(s, r->op & 3, r->pc)));
+			p = putvar(p, zig(r->addr - apred(s, r->op & 3, r->pc)));
 		if (b & RTB2_SIZE)
 			p = putvar(p, r->size);
 		if (b & RTB2_SEQ)
@@ -1281,9 +1291,10 @@ wclose_binary(struct rt_writer *w)
 	return k ? -1 : 0;
 }
 
-/* "binary" reads both versions and writes version 2; "binary1" writes
- * version 1 (for readers older than version 2), "binaryz" version 2 with
- * every block deflated.  Detection finds "binary" only. */
+/* "binary" reads both versions and writes version 2, each block deflated
+ * where that makes it smaller; "binary2" writes version 2 not deflated
+ * (the fastest to write), "binary1" version 1 (for readers older than
+ * version 2).  Detection finds "binary" only. */
 static int
 never(const struct rt_sniff *s)
 {
@@ -1295,7 +1306,7 @@ const struct rt_format rt_fmt_binary = {
 	.name = "binary", .sure = 1, .sniff = sniff,
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
-	.wopen = open_enc2, .write = write_binary, .wclose = wclose_binary,
+	.wopen = open_encz, .write = write_binary, .wclose = wclose_binary,
 	.part = 2,
 };
 
@@ -1307,10 +1318,10 @@ const struct rt_format rt_fmt_binary1 = {
 	.part = 2,
 };
 
-const struct rt_format rt_fmt_binaryz = {
-	.name = "binaryz", .sure = 1, .sniff = never,
+const struct rt_format rt_fmt_binary2 = {
+	.name = "binary2", .sure = 1, .sniff = never,
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
-	.wopen = open_encz, .write = write_binary, .wclose = wclose_binary,
+	.wopen = open_enc2, .write = write_binary, .wclose = wclose_binary,
 	.part = 2,
 };

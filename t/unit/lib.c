@@ -327,7 +327,7 @@ main(void)
 	str_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
 	roundtrip(RT_FMT_BINARY1, "binary version 1");
-	roundtrip(RT_FMT_BINARYZ, "binary deflated");
+	roundtrip(RT_FMT_BINARY2, "binary version 2 not deflated");
 	roundtrip(RT_FMT_TEXT, "text");
 	limits(RT_FMT_BINARY, "binary");
 	limits(RT_FMT_BINARY1, "binary version 1");
