@@ -51,7 +51,7 @@ static const struct u_opt opts[] = {
 	{ 'l', "locations", NULL, "attach source locations and regions" },
 	{ 'm', "marks", "from[,to]", "records between the marks" },
 	{ 'n', "seq", "range", "records whose seq is in the range" },
-	{ 'O', "output-format", "format", "write text, binary or din" },
+	{ 'O', "output-format", "format", "write text, binary (binary2, binary1), din or pin" },
 	U_OPT_OUTPUT,
 	{ 'P', "partition", "[k/]n[:bytes]", "the blocks of partition k of n; n: all n, to -o's %d" },
 	{ 'p', "pc", "range", "records whose instruction address is in the range" },

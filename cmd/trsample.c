@@ -38,7 +38,7 @@ static const struct u_opt opts[] = {
 	{ 'i', "interval", "n", "every n-th access (systematic)" },
 	U_OPT_KEEP,
 	{ 'N', "reservoir", "n", "n accesses uniformly at random (reservoir)" },
-	{ 'O', "output-format", "format", "write text, binary or din" },
+	{ 'O', "output-format", "format", "write text, binary (binary2, binary1) or din" },
 	U_OPT_OUTPUT,
 	{ 'R', "bernoulli", "prob", "every access with probability prob" },
 	{ 'S', "seed", "seed", "seed of the random choices and of the hash (1)" },

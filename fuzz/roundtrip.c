@@ -19,7 +19,8 @@ again(const struct fuzz_trace *t, int fmt)
 			fuzz_assert(rt_write(w, &t->v[i].rec) == 0, "%s: item %zu not written",
 			    rt_fmt_name(fmt), i);
 	fuzz_assert(rt_wclose(w) == 0, "%s: not written", rt_fmt_name(fmt));
-	fuzz_read_trace(&b, path, fmt, SIZE_MAX);
+	/* binary1 and binary2 are ways of writing; "binary" reads them */
+	fuzz_read_trace(&b, path, fmt == RT_FMT_TEXT ? fmt : RT_FMT_BINARY, SIZE_MAX);
 	for (i = k = 0; i < t->n; i++) {
 		if (t->v[i].rc != 1)
 			continue;
