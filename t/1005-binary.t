@@ -4,7 +4,7 @@
 # still read, block errors with their place, -k past a bad block, blocks
 # that decode alone, and the size against gzip -9 of the lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 35
 
 nrec() { grep -v -c '^#'; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
@@ -53,7 +53,7 @@ awk '!/^#/ { op = $2 == "W" ? "S" : $2 == "R" ? "L" : $2 == "M" ? "M" : "X";
 awk '!/^#/ && ($2 == "R" || $2 == "W") { if (NR % 50 == 0) print "L f.c:" NR; print $2, $3 }' \
     "$tmp/interchange-rowwise.txt" >"$tmp/b.mtv"
 awk '!/^#/ { print $3 }' "$tmp/matmul-standard.txt" | head -100000 >"$tmp/b.addr"
-for x in "$tmp/mix.txt" "$tmp/trad.txt" "$tmp/m.pin" "$tmp/m.din" "$tmp/b.gl" "$tmp/b.mtv" "$tmp/b.addr"; do
+for x in "$D/dinero/bsort.din.gz" "$tmp/mix.txt" "$tmp/trad.txt" "$tmp/m.pin" "$tmp/m.din" "$tmp/b.gl" "$tmp/b.mtv" "$tmp/b.addr"; do
 	check_same "$(basename "$x"): reader -> binary -> text = reader -> text" \
 	    "trfilter -b $x | trfilter" "trfilter $x"
 done
