@@ -938,7 +938,8 @@ endblock(struct rt_writer *w, struct enc *e)
 		zn = compressBound(raw);
 		if (room(w, &e->ctl, e->blk.len) || room(w, &e->z, zn))
 			return -1;
-		memcpy(e->ctl.b + e->ctl.len, e->blk.b, e->blk.len);
+		if (e->blk.len)	/* an empty stream may have no buffer */
+			memcpy(e->ctl.b + e->ctl.len, e->blk.b, e->blk.len);
 		if (compress2(e->z.b, &zn, e->ctl.b, raw, 6) != Z_OK)
 			return rt_out_fail(w, ENOMEM);
 		if (zn < raw) {
@@ -950,7 +951,7 @@ endblock(struct rt_writer *w, struct enc *e)
 	if (pay == e->blk.b) {
 		le32put(h, (uint32_t)raw);
 		if (rt_out(w, h, sizeof h) || rt_out(w, e->ctl.b, e->ctl.len) ||
-		    rt_out(w, e->blk.b, e->blk.len))
+		    (e->blk.len && rt_out(w, e->blk.b, e->blk.len)))
 			return -1;
 	} else {
 		le32put(h, (uint32_t)plen);
