@@ -336,7 +336,7 @@ main(int argc, char *argv[])
 		piped |= strcmp(argv[k], "-") == 0 || stat(argv[k], &st) || !S_ISREG(st.st_mode);
 	if (fold != NULL && piped) {
 		if ((fd = mkstemp(tmp)) < 0 || close(fd) ||
-		    (spool = rt_wopen(tmp, RT_FMT_BINARY, 0)) == NULL)
+		    (spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL)
 			u_die(1, "%s: cannot spool standard input", tmp);
 	}
 	e = rt_foreach(argv, argc, Iflag, kflag, cats ? firstcat : first, NULL, u_diag);

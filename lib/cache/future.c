@@ -89,7 +89,7 @@ tospool(char **files, int nfiles, int fmt, int skipbad, rt_diag_fn *diag, char *
 		return -1;
 	}
 	close(fd);
-	if ((p.spool = rt_wopen(tmp, RT_FMT_BINARY, 0)) == NULL) {
+	if ((p.spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}

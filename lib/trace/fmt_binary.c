@@ -1,5 +1,11 @@
-/* fmt_binary.c: the reftrace binary trace: blocks of delta and varint
- * coded items (rtint.h has the layout), decoded a batch at a time. */
+/* fmt_binary.c: the reftrace binary trace (rtint.h has the layout),
+ * decoded a batch at a time.  Version 1: blocks of delta and varint coded
+ * items.  Version 2, written by default: each record predicted from the
+ * history of its instruction, as value-prediction trace compressors do
+ * (Burtscher's VPC, TCgen): the pc from what followed the last record's
+ * slot last time, the address from the slot's last address and stride,
+ * size, op, location and variable from the slot, so that a block codes
+ * runs of correct predictions and only the fields that missed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +21,7 @@
  * holds and not the largest id it names (one definition of id 2^30 - 1
  * made a direct map of 4 GiB). */
 #define IDDIRECT (1u << 16)
+#define BADITEM (-4)	/* a corrupt item or block, not yet said */
 struct idmap {
 	uint32_t *direct, ndirect;	/* 0: not defined */
 	struct idslot {
@@ -23,15 +30,118 @@ struct idmap {
 	uint32_t n, bits;	/* n < 2^bits / 2 */
 };
 
+/* Version 2's model: a table of slots keyed by (pc, place of the record
+ * among the run of records with that pc), reset at every block.  The
+ * encoder and the decoder keep the same one, updated alike (learn).  A
+ * record's pc is predicted to be the one that followed the last record's
+ * slot last time, and its slot the one that did (npc, nk, nj); a pc that
+ * was not predicted finds its slot by (pc, place) hashed.  Following nk
+ * keeps a run of predictions to a load a record. */
+#define SLOTBITS 12
+#define JMAX 31		/* places past this share a slot */
+
+struct slot {
+	uint64_t addr;		/* the last address */
+	uint64_t stride;	/* the predicted step: the last step seen twice running */
+	uint64_t delta;		/* the last step */
+	uint64_t npc;		/* the pc of the record that came after, last time */
+	uint32_t nk;		/* and its slot */
+	uint32_t size, loc, var;
+	uint8_t op;
+	uint8_t nj;		/* and its place */
+	uint8_t spare[14];	/* to 64 bytes: tab[k] is a shift */
+};
+
+struct model {
+	struct slot *tab;	/* 1 << SLOTBITS */
+	uint64_t pc;		/* the last record's pc */
+	uint64_t seq;		/* and seq (of an event: its seq - 1) */
+	uint32_t k;		/* the last record's slot */
+	uint32_t tid;
+	unsigned j;		/* the last record's place in its pc's run */
+};
+
 struct dec {
 	int qerr;		/* an error met after the queued items */
-	struct rt_rec prev;	/* the block's running state; addr: of data */
-	uint64_t iaddr;		/* the block's last fetch address */
+	int ver;		/* of the file header last met */
+	struct rt_rec prev;	/* v1: the block's running state; addr: of data */
+	uint64_t iaddr;		/* v1: the block's last fetch address */
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in r->buf */
+	uint64_t at, blkat;	/* stream offset of bend, of the block */
+	uint64_t nblk;		/* blocks begun */
+	/* v2: the block's streams (in r->buf or zbuf), its pending run */
+	const unsigned char *c, *cend, *p, *pend;
+	uint64_t run;
+	struct model m;
+	unsigned char *zbuf;
+	size_t zcap;
 	struct idmap smap;	/* file string id -> process id */
 	struct idmap lmap;	/* file location id -> process id */
 };
+
+static inline uint32_t
+slotof(uint64_t pc, unsigned j)
+{
+	return (uint32_t)(((pc << 5 | j) * 0x9e3779b97f4a7c15ull) >> (64 - SLOTBITS));
+}
+
+/* The place of a record with pc after one with lastpc at place lastj. */
+static inline unsigned
+place(uint64_t lastpc, unsigned lastj, uint64_t pc)
+{
+	return pc == lastpc ? lastj + (lastj < JMAX) : 0;
+}
+
+/* What the slot s learns from a record in it. */
+static inline void
+learn(struct slot *s, uint64_t addr, uint32_t size, int op, uint32_t loc, uint32_t var)
+{
+	uint64_t d = addr - s->addr;
+
+	if (d == s->delta)
+		s->stride = d;
+	s->delta = d;
+	s->addr = addr;
+	s->size = size;
+	s->op = (uint8_t)op;
+	s->loc = loc;
+	s->var = var;
+}
+
+/* What a record that missed is predicted to be where its control byte
+ * does not say otherwise: a fetch at its pc where it has one (where a
+ * fetch is, unless told otherwise), so that code met for the first time
+ * costs no address; other records as their slot predicts them. */
+static inline uint64_t
+apred(const struct slot *s, int op, uint64_t pc)
+{
+	return op == RT_IFETCH && pc != RT_NOPC ? pc : s->addr + s->stride;
+}
+
+/* What an unpredicted pc is coded from: for a fetch, the end of the last
+ * record's instruction (the fetch slot of its pc holds its size), where
+ * code not met before goes on; for data, the last record's pc. */
+static inline uint64_t
+pcbase(const struct slot *tab, uint64_t lastpc, int op)
+{
+	return op == RT_IFETCH ? lastpc + tab[slotof(lastpc, 0)].size : lastpc;
+}
+
+/* 0, or -1 when the table cannot be had. */
+static int
+model_start(struct model *m)
+{
+	if (m->tab == NULL && (m->tab = malloc(sizeof *m->tab << SLOTBITS)) == NULL)
+		return -1;
+	memset(m->tab, 0, sizeof *m->tab << SLOTBITS);
+	m->pc = 0;
+	m->seq = UINT64_MAX;	/* so that seq 0 needs no delta */
+	m->k = 0;
+	m->tid = RT_NOTID;
+	m->j = 0;
+	return 0;
+}
 
 static int
 sniff(const struct rt_sniff *s)
@@ -69,17 +179,19 @@ open_binary(struct rt_reader *r)
 		return -1;
 	}
 	h = r->buf + r->pos;
-	if (h[8] != RTB_VERSION) {
+	if (h[8] != 1 && h[8] != 2) {
 		snprintf(r->err, sizeof r->err, "%s: binary trace version %d, "
-		    "this reader knows %d", r->path, h[8], RTB_VERSION);
+		    "this reader knows 1 and 2", r->path, h[8]);
 		return -1;
 	}
+	d->ver = h[8];
 	if (part(&r->part, (const unsigned char *)h) < 0) {
 		snprintf(r->err, sizeof r->err, "%s: corrupt binary trace: bad partition "
 		    "in the header", r->path);
 		return -1;
 	}
 	d->bend = r->pos + RTB_HDRLEN;
+	d->at = RTB_HDRLEN;
 	return 0;
 }
 
@@ -92,6 +204,8 @@ close_binary(void *st)
 	free(d->smap.slot);
 	free(d->lmap.direct);
 	free(d->lmap.slot);
+	free(d->m.tab);
+	free(d->zbuf);
 }
 
 /* LEB128 varints and zigzag deltas, bounds-checked. */
@@ -250,6 +364,49 @@ le32(const unsigned char *h)
 	return h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24;
 }
 
+/* v2: the payload of the block at h (its header), inflated if need be,
+ * as the block's two streams: 1, BADITEM, or RT_EIO (no memory). */
+static int
+streams(struct rt_reader *r, struct dec *d, const unsigned char *h)
+{
+	uint32_t plen = le32(h), nc = le32(h + 8), nr = le32(h + 12), fl = le32(h + 16);
+	const unsigned char *p = h + RTB2_BLKHDR;
+	uLongf n;
+
+	if (fl & ~(uint32_t)RTB2_DEFLATE || nc > RTB_MAXPAYLOAD || nr > RTB_MAXPAYLOAD ||
+	    (!(fl & RTB2_DEFLATE) && (uint64_t)nc + nr != plen))
+		return BADITEM;
+	if (fl & RTB2_DEFLATE) {
+		n = (uLongf)nc + nr;
+		if (n + 16 > d->zcap) {
+			free(d->zbuf);
+			d->zcap = 0;
+			if ((d->zbuf = malloc(n + 16)) == NULL)
+				return rt_in_nomem(r);
+			d->zcap = n + 16;
+		}
+		if (uncompress(d->zbuf, &n, p, plen) != Z_OK || n != (uLongf)nc + nr)
+			return BADITEM;
+		p = d->zbuf;
+	}
+	d->c = p;
+	d->cend = d->p = p + nc;
+	d->pend = d->p + nr;
+	d->run = 0;
+	return model_start(&d->m) ? rt_in_nomem(r) : 1;
+}
+
+/* A corrupt v2 block: the reason and its place; the next read goes on at
+ * the block after it. */
+static int
+badblock(struct rt_reader *r, struct dec *d, const char *what)
+{
+	d->bleft = 0;
+	d->run = 0;
+	return rt_in_bad(r, "corrupt binary trace: block %llu at byte %llu: %s",
+	    (unsigned long long)d->nblk, (unsigned long long)d->blkat, what);
+}
+
 /* Move to the next block, past the headers of files concatenated to
  * this one: 1, 0 at the end of the input, or an error. */
 static int
@@ -257,6 +414,8 @@ block(struct rt_reader *r, struct dec *d)
 {
 	const unsigned char *h;
 	uint32_t plen, count;
+	size_t hl;
+	int k;
 
 	r->pos = d->bend;
 	for (;;) {
@@ -268,44 +427,144 @@ block(struct rt_reader *r, struct dec *d)
 			break;
 		if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN)
 			return cut(r, "truncated file header");
-		if (r->buf[r->pos + 8] != RTB_VERSION)
-			return corrupt(r, "another version's header");
+		if (r->buf[r->pos + 8] != 1 && r->buf[r->pos + 8] != 2)
+			return corrupt(r, "a header of an unknown version");
+		d->ver = r->buf[r->pos + 8];
 		r->pos += RTB_HDRLEN;
+		d->at += RTB_HDRLEN;
 	}
+	hl = d->ver == 1 ? 8 : RTB2_BLKHDR;
+	if (rt_in_need(r, hl) < hl)
+		return cut(r, "truncated block header");
 	h = (const unsigned char *)r->buf + r->pos;
 	plen = le32(h);
 	count = le32(h + 4);
 	if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))
 		return corrupt(r, "bad block header");
-	if (rt_in_need(r, 8 + (size_t)plen) < 8 + (size_t)plen)
+	if (rt_in_need(r, hl + (size_t)plen) < hl + (size_t)plen)
 		return cut(r, "truncated block");
-	r->pos += 8;
+	h = (const unsigned char *)r->buf + r->pos;
+	d->blkat = d->at;
+	d->nblk++;
+	r->pos += hl;
+	d->at += hl + plen;
 	d->bend = r->pos + plen;
 	d->bleft = count;
-	restart(&d->prev, &d->iaddr);
-	return 1;
+	if (d->ver == 1) {
+		restart(&d->prev, &d->iaddr);
+		return 1;
+	}
+	if ((k = streams(r, d, h)) == BADITEM)
+		return badblock(r, d, "bad block header or deflate data");
+	return k;
 }
 
-#define NEXT(v) do { if (varint(&p, end, &(v))) goto bad; } while (0)
+/* A record into the queue: all its fields, the queue's slot may have
+ * held an event. */
+static inline void
+putrec(struct rt_rec *rec, uint64_t seq, uint64_t addr, uint64_t size, uint64_t pc,
+    uint32_t tid, uint32_t loc, uint32_t var, int op)
+{
+	rec->seq = seq;
+	rec->addr = addr;
+	rec->size = size;
+	rec->pc = pc;
+	rec->tid = tid;
+	rec->loc = loc;
+	rec->var = var;
+	rec->name = 0;
+	rec->elem = 0;
+	rec->kind = RT_ACCESS;
+	rec->op = (uint8_t)op;
+}
 
-/* Decode up to a batch of items of the current block into r->q, with the
- * block's running state in locals.  Returns the count, 0 at the end of
- * the input, -3 after definitions only, or an error. */
+#define NEXT(v) do { if (varint(&p, end, &(v))) return BADITEM; } while (0)
+
+/* An item that is not a record, h its version 1 byte, its fields at *pp:
+ * 1 with an event in *rec, 0 after a definition, BADITEM if it is
+ * corrupt, RT_EIO when memory ran out (or a corrupt id: setmap).  seq: the last record's seq, the event's
+ * seq - 1 after one. */
 static int
-batch(struct rt_reader *r, struct dec *d)
+item(struct rt_reader *r, struct dec *d, unsigned h, const unsigned char **pp,
+    const unsigned char *end, uint64_t *seq, struct rt_rec *rec)
+{
+	const unsigned char *p = *pp;
+	uint64_t v, a, b, c;
+	uint32_t id, f, fn;
+
+	switch (h) {
+	case RTB_MARK:
+	case RTB_REGION:
+	case RTB_OBJECT:
+	case RTB_FLUSH:
+	case RTB_INVAL:
+		NEXT(v);
+		a = 0;
+		if (h < RTB_FLUSH)	/* a flush has no name */
+			NEXT(a);
+		if (mapid(&d->smap, a, &id))
+			return BADITEM;
+		rt_in_event(rec, h == RTB_MARK ? RT_MARK : h == RTB_REGION ?
+		    RT_REGION : h == RTB_OBJECT ? RT_OBJECT : h == RTB_FLUSH ?
+		    RT_FLUSH : RT_INVAL, *seq + 1 + unzig(v), id);
+		if (h != RTB_MARK)
+			NEXT(rec->addr);
+		if (h != RTB_MARK && h != RTB_OBJECT)
+			NEXT(rec->size);
+		if (h == RTB_REGION) {
+			NEXT(v);
+			if (v > UINT32_MAX)
+				return BADITEM;
+			rec->elem = (uint32_t)v;
+		}
+		if (rt_wraps(rec->addr, rec->size) ||
+		    (h >= RTB_FLUSH && rec->size > RT_MAXSIZE))
+			return BADITEM;
+		*seq = rec->seq - 1;
+		*pp = p;
+		return 1;
+	case RTB_STRDEF:
+		NEXT(a);
+		NEXT(b);
+		if (b > (uint64_t)(end - p))
+			return BADITEM;
+		if ((id = rt_str_intern((const char *)p, b)) == RT_NOMEM)
+			return rt_in_nomem(r);
+		p += b;
+		*pp = p;
+		return setmap(r, &d->smap, a, id);
+	case RTB_LOCDEF:
+		NEXT(a);
+		NEXT(b);
+		NEXT(c);
+		NEXT(v);
+		if (mapid(&d->smap, b, &f) ||
+		    mapid(&d->smap, v, &fn) || c > UINT32_MAX)
+			return BADITEM;
+		if ((id = rt_loc_intern(f, (uint32_t)c, fn)) == RT_NOMEM)
+			return rt_in_nomem(r);
+		*pp = p;
+		return setmap(r, &d->lmap, a, id);
+	default:
+		return BADITEM;
+	}
+}
+#undef NEXT
+
+/* Decode up to a batch of items of the current version 1 block into
+ * r->q, with the block's running state in locals.  Returns the count, -3
+ * after definitions only, or an error. */
+static int
+batch1(struct rt_reader *r, struct dec *d)
 {
 	const unsigned char *p, *end;
-	uint64_t v, a, b, c, seq, addr, size, pc, iaddr;
-	uint32_t id, f, fn, tid, loc, var;
+	uint64_t v, a, seq, addr, size, pc, iaddr;
+	uint32_t tid, loc, var;
 	unsigned h;
 	int k, n = 0;
 	uint32_t left;
-	struct rt_rec *pv = &d->prev, *rec, *q = r->q;
+	struct rt_rec *pv = &d->prev, *q = r->q;
 
-	while (d->bleft == 0) {
-		if ((k = block(r, d)) <= 0)
-			return k;
-	}
 	p = (const unsigned char *)r->buf + r->pos;
 	end = (const unsigned char *)r->buf + d->bend;
 	seq = pv->seq, addr = pv->addr, size = pv->size, pc = pv->pc;
@@ -349,97 +608,171 @@ batch(struct rt_reader *r, struct dec *d)
 			}
 			if (p > end || rt_wraps(a, size))
 				goto bad;
-			rec = &q[n++];
-			rec->seq = seq;
-			rec->addr = a;
-			rec->size = size;
-			rec->pc = pc;
-			rec->tid = tid;
-			rec->loc = loc;
-			rec->var = var;
-			rec->name = 0;
-			rec->elem = 0;
-			rec->kind = RT_ACCESS;
-			rec->op = h & 3;
+			putrec(&q[n++], seq, a, size, pc, tid, loc, var, h & 3);
 			continue;
 		}
-		switch (h) {
-		case RTB_MARK:
-		case RTB_REGION:
-		case RTB_OBJECT:
-		case RTB_FLUSH:
-		case RTB_INVAL:
-			rec = &q[n];
-			NEXT(v);
-			a = 0;
-			if (h < RTB_FLUSH)	/* a flush has no name */
-				NEXT(a);
-			if (mapid(&d->smap, a, &id))
-				goto bad;
-			rt_in_event(rec, h == RTB_MARK ? RT_MARK : h == RTB_REGION ?
-			    RT_REGION : h == RTB_OBJECT ? RT_OBJECT : h == RTB_FLUSH ?
-			    RT_FLUSH : RT_INVAL, seq + 1 + unzig(v), id);
-			if (h != RTB_MARK)
-				NEXT(rec->addr);
-			if (h != RTB_MARK && h != RTB_OBJECT)
-				NEXT(rec->size);
-			if (h == RTB_REGION) {
-				NEXT(v);
-				if (v > UINT32_MAX)
-					goto bad;
-				rec->elem = (uint32_t)v;
-			}
-			if (rt_wraps(rec->addr, rec->size) ||
-			    (h >= RTB_FLUSH && rec->size > RT_MAXSIZE))
-				goto bad;
-			seq = rec->seq - 1;
-			n++;
-			break;
-		case RTB_STRDEF:
-			NEXT(a);
-			NEXT(b);
-			if (b > (uint64_t)(end - p))
-				goto bad;
-			if ((id = rt_str_intern((const char *)p, b)) == RT_NOMEM)
-				goto nomem;
-			p += b;
-			if (setmap(r, &d->smap, a, id))
-				goto fail;
-			break;
-		case RTB_LOCDEF:
-			NEXT(a);
-			NEXT(b);
-			NEXT(c);
-			NEXT(v);
-			if (mapid(&d->smap, b, &f) ||
-			    mapid(&d->smap, v, &fn) || c > UINT32_MAX)
-				goto bad;
-			if ((id = rt_loc_intern(f, (uint32_t)c, fn)) == RT_NOMEM)
-				goto nomem;
-			if (setmap(r, &d->lmap, a, id))
-				goto fail;
-			break;
-		default:
+		if ((k = item(r, d, h, &p, end, &seq, &q[n])) == BADITEM)
 			goto bad;
-		}
+		if (k < 0)
+			goto fail;
+		n += k;
 	}
 	pv->seq = seq, pv->addr = addr, pv->size = size, pv->pc = pc;
 	pv->tid = tid, pv->loc = loc, pv->var = var, d->iaddr = iaddr;
 	d->bleft = left;
 	r->pos = (const char *)p - r->buf;
 	return n ? n : -3;
-nomem:
-	rt_in_nomem(r);
-	goto fail;
 bad:
 	corrupt(r, "bad item");
 fail:
 	if (n > 0) {	/* hand out what was good, then the error */
-		d->qerr = 1;
+		d->qerr = RT_EIO;
 		return n;
 	}
 	return RT_EIO;
 }
+
+#define NEXT(v) do { if (varint(&p, pend, &(v))) goto bad; } while (0)
+
+/* The same for a version 2 block: runs of records as the model predicts
+ * them, and the records that missed with their residuals. */
+static int
+batch2(struct rt_reader *r, struct dec *d)
+{
+	const unsigned char *c = d->c, *cend = d->cend, *p = d->p, *pend = d->pend;
+	struct slot *tab = d->m.tab, *s;
+	struct rt_rec *q = r->q;
+	uint64_t seq = d->m.seq, pc = d->m.pc, run = d->run, a, v, npc;
+	uint32_t k = d->m.k, tid = d->m.tid, left = d->bleft, size, loc, var, x;
+	unsigned j = d->m.j, b;
+	int n = 0, i, lim;
+	const char *why = "bad record";
+
+	while (left > 0 && n < RT_IN_QLEN) {
+		if (run > 0) {
+			/* the hot loop: each record the model's prediction */
+			lim = run < (uint64_t)(RT_IN_QLEN - n) ? (int)run : RT_IN_QLEN - n;
+			for (i = 0; i < lim; i++) {
+				s = &tab[k];
+				pc = s->npc;
+				j = s->nj;
+				k = s->nk;
+				s = &tab[k];
+				a = s->addr + s->stride;
+				s->addr = a;
+				s->delta = s->stride;
+				/* sizes are at most RT_MAXSIZE: one compare */
+				if (a > UINT64_MAX - RT_MAXSIZE && rt_wraps(a, s->size))
+					goto bad;
+				putrec(&q[n++], ++seq, a, s->size, pc, tid, s->loc, s->var, s->op);
+			}
+			run -= (uint64_t)lim;
+			left -= (uint32_t)lim;
+			continue;
+		}
+		if (c >= cend)
+			goto bad;
+		b = *c++;
+		if (b < RTB2_RUN) {
+			s = &tab[k];
+			npc = s->npc;
+			if (b & RTB2_PC) {
+				NEXT(v);
+				npc = pcbase(tab, pc, b & 3) + unzig(v);
+				j = place(pc, j, npc);
+				s->npc = npc;
+				s->nk = slotof(npc, j);
+				s->nj = (uint8_t)j;
+			} else
+				j = s->nj;
+			s = &tab[s->nk];
+			a = apred(s, b & 3, npc);
+			if (b & RTB2_ADDR) {
+				NEXT(v);
+				a += unzig(v);
+			}
+			size = s->size;
+			if (b & RTB2_SIZE) {
+				NEXT(v);
+				if (v > RT_MAXSIZE)
+					goto bad;
+				size = (uint32_t)v;
+			}
+			seq++;
+			if (b & RTB2_SEQ) {
+				NEXT(v);
+				seq += unzig(v);
+			}
+			loc = s->loc;
+			var = s->var;
+			if (b & RTB2_XTRA) {
+				NEXT(v);
+				if (v == 0 || v > 7)
+					goto bad;
+				x = (uint32_t)v;
+				if (x & 1) {
+					NEXT(v);
+					if (v > RT_NOTID)
+						goto bad;
+					tid = v ? (uint32_t)(v - 1) : RT_NOTID;
+				}
+				if (x & 2) {
+					NEXT(v);
+					if (mapid(&d->lmap, v, &loc))
+						goto bad;
+				}
+				if (x & 4) {
+					NEXT(v);
+					if (mapid(&d->smap, v, &var))
+						goto bad;
+				}
+			}
+			if (rt_wraps(a, size))
+				goto bad;
+			k = (uint32_t)(s - tab);
+			pc = npc;
+			learn(s, a, size, b & 3, loc, var);
+			putrec(&q[n++], seq, a, size, pc, tid, loc, var, b & 3);
+			left--;
+		} else if (b < RTB2_LONGRUN) {
+			run = b - RTB2_RUN + 1;
+			if (run > left)
+				goto bad;
+		} else if (b == RTB2_LONGRUN) {
+			if (varint(&c, cend, &run) || run == 0 || run > left)
+				goto bad;
+		} else {
+			i = item(r, d, b - RTB2_ITEM, &p, pend, &seq, &q[n]);
+			if (i == BADITEM)
+				goto bad;
+			if (i < 0)
+				goto fail;
+			n += i;
+			left--;
+		}
+	}
+	if (left == 0 && (c != cend || p != pend)) {
+		why = "its streams are longer than its items";
+		goto bad;
+	}
+	d->c = c, d->p = p, d->run = run, d->bleft = left;
+	d->m.seq = seq, d->m.pc = pc, d->m.k = k, d->m.tid = tid, d->m.j = j;
+	return n ? n : -3;
+bad:
+	badblock(r, d, why);
+	if (n > 0) {	/* hand out what was good, then the error */
+		d->qerr = RT_EBAD;
+		return n;
+	}
+	return RT_EBAD;
+fail:
+	if (n > 0) {
+		d->qerr = RT_EIO;
+		return n;
+	}
+	return RT_EIO;
+}
+#undef NEXT
 
 static int
 read_binary(struct rt_reader *r)
@@ -447,20 +780,39 @@ read_binary(struct rt_reader *r)
 	struct dec *d = r->st;
 	int n;
 
-	if (d->qerr)
-		return RT_EIO;
-	while ((n = batch(r, d)) == -3)
-		;	/* a batch of definitions only */
+	if ((n = d->qerr) != 0) {
+		if (n == RT_EBAD)	/* the caller may go on: at the next block */
+			d->qerr = 0;
+		return n;
+	}
+	do {
+		while (d->bleft == 0)
+			if ((n = block(r, d)) <= 0)
+				return n;
+		n = d->ver == 1 ? batch1(r, d) : batch2(r, d);
+	} while (n == -3);	/* a batch of definitions only */
 	return n;
 }
 
 /* The writer: items go into a block, a block out when full. */
+#define RTB2_BLOCK_ITEMS (1u << 18)
+
+struct buf {
+	unsigned char *b;
+	size_t len, cap;
+};
+
 struct enc {
-	unsigned char *blk;
-	size_t blen, bcap;
+	int ver;		/* 1 or 2 */
+	int deflate;		/* v2: deflate the blocks */
+	struct buf blk;		/* v1: the payload; v2: the residual stream */
+	struct buf ctl;		/* v2: the control stream */
 	uint32_t bcount;
-	struct rt_rec prev;	/* addr: the last data address */
-	uint64_t iaddr;		/* the last fetch address */
+	struct rt_rec prev;	/* v1; addr: the last data address */
+	uint64_t iaddr;		/* v1: the last fetch address */
+	struct model m;		/* v2 */
+	uint64_t run;		/* v2: records as predicted, not yet in ctl */
+	struct buf z;		/* v2: a deflated block */
 	unsigned char *sdone, *ldone;	/* ids already defined in the stream */
 	uint32_t nsdone, nldone;
 };
@@ -483,43 +835,133 @@ zig(uint64_t d)
 }
 
 static int
-blkgrow(struct rt_writer *w, struct enc *e, size_t n)
+bufgrow(struct rt_writer *w, struct buf *b, size_t n)
 {
 	unsigned char *nb;
 	size_t nc;
 
-	nc = e->bcap ? e->bcap : 1u << 20;
-	while (nc < e->blen + n)
+	nc = b->cap ? b->cap : 1u << 20;
+	while (nc < b->len + n)
 		nc *= 2;
-	if ((nb = realloc(e->blk, nc)) == NULL)
+	if ((nb = realloc(b->b, nc)) == NULL)
 		return rt_out_fail(w, ENOMEM);
-	e->blk = nb;
-	e->bcap = nc;
+	b->b = nb;
+	b->cap = nc;
 	return 0;
 }
 
-/* Room for n more bytes in the block. */
+/* Room for n more bytes in b. */
 static inline int
-blkroom(struct rt_writer *w, struct enc *e, size_t n)
+room(struct rt_writer *w, struct buf *b, size_t n)
 {
-	return e->blen + n <= e->bcap ? 0 : blkgrow(w, e, n);
+	return b->len + n <= b->cap ? 0 : bufgrow(w, b, n);
 }
 
+/* v2: the pending run into the control stream. */
+static int
+flushrun(struct rt_writer *w, struct enc *e)
+{
+	unsigned char *p;
+
+	if (e->run == 0)
+		return 0;
+	if (room(w, &e->ctl, 16))
+		return -1;
+	p = e->ctl.b + e->ctl.len;
+	if (e->run < RTB2_LONGRUN - RTB2_RUN + 1)
+		*p++ = (unsigned char)(RTB2_RUN + e->run - 1);
+	else {
+		*p++ = RTB2_LONGRUN;
+		p = putvar(p, e->run);
+	}
+	e->ctl.len = p - e->ctl.b;
+	e->run = 0;
+	return 0;
+}
+
+/* An item's first byte (version 1's numbering), then room for n bytes
+ * of its fields at e->blk. */
+static int
+itemstart(struct rt_writer *w, struct enc *e, unsigned h, size_t n)
+{
+	struct buf *b = &e->blk;
+
+	if (e->ver == 2) {
+		if (flushrun(w, e))
+			return -1;
+		b = &e->ctl;
+		h += RTB2_ITEM;
+	}
+	if (room(w, b, 1))
+		return -1;
+	b->b[b->len++] = (unsigned char)h;
+	e->bcount++;
+	return room(w, &e->blk, n);
+}
+
+static void
+le32put(unsigned char *h, uint32_t n)
+{
+	h[0] = n; h[1] = n >> 8; h[2] = n >> 16; h[3] = n >> 24;
+}
+
+/* The block out, and the state restarted for the next. */
 static int
 endblock(struct rt_writer *w, struct enc *e)
 {
-	unsigned char h[8];
-	uint32_t n = (uint32_t)e->blen;
+	unsigned char h[RTB2_BLKHDR];
+	const unsigned char *pay = e->blk.b;
+	size_t plen = e->blk.len, raw;
+	uLongf zn;
 
+	if (e->ver == 2 && flushrun(w, e))
+		return -1;
 	if (e->bcount == 0)
 		return 0;
-	h[0] = n; h[1] = n >> 8; h[2] = n >> 16; h[3] = n >> 24;
-	n = e->bcount;
-	h[4] = n; h[5] = n >> 8; h[6] = n >> 16; h[7] = n >> 24;
-	if (rt_out(w, h, 8) || rt_out(w, e->blk, e->blen))
-		return -1;
-	e->blen = 0;
+	if (e->ver == 1) {
+		le32put(h, (uint32_t)e->blk.len);
+		le32put(h + 4, e->bcount);
+		if (rt_out(w, h, 8) || rt_out(w, e->blk.b, e->blk.len))
+			return -1;
+		e->blk.len = 0;
+		e->bcount = 0;
+		restart(&e->prev, &e->iaddr);
+		return 0;
+	}
+	raw = e->ctl.len + e->blk.len;
+	le32put(h + 4, e->bcount);
+	le32put(h + 8, (uint32_t)e->ctl.len);
+	le32put(h + 12, (uint32_t)e->blk.len);
+	le32put(h + 16, 0);
+	if (e->deflate) {
+		/* the two streams one after the other, deflated if that is smaller */
+		zn = compressBound(raw);
+		if (room(w, &e->ctl, e->blk.len) || room(w, &e->z, zn))
+			return -1;
+		if (e->blk.len)	/* an empty stream may have no buffer */
+			memcpy(e->ctl.b + e->ctl.len, e->blk.b, e->blk.len);
+		if (compress2(e->z.b, &zn, e->ctl.b, raw, 6) != Z_OK)
+			return rt_out_fail(w, ENOMEM);
+		if (zn < raw) {
+			le32put(h + 16, RTB2_DEFLATE);
+			pay = e->z.b;
+			plen = zn;
+		}
+	}
+	if (pay == e->blk.b) {
+		le32put(h, (uint32_t)raw);
+		if (rt_out(w, h, sizeof h) || rt_out(w, e->ctl.b, e->ctl.len) ||
+		    (e->blk.len && rt_out(w, e->blk.b, e->blk.len)))
+			return -1;
+	} else {
+		le32put(h, (uint32_t)plen);
+		if (rt_out(w, h, sizeof h) || rt_out(w, pay, plen))
+			return -1;
+	}
+	e->blk.len = e->ctl.len = 0;
 	e->bcount = 0;
+	if (model_start(&e->m))
+		return rt_out_fail(w, ENOMEM);
 	return 0;
 }
 
@@ -563,15 +1005,13 @@ defstr(struct rt_writer *w, struct enc *e, uint32_t id)
 		return k;
 	s = rt_str(id);
 	n = strlen(s);
-	if (blkroom(w, e, n + 32))
+	if (itemstart(w, e, RTB_STRDEF, n + 32))
 		return -1;
-	p = e->blk + e->blen;
-	*p++ = RTB_STRDEF;
+	p = e->blk.b + e->blk.len;
 	p = putvar(p, id);
 	p = putvar(p, n);
 	memcpy(p, s, n);
-	e->blen = p + n - e->blk;
-	e->bcount++;
+	e->blk.len = p + n - e->blk.b;
 	return 0;
 }
 
@@ -585,29 +1025,52 @@ defloc(struct rt_writer *w, struct enc *e, uint32_t id)
 	if ((k = first(w, &e->ldone, &e->nldone, id)) <= 0)
 		return k;
 	l = rt_loc_get(id);
-	if (defstr(w, e, l->file) || defstr(w, e, l->func) || blkroom(w, e, 64))
+	if (defstr(w, e, l->file) || defstr(w, e, l->func) ||
+	    itemstart(w, e, RTB_LOCDEF, 64))
 		return -1;
-	p = e->blk + e->blen;
-	*p++ = RTB_LOCDEF;
+	p = e->blk.b + e->blk.len;
 	p = putvar(p, id);
 	p = putvar(p, l->file);
 	p = putvar(p, l->line);
 	p = putvar(p, l->func);
-	e->blen = p - e->blk;
-	e->bcount++;
+	e->blk.len = p - e->blk.b;
 	return 0;
 }
 
 static int
-open_enc(struct rt_writer *w)
+open_enc(struct rt_writer *w, int ver, int deflate)
 {
 	struct enc *e;
 
 	if ((e = calloc(1, sizeof *e)) == NULL)
 		return rt_out_fail(w, ENOMEM);
+	e->ver = ver;
+	e->deflate = deflate;
 	restart(&e->prev, &e->iaddr);
+	if (ver == 2 && model_start(&e->m)) {
+		free(e);
+		return rt_out_fail(w, ENOMEM);
+	}
 	w->st = e;
 	return 0;
+}
+
+static int
+open_enc1(struct rt_writer *w)
+{
+	return open_enc(w, 1, 0);
+}
+
+static int
+open_enc2(struct rt_writer *w)
+{
+	return open_enc(w, 2, 0);
+}
+
+static int
+open_encz(struct rt_writer *w)
+{
+	return open_enc(w, 2, 1);
 }
 
 /* The stream's first bytes: the file header. */
@@ -615,13 +1078,13 @@ static int
 start(struct rt_writer *w)
 {
 	unsigned char hdr[RTB_HDRLEN] = { 0 };
-
-	w->started = 1;
 	const struct rt_part *p = &w->part;
+	const struct enc *e = w->st;
 	int i;
 
+	w->started = 1;
 	memcpy(hdr, RTB_MAGIC, 8);
-	hdr[8] = RTB_VERSION;
+	hdr[8] = (unsigned char)e->ver;
 	if (p->n) {	/* rt_wpart saw that it fits */
 		hdr[9] = (unsigned char)__builtin_ctzll(p->bytes);
 		for (i = 0; i < 3; i++) {
@@ -632,50 +1095,53 @@ start(struct rt_writer *w)
 	return rt_out(w, hdr, sizeof hdr);
 }
 
+/* An event (mark, region, object, flush, invalidate), either version;
+ * seq is the last record's seq, the event's seq - 1 after. */
 static int
-write_binary(struct rt_writer *w, const struct rt_rec *r)
+event(struct rt_writer *w, struct enc *e, const struct rt_rec *r, uint64_t *seq)
 {
-	struct enc *e = w->st;
+	static const unsigned char byte[] = { 0, RTB_MARK, RTB_REGION, RTB_OBJECT,
+		RTB_FLUSH, RTB_INVAL };
+	int named = r->kind <= RT_OBJECT;	/* a flush has no name */
+	unsigned char *p;
+
+	if ((named && defstr(w, e, r->name)) ||
+	    itemstart(w, e, byte[r->kind <= RT_INVAL ? r->kind : RT_MARK], 64))
+		return -1;
+	p = e->blk.b + e->blk.len;
+	p = putvar(p, zig(r->seq - (*seq + 1)));
+	if (named)
+		p = putvar(p, r->name);
+	if (r->kind != RT_MARK)
+		p = putvar(p, r->addr);
+	if (r->kind == RT_REGION || !named)
+		p = putvar(p, r->size);
+	if (r->kind == RT_REGION)
+		p = putvar(p, r->elem);
+	*seq = r->seq - 1;
+	e->blk.len = p - e->blk.b;
+	return 0;
+}
+
+static int
+write_v1(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
+{
 	unsigned char *p, *h;
 	struct rt_rec *pv = &e->prev;
 	uint64_t base;
 
-	if (!w->started && start(w))
-		return -1;
-	if (e->bcount >= RTB_BLOCK_ITEMS || e->blen >= (4u << 20)) {
+	if (e->bcount >= RTB_BLOCK_ITEMS || e->blk.len >= (4u << 20)) {
 		if (endblock(w, e))
 			return -1;
-		restart(&e->prev, &e->iaddr);
 	}
-	if (r->kind != RT_ACCESS) {
-		static const unsigned char byte[] = { 0, RTB_MARK, RTB_REGION, RTB_OBJECT,
-			RTB_FLUSH, RTB_INVAL };
-		int named = r->kind <= RT_OBJECT;	/* a flush has no name */
-
-		if ((named && defstr(w, e, r->name)) || blkroom(w, e, 64))
-			return -1;
-		p = e->blk + e->blen;
-		*p++ = byte[r->kind <= RT_INVAL ? r->kind : RT_MARK];
-		p = putvar(p, zig(r->seq - (pv->seq + 1)));
-		if (named)
-			p = putvar(p, r->name);
-		if (r->kind != RT_MARK)
-			p = putvar(p, r->addr);
-		if (r->kind == RT_REGION || !named)
-			p = putvar(p, r->size);
-		if (r->kind == RT_REGION)
-			p = putvar(p, r->elem);
-		pv->seq = r->seq - 1;
-		e->blen = p - e->blk;
-		e->bcount++;
-		return 0;
-	}
+	if (r->kind != RT_ACCESS)
+		return event(w, e, r, &pv->seq);
 	if ((r->loc != pv->loc || r->var != pv->var) &&
 	    (defloc(w, e, r->loc) || defstr(w, e, r->var)))
 		return -1;
-	if (blkroom(w, e, 64))
+	if (room(w, &e->blk, 64))
 		return -1;
-	h = p = e->blk + e->blen;
+	h = p = e->blk.b + e->blk.len;
 	*p++ = r->op & 3;
 	if (r->seq != pv->seq + 1) {
 		*h |= RTB_SEQ;
@@ -705,7 +1171,7 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 		*h |= RTB_PC;
 		p = putvar(p, zig(r->pc - base));
 	}
-	e->blen = p - e->blk;
+	e->blk.len = p - e->blk.b;
 	e->bcount++;
 	if ((r->op & 3) == RT_IFETCH) {
 		uint64_t a = pv->addr;
@@ -718,6 +1184,96 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 	return 0;
 }
 
+/* Version 2: a record as the model predicts it joins the run; one that
+ * is not goes out as its control byte and the residuals of what missed. */
+static int
+write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
+{
+	struct model *m = &e->m;
+	struct slot *ps, *s;
+	unsigned char *p, *c;
+	unsigned j, b = 0, x;
+	uint32_t k;
+
+	if (e->bcount >= RTB2_BLOCK_ITEMS || e->blk.len >= (4u << 20) ||
+	    e->ctl.len >= (4u << 20)) {
+		if (endblock(w, e))
+			return -1;
+	}
+	if (r->kind != RT_ACCESS)
+		return event(w, e, r, &m->seq);
+	ps = &m->tab[m->k];
+	if (r->pc == ps->npc) {
+		k = ps->nk;
+		j = ps->nj;
+	} else {
+		b |= RTB2_PC;
+		j = place(m->pc, m->j, r->pc);
+		k = slotof(r->pc, j);
+	}
+	s = &m->tab[k];
+	if (r->size != s->size)
+		b |= RTB2_SIZE;
+	if (r->seq != m->seq + 1)
+		b |= RTB2_SEQ;
+	x = (r->tid != m->tid) | (r->loc != s->loc) << 1 | (r->var != s->var) << 2;
+	if (x)
+		b |= RTB2_XTRA;
+	if (b == 0 && (r->op & 3) == s->op && r->addr == s->addr + s->stride)
+		e->run++;
+	else {
+		if (r->addr != apred(s, r->op & 3, r->pc))
+			b |= RTB2_ADDR;
+		if (((x & 2) && defloc(w, e, r->loc)) || ((x & 4) && defstr(w, e, r->var)) ||
+		    flushrun(w, e) || room(w, &e->ctl, 1) || room(w, &e->blk, 64))
+			return -1;
+		c = e->ctl.b + e->ctl.len++;
+		*c = (unsigned char)(b | (r->op & 3));
+		p = e->blk.b + e->blk.len;
+		if (b & RTB2_PC)
+			p = putvar(p, zig(r->pc - pcbase(m->tab, m->pc, r->op & 3)));
+		if (b & RTB2_ADDR)
+			p = putvar(p, zig(r->addr - apred(s, r->op & 3, r->pc)));
+		if (b & RTB2_SIZE)
+			p = putvar(p, r->size);
+		if (b & RTB2_SEQ)
+			p = putvar(p, zig(r->seq - (m->seq + 1)));
+		if (x) {
+			*p++ = (unsigned char)x;
+			if (x & 1)
+				p = putvar(p, r->tid == RT_NOTID ? 0 : (uint64_t)r->tid + 1);
+			if (x & 2)
+				p = putvar(p, r->loc);
+			if (x & 4)
+				p = putvar(p, r->var);
+		}
+		e->blk.len = p - e->blk.b;
+	}
+	e->bcount++;
+	if (b & RTB2_PC) {
+		ps->npc = r->pc;
+		ps->nk = k;
+		ps->nj = (uint8_t)j;
+	}
+	learn(s, r->addr, (uint32_t)r->size, r->op & 3, r->loc, r->var);
+	m->k = k;
+	m->j = j;
+	m->pc = r->pc;
+
+	m->seq = r->seq;
+	m->tid = r->tid;
+	return 0;
+}
+
+static int
+write_binary(struct rt_writer *w, const struct rt_rec *r)
+{
+	struct enc *e = w->st;
+
+	if (!w->started && start(w))
+		return -1;
+	return e->ver == 1 ? write_v1(w, e, r) : write_v2(w, e, r);
+}
 
 static int
 wclose_binary(struct rt_writer *w)
@@ -726,17 +1282,47 @@ wclose_binary(struct rt_writer *w)
 	int k;
 
 	k = (!w->started && start(w)) || endblock(w, e);	/* even an empty trace */
-	free(e->blk);
+	free(e->blk.b);
+	free(e->ctl.b);
+	free(e->z.b);
+	free(e->m.tab);
 	free(e->sdone);
 	free(e->ldone);
 	free(e);
 	return k ? -1 : 0;
 }
 
+/* "binary" reads both versions and writes version 2, each block deflated
+ * where that makes it smaller; "binary2" writes version 2 not deflated
+ * (the fastest to write), "binary1" version 1 (for readers older than
+ * version 2).  Detection finds "binary" only. */
+static int
+never(const struct rt_sniff *s)
+{
+	(void)s;
+	return 0;
+}
+
 const struct rt_format rt_fmt_binary = {
 	.name = "binary", .sure = 1, .sniff = sniff,
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
-	.wopen = open_enc, .write = write_binary, .wclose = wclose_binary,
-	.part = 1,
+	.wopen = open_encz, .write = write_binary, .wclose = wclose_binary,
+	.part = 2,
+};
+
+const struct rt_format rt_fmt_binary1 = {
+	.name = "binary1", .sure = 1, .sniff = never,
+	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
+	.close = close_binary,
+	.wopen = open_enc1, .write = write_binary, .wclose = wclose_binary,
+	.part = 2,
+};
+
+const struct rt_format rt_fmt_binary2 = {
+	.name = "binary2", .sure = 1, .sniff = never,
+	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
+	.close = close_binary,
+	.wopen = open_enc2, .write = write_binary, .wclose = wclose_binary,
+	.part = 2,
 };

@@ -5,18 +5,23 @@
 
 #include "reftrace.h"
 
-/* The binary format: a 16-byte file header, then blocks of
- * u32le payload bytes, u32le item count, payload.  Deltas restart at
- * every block so a block decodes from its own bytes plus the string and
+/* The binary format: a 16-byte file header, then blocks.  Version 1:
+ * u32le payload bytes, u32le item count, payload.  Version 2: u32le
+ * payload bytes (as stored), item count, control stream bytes, residual
+ * stream bytes and flags (RTB2_DEFLATE), then the payload: the two
+ * streams, or their deflate (zlib) where the flag says so.  Every block
+ * restarts its state so it decodes from its own bytes plus the string and
  * location definitions that precede it in the stream. */
 #define RTB_MAGIC "\211RTB\r\n\032\n"
 /* Header bytes: magic (8), version (1), then the partition (rt_part):
  * log2 of its bytes (1), k and n (u24le each); all zero: none, as in
  * files written before partitions were recorded. */
-#define RTB_VERSION 1
+#define RTB_VERSION 2		/* the one written unless asked otherwise */
 #define RTB_HDRLEN 16
 #define RTB_BLOCK_ITEMS 65536
 #define RTB_MAXPAYLOAD (64u << 20)
+#define RTB2_BLKHDR 20
+#define RTB2_DEFLATE 1		/* block flag: the payload is deflated */
 
 /* Item header bytes.  Below 0x80: an access, op in the low two bits. */
 #define RTB_SEQ 0x04	/* seq is not previous + 1: zigzag delta follows */
@@ -32,6 +37,21 @@
 #define RTB_LOCDEF 0x84
 #define RTB_FLUSH 0x85	/* seq delta, addr, size */
 #define RTB_INVAL 0x86
+
+/* Version 2's control bytes.  Below 0x80: a record that missed its
+ * prediction, op in the low two bits, and the bits that say which
+ * residuals follow in the residual stream, in this order: */
+#define RTB2_PC 0x04	/* zigzag delta from the predicted pc */
+#define RTB2_ADDR 0x08	/* zigzag delta from the predicted address */
+#define RTB2_SIZE 0x10	/* varint size */
+#define RTB2_SEQ 0x20	/* zigzag varint of seq - (previous seq + 1) */
+#define RTB2_XTRA 0x40	/* varint bits (1 tid, 2 loc, 4 var), then each:
+			 * tid + 1 (0 = unknown), loc id, var id */
+#define RTB2_RUN 0x80	/* 0x80-0xee: 1-111 records as predicted */
+#define RTB2_LONGRUN 0xef	/* a varint count of records as predicted
+				 * follows in the control stream */
+#define RTB2_ITEM 0x70	/* 0xf0-0xf6: item 0x80-0x86 of version 1, its
+			 * fields in the residual stream */
 
 /* The text format's first line. */
 #define RT_TEXT_MAGIC "#reftrace trace 1"
@@ -78,7 +98,8 @@ struct rt_format {
 	int (*wopen)(struct rt_writer *w);
 	int (*write)(struct rt_writer *w, const struct rt_rec *rec);
 	int (*wclose)(struct rt_writer *w);
-	int part;		/* its header records a partition (rt_wpart) */
+	int part;		/* its header records a partition (rt_wpart); 2: as
+				 * a binary header, n < 2^24 and bytes a power of 2 */
 };
 
 /* The row of enum rt_fmt fmt (or of a format added after them), NULL if

@@ -162,7 +162,7 @@ rt_wclose(struct rt_writer *w)
 int
 rt_wpart(struct rt_writer *w, const struct rt_part *p)
 {
-	int bin = w->f == rt_format_row(RT_FMT_BINARY);
+	int bin = w->f->part == 2;	/* a binary header's fields */
 
 	if (!w->f->part)	/* din, pin: no header */
 		return 1;

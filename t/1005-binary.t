@@ -1,0 +1,140 @@
+#!/bin/sh
+# The binary format's version 2 (reftrace(5)): a hand-worked file, round
+# trips of every bundled trace and of every reader's output, version 1
+# still read, block errors with their place, -k past a bad block, blocks
+# that decode alone, and the size against gzip -9 of the lackey text.
+. "$(dirname "$0")/lib.sh"
+plan 35
+
+nrec() { grep -v -c '^#'; }
+u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
+
+# A hand-worked file: four reads 8 apart, pc unknown.  The model starts at
+# zero: the first misses address (residual 0x100 from 0, zigzag 0x200 =
+# 80 04) and size (8); the second and third miss the address by 8 (stride
+# 0, then 8 seen once: zigzag 16); the third sees 8 twice, so the fourth
+# is predicted: a run of one (0x80).  Control 18 08 08 80, residuals
+# 80 04 08 10 10.
+printf '#reftrace trace 1 seq op addr size tid pc loc func var\n0 R 0x100 8 - - - - -\n1 R 0x108 8 - - - - -\n2 R 0x110 8 - - - - -\n3 R 0x118 8 - - - - -\n' >"$tmp/h.txt"
+printf '\211RTB\r\n\032\n\002\0\0\0\0\0\0\0\011\0\0\0\004\0\0\0\004\0\0\0\005\0\0\0\0\0\0\0\030\010\010\200\200\004\010\020\020' >"$tmp/h.rtb"
+check_same "a hand-worked version 2 file reads as worked out" "trfilter $tmp/h.rtb" "cat $tmp/h.txt"
+check_same "and the writer makes those bytes (-O binary2; -b too, as deflate would not shrink it)" \
+    "trfilter -O binary2 $tmp/h.txt | od -An -c; trfilter -b $tmp/h.txt | od -An -c" \
+    "od -An -c $tmp/h.rtb; od -An -c $tmp/h.rtb"
+
+# every bundled lackey trace: text -> v2 -> text, deflated (-b) and not
+# (-O binary2), and smaller than gzip -9 of the lackey text
+big=1
+for f in "$D"/*.lk.gz; do
+	t=$(basename "$f" .lk.gz)
+	trfilter "$f" >"$tmp/$t.txt"
+	trfilter -b "$tmp/$t.txt" >"$tmp/$t.rtb"
+	if cmp -s "$tmp/$t.txt" "$tmp/$t.rtb" || ! trfilter "$tmp/$t.rtb" | cmp -s - "$tmp/$t.txt" ||
+	    ! trfilter -O binary2 "$tmp/$t.txt" | trfilter | cmp -s - "$tmp/$t.txt"; then
+		echo "# $t: not the same"; big=0
+	fi
+	zcat "$f" | gzip -9 >"$tmp/$t.gz9"
+	[ "$(wc -c <"$tmp/$t.rtb")" -lt "$(wc -c <"$tmp/$t.gz9")" ] || { echo "# $t: not below gzip -9"; big=0; }
+done
+check "every bundled lackey trace: text -> binary -> text and -> binary2 -> text the same" "test $big = 1"
+check "every bundled lackey trace: binary smaller than gzip -9 of the lackey text" \
+    "for f in $D/*.lk.gz; do t=\$(basename \$f .lk.gz); test \$(wc -c <$tmp/\$t.rtb) -lt \$(wc -c <$tmp/\$t.gz9) || exit 1; done"
+check "the fir2dim trace (3.6 M records) is under a quarter of a byte a record not deflated" \
+    "test \$((4 * \$(trfilter -O binary2 $tmp/fir2dim.txt | wc -c))) -lt \$(nrec <$tmp/fir2dim.txt)"
+
+# every reader's output (din with flushes, the fuzz seeds' shapes)
+trfilter "$D/dinero/mix.din" >"$tmp/mix.txt"
+trfilter "$D/dinero/trad.din" >"$tmp/trad.txt"
+trfilter -O pin "$tmp/matmul4-blocked.txt" >"$tmp/m.pin"
+trfilter -O din "$tmp/matmul4-blocked.txt" >"$tmp/m.din"
+awk '!/^#/ { op = $2 == "W" ? "S" : $2 == "R" ? "L" : $2 == "M" ? "M" : "X";
+    if (op == "X") next; sub(/^0x/, "", $3);
+    printf "%s %s %s 1 S main GV v%d\n", op, $3, $4, NR % 7 }' "$tmp/bsort-sorted.txt" >"$tmp/b.gl"
+awk '!/^#/ && ($2 == "R" || $2 == "W") { if (NR % 50 == 0) print "L f.c:" NR; print $2, $3 }' \
+    "$tmp/interchange-rowwise.txt" >"$tmp/b.mtv"
+awk '!/^#/ { print $3 }' "$tmp/matmul-standard.txt" | head -100000 >"$tmp/b.addr"
+for x in "$D/dinero/bsort.din.gz" "$tmp/mix.txt" "$tmp/trad.txt" "$tmp/m.pin" "$tmp/m.din" "$tmp/b.gl" "$tmp/b.mtv" "$tmp/b.addr"; do
+	check_same "$(basename "$x"): reader -> binary -> text = reader -> text" \
+	    "trfilter -b $x | trfilter" "trfilter $x"
+done
+
+# version 1 files: one written by the version 1 writer of main before
+# version 2 (t/data/v1: lackey objects, a region, marks, din flushes,
+# threads, locations, variables, seq gaps), and -O binary1
+check_same "a version 1 file still reads as it was written" \
+    "trfilter $D/v1/mixed.rtb" "zcat $D/v1/mixed.txt.gz"
+check_same "a version 1 file -> version 2 -> text: the same" \
+    "trfilter -b $D/v1/mixed.rtb | trfilter" "zcat $D/v1/mixed.txt.gz"
+check_same "-O binary1 writes version 1 as main did" \
+    "zcat $D/v1/mixed.txt.gz | trfilter -O binary1 | od -An -c" "od -An -c $D/v1/mixed.rtb"
+check_same "the version byte: 2, and 1 with -O binary1" \
+    "trfilter -b $tmp/h.txt | od -An -tu1 -j8 -N1; trfilter -O binary1 $tmp/h.txt | od -An -tu1 -j8 -N1" \
+    "printf '   2\n   1\n'"
+check_same "a version 1 trace of many blocks reads the same as version 2" \
+    "trfilter -O binary1 $tmp/fir2dim.txt | trfilter | cksum" "cksum <$tmp/fir2dim.txt"
+
+# concatenated files, of both versions and deflated, read as one trace
+trfilter -O binary1 "$tmp/matmul-standard.txt" >"$tmp/m1.rtb"
+trfilter -O binary2 "$tmp/matmul-standard.txt" >"$tmp/m2.rtb"
+trfilter -b "$tmp/matmul-standard.txt" >"$tmp/mz.rtb"
+check_same "v1, v2 and deflated v2 files concatenated read as one trace" \
+    "cat $tmp/m1.rtb $tmp/m2.rtb $tmp/mz.rtb | trfilter" \
+    "trfilter $tmp/matmul-standard.txt $tmp/matmul-standard.txt $tmp/matmul-standard.txt"
+check "deflated blocks (-b) are smaller than plain ones (-O binary2) on matmul" \
+    "test \$(wc -c <$tmp/mz.rtb) -lt \$(wc -c <$tmp/m2.rtb)"
+
+# blocks: fir2dim has 14; each decodes alone.  Block 1 at 16, its header
+# 20 bytes (payload, items, control, residuals, flags)
+F=$tmp/fir2dim.rtb2
+trfilter -O binary2 "$tmp/fir2dim.txt" >"$F"
+p1=$(u32 "$F" 16); c1=$(u32 "$F" 20)
+b2=$((16 + 20 + p1)); p2=$(u32 "$F" "$b2"); c2=$(u32 "$F" $((b2 + 4)))
+b3=$((b2 + 20 + p2)); p3=$(u32 "$F" "$b3"); c3=$(u32 "$F" $((b3 + 4)))
+check "block 1 holds 2^18 items, its streams' lengths add up to its payload" \
+    "test $c1 = 262144 && test \$(( \$(u32 $F 24) + \$(u32 $F 28) )) = $p1"
+{ head -c 16 "$F"; tail -c +$((b3 + 1)) "$F" | head -c $((20 + p3)); } >"$tmp/b3.rtb"
+trfilter "$tmp/b3.rtb" | awk '!/^#/' >"$tmp/b3.txt"
+at=$(grep -n -x -F "$(head -n 1 "$tmp/b3.txt")" "$tmp/fir2dim.txt" | cut -d: -f1)
+check_same "block 3 alone decodes to the records in its place (the model restarts each block)" \
+    "cat $tmp/b3.txt" "sed -n $at,$((at + $(wc -l <"$tmp/b3.txt") - 1))p $tmp/fir2dim.txt"
+check "block 3 holds 2^18 records" "test \$(wc -l <$tmp/b3.txt) = 262144 && test $c3 = 262144"
+
+# a corrupt block: its number and byte said; -k goes on at the next
+cp "$F" "$tmp/bad.rtb"
+printf '\377' | dd of="$tmp/bad.rtb" bs=1 seek=$((b2 + 20)) conv=notrunc 2>/dev/null
+check_fail "a bad control byte: the block and its byte said, exit 1" 1 \
+    "bad.rtb: corrupt binary trace: block 2 at byte $b2: bad record" "trfilter $tmp/bad.rtb"
+{ head -c $b2 "$F"; tail -c +$((b3 + 1)) "$F"; } >"$tmp/no2.rtb"
+check_same "-k: that block left out, the others read: the file without block 2" \
+    "trfilter -k $tmp/bad.rtb 2>/dev/null" "trfilter $tmp/no2.rtb"
+check_same "-k: the blocks after the bad one are the same records" \
+    "trfilter -k $tmp/bad.rtb 2>/dev/null | tail -n 1000" "tail -n 1000 $tmp/fir2dim.txt"
+check_fail "-k: the warning says where" 0 \
+    "corrupt binary trace: block 2 at byte $b2: bad record" "trfilter -k $tmp/bad.rtb >/dev/null"
+cp "$F" "$tmp/long.rtb"
+printf '\005\0\0\0' | dd of="$tmp/long.rtb" bs=1 seek=$((b2 + 4)) conv=notrunc 2>/dev/null
+check_fail "a block with fewer items than its streams hold: said" 1 \
+    "block 2 at byte $b2: its streams are longer than its items" "trfilter $tmp/long.rtb"
+trfilter -b "$tmp/fir2dim.txt" >"$tmp/z.rtb"
+z2=$((16 + 20 + $(u32 "$tmp/z.rtb" 16)))
+cp "$tmp/z.rtb" "$tmp/badz.rtb"
+printf '\125\252' | dd of="$tmp/badz.rtb" bs=1 seek=$((z2 + 20 + 40)) conv=notrunc 2>/dev/null
+check_fail "a deflated block that does not inflate: said" 1 \
+    "block 2 at byte $z2: bad block header or deflate data" "trfilter $tmp/badz.rtb"
+check_same "-k past it: the other blocks read" \
+    "trfilter -k $tmp/badz.rtb 2>/dev/null | cksum" "trfilter $tmp/no2.rtb | cksum"
+head -c $((b3 - 7)) "$F" >"$tmp/cut.rtb"
+check_fail "a truncated block: said, exit 1" 1 "cut.rtb: corrupt binary trace: truncated block" \
+    "trfilter $tmp/cut.rtb"
+check_same "a truncated block: the blocks before it read" \
+    "trfilter $tmp/cut.rtb 2>/dev/null || :" "head -c $b2 $F | trfilter"
+
+# partitions: recorded in a version 2 header, and in version 1's
+trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
+trfilter -P 2/4 -b -o "$tmp/p2.rtb" "$tmp/all.rtb"
+trfilter -P 2/4 -O binary1 -o "$tmp/q2.rtb" "$tmp/all.rtb"
+check_same "-P 2/4: a version 2 header with the partition (bytes 8-15)" \
+    "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 2 6 2 0 0 4 0 0'"
+check_same "-P 2/4 -O binary1: a version 1 header with it" \
+    "od -An -tu1 -j8 -N8 $tmp/q2.rtb | tr -s ' '" "echo ' 1 6 2 0 0 4 0 0'"
+check_same "both hold the same records" "trfilter $tmp/p2.rtb" "trfilter $tmp/q2.rtb"
