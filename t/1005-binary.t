@@ -4,7 +4,7 @@
 # still read, block errors with their place, -k past a bad block, blocks
 # that decode alone, and the size against gzip -9 of the lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 36
 
 nrec() { grep -v -c '^#'; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
@@ -115,6 +115,11 @@ cp "$F" "$tmp/long.rtb"
 printf '\005\0\0\0' | dd of="$tmp/long.rtb" bs=1 seek=$((b2 + 4)) conv=notrunc 2>/dev/null
 check_fail "a block with fewer items than its streams hold: said" 1 \
     "block 2 at byte $b2: its streams are longer than its items" "trfilter $tmp/long.rtb"
+# a count past 2^18: refused before decoding (runs make counts cheap)
+cp "$F" "$tmp/many.rtb"
+printf '\001\0\004\0' | dd of="$tmp/many.rtb" bs=1 seek=$((b2 + 4)) conv=notrunc 2>/dev/null
+check_fail "a block that counts 2^18 + 1 items: refused, said" 1 \
+    "many.rtb: corrupt binary trace: a block of more than 262144 items" "trfilter $tmp/many.rtb"
 trfilter -b "$tmp/fir2dim.txt" >"$tmp/z.rtb"
 z2=$((16 + 20 + $(u32 "$tmp/z.rtb" 16)))
 cp "$tmp/z.rtb" "$tmp/badz.rtb"

@@ -441,6 +441,10 @@ block(struct rt_reader *r, struct dec *d)
 	count = le32(h + 4);
 	if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))
 		return corrupt(r, "bad block header");
+	/* runs of predicted records cost a byte or two for any count: a
+	 * count past what a block holds is refused before it is decoded */
+	if (d->ver == 2 && count > RTB2_BLOCK_ITEMS)
+		return corrupt(r, "a block of more than 262144 items");
 	if (rt_in_need(r, hl + (size_t)plen) < hl + (size_t)plen)
 		return cut(r, "truncated block");
 	h = (const unsigned char *)r->buf + r->pos;
@@ -795,7 +799,6 @@ read_binary(struct rt_reader *r)
 }
 
 /* The writer: items go into a block, a block out when full. */
-#define RTB2_BLOCK_ITEMS (1u << 18)
 
 struct buf {
 	unsigned char *b;

@@ -22,6 +22,7 @@
 #define RTB_MAXPAYLOAD (64u << 20)
 #define RTB2_BLKHDR 20
 #define RTB2_DEFLATE 1		/* block flag: the payload is deflated */
+#define RTB2_BLOCK_ITEMS (1u << 18)	/* items a version 2 block holds at most */
 
 /* Item header bytes.  Below 0x80: an access, op in the low two bits. */
 #define RTB_SEQ 0x04	/* seq is not previous + 1: zigzag delta follows */
