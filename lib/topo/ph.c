@@ -55,19 +55,7 @@ struct arena {
 	char *at, *end;
 };
 
-/* The result of reducing one column, kept until its turn to commit. */
-struct pend {
-	int ready;
-	size_t c;
-	int k, emergent, added, keep;
-	struct hentry piv;
-	size_t pushed;
-	uint64_t reduced;
-	struct ventry *work;	/* its reduction column, summed */
-	size_t nwork, capwork;
-	struct hentry *kept;	/* its reduced coboundary, if keep */
-	size_t nkept, capkept;
-};
+struct pend;
 
 struct ctx {
 	const struct rt_graph *g;
@@ -118,6 +106,20 @@ struct wk {			/* a thread's working column */
 	size_t pushed;		/* by the column being reduced, replays counted */
 	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
 	size_t nkept, capkept;
+	struct hentry *old;	/* a copy the reduction goes on from */
+	size_t capold;
+};
+
+/* A column reduced ahead, kept until its turn to commit: its working
+ * column as the reduction left it, at a pivot no column owned then. */
+struct pend {
+	int ready;
+	size_t c;
+	int k, emergent, added;
+	int keep;		/* keepr: 1 kept, 0 gave up, -1 not tried */
+	struct hentry piv;
+	uint64_t reduced;
+	struct wk ws;
 };
 
 #define EMPTY UINT64_MAX
@@ -131,7 +133,7 @@ struct wk {			/* a thread's working column */
 #define MAXRPOOL ((size_t)1 << 27)
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
 #define DENSE 4096		/* vertices for rows of bits and a matrix */
-#define LOOK 256			/* columns reduced ahead of the last committed */
+#define LOOK 64			/* columns reduced ahead of the last committed */
 
 static void *
 aalloc(struct arena *a, size_t n)
@@ -714,42 +716,19 @@ addbar(struct ctx *x, int dim, float birth, float death, const struct simplex *s
 	return 0;
 }
 
-/* Reduce column c against the columns committed so far, into w (its
- * reduction column, summed, and its reduced coboundary if worth keeping)
- * and r.  Every pivot found owned is owned for good, so the additions are
- * those of the sequential reduction up to the last pivot: the result
- * stands unless a column committed since owns that pivot. */
+/* Add the columns that own the working column's pivot, one after the
+ * other, until it has a pivot no column owns or none. */
 static int
-column(struct wk *w, size_t c, struct pend *r)
+advance(struct wk *w, struct pend *r)
 {
 	struct ctx *x = w->x;
-	const struct simplex *s = &x->col[c];
-	struct hentry piv;
 	struct pivot *owner;
 	size_t t;
 	uint32_t factor, j, a;
-	int k;
 
-	w->pushed = 0;
-	w->compactat = COMPACT;
-	w->nheap = 0;
-	w->ncur = 0;
-	w->nwork = 0;
-	w->nkept = 0;
-	r->c = c;
-	r->emergent = r->added = r->keep = 0;
-	r->reduced = 0;
-	if (workadd(w, s, 1))
-		return -1;
-	if ((k = coboundary(w, s, 1, 1, &piv)) < 0)
-		return -1;
-	if (k == 1)
-		r->emergent = 1;
-	else
-		k = wpivot(w, &piv);
-	while (k == 1 && (owner = pfind(x, piv.key)) != NULL) {
+	while (r->k == 1 && (owner = pfind(x, r->piv.key)) != NULL) {
 		j = owner->col;
-		factor = (x->p - piv.coef * x->inv[owner->coef] % x->p) % x->p;
+		factor = (x->p - r->piv.coef * x->inv[owner->coef] % x->p) % x->p;
 		r->added = 1;
 		r->reduced++;
 		for (t = 0; t < x->collen[j]; t++) {
@@ -766,87 +745,153 @@ column(struct wk *w, size_t c, struct pend *r)
 			w->pushed += x->rcost[j];
 			if (cpush(w, x->rp[j] + 1, x->rp[j] + x->rlen[j], factor))
 				return -1;
-		} else if (hpush(w, piv.key, piv.diam, piv.coef))	/* the replay cancels it */
+		} else if (hpush(w, r->piv.key, r->piv.diam, r->piv.coef))	/* the replay cancels it */
 			return -1;
-		k = wpivot(w, &piv);
+		r->k = wpivot(w, &r->piv);
 	}
-	worksum(w);
+	return 0;
+}
+
+/* Reduce column c against the columns committed so far, in w and r.
+ * Every pivot found owned is owned for good, so the additions are those
+ * of the sequential reduction up to the last pivot, and the reduction
+ * goes on from there if a column committed since owns that pivot. */
+static int
+column(struct wk *w, size_t c, struct pend *r)
+{
+	const struct simplex *s = &w->x->col[c];
+	int k;
+
+	w->pushed = 0;
+	w->compactat = COMPACT;
+	w->nheap = 0;
+	w->ncur = 0;
+	w->nwork = 0;
+	w->nkept = 0;
+	r->c = c;
+	r->emergent = r->added = 0;
+	r->reduced = 0;
+	if (workadd(w, s, 1))
+		return -1;
+	if ((k = coboundary(w, s, 1, 1, &r->piv)) < 0)
+		return -1;
+	if (k == 1)
+		r->emergent = 1;
+	else
+		k = wpivot(w, &r->piv);
 	r->k = k;
-	r->piv = piv;
-	r->pushed = w->pushed;
-	if (k == 1 && r->added && (r->keep = keepr(w, &piv)) < 0)
+	r->keep = -1;
+	if (advance(w, r))
+		return -1;
+	if (r->k == 1 && r->added && (r->keep = keepr(w, &r->piv)) < 0)
 		return -1;
 	return 0;
 }
 
-/* Move the column's result between a thread and its slot, buffers swapped. */
+/* A column whose pivot a column committed since it was reduced owns:
+ * reduced on from where it stood, its working coboundary the reduced one
+ * keepr copied (its pivot, first, taken), or the heap if keepr did not
+ * run; again from the start if keepr gave up (and emptied the heap) or
+ * an emergent pair stopped its coboundary short. */
+static int
+resume(struct wk *w, struct pend *r)
+{
+	struct hentry *t;
+	size_t n;
+
+	if (r->emergent || r->keep == 0)
+		return column(w, r->c, r);
+	if (r->keep == 1) {
+		t = w->old;
+		w->old = w->kept;
+		w->kept = t;
+		n = w->capold;
+		w->capold = w->capkept;
+		w->capkept = n;
+		w->nheap = 0;
+		w->ncur = 0;
+		if (cpush(w, w->old + 1, w->old + w->nkept, 1))
+			return -1;
+		w->nkept = 0;
+	}
+	r->keep = -1;
+	if (advance(w, r))
+		return -1;
+	if (r->k == 1 && r->added && (r->keep = keepr(w, &r->piv)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Trade a thread's working column for a slot's. */
 static void
 wswap(struct wk *w, struct pend *r)
 {
-	struct ventry *v = w->work;
-	struct hentry *h = w->kept;
-	size_t n = w->nwork, cap = w->capwork;
+	struct wk t = *w;
 
-	w->work = r->work;
-	w->nwork = r->nwork;
-	w->capwork = r->capwork;
-	r->work = v;
-	r->nwork = n;
-	r->capwork = cap;
-	n = w->nkept;
-	cap = w->capkept;
-	w->kept = r->kept;
-	w->nkept = r->nkept;
-	w->capkept = r->capkept;
-	r->kept = h;
-	r->nkept = n;
-	r->capkept = cap;
+	*w = r->ws;
+	r->ws = t;
 }
 
-/* Column r->c, every column before it committed: reduce it again if a
- * column committed since it was reduced owns its pivot, then record its
+/* Column r->c, every column before it committed: if a column committed
+ * since it was reduced owns its pivot, reduce it on (an emergent pair
+ * stopped its coboundary short: again from the start); then record its
  * bar, its reduction column and reduced coboundary, and its pivot. */
 static int
-commit(struct wk *w, struct pend *r)
+commit(struct pend *r)
 {
+	struct wk *w = &r->ws;
 	struct ctx *x = w->x;
 	const struct simplex *s = &x->col[r->c];
 	size_t c = r->c;
 	void *v;
 
-	if (r->k == 1 && pfind(x, r->piv.key) != NULL) {
-		wswap(w, r);
-		if (column(w, c, r))
-			return -1;
-		wswap(w, r);
-	}
+	if (r->k == 1 && pfind(x, r->piv.key) != NULL && resume(w, r))
+		return -1;
+	worksum(w);
 	x->ph->columns++;
 	x->ph->emergent += (uint64_t)r->emergent;
 	x->ph->reduced += r->reduced;
 	x->rlen[c] = NOCACHE;
 	x->collen[c] = 0;
 	if (r->k == 0)
-		return addbar(x, x->dim, s->diam, INFINITY, s, x->dim == 1 ? r->work : NULL,
-		    r->nwork);
+		return addbar(x, x->dim, s->diam, INFINITY, s, x->dim == 1 ? w->work : NULL,
+		    w->nwork);
 	if (r->piv.diam > s->diam && addbar(x, x->dim, s->diam, r->piv.diam, s,
-	    x->dim == 1 ? r->work : NULL, r->nwork))
+	    x->dim == 1 ? w->work : NULL, w->nwork))
 		return -1;
-	x->rcost[c] = r->pushed;
-	if (r->keep && x->nrpool + r->nkept <= MAXRPOOL) {
-		if ((v = aalloc(&x->rpool, r->nkept * sizeof *r->kept)) == NULL)
+	x->rcost[c] = w->pushed;
+	if (r->keep == 1 && x->nrpool + w->nkept <= MAXRPOOL) {
+		if ((v = aalloc(&x->rpool, w->nkept * sizeof *w->kept)) == NULL)
 			return -1;
-		memcpy(v, r->kept, r->nkept * sizeof *r->kept);
+		memcpy(v, w->kept, w->nkept * sizeof *w->kept);
 		x->rp[c] = v;
-		x->rlen[c] = (uint32_t)r->nkept;
-		x->nrpool += r->nkept;
+		x->rlen[c] = (uint32_t)w->nkept;
+		x->nrpool += w->nkept;
 	}
-	if ((v = aalloc(&x->vpool, r->nwork * sizeof *r->work)) == NULL)
+	if ((v = aalloc(&x->vpool, w->nwork * sizeof *w->work)) == NULL)
 		return -1;
-	memcpy(v, r->work, r->nwork * sizeof *r->work);
+	memcpy(v, w->work, w->nwork * sizeof *w->work);
 	x->colp[c] = v;
-	x->collen[c] = (uint32_t)r->nwork;
+	x->collen[c] = (uint32_t)w->nwork;
 	padd(x, r->piv.key, (uint32_t)c, r->piv.coef);
 	return 0;
+}
+
+static void
+wfree(struct wk *w)
+{
+	free(w->heap);
+	free(w->work);
+	free(w->cur);
+	free(w->sum);
+	free(w->cnt);
+	free(w->kept);
+	free(w->old);
+	w->heap = w->sum = w->kept = w->old = NULL;
+	w->work = NULL;
+	w->cur = NULL;
+	w->cnt = NULL;
+	w->capheap = w->capsum = w->capkept = w->capold = w->capwork = w->capcur = 0;
 }
 
 /* A slot keeps its buffers for the next column it holds, unless they are
@@ -855,16 +900,11 @@ commit(struct wk *w, struct pend *r)
 static void
 release(struct pend *r)
 {
-	if (r->capwork > 4096) {
-		free(r->work);
-		r->work = NULL;
-		r->capwork = 0;
-	}
-	if (r->capkept > 4096) {
-		free(r->kept);
-		r->kept = NULL;
-		r->capkept = 0;
-	}
+	struct wk *w = &r->ws;
+
+	if (w->capheap > 4096 || w->capwork > 4096 || w->capkept > 4096 ||
+	    w->capold > 4096 || w->capcur > 4096 || w->cnt != NULL)
+		wfree(w);
 }
 
 /* A thread: take the next column, reduce it, leave it in its slot, and
@@ -901,7 +941,7 @@ worker(void *arg)
 		while (!x->err && x->committed < x->ncol &&
 		    (r = &x->pend[x->committed % LOOK])->ready) {
 			pthread_mutex_unlock(&x->mu);
-			st = commit(w, r);
+			st = commit(r);
 			release(r);
 			pthread_mutex_lock(&x->mu);
 			r->ready = 0;
@@ -917,16 +957,6 @@ worker(void *arg)
 	return NULL;
 }
 
-static void
-wfree(struct wk *w)
-{
-	free(w->heap);
-	free(w->work);
-	free(w->cur);
-	free(w->sum);
-	free(w->cnt);
-	free(w->kept);
-}
 
 /* Forget the columns of the dimension reduced last. */
 static void
@@ -980,6 +1010,8 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		goto out;
 	for (i = 0; i < n; i++)
 		w[i].x = x;
+	for (i = 0; i < LOOK; i++)
+		x->pend[i].ws.x = x;
 	for (i = 1; i < n; i++, started++)
 		if (pthread_create(&th[i], NULL, worker, &w[i]))
 			break;
@@ -992,10 +1024,8 @@ out:
 	for (i = 0; i < n; i++)
 		wfree(&w[i]);
 	if (x->pend != NULL)
-		for (i = 0; i < LOOK; i++) {
-			free(x->pend[i].work);
-			free(x->pend[i].kept);
-		}
+		for (i = 0; i < LOOK; i++)
+			wfree(&x->pend[i].ws);
 	free(x->pend);
 	x->pend = NULL;
 	return status;
