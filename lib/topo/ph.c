@@ -171,6 +171,19 @@ earlier(float da, uint64_t ka, float db, uint64_t kb)
 
 static void siftdown(struct hentry *, size_t, size_t);
 
+/* Trade two buffers of terms and their capacities. */
+static void
+trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb)
+{
+	struct hentry *t = *a;
+	size_t n = *ca;
+
+	*a = *b;
+	*ca = *cb;
+	*b = t;
+	*cb = n;
+}
+
 /* Sum the heap's equal terms and drop the zeros, the heap left unordered:
  * a radix sort by key (16 bits a pass, as many passes as the largest key
  * needs: two below 2^32) and a pass over the runs.  A working coboundary
@@ -220,14 +233,8 @@ hsum(struct wk *w)
 				e.coef -= p;
 		src[o] = e;
 	}
-	if (src != w->heap) {
-		t = w->heap;
-		w->heap = w->sum;
-		w->sum = t;
-		i = w->capheap;
-		w->capheap = w->capsum;
-		w->capsum = i;
-	}
+	if (src != w->heap)
+		trade(&w->heap, &w->capheap, &w->sum, &w->capsum);
 	w->nheap = o;
 	return 0;
 }
@@ -796,18 +803,10 @@ column(struct wk *w, size_t c, struct pend *r)
 static int
 resume(struct wk *w, struct pend *r)
 {
-	struct hentry *t;
-	size_t n;
-
 	if (r->emergent || r->keep == 0)
 		return column(w, r->c, r);
 	if (r->keep == 1) {
-		t = w->old;
-		w->old = w->kept;
-		w->kept = t;
-		n = w->capold;
-		w->capold = w->capkept;
-		w->capkept = n;
+		trade(&w->old, &w->capold, &w->kept, &w->capkept);
 		w->nheap = 0;
 		w->ncur = 0;
 		if (cpush(w, w->old + 1, w->old + w->nkept, 1))
