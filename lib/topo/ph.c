@@ -525,68 +525,83 @@ cof_init(const struct ctx *x, struct cofit *it, const struct simplex *s)
 	}
 }
 
+/* The next common neighbour k of s's vertices, from the largest down,
+ * and the largest distance from them to it: from rows of bits ... */
+static int
+cof_rows(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
+{
+	const struct simplex *s = it->s;
+	const uint64_t *r0 = x->row + (size_t)s->v[0] * x->nw;
+	const uint64_t *r1 = x->row + (size_t)s->v[1] * x->nw;
+	const uint64_t *r2 = x->nv > 2 ? x->row + (size_t)s->v[2] * x->nw : NULL;
+	size_t n = x->g->n;
+	int b, m;
+
+	while (it->bits == 0) {
+		if (it->wi == 0)
+			return 0;
+		it->wi--;
+		it->bits = r0[it->wi] & r1[it->wi] & (r2 != NULL ? r2[it->wi] : ~(uint64_t)0);
+	}
+	b = 63 - __builtin_clzll(it->bits);
+	it->bits &= ~((uint64_t)1 << b);
+	*k = (uint32_t)(it->wi * 64 + (size_t)b);
+	*dm = x->dm[s->v[0] * n + *k];
+	for (m = 1; m < x->nv; m++)
+		if (x->dm[s->v[m] * n + *k] > *dm)
+			*dm = x->dm[s->v[m] * n + *k];
+	return 1;
+}
+
+/* ... or by merging the lists of neighbours. */
+static int
+cof_lists(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
+{
+	const uint32_t *nb = x->g->nb;
+	const float *d = x->g->d;
+	int m;
+
+	while (it->at[0] > it->lo[0]) {
+		*k = nb[--it->at[0]];
+		*dm = d[it->at[0]];
+		for (m = 1; m < x->nv; m++) {
+			while (it->at[m] > it->lo[m] && nb[it->at[m] - 1] > *k)
+				it->at[m]--;
+			if (it->at[m] == it->lo[m] || nb[it->at[m] - 1] != *k)
+				break;
+			if (d[it->at[m] - 1] > *dm)
+				*dm = d[it->at[m] - 1];
+		}
+		if (m == x->nv)
+			return 1;
+	}
+	return 0;
+}
+
 /* The next cofacet: its key, diameter and the sign of s in its boundary. */
 static int
 cof_next(const struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int *neg)
 {
-	const uint32_t *nb = x->g->nb;
-	const float *d = x->g->d;
 	const struct simplex *s = it->s;
 	uint32_t k;
 	float dm;
 	int m, pos;
 
-	if (x->row != NULL) {
-		const uint64_t *r0 = x->row + (size_t)s->v[0] * x->nw;
-		const uint64_t *r1 = x->row + (size_t)s->v[1] * x->nw;
-		const uint64_t *r2 = x->nv > 2 ? x->row + (size_t)s->v[2] * x->nw : NULL;
-		size_t n = x->g->n;
-		int b;
-
-		while (it->bits == 0) {
-			if (it->wi == 0)
-				return 0;
-			it->wi--;
-			it->bits = r0[it->wi] & r1[it->wi] & (r2 != NULL ? r2[it->wi] : ~(uint64_t)0);
-		}
-		b = 63 - __builtin_clzll(it->bits);
-		it->bits &= ~((uint64_t)1 << b);
-		k = (uint32_t)(it->wi * 64 + (size_t)b);
-		dm = x->dm[s->v[0] * n + k];
-		for (m = 1; m < x->nv; m++)
-			if (x->dm[s->v[m] * n + k] > dm)
-				dm = x->dm[s->v[m] * n + k];
-		goto found;
+	if (!(x->row != NULL ? cof_rows(x, it, &k, &dm) : cof_lists(x, it, &k, &dm)))
+		return 0;
+	*diam = dm > s->diam ? dm : s->diam;
+	/* k goes in at position pos; vertices above it move up a place */
+	*key = 0;
+	for (pos = 0, m = 0; m < x->nv; m++) {
+		if (s->v[m] < k) {
+			*key += x->binom[s->v[m]][m + 1];
+			pos++;
+		} else
+			*key += x->binom[s->v[m]][m + 2];
 	}
-	while (it->at[0] > it->lo[0]) {
-		k = nb[--it->at[0]];
-		dm = d[it->at[0]];
-		for (m = 1; m < x->nv; m++) {
-			while (it->at[m] > it->lo[m] && nb[it->at[m] - 1] > k)
-				it->at[m]--;
-			if (it->at[m] == it->lo[m] || nb[it->at[m] - 1] != k)
-				break;
-			if (d[it->at[m] - 1] > dm)
-				dm = d[it->at[m] - 1];
-		}
-		if (m < x->nv)
-			continue;
-found:
-		*diam = dm > s->diam ? dm : s->diam;
-		/* k goes in at position pos; vertices above it move up a place */
-		*key = 0;
-		for (pos = 0, m = 0; m < x->nv; m++) {
-			if (s->v[m] < k) {
-				*key += x->binom[s->v[m]][m + 1];
-				pos++;
-			} else
-				*key += x->binom[s->v[m]][m + 2];
-		}
-		*key += x->binom[k][pos + 1];
-		*neg = pos & 1;
-		return 1;
-	}
-	return 0;
+	*key += x->binom[k][pos + 1];
+	*neg = pos & 1;
+	return 1;
 }
 
 /* Push the coboundary of s times coef; with check, stop at an emergent
@@ -759,6 +774,20 @@ advance(struct wk *w, struct pend *r)
 	return 0;
 }
 
+/* Reduce on to a pivot no column owns, or none, and copy the reduced
+ * coboundary if worth keeping (r->keep: 1 kept, 0 too long, -1 not
+ * tried). */
+static int
+finish(struct wk *w, struct pend *r)
+{
+	r->keep = -1;
+	if (advance(w, r))
+		return -1;
+	if (r->k == 1 && r->added && (r->keep = keepr(w, &r->piv)) < 0)
+		return -1;
+	return 0;
+}
+
 /* Reduce column c against the columns committed so far, in w and r.
  * Every pivot found owned is owned for good, so the additions are those
  * of the sequential reduction up to the last pivot, and the reduction
@@ -787,12 +816,7 @@ column(struct wk *w, size_t c, struct pend *r)
 	else
 		k = wpivot(w, &r->piv);
 	r->k = k;
-	r->keep = -1;
-	if (advance(w, r))
-		return -1;
-	if (r->k == 1 && r->added && (r->keep = keepr(w, &r->piv)) < 0)
-		return -1;
-	return 0;
+	return finish(w, r);
 }
 
 /* A column whose pivot a column committed since it was reduced owns:
@@ -813,12 +837,7 @@ resume(struct wk *w, struct pend *r)
 			return -1;
 		w->nkept = 0;
 	}
-	r->keep = -1;
-	if (advance(w, r))
-		return -1;
-	if (r->k == 1 && r->added && (r->keep = keepr(w, &r->piv)) < 0)
-		return -1;
-	return 0;
+	return finish(w, r);
 }
 
 /* Trade a thread's working column for a slot's. */
