@@ -3,6 +3,7 @@
  * point-cloud), each kind. */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "fuzz.h"
 #include "topo.h"
@@ -15,20 +16,28 @@
  * exceeds the machine's memory, more than the fuzzer's limit). */
 #define MAXVERTEX 4096
 
-/* The largest run of digits in the input, as a number (capped). */
-static unsigned long
+/* The largest number in the input, read as the reader reads numbers
+ * (strtod: "1.E5" is 100000, which a run of digits alone misses), capped. */
+static double
 largest(const uint8_t *data, size_t size)
 {
-	unsigned long v = 0, max = 0;
-	size_t i;
+	char buf[64];
+	double v, max = 0;
+	size_t i = 0, n;
 
-	for (i = 0; i < size; i++) {
-		if (isdigit(data[i])) {
-			v = v < 100000000 ? v * 10 + (data[i] - '0') : v;
-			if (v > max)
-				max = v;
-		} else
-			v = 0;
+	while (i < size) {
+		for (n = 0; i + n < size && n < sizeof buf - 1 && (isalnum(data[i + n]) ||
+		    data[i + n] == '.' || data[i + n] == '+' || data[i + n] == '-'); n++)
+			buf[n] = (char)data[i + n];
+		if (n == 0) {
+			i++;
+			continue;
+		}
+		buf[n] = 0;
+		v = strtod(buf, NULL);
+		if (v > max)
+			max = v > 1e9 ? 1e9 : v;
+		i += n;
 	}
 	return max;
 }
