@@ -60,6 +60,7 @@ struct pend;
 struct ctx {
 	const struct rt_graph *g;
 	unsigned p, threads;
+	double invp;		/* 1 / p, for pmod */
 	uint32_t *inv;
 	uint64_t (*binom)[5];	/* binom[v][m] = C(v, m) */
 	int nv;			/* vertices of a column simplex */
@@ -92,6 +93,18 @@ struct ctx {
 	struct pend *pend;	/* LOOK of them, column c in pend[c % LOOK] */
 };
 
+/* Buffers a thread sorts in, its own whatever column it holds: they are
+ * as large as the longest coboundary summed, and a slot would free them
+ * (page faults and reallocation were a fifth of the time). */
+struct scratch {
+	struct hentry *a, *b;	/* terms gathered, and rsort's copy */
+	size_t capa, capb;
+	uint32_t *cnt;		/* rsort's radix counts */
+	size_t *run, caprun;	/* keepr's runs: where each starts */
+	struct ventry *v;	/* worksum's */
+	size_t capv;
+};
+
 struct wk {			/* a thread's working column */
 	struct ctx *x;
 	struct hentry *heap;
@@ -100,9 +113,8 @@ struct wk {			/* a thread's working column */
 	size_t nwork, capwork;
 	struct cursor *cur;	/* kept coboundaries added to the column */
 	size_t ncur, capcur;
-	struct hentry *sum;	/* hsum's sorted copy */
-	size_t capsum, compactat;
-	size_t *cnt;		/* hsum's radix counts */
+	size_t compactat;
+	struct scratch *sc;	/* the thread's */
 	size_t pushed;		/* by the column being reduced, replays counted */
 	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
 	size_t nkept, capkept;
@@ -163,6 +175,25 @@ afree(struct arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* a mod p by a multiplication, where a division was a tenth of the time:
+ * below 2^50 the quotient a double estimates is off by one at most. */
+static uint32_t
+pmod(const struct ctx *x, uint64_t a)
+{
+	uint64_t q;
+	int64_t r;
+
+	if (a >> 50)
+		return (uint32_t)(a % x->p);
+	q = (uint64_t)((double)a * x->invp);
+	r = (int64_t)(a - q * x->p);
+	if (r < 0)
+		r += x->p;
+	else if (r >= (int64_t)x->p)
+		r -= x->p;
+	return (uint32_t)r;
+}
+
 static int
 earlier(float da, uint64_t ka, float db, uint64_t kb)
 {
@@ -184,58 +215,102 @@ trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb)
 	*cb = n;
 }
 
-/* Sum the heap's equal terms and drop the zeros, the heap left unordered:
- * a radix sort by key (16 bits a pass, as many passes as the largest key
- * needs: two below 2^32) and a pass over the runs.  A working coboundary
+/* Sort terms stably by key (bydiam 0) or by the bits of the diameter (1:
+ * a nonnegative float orders as its bits), LSD radix with 11-bit digits
+ * over the bits that differ among them only: keys below 2^33 take three
+ * passes, and the diameters of windows (small integers, whose floats
+ * differ in 11 bits) one.  The counts of every digit come from one pass. */
+#define RBITS 11
+#define RBUCKETS (1 << RBITS)
+static uint32_t
+fbits(float f)
+{
+	uint32_t u;
+
+	if (f == 0)
+		return 0;	/* -0 too */
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static uint64_t
+rval(const struct hentry *e, int bydiam)
+{
+	return bydiam ? fbits(e->diam) : e->key;
+}
+
+static int
+rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam)
+{
+	struct hentry *src = a, *dst, *t;
+	size_t i;
+	uint64_t or = 0, and = ~(uint64_t)0, v;
+	uint32_t *cnt, sum, o;
+	int d, nd, lo;
+
+	for (i = 0; i < n; i++) {
+		v = rval(&a[i], bydiam);
+		or |= v;
+		and &= v;
+	}
+	if ((v = or ^ and) == 0)
+		return 0;	/* all alike */
+	lo = __builtin_ctzll(v);
+	nd = (64 - __builtin_clzll(v) - lo + RBITS - 1) / RBITS;
+	if (rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b))
+		return -1;
+	if (sc->cnt == NULL && (sc->cnt = malloc(6 * RBUCKETS * sizeof *sc->cnt)) == NULL)
+		return -1;
+	memset(sc->cnt, 0, (size_t)nd * RBUCKETS * sizeof *sc->cnt);
+	for (i = 0; i < n; i++) {
+		v = rval(&a[i], bydiam) >> lo;
+		for (d = 0; d < nd; d++, v >>= RBITS)
+			sc->cnt[d * RBUCKETS + (v & (RBUCKETS - 1))]++;
+	}
+	dst = sc->b;
+	for (d = 0; d < nd; d++) {
+		int shift = lo + d * RBITS;
+
+		cnt = sc->cnt + d * RBUCKETS;
+		for (sum = 0, i = 0; i < RBUCKETS; i++) {
+			o = cnt[i];
+			cnt[i] = sum;
+			sum += o;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[rval(&src[i], bydiam) >> shift & (RBUCKETS - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)		/* an odd number of passes: back, the */
+		memcpy(a, src, n * sizeof *src);	/* copy stays the thread's */
+	return 0;
+}
+
+/* Sum the heap's equal terms and drop the zeros, the terms left in
+ * increasing key order (the heap order lost).  A working coboundary
  * holds terms many times over, which a pop at a time sums at a cache miss
  * per level; sorting streams through memory, where a hash table of a heap
  * of millions of terms missed the cache at every term (2000 i.i.d.
  * windows: 237 s of CPU with a hash table, 157 s sorting). */
 static int
-hsum(struct wk *w)
+hsum(struct wk *w, struct hentry *h, size_t *np)
 {
-	struct hentry *src, *dst, *t;
-	size_t i, n = w->nheap, o, sum;
-	uint64_t maxkey = 0;
-	unsigned p = w->x->p;
-	int shift;
+	size_t i, n = *np, o;
 
-	if (rt_grow(&w->sum, &w->capsum, n + 1, sizeof *w->sum))
+	if (rsort(w->sc, h, n, 0))
 		return -1;
-	if (w->cnt == NULL && (w->cnt = malloc(65536 * sizeof *w->cnt)) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (w->heap[i].key > maxkey)
-			maxkey = w->heap[i].key;
-	src = w->heap;
-	dst = w->sum;
-	for (shift = 0; shift < 64 && (shift == 0 || maxkey >> shift); shift += 16) {
-		memset(w->cnt, 0, 65536 * sizeof *w->cnt);
-		for (i = 0; i < n; i++)
-			w->cnt[src[i].key >> shift & 0xffff]++;
-		for (sum = 0, i = 0; i < 65536; i++) {
-			o = w->cnt[i];
-			w->cnt[i] = sum;
-			sum += o;
-		}
-		for (i = 0; i < n; i++)
-			dst[w->cnt[src[i].key >> shift & 0xffff]++] = src[i];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	/* src is sorted by key: sum the runs into the heap's array */
-	for (o = 0, i = 0; i < n; o += src[o].coef != 0) {
-		struct hentry e = src[i++];
+	for (o = 0, i = 0; i < n;) {
+		struct hentry e = h[i];
+		uint64_t c = h[i++].coef;
 
-		while (i < n && src[i].key == e.key)
-			if ((e.coef += src[i++].coef) >= p)
-				e.coef -= p;
-		src[o] = e;
+		while (i < n && h[i].key == e.key)
+			c += h[i++].coef;
+		if ((e.coef = pmod(w->x, c)) != 0)
+			h[o++] = e;
 	}
-	if (src != w->heap)
-		trade(&w->heap, &w->capheap, &w->sum, &w->capsum);
-	w->nheap = o;
+	*np = o;
 	return 0;
 }
 
@@ -247,7 +322,7 @@ compact(struct wk *w)
 {
 	size_t i;
 
-	if (hsum(w))
+	if (hsum(w, w->heap, &w->nheap))
 		return -1;
 	for (i = w->nheap / 4 + 1; i-- > 0;)
 		siftdown(w->heap, w->nheap, i);
@@ -416,7 +491,7 @@ wnext(struct wk *w, struct hentry *e)
 		else
 			break;
 	}
-	e->coef = (uint32_t)(sum % w->x->p);
+	e->coef = pmod(w->x, sum);
 	return 1;
 }
 
@@ -647,63 +722,169 @@ workadd(struct wk *w, const struct simplex *s, uint32_t coef)
 	return 0;
 }
 
+/* The working reduction column with equal terms summed, zeros dropped,
+ * in key order: its keys sorted by rsort (qsort was a tenth of the
+ * time), the terms gathered in that order. */
 static int
-bykey(const void *a, const void *b)
-{
-	const struct ventry *p = a, *q = b;
-
-	return p->s.key < q->s.key ? -1 : p->s.key > q->s.key;
-}
-
-/* The working reduction column with equal terms summed, zeros dropped. */
-static void
 worksum(struct wk *w)
 {
-	size_t i, o = 0;
+	struct scratch *sc = w->sc;
+	size_t i, o = 0, n = w->nwork;
 	unsigned p = w->x->p;
 
-	if (w->nwork > 1)
-		qsort(w->work, w->nwork, sizeof *w->work, bykey);
-	for (i = 0; i < w->nwork; i++) {
-		if (o && w->work[o - 1].s.key == w->work[i].s.key) {
-			w->work[o - 1].coef = (w->work[o - 1].coef + w->work[i].coef) % p;
-			if (w->work[o - 1].coef == 0)
-				o--;
-			continue;
-		}
-		w->work[o++] = w->work[i];
+	if (n < 2)
+		return 0;
+	if (rt_grow(&sc->a, &sc->capa, n, sizeof *sc->a) ||
+	    rt_grow(&sc->v, &sc->capv, n, sizeof *sc->v))
+		return -1;
+	for (i = 0; i < n; i++) {
+		sc->a[i].key = w->work[i].s.key;
+		sc->a[i].coef = (uint32_t)i;
 	}
+	if (rsort(sc, sc->a, n, 0))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct ventry *e = &w->work[sc->a[i].coef];
+
+		if (o && sc->v[o - 1].s.key == e->s.key) {
+			if ((sc->v[o - 1].coef += e->coef) >= p)
+				sc->v[o - 1].coef -= p;
+			if (sc->v[o - 1].coef == 0)
+				o--;
+		} else
+			sc->v[o++] = *e;
+	}
+	memcpy(w->work, sc->v, o * sizeof *w->work);
 	w->nwork = o;
+	return 0;
+}
+
+/* Merge two runs in filtration order, equal terms summed, zeros dropped:
+ * the terms written. */
+static size_t
+merge(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
+    struct hentry *out, unsigned p)
+{
+	const struct hentry *xe = x + nx, *ye = y + ny;
+	struct hentry *o = out;
+
+	while (x < xe && y < ye) {
+		if (x->key == y->key) {
+			uint32_t c = x->coef + y->coef;
+
+			if (c >= p)
+				c -= p;
+			if (c) {
+				*o = *x;
+				o++->coef = c;
+			}
+			x++;
+			y++;
+		} else if (earlier(x->diam, x->key, y->diam, y->key))
+			*o++ = *x++;
+		else
+			*o++ = *y++;
+	}
+	while (x < xe)
+		*o++ = *x++;
+	while (y < ye)
+		*o++ = *y++;
+	return (size_t)(o - out);
+}
+
+/* The working coboundary's terms in filtration order, summed, in sc->a:
+ * the heap's sorted (by key, summed, the order reversed, then stably by
+ * diameter), each kept run after it times its factor, then the runs
+ * merged in pairs until one is left.  Every term left is needed, so they
+ * are not popped one at a time (that was half of persist's time on
+ * i.i.d. windows).  The working coboundary is emptied; the terms left. */
+static int
+wsorted(struct wk *w, size_t *np)
+{
+	struct scratch *sc = w->sc;
+	struct hentry *h, *tmp;
+	size_t i, j, n = w->nheap, k = 0, o;
+	const struct hentry *t;
+	unsigned p = w->x->p;
+
+	for (i = 0; i < w->ncur; i++)
+		n += (size_t)(w->cur[i].end - w->cur[i].at);
+	if (rt_grow(&sc->a, &sc->capa, n + 1, sizeof *sc->a) ||
+	    rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b) ||
+	    rt_grow(&sc->run, &sc->caprun, w->ncur + 3, sizeof *sc->run))
+		return -1;
+	n = w->nheap;
+	memcpy(sc->a, w->heap, n * sizeof *sc->a);
+	if (hsum(w, sc->a, &n))
+		return -1;
+	for (h = sc->a, i = 0; i < n / 2; i++) {
+		struct hentry e = h[i];
+
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = e;
+	}
+	if (rsort(sc, sc->a, n, 1))
+		return -1;
+	sc->run[k++] = 0;
+	for (i = 0; i < w->ncur; i++) {
+		if (n > sc->run[k - 1])
+			sc->run[k++] = n;
+		for (t = w->cur[i].at; t < w->cur[i].end; t++, n++) {
+			sc->a[n].key = t->key;
+			sc->a[n].diam = t->diam;
+			sc->a[n].coef = pmod(w->x, (uint64_t)t->coef * w->cur[i].f);
+		}
+	}
+	if (n > sc->run[k - 1])
+		sc->run[k++] = n;
+	sc->run[k] = n;		/* k runs, [run[i], run[i + 1]) */
+	w->nheap = w->ncur = 0;
+	while (k > 1) {
+		for (o = 0, j = 0, i = 0; i < k; i += 2, j++) {
+			size_t at = sc->run[i], mid = sc->run[i + 1];
+
+			sc->run[j] = o;
+			if (i + 1 == k) {
+				memcpy(sc->b + o, sc->a + at, (mid - at) * sizeof *sc->b);
+				o += mid - at;
+			} else
+				o += merge(sc->a + at, mid - at, sc->a + mid,
+				    sc->run[i + 2] - mid, sc->b + o, p);
+		}
+		k = j;
+		sc->run[k] = o;
+		tmp = sc->a;
+		sc->a = sc->b;
+		sc->b = tmp;
+		i = sc->capa;
+		sc->capa = sc->capb;
+		sc->capb = i;
+	}
+	*np = sc->run[k];
+	return 0;
 }
 
 /* Copy the reduced coboundary of the column, its pivot piv taken from the
  * working coboundary and the rest still in it, to w->kept, if it is no
  * longer than the coboundaries its reduction column replays (pushed of
  * them): adding the column later then costs a cursor over its surviving
- * terms, not every cofacet of every term.  The terms are taken in
- * filtration order (the pivot first), giving up as soon as the column is
- * too long to keep.  The working coboundary is emptied.  1 if kept. */
+ * terms, not every cofacet of every term.  The working coboundary is
+ * emptied.  1 if kept. */
 static int
 keepr(struct wk *w, const struct hentry *piv)
 {
-	struct hentry e = *piv;
+	size_t n;
 
 	w->nkept = 0;
-	if (w->nheap > COMPACT && compact(w))
+	if (wsorted(w, &n))
 		return -1;
-	do {
-		if (e.coef == 0)
-			continue;
-		if (w->nkept + 1 > w->pushed) {
-			w->nkept = 0;
-			w->nheap = 0;
-			w->ncur = 0;
-			return 0;
-		}
-		if (rt_grow(&w->kept, &w->capkept, w->nkept + 1, sizeof *w->kept))
-			return -1;
-		w->kept[w->nkept++] = e;
-	} while (wnext(w, &e));
+	if (n + 1 > w->pushed)
+		return 0;
+	if (rt_grow(&w->kept, &w->capkept, n + 1, sizeof *w->kept))
+		return -1;
+	w->kept[0] = *piv;
+	memcpy(w->kept + 1, w->sc->a, n * sizeof *w->kept);
+	w->nkept = n + 1;
 	return 1;
 }
 
@@ -756,7 +937,7 @@ advance(struct wk *w, struct pend *r)
 		for (t = 0; t < x->collen[j]; t++) {
 			const struct ventry *e = &x->colp[j][t];
 
-			a = (uint32_t)((uint64_t)e->coef * factor % x->p);
+			a = pmod(x, (uint64_t)e->coef * factor);
 			if (workadd(w, &e->s, a))
 				return -1;
 			if (x->rlen[j] == NOCACHE && coboundary(w, &e->s, a, 0, NULL) < 0)
@@ -848,6 +1029,8 @@ wswap(struct wk *w, struct pend *r)
 
 	*w = r->ws;
 	r->ws = t;
+	w->sc = t.sc;
+	r->ws.sc = NULL;
 }
 
 /* Column r->c, every column before it committed: if a column committed
@@ -855,17 +1038,20 @@ wswap(struct wk *w, struct pend *r)
  * stopped its coboundary short: again from the start); then record its
  * bar, its reduction column and reduced coboundary, and its pivot. */
 static int
-commit(struct pend *r)
+commit(struct pend *r, struct scratch *sc)
 {
 	struct wk *w = &r->ws;
 	struct ctx *x = w->x;
 	const struct simplex *s = &x->col[r->c];
 	size_t c = r->c;
 	void *v;
+	int st;
 
-	if (r->k == 1 && pfind(x, r->piv.key) != NULL && resume(w, r))
+	w->sc = sc;		/* the committing thread's */
+	st = (r->k == 1 && pfind(x, r->piv.key) != NULL && resume(w, r)) || worksum(w);
+	w->sc = NULL;
+	if (st)
 		return -1;
-	worksum(w);
 	x->ph->columns++;
 	x->ph->emergent += (uint64_t)r->emergent;
 	x->ph->reduced += r->reduced;
@@ -901,15 +1087,12 @@ wfree(struct wk *w)
 	free(w->heap);
 	free(w->work);
 	free(w->cur);
-	free(w->sum);
-	free(w->cnt);
 	free(w->kept);
 	free(w->old);
-	w->heap = w->sum = w->kept = w->old = NULL;
+	w->heap = w->kept = w->old = NULL;
 	w->work = NULL;
 	w->cur = NULL;
-	w->cnt = NULL;
-	w->capheap = w->capsum = w->capkept = w->capold = w->capwork = w->capcur = 0;
+	w->capheap = w->capkept = w->capold = w->capwork = w->capcur = 0;
 }
 
 /* A slot keeps its buffers for the next column it holds, unless they are
@@ -921,7 +1104,7 @@ release(struct pend *r)
 	struct wk *w = &r->ws;
 
 	if (w->capheap > 4096 || w->capwork > 4096 || w->capkept > 4096 ||
-	    w->capold > 4096 || w->capcur > 4096 || w->cnt != NULL)
+	    w->capold > 4096 || w->capcur > 4096)
 		wfree(w);
 }
 
@@ -959,7 +1142,7 @@ worker(void *arg)
 		while (!x->err && x->committed < x->ncol &&
 		    (r = &x->pend[x->committed % LOOK])->ready) {
 			pthread_mutex_unlock(&x->mu);
-			st = commit(r);
+			st = commit(r, w->sc);
 			release(r);
 			pthread_mutex_lock(&x->mu);
 			r->ready = 0;
@@ -1003,6 +1186,7 @@ static int
 reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 {
 	struct wk w[8];
+	struct scratch sc[8];
 	pthread_t th[8];
 	unsigned i, n = x->threads < 1 ? 1 : x->threads > 8 ? 8 : x->threads, started = 0;
 	int status = -1;
@@ -1016,6 +1200,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	x->nrpool = 0;
 	colfree(x);
 	memset(w, 0, sizeof w);
+	memset(sc, 0, sizeof sc);
 	if (ncol < 2 * LOOK)
 		n = 1;
 	if (palloc(x, ncol) ||
@@ -1026,8 +1211,10 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	    (x->rcost = calloc(ncol + 1, sizeof *x->rcost)) == NULL ||
 	    (x->pend = calloc(LOOK, sizeof *x->pend)) == NULL)
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		w[i].x = x;
+		w[i].sc = &sc[i];
+	}
 	for (i = 0; i < LOOK; i++)
 		x->pend[i].ws.x = x;
 	for (i = 1; i < n; i++, started++)
@@ -1039,8 +1226,14 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	if (!x->err && x->committed == ncol)
 		status = 0;
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		wfree(&w[i]);
+		free(sc[i].a);
+		free(sc[i].b);
+		free(sc[i].cnt);
+		free(sc[i].run);
+		free(sc[i].v);
+	}
 	if (x->pend != NULL)
 		for (i = 0; i < LOOK; i++)
 			wfree(&x->pend[i].ws);
@@ -1196,6 +1389,7 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 	if ((x.inv = malloc(p * sizeof *x.inv)) == NULL ||
 	    (x.binom = malloc((g->n + 2) * sizeof *x.binom)) == NULL)
 		goto out;
+	x.invp = 1.0 / p;
 	x.inv[0] = 0;
 	x.inv[1] = 1;
 	for (v = 2; v < p; v++)	/* inv(a) = -(p / a) * inv(p mod a) */
