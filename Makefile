@@ -50,6 +50,11 @@ cmd/%: cmd/%.c $(LIBS)
 t/unit/%: t/unit/%.c $(LIBS)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
+# persist with keepr merging 64 terms at a time (not 2^20): t/1700 checks
+# that the cuts change nothing.
+t/unit/persist-seg64: cmd/persist.c lib/topo/ph.c $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 $(LDFLAGS) -o $@ cmd/persist.c lib/topo/ph.c $(LIBS) $(LDLIBS)
+
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
 # What the tests need is checked first (contrib/needs: installed as root
@@ -63,7 +68,7 @@ check:
 # temporary directory); CI does, for the sanitized run above all.
 PROVEFLAGS =
 
-tests: all $(UNITS)
+tests: all $(UNITS) t/unit/persist-seg64
 	rm -f .skips
 	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/.skips" prove $(PROVEFLAGS) t/ </dev/null
 	@if [ -s .skips ]; then echo "$$(wc -l <.skips) tests skipped:"; sort .skips | uniq -c; \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 49
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -130,6 +130,20 @@ for th in 2 4; do
 done
 check "the bubble sort on 3 threads: the stream one thread writes" \
 	"persist --threads 3 $tmp/bs.pts >$tmp/o && persist --threads 1 $tmp/bs.pts >$tmp/o1 && cmp $tmp/o $tmp/o1"
+# A reduced coboundary is kept by merging its runs 2^20 terms at a time,
+# cut at a term of the longest; merged 64 at a time (thousands of cuts,
+# equal terms on both sides of one would be summed apart), the same stream.
+# i.i.d. windows have one diameter past their pivots; the loop nest's
+# and the sort's many (a cut by key alone fails them).
+seg=$(dirname "$0")/unit/persist-seg64
+for th in 1 2; do
+	check "reduced coboundaries merged 64 terms at a time, $th threads: the same stream" \
+		"$seg --threads $th --threshold 9 $tmp/iid64.pts >$tmp/o && test -s $tmp/t1 && cmp $tmp/o $tmp/t1"
+done
+for f in "bs.pts" "mm.pts --threshold 5"; do
+	check "merged 64 terms at a time: the same stream, $f" \
+		"$seg $tmp/$f >$tmp/o && persist $tmp/$f >$tmp/o1 && test -s $tmp/o1 && cmp $tmp/o $tmp/o1"
+done
 
 # A strictly periodic stream: one class born at 2, persistence >= 2.
 for q in 4 8 12; do

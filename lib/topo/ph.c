@@ -144,6 +144,9 @@ struct pend {
  * (45 s to 17 s; 1500 windows keep 32 M terms). */
 #define MAXRPOOL ((size_t)1 << 27)
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
+#ifndef SEGMENT			/* t/1700 builds one of 64 */
+#define SEGMENT ((size_t)1 << 20)	/* terms keepr merges at a time */
+#endif
 #define DENSE 4096		/* vertices for rows of bits and a matrix */
 #define LOOK 64			/* columns reduced ahead of the last committed */
 
@@ -792,53 +795,71 @@ merge(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
 	return (size_t)(o - out);
 }
 
-/* The working coboundary's terms in filtration order, summed, in sc->a:
- * the heap's sorted (by key, summed, the order reversed, then stably by
- * diameter), each kept run after it times its factor, then the runs
- * merged in pairs until one is left.  Every term left is needed, so they
- * are not popped one at a time (that was half of persist's time on
- * i.i.d. windows).  The working coboundary is emptied; the terms left. */
+/* How many terms of a run come before t or are t, in filtration order. */
+static size_t
+upto(const struct cursor *r, const struct hentry *t)
+{
+	size_t lo = 0, hi = (size_t)(r->end - r->at), mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (earlier(t->diam, t->key, r->at[mid].diam, r->at[mid].key))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* The next terms of the runs, SEGMENT or so, merged into sc->a (equal
+ * terms summed, zeros dropped): the terms up to a term of the longest
+ * run, every run cut there, gathered times their factors, then merged in
+ * pairs until one is left.  The terms written, 0 when the runs are
+ * empty. */
 static int
-wsorted(struct wk *w, size_t *np)
+segment(struct wk *w, size_t *np)
 {
 	struct scratch *sc = w->sc;
+	const struct hentry *t = NULL, *u;
 	struct hentry *h, *tmp;
-	size_t i, j, n = w->nheap, k = 0, o;
-	const struct hentry *t;
-	unsigned p = w->x->p;
+	size_t i, j, k, o, n = 0, len, big = 0, step;
 
-	for (i = 0; i < w->ncur; i++)
-		n += (size_t)(w->cur[i].end - w->cur[i].at);
+	for (k = 0, i = 0; i < w->ncur; i++)
+		if (w->cur[i].at < w->cur[i].end)
+			w->cur[k++] = w->cur[i];
+	w->ncur = k;
+	for (i = 0; i < k; i++) {
+		len = (size_t)(w->cur[i].end - w->cur[i].at);
+		n += len;
+		if (len > (size_t)(w->cur[big].end - w->cur[big].at))
+			big = i;
+	}
+	if (n > SEGMENT)	/* cut at a term of the longest run */
+		for (step = SEGMENT / k + 1;; step /= 2) {
+			len = (size_t)(w->cur[big].end - w->cur[big].at);
+			t = &w->cur[big].at[(step < len ? step : len) - 1];
+			for (n = 0, i = 0; i < k; i++)
+				n += upto(&w->cur[i], t);
+			if (n <= 2 * SEGMENT || step == 1)
+				break;
+		}
 	if (rt_grow(&sc->a, &sc->capa, n + 1, sizeof *sc->a) ||
 	    rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b) ||
-	    rt_grow(&sc->run, &sc->caprun, w->ncur + 3, sizeof *sc->run))
+	    rt_grow(&sc->run, &sc->caprun, k + 2, sizeof *sc->run))
 		return -1;
-	n = w->nheap;
-	memcpy(sc->a, w->heap, n * sizeof *sc->a);
-	if (hsum(w, sc->a, &n))
-		return -1;
-	for (h = sc->a, i = 0; i < n / 2; i++) {
-		struct hentry e = h[i];
-
-		h[i] = h[n - 1 - i];
-		h[n - 1 - i] = e;
-	}
-	if (rsort(sc, sc->a, n, 1))
-		return -1;
-	sc->run[k++] = 0;
-	for (i = 0; i < w->ncur; i++) {
-		if (n > sc->run[k - 1])
-			sc->run[k++] = n;
-		for (t = w->cur[i].at; t < w->cur[i].end; t++, n++) {
-			sc->a[n].key = t->key;
-			sc->a[n].diam = t->diam;
-			sc->a[n].coef = pmod(w->x, (uint64_t)t->coef * w->cur[i].f);
+	for (n = 0, j = 0, i = 0; i < k; i++) {
+		u = w->cur[i].at + (t != NULL ? upto(&w->cur[i], t) : (size_t)(w->cur[i].end - w->cur[i].at));
+		if (u == w->cur[i].at)
+			continue;
+		sc->run[j++] = n;
+		for (; w->cur[i].at < u; w->cur[i].at++, n++) {
+			sc->a[n] = *w->cur[i].at;
+			if (w->cur[i].f != 1)
+				sc->a[n].coef = pmod(w->x, (uint64_t)sc->a[n].coef * w->cur[i].f);
 		}
 	}
-	if (n > sc->run[k - 1])
-		sc->run[k++] = n;
+	k = j;
 	sc->run[k] = n;		/* k runs, [run[i], run[i + 1]) */
-	w->nheap = w->ncur = 0;
 	while (k > 1) {
 		for (o = 0, j = 0, i = 0; i < k; i += 2, j++) {
 			size_t at = sc->run[i], mid = sc->run[i + 1];
@@ -849,18 +870,19 @@ wsorted(struct wk *w, size_t *np)
 				o += mid - at;
 			} else
 				o += merge(sc->a + at, mid - at, sc->a + mid,
-				    sc->run[i + 2] - mid, sc->b + o, p);
+				    sc->run[i + 2] - mid, sc->b + o, w->x->p);
 		}
 		k = j;
 		sc->run[k] = o;
-		tmp = sc->a;
-		sc->a = sc->b;
-		sc->b = tmp;
+		h = sc->a;
+		tmp = sc->b;
+		sc->a = tmp;
+		sc->b = h;
 		i = sc->capa;
 		sc->capa = sc->capb;
 		sc->capb = i;
 	}
-	*np = sc->run[k];
+	*np = k ? sc->run[1] : 0;
 	return 0;
 }
 
@@ -868,23 +890,54 @@ wsorted(struct wk *w, size_t *np)
  * working coboundary and the rest still in it, to w->kept, if it is no
  * longer than the coboundaries its reduction column replays (pushed of
  * them): adding the column later then costs a cursor over its surviving
- * terms, not every cofacet of every term.  The working coboundary is
- * emptied.  1 if kept. */
+ * terms, not every cofacet of every term.  Every term left is needed, so
+ * they are not popped one at a time (half of persist's time on i.i.d.
+ * windows): the heap is sorted (by key, summed, the order reversed, then
+ * stably by diameter) and made a run like the kept ones, and the runs are
+ * merged a segment at a time (the sorting buffers stay small).  The
+ * working coboundary is emptied.  1 if kept. */
 static int
 keepr(struct wk *w, const struct hentry *piv)
 {
-	size_t n;
+	struct hentry *h = w->heap;
+	size_t i, n = w->nheap;
 
-	w->nkept = 0;
-	if (wsorted(w, &n))
+	w->nheap = 0;
+	if (hsum(w, h, &n))
 		return -1;
-	if (n + 1 > w->pushed)
+	for (i = 0; i < n / 2; i++) {
+		struct hentry e = h[i];
+
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = e;
+	}
+	if (rsort(w->sc, h, n, 1) ||
+	    rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
+		return -1;
+	w->cur[w->ncur++] = (struct cursor){ .f = 1, .at = h, .end = h + n };
+	if (w->pushed < 1) {
+		w->ncur = 0;
 		return 0;
-	if (rt_grow(&w->kept, &w->capkept, n + 1, sizeof *w->kept))
+	}
+	if (rt_grow(&w->kept, &w->capkept, 1, sizeof *w->kept))
 		return -1;
+	w->nkept = 1;
+	for (;;) {
+		if (segment(w, &n))
+			return -1;
+		if (n == 0 && w->ncur == 0)
+			break;
+		if (w->nkept + n > w->pushed) {
+			w->nkept = 0;
+			w->ncur = 0;
+			return 0;
+		}
+		if (rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
+			return -1;
+		memcpy(w->kept + w->nkept, w->sc->a, n * sizeof *w->kept);
+		w->nkept += n;
+	}
 	w->kept[0] = *piv;
-	memcpy(w->kept + 1, w->sc->a, n * sizeof *w->kept);
-	w->nkept = n + 1;
 	return 1;
 }
 
