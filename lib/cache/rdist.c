@@ -6,11 +6,12 @@
 
 #include "cache.h"
 
-/* Block accesses are queued so that the table is prefetched ahead of
- * them; histogram counts land AHEAD accesses late, their buckets
- * prefetched meanwhile: a random distance is a cache miss in a large
- * histogram. */
+/* Block accesses are queued so that the table is prefetched TAHEAD
+ * accesses ahead of them, and their slots half as far; histogram counts
+ * land AHEAD accesses late, their buckets prefetched meanwhile: a random
+ * distance is a cache miss in a large histogram. */
 #define NPEND 64
+#define TAHEAD 16
 #define AHEAD 8
 
 /* The histogram's keys.  At a fixed rate, distances in sample units,
@@ -39,6 +40,7 @@ struct rt_rdist {
 	int bshift;			/* log2 of a block of a power of two, or -1 */
 	struct rt_rdsample pend[NPEND];
 	uint64_t hash[NPEND];
+	size_t at[NPEND];		/* where the engine last saw the block */
 	int npend;
 	uint64_t late[AHEAD];
 	unsigned nlate;
@@ -164,14 +166,14 @@ count_flush(struct rt_rdist *d)
 }
 
 static int
-access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h)
+access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 {
 	uint64_t dist, td;
 	double f;
 
 	if (h >= d->threshold && d->threshold != UINT64_MAX)
 		return 0;	/* the threshold fell since it was queued */
-	if (rt_reuse_access(d->eng, p->block, &dist, &td)) {
+	if (rt_reuse_access_at(d->eng, p->block, at, &dist, &td)) {
 		snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
 		    (unsigned long long)rt_reuse_blocks(d->eng));
 		return -1;
@@ -208,11 +210,11 @@ drain(struct rt_rdist *d)
 
 	d->npend = 0;
 	for (i = 0; i < n; i++) {
-		if (i + AHEAD < n)
-			rt_reuse_prefetch(d->eng, d->pend[i + AHEAD].block);
-		if (i + AHEAD / 2 < n)
-			rt_reuse_prefetch2(d->eng, d->pend[i + AHEAD / 2].block);
-		if (access1(d, &d->pend[i], d->hash[i]))
+		if (i + TAHEAD < n)
+			rt_reuse_prefetch(d->eng, d->pend[i + TAHEAD].block);
+		if (i + TAHEAD / 2 < n)
+			d->at[i + TAHEAD / 2] = rt_reuse_prefetch2(d->eng, d->pend[i + TAHEAD / 2].block);
+		if (access1(d, &d->pend[i], d->hash[i], d->at[i]))
 			return -1;
 	}
 	return 0;
@@ -233,13 +235,14 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	if (d->npend == NPEND && drain(d))
 		return -1;
 	d->hash[d->npend] = h;
+	d->at[d->npend] = SIZE_MAX;
 	p = &d->pend[d->npend++];
 	p->seq = rec->seq;
 	p->addr = rec->addr;
 	p->block = b;
 	p->loc = rec->loc;
 	p->var = rec->var;
-	if (d->npend <= AHEAD)
+	if (d->npend <= TAHEAD)
 		rt_reuse_prefetch(d->eng, b);
 	return 0;
 }
