@@ -50,6 +50,7 @@ struct rt_rdist {
 	size_t at[NPEND];		/* where the engine last saw the block, or REPEAT */
 	uint64_t lastq;			/* the block queued last, when nq */
 	int nq;
+	uint64_t zeros;			/* repeats not queued, at distance 0 */
 	int npend;
 	uint64_t late[AHEAD];
 	unsigned nlate;
@@ -246,8 +247,8 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 		return 0;	/* not sampled: nothing to queue */
 	rep = d->nq && b == d->lastq && !d->c.timed;
 	if (rep && !d->c.size && d->fn == NULL) {
-		d->nsampled += 1;	/* in no order that matters: counted now */
-		return count(d, 0);
+		d->zeros++;	/* in no order that matters: added at the end */
+		return 0;
 	}
 	if (d->npend == NPEND && drain(d))
 		return -1;
@@ -336,6 +337,11 @@ rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 
 	if (drain(d) || count_flush(d))
 		return NULL;
+	d->nsampled += (double)d->zeros;	/* at a fixed rate: the unit is 1 */
+	if (d->zeros && rt_hist_add(d->hist, 0, (double)d->zeros)) {
+		nomem(d);
+		return NULL;
+	}
 	if (d->scale != 1)	/* the counts in units of the last rate */
 		rt_hist_scale(d->hist, d->scale);
 	if (d->partfile)	/* the whole's other accesses are in other files */
