@@ -17,9 +17,14 @@
 struct rt_reuse;
 struct rt_reuse *rt_reuse_new(int timed);
 int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist);
+/* The same with the place rt_reuse_prefetch2 found the block at, looked at
+ * first (any value will do: one that no longer holds the block is not
+ * used). */
+int rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
+    uint64_t *tdist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
-void rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
+size_t rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
 uint64_t rt_reuse_blocks(const struct rt_reuse *r);
 size_t rt_reuse_memory(const struct rt_reuse *r);
 void rt_reuse_free(struct rt_reuse *r);

@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 62
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -43,6 +43,20 @@ check_same "rand2 -B 8: distances = the naive stack's" \
     "reusedist -B 8 -d $tmp/rand2 | dist" "blocks 8 <$tmp/rand2 | $U/naive stack"
 check_same "rand1: time distances = the naive ones" \
     "reusedist -D time -d $tmp/rand1 | dist" "blocks 64 <$tmp/rand1 | $U/naive time"
+# runs of accesses within one block, one after another: distance 0 without
+# asking the engine (queued when each access is reported, counted at once
+# for a histogram), the blocks' order on the stack untouched
+awk 'BEGIN {srand(13); for (i = 0; i < 20000; i++) {b = rand() < .6 ? int(rand() * 30) : int(rand() * 2000); n = 1 + int(rand() * 5); for (j = 0; j < n; j++) print b * 64 + int(rand() * 8) * 8}}' | mk >"$tmp/runs"
+check_same "runs within a block: distances = the naive stack's" \
+    "reusedist -d $tmp/runs | dist" "blocks 64 <$tmp/runs | $U/naive stack"
+check_same "runs within a block: the exact histogram = the naive stack's" \
+    "reusedist --exact $tmp/runs | awk '!/^#/ {print \$1, \$3}'" \
+    "blocks 64 <$tmp/runs | $U/naive stack | awk '{c[\$1]++} END {for (k in c) if (k != \"-\") print k, c[k] | \"sort -n\"; close(\"sort -n\"); print \"cold\", c[\"-\"]}'"
+check_same "runs within a block: time distances = the naive ones" \
+    "reusedist -D time -d $tmp/runs | dist" "blocks 64 <$tmp/runs | $U/naive time"
+check_same "runs within a block, -H 0.5: distances = 2 x the naive stack's over the sampled blocks" \
+    "reusedist -H 0.5 -d $tmp/runs | dist" \
+    "reusedist -H 0.5 -d $tmp/runs | awk '!/^#/ {print \$2}' | $U/naive stack | awk '{print \$1 == \"-\" ? \"-\" : 2 * \$1}'"
 for t in bsort-reversed matmul-blocked interchange-colwise; do
 	trfilter -t RWM "$D/$t.lk.gz" >"$tmp/$t"
 	check_same "$t (data): distances = the naive stack's" \

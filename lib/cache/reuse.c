@@ -7,8 +7,12 @@
  * live slots with popcounts inside a chunk of 512 slots and a Fenwick
  * tree over the chunks (Bennett and Kruskal's idea of counting distinct
  * references in a time-indexed tree, with the tree kept small enough to
- * stay in cache).  When the slots run out, live slots are renumbered
- * 0..live-1 in order, so memory follows the distinct blocks, not time. */
+ * stay in cache).  The tree counts dead slots, not live ones: every slot
+ * below the next one was live once, so the live ones before a chunk are
+ * its first slot less the dead, and a new slot, always the next, costs a
+ * bit and no walk up the tree.  When the slots run out, live slots are
+ * renumbered 0..live-1 in order, so memory follows the distinct blocks,
+ * not time. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,18 +34,20 @@ struct rt_reuse {
 	uint64_t *when;		/* last access time, with time distances */
 	size_t cap, n;
 	uint64_t *bits;		/* live slots */
-	uint32_t *fen;		/* Fenwick tree of live counts per chunk, 1-based */
+	uint32_t *fen;		/* Fenwick tree of dead slots per chunk, 1-based */
 	uint32_t nslots, now, nchunks;
 	uint64_t t;		/* accesses so far */
 	int timed;
 };
 
-/* Eight consecutive blocks share a cache line of the table, so sweeps
- * find their neighbours there; the rest of the key is hashed. */
+/* The whole block number hashed.  Homes shared by runs of eight
+ * consecutive blocks (a cache line for a sweep) made linear probing's
+ * clusters long: 8.6 probes an access on bench/reusedist's trace against
+ * 1.1, and the time went to the misses of the probes. */
 static size_t
 home(uint64_t block, size_t mask)
 {
-	return ((size_t)rt_hash64(block >> 3) << 3 | (size_t)(block & 7)) & mask;
+	return (size_t)rt_hash64(block) & mask;
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__)
@@ -130,24 +136,25 @@ rt_reuse_free(struct rt_reuse *r)
 	free(r);
 }
 
+/* A slot of the chunk died. */
 static void
-fen_add(struct rt_reuse *r, uint32_t chunk, int32_t d)
+fen_add(struct rt_reuse *r, uint32_t chunk)
 {
 	uint32_t i;
 
 	for (i = chunk + 1; i <= r->nchunks; i += i & -i)
-		r->fen[i] += (uint32_t)d;
+		r->fen[i]++;
 }
 
-/* Live slots at or before s. */
+/* Live slots at or before s (s below the next slot). */
 CLONES static uint64_t
 rank(const struct rt_reuse *r, uint32_t s)
 {
 	uint32_t c = s / CHUNK, i, w = s / 64;
-	uint64_t k = 0;
+	uint64_t k = (uint64_t)c * CHUNK;
 
 	for (i = c; i > 0; i -= i & -i)
-		k += r->fen[i];
+		k -= r->fen[i];
 	for (i = c * WPC; i < w; i++)
 		k += (uint64_t)__builtin_popcountll(r->bits[i]);
 	return k + (uint64_t)__builtin_popcountll(r->bits[w] & (~0ULL >> (63 - s % 64)));
@@ -157,20 +164,20 @@ static void
 setslot(struct rt_reuse *r, uint32_t s)
 {
 	r->bits[s / 64] |= 1ULL << (s % 64);
-	fen_add(r, s / CHUNK, 1);
 }
 
 static void
 clearslot(struct rt_reuse *r, uint32_t s)
 {
 	r->bits[s / 64] &= ~(1ULL << (s % 64));
-	fen_add(r, s / CHUNK, -1);
+	fen_add(r, s / CHUNK);
 }
 
 /* Renumber the live slots 0..live-1 in order: a live slot's new number is
  * its rank among the live ones, which the bitmap already knows.  The slot
- * space (a bit each) doubles when the live slots fill more than a quarter
- * of it, so a compaction comes at most every 3 live counts of accesses. */
+ * space (a bit each) doubles when the live slots fill more than an eighth
+ * of it, so a compaction comes at most every 7 live counts of accesses
+ * (a quarter and 3 spent 6% of the time compacting). */
 CLONES static int
 compact(struct rt_reuse *r)
 {
@@ -196,7 +203,7 @@ compact(struct rt_reuse *r)
 		r->e[j].slot = w;
 	}
 	free(before);
-	while (live > r->nslots / 4) {
+	while (live > r->nslots / 8) {
 		if (r->nslots >= (1u << 31) || slots_alloc(r, r->nslots * 2))
 			return -1;
 	}
@@ -205,16 +212,7 @@ compact(struct rt_reuse *r)
 		r->bits[s] = ~0ULL;
 	if (live % 64)
 		r->bits[live / 64] = (1ULL << (live % 64)) - 1;
-	/* a Fenwick tree built in linear time from the chunk counts */
-	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);
-	for (c = 0; c < r->nchunks; c++) {
-		uint32_t lo = c * CHUNK;
-
-		r->fen[c + 1] += lo >= live ? 0 : live - lo >= CHUNK ? CHUNK : live - lo;
-		i = (c + 1) + ((c + 1) & -(c + 1));
-		if (i <= r->nchunks)
-			r->fen[i] += r->fen[c + 1];
-	}
+	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);	/* none dead */
 	r->now = live;
 	return 0;
 }
@@ -254,12 +252,22 @@ grow(struct rt_reuse *r)
 int
 rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist)
 {
-	size_t h, mask = r->cap - 1;
+	return rt_reuse_access_at(r, block, SIZE_MAX, dist, tdist);
+}
+
+int
+rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
+    uint64_t *tdist)
+{
+	size_t h = hint, mask = r->cap - 1;
 	uint32_t s;
 
-	h = home(block, mask);
-	while (r->e[h].slot != NONE && r->e[h].key != block)
-		h = (h + 1) & mask;
+	/* a key is in the table once: where it is, it is found */
+	if (h >= r->cap || r->e[h].slot == NONE || r->e[h].key != block) {
+		h = home(block, mask);
+		while (r->e[h].slot != NONE && r->e[h].key != block)
+			h = (h + 1) & mask;
+	}
 	if (r->now == r->nslots && compact(r))
 		return -1;
 	if ((s = r->e[h].slot) != NONE) {
@@ -324,8 +332,9 @@ rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block)
 }
 
 /* The second stage, once the entry is near: the bitmap word of the
- * block's slot, which rank will read.  A guess: the slot may move first. */
-void
+ * block's slot, which rank will read, and where the block was, for
+ * rt_reuse_access_at.  A guess: the slot and the place may move first. */
+size_t
 rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block)
 {
 	size_t h = home(block, r->cap - 1);
@@ -333,8 +342,10 @@ rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block)
 
 	while (r->e[h].slot != NONE && r->e[h].key != block && probes++ < 4)
 		h = (h + 1) & (r->cap - 1);
-	if (r->e[h].slot != NONE && r->e[h].key == block)
-		__builtin_prefetch(&r->bits[r->e[h].slot / 64]);
+	if (r->e[h].slot == NONE || r->e[h].key != block)
+		return SIZE_MAX;
+	__builtin_prefetch(&r->bits[r->e[h].slot / 64]);
+	return h;
 }
 
 uint64_t

@@ -199,28 +199,43 @@ roundtrip(int fmt, const char *name)
 }
 
 /* The engine against a plain array stack, with removals, across table
- * growth, slot compactions and slot-space growth. */
+ * growth, slot compactions and slot-space growth.  hint: 0 none, 1 the
+ * place rt_reuse_prefetch2 gave LAG operations before (stale across the
+ * accesses, growth and removals between), 2 a random place. */
+#define LAG 8
 static void
-reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
+reuse_vs_naive(int nblocks, int nops, int remove_every, int hint, const char *desc)
 {
 	struct rt_reuse *r = rt_reuse_new(1);
 	uint64_t *st = malloc(nblocks * sizeof *st), *last = calloc(nblocks, sizeof *last);
+	uint64_t *seq = malloc((nops + LAG) * sizeof *seq);
 	unsigned char *seen = calloc(nblocks, 1);
-	struct rt_rng g;
+	size_t at[LAG];
+	struct rt_rng g, gr;
 	size_t depth = 0, i, j;
 	uint64_t b, d, td, t = 0;
 	int k, good = 1;
 
 	rt_rng_seed(&g, (uint64_t)nblocks);
-	for (k = 0; k < nops && good; k++) {
+	rt_rng_seed(&gr, (uint64_t)nblocks + 1);
+	for (k = 0; k < nops + LAG; k++) {
 		/* sweeps, a hot set and random blocks */
 		uint64_t x = rt_rng_below(&g, 10);
 
 		b = x < 4 ? (uint64_t)k % nblocks : x < 7 ? rt_rng_below(&g, 16) :
 		    rt_rng_below(&g, nblocks);
-		b = b * 7919 + 3;	/* not consecutive numbers */
+		seq[k] = b * 7919 + 3;	/* not consecutive numbers */
+	}
+	for (k = 0; k < LAG; k++)
+		at[k] = rt_reuse_prefetch2(r, seq[k]);
+	for (k = 0; k < nops && good; k++) {
+		size_t h = hint == 1 ? at[k % LAG] : hint == 2 ?
+		    (size_t)rt_rng_below(&gr, 4 * (uint64_t)nblocks) : SIZE_MAX;
+
+		at[k % LAG] = rt_reuse_prefetch2(r, seq[k + LAG]);
+		b = seq[k];
 		if (remove_every && k % remove_every == 0 && depth > 0) {
-			uint64_t v = st[rt_rng_below(&g, depth)];
+			uint64_t v = st[rt_rng_below(&gr, depth)];
 
 			for (i = 0; st[i] != v; i++)
 				;
@@ -233,7 +248,7 @@ reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
 		}
 		for (i = 0; i < depth && st[i] != b; i++)
 			;
-		if (rt_reuse_access(r, b, &d, &td))
+		if ((hint ? rt_reuse_access_at(r, b, h, &d, &td) : rt_reuse_access(r, b, &d, &td)))
 			good = 0;
 		if (i == depth) {
 			if (d != RT_COLD)
@@ -251,6 +266,7 @@ reuse_vs_naive(int nblocks, int nops, int remove_every, const char *desc)
 	}
 	ok(good && rt_reuse_blocks(r) == depth, desc);
 	rt_reuse_free(r);
+	free(seq);
 	free(st);
 	free(last);
 	free(seen);
@@ -332,9 +348,13 @@ main(void)
 	limits(RT_FMT_BINARY, "binary");
 	limits(RT_FMT_BINARY1, "binary version 1");
 	limits(RT_FMT_TEXT, "text");
-	reuse_vs_naive(1000, 300000, 0, "reuse engine = naive stack: 300000 accesses, compactions");
-	reuse_vs_naive(1000, 300000, 7, "reuse engine = naive stack with removals");
-	reuse_vs_naive(40000, 120000, 0, "reuse engine = naive stack: 40000 blocks, slot space grows");
+	reuse_vs_naive(1000, 300000, 0, 0, "reuse engine = naive stack: 300000 accesses, compactions");
+	reuse_vs_naive(1000, 300000, 7, 0, "reuse engine = naive stack with removals");
+	reuse_vs_naive(40000, 120000, 0, 0, "reuse engine = naive stack: 40000 blocks, slot space grows");
+	reuse_vs_naive(40000, 120000, 0, 1,
+	    "reuse engine = naive stack, places found 8 accesses ahead, across growth");
+	reuse_vs_naive(1000, 300000, 7, 1, "reuse engine = naive stack, places found ahead, removals");
+	reuse_vs_naive(1000, 100000, 5, 2, "reuse engine = naive stack, random places given");
 	printf("1..%d\n", n);
 	return failed != 0;
 }
