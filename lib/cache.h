@@ -75,11 +75,12 @@ struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
 int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
-/* n accesses (RT_ACCESS items, of any size: split here into first-level
- * blocks) as rt_hier_access takes them, when nothing looks at each
- * (rt_hier_evicted and rt_hier_miss3c are not kept): a first-level hit
- * costs a few instructions. */
-void rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n);
+/* Up to n accesses (RT_ACCESS items, of any size: split here into
+ * first-level blocks) as rt_hier_access takes them, when nothing looks at
+ * each (rt_hier_evicted and rt_hier_miss3c are not kept): a first-level
+ * hit costs a few instructions.  Stops at the first item that is not an
+ * access; returns the items taken. */
+size_t rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n);
 /* An RT_FLUSH or RT_INVAL event (others are ignored): at every level, the
  * dirty blocks of its range (every block for size 0) written below and
  * kept, or the blocks dropped unwritten.  Counted as writebacks. */
@@ -148,8 +149,9 @@ typedef void rt_served_fn(void *ctx, const struct rt_rec *rec, uint64_t addr,
     const int *served);
 void rt_ens_observe(struct rt_ens *e, rt_served_fn *fn, void *ctx);
 void rt_ens_access(struct rt_ens *e, const struct rt_rec *rec);
-/* The same for n accesses in a row (RT_ACCESS items only). */
-void rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n);
+/* The same for the accesses at the start of v (up to n): stops at the
+ * first item that is not an access; returns the accesses taken. */
+int rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n);
 void rt_ens_flush(struct rt_ens *e);	/* the accesses still batched */
 void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event */
 void rt_ens_free(struct rt_ens *e);

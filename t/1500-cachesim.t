@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 74
+plan 76
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -208,3 +208,30 @@ check_fail "--cachegrind without levels says the geometry it takes" 0 \
 check_same "... and it is the one given with -i and -c" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz 2>/dev/null" \
     "cachesim --cachegrind --icache 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
+
+# The batched path (rt_hier_run: first-level hits inline, each side's last
+# block remembered, stopping at each event) against the path that serves
+# every block by itself (--map asks for what follows each access): the
+# same table on a trace of reads, writes, modifies and fetches that cross
+# blocks, with flushes and invalidates among them, for a unified first
+# level and a split one, LRU and MRU (inline) and FIFO (not), direct-mapped
+# too (where a miss evicts the block a side remembers), one to three levels
+awk 'BEGIN {srand(7); printf "#reftrace trace 1\n"
+	for (i = 0; i < 20000; i++) {
+		r = rand()
+		if (r < .003) { printf "#%s %d 0x%x %d\n", rand() < .5 ? "flush" : "inval", i, int(rand() * 4096) * 16, rand() < .3 ? 0 : int(rand() * 2048); continue }
+		op = r < .45 ? "I" : r < .7 ? "R" : r < .9 ? "W" : "M"
+		a = op == "I" ? 4096 + int(rand() * 600) : rand() < .7 ? 65536 + int(rand() * 3000) : int(rand() * 2^20)
+		printf "%d %s 0x%x %d\n", i, op, a, 1 + int(rand() * rand() * 40) }}' >"$tmp/ev.txt"
+trfilter -b "$tmp/ev.txt" >"$tmp/ev.rtb"	# read in batches (text comes a record at a time)
+bad=
+for c in "-c 1K:2:64" "-c 512:1:64" "-c 1K:4:64:mru -c 4K:4:64" "-c 2K:4:32 -c 16K:8:64" "--icache 1K:2:32 -c 2K:4:64 -c 8K:4:64 -c 64K:8:128" \
+    "-c 2K:4:64:fifo -c 16K:4:64" "--icache 1K:1:64:mru -c 1K:2:16:lru:wt -c 8K:4:64" \
+    "-c 2K:2:64:lru:wb:nwa -c 16K:4:64 --inclusion inclusive" "-c 2K:2:64 -c 16K:4:64 --inclusion exclusive"; do
+	a=$(cachesim $c "$tmp/ev.rtb") && b=$(cachesim $c --map "$tmp/m.png" "$tmp/ev.rtb") &&
+	    [ "$a" = "$b" ] || bad="$bad [$c]"
+done
+check "batched = block by block, events among the accesses, 9 hierarchies" \
+    "test -z '$bad' || { echo '$bad'; false; }"
+check "... where the events count (without them the table differs) and every level misses" \
+    "c='--icache 1K:2:32 -c 2K:4:64 -c 8K:4:64 -c 64K:8:128'; cachesim \$c $tmp/ev.rtb >$tmp/ev.a && grep -v '^#[fi]' $tmp/ev.txt | trfilter -b | cachesim \$c >$tmp/ev.b && ! cmp -s $tmp/ev.a $tmp/ev.b && awk '/^L/ && \$10 > 0 {n++} END {exit n != 4}' $tmp/ev.a"

@@ -304,10 +304,24 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 	}
 }
 
+/* The smallest state of a full set, the first on ties. */
+static uint64_t
+leastst(const struct level *l, uint64_t b)
+{
+	uint64_t i, best = b, w;
+
+	for (i = b, w = UINT64_MAX; i < b + l->ways; i++)
+		if (l->st[i] < w) {
+			w = l->st[i];
+			best = i;
+		}
+	return best;
+}
+
 static uint64_t
 victim(struct rt_hier *h, struct level *l, uint64_t set)
 {
-	uint64_t b = set * l->ways, i, best = b, w;
+	uint64_t b = set * l->ways, i, best = b;
 
 	for (i = b; i < b + l->ways; i++)
 		if (l->tag[i] == INVALID)
@@ -332,12 +346,7 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 				l->st[i]++;
 		}
 	default:	/* LRU, FIFO, LFU, PES: the smallest state, the first on ties */
-		for (i = b, w = UINT64_MAX; i < b + l->ways; i++)
-			if (l->st[i] < w) {
-				w = l->st[i];
-				best = i;
-			}
-		return best;
+		return leastst(l, b);
 	}
 }
 
@@ -355,6 +364,28 @@ lookup(const struct level *l, uint64_t block, uint64_t set)
 			l->hint[set] = (uint32_t)(i - b);
 			return (int64_t)i;
 		}
+	return -1;
+}
+
+/* lookup for an LRU level whose ways nothing below touches (no
+ * inclusion): on a miss, *vw is the way victim would choose, found in the
+ * same pass over the tags (the first empty way, else the least recent). */
+static int64_t
+lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
+{
+	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block), e = UINT64_MAX;
+
+	if (l->tag[i] == t)
+		return (int64_t)i;
+	for (i = b; i < b + l->ways; i++) {
+		if (l->tag[i] == t) {
+			l->hint[set] = (uint32_t)(i - b);
+			return (int64_t)i;
+		}
+		if (l->tag[i] == INVALID && e == UINT64_MAX)
+			e = i;
+	}
+	*vw = e != UINT64_MAX ? e : leastst(l, b);
 	return -1;
 }
 
@@ -417,12 +448,14 @@ backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 	return dirty;
 }
 
-/* Put block in level k, evicting as the policy says. */
+/* Put block in level k, evicting as the policy says (way vw when it is
+ * known, else UINT64_MAX). */
 static void
-fill(struct rt_hier *h, int k, uint64_t block, int dirty)
+fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 {
 	struct level *l = lvl(h, k);
-	uint64_t set = setof(l, block), i = victim(h, l, set), v = TAG(l->tag[i]);
+	uint64_t set = setof(l, block), i = vw != UINT64_MAX ? vw : victim(h, l, set);
+	uint64_t v = TAG(l->tag[i]);
 	int vd = l->dirty[i], n = nextk(h, k);
 
 	if (l->tag[i] != INVALID) {
@@ -435,7 +468,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty)
 			/* victim fill: the block moves down, clean or dirty */
 			l->s.bytes_down += l->c.block;
 			l->s.writebacks += vd;
-			fill(h, n, v * l->c.block / lvl(h, n)->c.block, vd);
+			fill(h, n, v * l->c.block / lvl(h, n)->c.block, vd, UINT64_MAX);
 		} else if (vd) {
 			l->s.writebacks++;
 			l->s.bytes_down += l->c.block;
@@ -456,7 +489,9 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 {
 	struct level *l = lvl(h, k);
 	uint64_t block = addr >> l->bshift, set = setof(l, block), base = block << l->bshift;
-	int64_t i = lookup(l, block, set);
+	uint64_t vw = UINT64_MAX;
+	int64_t i = l->c.policy == RT_LRU && h->incl == RT_NINE ? lrulookup(l, block, set, &vw) :
+	    lookup(l, block, set);
 	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, from, fetch;
 
 	h->now++;
@@ -505,7 +540,7 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		return below(h, k, base, fetch, l->c.block);	/* no copy kept here */
 	h->updirty = 0;
 	from = below(h, k, base, fetch, l->c.block);
-	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty);
+	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty, vw);
 	if (op == RT_WRITE && l->c.wt) {
 		l->s.bytes_down += bytes;
 		below(h, k, base, RT_WRITE, bytes);
@@ -551,60 +586,111 @@ quickable(const struct level *l)
 	    l->shadow == NULL && l->arrive == NULL && (l->mask || l->nsets == 1);
 }
 
-/* serve's hit at first level l, if block is there; 0 if not (then serve
- * does it all).  The ways of a set are side by side: a search without
- * branches, the way last found tried first. */
-static inline int
-quickhit(struct rt_hier *h, struct level *l, uint64_t addr, int kind, int write)
+/* The way of first level l that holds block, or -1 (then serve does it
+ * all).  The ways of a set are side by side: the way last found is tried
+ * first, then a search without branches. */
+static inline int64_t
+quickway(struct level *l, uint64_t block)
 {
-	uint64_t block = addr >> l->bshift, set = block & l->mask, b = set * l->ways;
-	uint64_t t = TAG(block), *tag = l->tag + b, i = l->hint[set];
-	uint32_t w;
+	uint64_t set = block & l->mask, b = set * l->ways, t = TAG(block), *tag = l->tag + b;
+	uint32_t w = l->hint[set];
 
-	if (tag[i] != t) {
-		for (w = 0; w < l->ways && tag[w] != t; w++)
-			;
-		if (w == l->ways)
-			return 0;
-		l->hint[set] = w;
-		i = w;
-	}
-	l->s.acc[kind]++;	/* fpos: OPT's and PES's, never quickable */
-	l->st[b + i] = ++h->now;
-	if (write)
-		l->dirty[b + i] = 1;
-	return 1;
+	if (tag[w] == t)
+		return (int64_t)(b + w);
+	for (w = 0; w < l->ways && tag[w] != t; w++)
+		;
+	if (w == l->ways)
+		return -1;
+	l->hint[set] = w;
+	return (int64_t)(b + w);
 }
 
 /* Accesses in a row with nothing to see after each (no rt_hier_evicted,
- * no rt_hier_miss3c): a first-level hit here, the rest through serve. */
-void
+ * no rt_hier_miss3c): a first-level hit here, the rest through serve.
+ * A hit does what serve's does (a stamp, a dirty bit, a count) with the
+ * clock in a local until serve is called, and the counts of single-block
+ * hits by op in the 16-bit lanes of one register (a count in memory is a
+ * chain of stores and loads from one hit to the next); each side (data
+ * 0, fetches 1) remembers the block and way of its last hit while nothing
+ * else ran, as the next access of a side is often to the same block.
+ * Stops at the first item that is not an access; returns the items
+ * taken. */
+#define LANES 0x8000800080008000ull	/* a lane's top bit: time to add up */
+size_t
 rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
-	struct level *d = &h->lv[0], *ic = h->i1 != NULL ? h->i1 : d, *l;
-	uint64_t bs, last;
+	struct level *lv[2];
+	const struct rt_rec *r, *end = v + n;
+	uint64_t hits[4] = { 0 }, lb[2] = { UINT64_MAX, UINT64_MAX }, li[2] = { 0 };
+	uint64_t addr, last, blk, now = h->now, pk = 0, *st[2];
+	uint8_t *dt[2];
+	int64_t i;
+	int op, side, k, q[2], bsh[2];
 	struct rt_span s;
-	size_t j;
-	int op, qd = quickable(d), qi = quickable(ic);
 
-	for (j = 0; j < n; j++) {
-		op = v[j].op;
-		l = op == RT_IFETCH ? ic : d;
-		bs = l->c.block;
-		last = rt_last(&v[j]);
-		if (((v[j].addr ^ last) & ~(bs - 1)) == 0) {
-			if ((op == RT_IFETCH ? qi : qd) && (op == RT_MODIFY ?
-			    quickhit(h, l, v[j].addr, 0, 0) && quickhit(h, l, v[j].addr, 1, 1) :
-			    quickhit(h, l, v[j].addr, op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0,
-			    op == RT_WRITE)))
+	lv[0] = &h->lv[0];
+	lv[1] = h->i1 != NULL ? h->i1 : lv[0];
+	for (side = 0; side < 2; side++) {
+		q[side] = quickable(lv[side]);
+		bsh[side] = lv[side]->bshift;
+		st[side] = lv[side]->st;
+		dt[side] = lv[side]->dirty;
+	}
+	for (r = v; r < end && r->kind == RT_ACCESS; r++) {
+		op = r->op;
+		addr = r->addr;
+		last = rt_last(r);
+		side = op == RT_IFETCH;
+		blk = addr >> bsh[side];
+		if ((last >> bsh[side]) == blk) {
+			if (blk == lb[side])	/* set only where quickable */
+				i = (int64_t)li[side];
+			else if (!q[side] || (i = quickway(lv[side], blk)) < 0) {
+				h->now = now;
+				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
+				access1(h, addr, op, (uint32_t)(last - addr + 1));
+				now = h->now;
 				continue;
-			access1(h, v[j].addr, op, (uint32_t)(last - v[j].addr + 1));
+			} else {
+				lb[side] = blk;
+				li[side] = (uint64_t)i;
+			}
+			pk += 1ull << (op << 4);
+			if (pk & LANES) {
+				for (k = 0; k < 4; k++)
+					hits[k] += pk >> (k << 4) & 0xffff;
+				pk = 0;
+			}
+			now += 1 + (op == RT_MODIFY);	/* a read, then a write */
+			st[op == RT_IFETCH][i] = now;
+			if (op == RT_WRITE || op == RT_MODIFY)
+				dt[0][i] = 1;
 			continue;
 		}
-		for (rt_span_start(&s, v[j].addr, last, bs); rt_span_next(&s);)
+		for (rt_span_start(&s, addr, last, lv[side]->c.block); rt_span_next(&s);) {
+			if (q[side] && (i = quickway(lv[side], s.block)) >= 0) {
+				hits[op]++;
+				now += 1 + (op == RT_MODIFY);
+				st[side][i] = now;
+				if (op == RT_WRITE || op == RT_MODIFY)
+					dt[0][i] = 1;
+				continue;
+			}
+			h->now = now;
+			lb[0] = lb[1] = UINT64_MAX;
 			access1(h, s.addr, op, (uint32_t)s.len);
+			now = h->now;
+		}
 	}
+	h->now = now;
+	for (k = 0; k < 4; k++)
+		hits[k] += pk >> (k << 4) & 0xffff;
+	lv[0]->s.acc[0] += hits[RT_READ] + hits[RT_MODIFY];
+	lv[0]->s.acc[1] += hits[RT_WRITE] + hits[RT_MODIFY];
+	lv[1]->s.acc[2] += hits[RT_IFETCH];
+	return (size_t)(r - v);
 }
+#undef LANES
 
 /* A way's part in a flush: its dirty block written below and kept, or
  * with inval dropped unwritten. */

@@ -479,17 +479,16 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 	}
 }
 
-void
+int
 rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
 {
 	int i;
 
-	if (e->plain && e->naa == 0 && e->nown == 1) {
-		rt_hier_run(e->h[0], v, (size_t)n);
-		return;
-	}
-	for (i = 0; i < n; i++)
+	if (e->plain && e->naa == 0 && e->nown == 1)
+		return (int)rt_hier_run(e->h[0], v, (size_t)n);
+	for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
 		rt_ens_access(e, &v[i]);
+	return i;
 }
 
 double

@@ -102,20 +102,12 @@ int
 rt_sim_items(void *ctx, struct rt_rec *v, int n)
 {
 	struct rt_sim *s = ctx;
-	int i, j;
+	int i = 0;
 
-	for (i = 0; i < n && !s->err; i = j) {
-		j = i + 1;
-		if (s->cg != NULL || s->mw != NULL)
-			item(s, &v[i]);
-		else {
-			for (j = i; j < n && v[j].kind == RT_ACCESS; j++)
-				;
-			if (j > i)
-				rt_ens_run(s->ens, v + i, j - i);
-			else
-				item(s, &v[j++]);
-		}
+	while (i < n && !s->err) {
+		if (s->cg == NULL && s->mw == NULL && (i += rt_ens_run(s->ens, v + i, n - i)) == n)
+			break;
+		item(s, &v[i++]);
 	}
 	return s->err ? -1 : 0;
 }
