@@ -627,7 +627,8 @@ batch1(struct rt_reader *r, struct dec *d)
 	r->pos = (const char *)p - r->buf;
 	return n ? n : -3;
 bad:
-	corrupt(r, "bad item");
+	badblock(r, d, "bad item");
+	r->eof = 2;	/* version 1 ends at a bad item (reftrace(5)) */
 fail:
 	if (n > 0) {	/* hand out what was good, then the error */
 		d->qerr = RT_EIO;
