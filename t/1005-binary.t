@@ -4,7 +4,7 @@
 # still read, block errors with their place, -k past a bad block, blocks
 # that decode alone, and the size against gzip -9 of the lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 40
 
 nrec() { grep -v -c '^#'; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
@@ -133,6 +133,40 @@ check_fail "a truncated block: said, exit 1" 1 "cut.rtb: corrupt binary trace: t
     "trfilter $tmp/cut.rtb"
 check_same "a truncated block: the blocks before it read" \
     "trfilter $tmp/cut.rtb 2>/dev/null || :" "head -c $b2 $F | trfilter"
+
+# version 1 reads a record's varints unchecked, p checked against the
+# block's end once an item: a corrupt last item of continuation bytes
+# reads up to 70 bytes past the block (seven varints of ten; 0x80s pass
+# every check on the way).  With the last block ending where the reader's
+# first read does (RT_IN_BUFSZ - 1 = 262143 bytes in), that was past the
+# buffer's 16 bytes of slack: ASan, told to fill fresh memory with 0x80
+# as stale heap could be, saw a heap-buffer-overflow.  Block 1 one read
+# (08: size follows; address zigzag 0x20 = 16, size 4), block 2 at byte
+# 27 a string definition (83, id 1, length) filling it to the last item
+# (7f: a fetch with every field, then nine 0x80, the rest past the end).
+leb() {	# an unsigned LEB128 varint as printf escapes
+	v=$1; s=
+	while [ "$v" -ge 128 ]; do s="$s\\$(printf %o $((v % 128 + 128)))"; v=$((v / 128)); done
+	printf '%s' "$s\\$(printf %o "$v")"
+}
+le32() { printf '\\%o\\%o\\%o\\%o' $(($1 % 256)) $(($1 / 256 % 256)) $(($1 / 65536 % 256)) $(($1 / 16777216)); }
+p2=$((262143 - 27 - 8)); L=$((p2 - 2 - 3 - 1 - 9))
+{
+	printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0'
+	printf "$(le32 3)$(le32 1)\010\040\004"
+	printf "$(le32 $p2)$(le32 2)\203\001$(leb $L)"
+	head -c "$L" /dev/zero | tr '\0' a
+	printf '\177'
+	head -c 9 /dev/zero | tr '\0' '\200'
+} >"$tmp/over.rtb"
+fill="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_fill_byte=128:max_malloc_fill_size=1048576"
+check "the file is 262143 bytes, block 2 ending it" "test \$(wc -c <$tmp/over.rtb) = 262143"
+check_fail "a v1 last item reading past its block: the block and its byte said, exit 1" 1 \
+    "over.rtb: corrupt binary trace: block 2 at byte 27: bad item" "$fill trfilter $tmp/over.rtb"
+check_same "the record before it read" "$fill trfilter $tmp/over.rtb 2>/dev/null || :" \
+    "printf '#reftrace trace 1 seq op addr size tid pc loc func var\n0 R 0x10 4 - - - - -\n'"
+check_fail "-k: version 1 cannot go on past a bad item: the same error, exit 1" 1 \
+    "over.rtb: corrupt binary trace: block 2 at byte 27: bad item" "$fill trfilter -k $tmp/over.rtb"
 
 # partitions: recorded in a version 2 header, and in version 1's
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"

@@ -28,7 +28,7 @@ check_same 'a string of file id 2^30 - 1 takes no 4 GiB' "$lim trfilter '$tmp/id
 # ids past the direct map are hashed: defined ones found, others corrupt
 printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\026\0\0\0\004\0\0\0\203\200\200\100\001a\203\201\200\100\001b\200\0\200\200\100\200\0\202\200\100' >"$tmp/ids.rtb"
 check_fail 'a large file id defined is found, one not defined is a corrupt trace' 1 \
-    'ids.rtb: corrupt binary trace: bad item' \
+    'ids.rtb: corrupt binary trace: block 1 at byte 16: bad item' \
     "trfilter '$tmp/ids.rtb' >'$tmp/o'; st=\$?; grep -q '^#mark 0 a\$' '$tmp/o' && exit \$st"
 
 # trace-mtv: an escaped NUL (%00) in a name interned "a.c\0abg", whose hash

@@ -227,8 +227,17 @@ varint(const unsigned char **pp, const unsigned char *end, uint64_t *v)
 	return 0;
 }
 
-/* Unchecked LEB128: the buffer has 16 bytes of slack past any block and
- * the caller checks p against the block's end once per item. */
+/* Unchecked LEB128, at most 10 bytes read: the caller checks p against
+ * the block's end once per item.  A version 1 record starts at most at
+ * the end (its byte h before it) and reads at most seven varints before
+ * that check, so up to 70 bytes past the end: a corrupt last item of
+ * continuation bytes (0x80 ones pass every check on the way) does.  The
+ * block ends at most at buf[len], and the reader's buffer has
+ * RT_IN_SLACK bytes after that. */
+#define FASTVAR_MAX 10
+#define V1_OVERREAD (7 * FASTVAR_MAX)
+_Static_assert(V1_OVERREAD <= RT_IN_SLACK, "a v1 record reads past the input's slack");
+
 static inline uint64_t
 fastvar(const unsigned char **pp)
 {
@@ -245,7 +254,7 @@ fastvar(const unsigned char **pp)
 		*pp = p + 2;
 		return x | (uint64_t)p[1] << 7;
 	}
-	for (i = 1; i < 10; i++) {
+	for (i = 1; i < FASTVAR_MAX; i++) {
 		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
 		if (p[i] < 0x80)
 			break;
@@ -627,7 +636,8 @@ batch1(struct rt_reader *r, struct dec *d)
 	r->pos = (const char *)p - r->buf;
 	return n ? n : -3;
 bad:
-	corrupt(r, "bad item");
+	badblock(r, d, "bad item");
+	r->eof = 2;	/* version 1 ends at a bad item (reftrace(5)) */
 fail:
 	if (n > 0) {	/* hand out what was good, then the error */
 		d->qerr = RT_EIO;

@@ -147,7 +147,7 @@ rt_in_refill(struct rt_reader *r)
 		char *nb;
 
 		if (r->cap >= MAXBUF ||
-		    (nb = realloc(r->buf, r->cap * 2 + 16)) == NULL) {
+		    (nb = realloc(r->buf, r->cap * 2 + RT_IN_SLACK)) == NULL) {
 			rt_in_fail(r, "out of memory");
 			return -1;
 		}
@@ -407,7 +407,7 @@ rt_in_open(const char *path, char *errbuf, size_t errlen)
 		r->fd = -1;
 	if (r == NULL ||
 	    (r->path = strdup(name)) == NULL ||
-	    (r->buf = malloc(RT_IN_BUFSZ + 16)) == NULL) {
+	    (r->buf = malloc(RT_IN_BUFSZ + RT_IN_SLACK)) == NULL) {
 		snprintf(errbuf, errlen, "%s: %s", name, strerror(ENOMEM));
 		goto fail;
 	}

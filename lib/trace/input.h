@@ -12,6 +12,10 @@
 #define RT_IN_BUFSZ (256u << 10)
 #define RT_IN_MAXLINE (1u << 20)
 #define RT_IN_QLEN 256		/* items decoded at a time, at most */
+/* Bytes past buf[len] that are always inside the buffer (every allocation
+ * of it adds them): decoders may read that far past what came in before
+ * they check.  The most is a version 1 binary record's (fmt_binary.c). */
+#define RT_IN_SLACK 80
 
 struct rt_format;
 
@@ -23,7 +27,7 @@ struct rt_reader {
 	unsigned char *in;	/* compressed input */
 	int inend;		/* no more compressed input */
 	char *path;		/* as named in diagnostics */
-	char *buf;		/* buf[len] is always writable, with 16 bytes of slack */
+	char *buf;		/* buf[len] is always writable, RT_IN_SLACK after it readable */
 	size_t cap, pos, len;
 	int eof;		/* 1 at the end, 2 after an error that ends the stream */
 	int nul;		/* a NUL byte came in: lines must be checked */
