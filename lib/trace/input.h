@@ -9,7 +9,9 @@
 
 #include "reftrace.h"
 
+#ifndef RT_IN_BUFSZ		/* the fuzz build makes it small: inputs cross it */
 #define RT_IN_BUFSZ (256u << 10)
+#endif
 #define RT_IN_MAXLINE (1u << 20)
 #define RT_IN_QLEN 256		/* items decoded at a time, at most */
 /* Bytes past buf[len] that are always inside the buffer (every allocation
