@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 76
+plan 77
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -91,6 +91,13 @@ printf 'R 0\nR 64\nR 0\nR 128\nR 0\n' | mk >"$tmp/abaca"
 check_same "non-inclusive: L1 misses a b c" "cachesim -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 3"
 check_same "inclusive: L2 evicts a, back-invalidation costs L1 a 4th miss" \
     "cachesim --inclusion inclusive -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 4"
+# the top of the address space: L2's 32-byte block at 2^64 - 64 leaves (the
+# same direct-mapped set as 2^64 - 320) and back-invalidates L1's 64-byte
+# block holding it; stepping by L1's block from 2^64 - 64 wrapped to 0
+# and ran on for 2^58 blocks (a hang: the timeout fails it)
+printf 'R 0xffffffffffffffc0 1\nR 0xfffffffffffffec0 1\n' | mk >"$tmp/top"
+check_same "inclusive, L2 blocks smaller than L1's, at 2^64: L2 evicts 1, L1 invalidates 1" \
+    "timeout 20 cachesim --inclusion inclusive -c 128:2:64 -c 256:1:32 $tmp/top | awk '\$1 == \"L1\" {i = \$17} \$1 == \"L2\" {e = \$15} END {print e, i}'" "echo 1 1"
 printf 'R 0\nR 64\nR 0\n' | mk >"$tmp/aba"
 check_same "exclusive (1-block levels): a b a fetches twice from memory, not 3 times" \
     "cachesim --inclusion exclusive -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'; cachesim -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'" \

@@ -426,23 +426,30 @@ below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 static int
 backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 {
-	uint64_t block, a;
+	uint64_t block, last;
 	int j, dirty = 0;
 	int64_t i;
 	struct level *l;
 
+	if (len == 0)
+		return 0;
+	/* by block numbers, not addresses: the last block of the address
+	 * space ends at 2^64, where an address stepping past it wrapped to 0
+	 * and went on for 2^58 blocks (an upper block larger than len) */
 	for (j = k - 1; j >= -1; j--) {
 		if (j == -1 && h->i1 == NULL)
 			break;
 		l = lvl(h, j);
-		for (a = addr; a < addr + len; a += l->c.block) {	/* every upper block in it */
-			block = a / l->c.block;
+		last = (addr > UINT64_MAX - (len - 1) ? UINT64_MAX : addr + (len - 1)) / l->c.block;
+		for (block = addr / l->c.block;; block++) {	/* every upper block in it */
 			if ((i = lookup(l, block, setof(l, block))) >= 0) {
 				dirty |= l->dirty[i];
 				l->tag[i] = INVALID;
 				l->dirty[i] = 0;
 				l->s.invalidations++;
 			}
+			if (block == last)
+				break;
 		}
 	}
 	return dirty;
