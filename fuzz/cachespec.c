@@ -80,8 +80,10 @@ static int
 collect(void *ctx, struct rt_rec *rec)
 {
 	(void)ctx;
-	if (rec->kind == RT_ACCESS && nrecs < NACCESS)
-		recs[nrecs++] = *rec;
+	if (rec->kind != RT_ACCESS)
+		return 0;
+	fuzz_assert(nrecs < NACCESS, "the fixed trace: more than %d accesses", NACCESS);
+	recs[nrecs++] = *rec;
 	return 0;
 }
 

@@ -19,7 +19,9 @@ struct rt_reuse *rt_reuse_new(int timed);
 int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist);
 /* The same with the place rt_reuse_prefetch2 found the block at, looked at
  * first (any value will do: one that no longer holds the block is not
- * used). */
+ * used; RT_NOWHERE, the place of none, is prefetch2's answer for a block
+ * not in the table). */
+#define RT_NOWHERE SIZE_MAX
 int rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
     uint64_t *tdist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */

@@ -669,7 +669,7 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 				pk = 0;
 			}
 			now += 1 + (op == RT_MODIFY);	/* a read, then a write */
-			st[op == RT_IFETCH][i] = now;
+			st[side][i] = now;
 			if (op == RT_WRITE || op == RT_MODIFY)
 				dt[0][i] = 1;
 			continue;

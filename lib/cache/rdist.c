@@ -19,7 +19,7 @@
  * Accesses within a block one after another are common (48% of
  * bench/reusedist's: 8-byte accesses sweeping 64-byte blocks).  Not with
  * time distances, whose clock the engine keeps. */
-#define REPEAT (SIZE_MAX - 1)
+#define REPEAT (RT_NOWHERE - 1)
 
 /* The histogram's keys.  At a fixed rate, distances in sample units,
  * scaled at the end: the keys are as many as the sampled blocks.  Under a
@@ -47,7 +47,7 @@ struct rt_rdist {
 	int bshift;			/* log2 of a block of a power of two, or -1 */
 	struct rt_rdsample pend[NPEND];
 	uint64_t hash[NPEND];
-	size_t at[NPEND];		/* where the engine last saw the block, or REPEAT */
+	size_t at[NPEND];		/* where the engine last saw the block, RT_NOWHERE or REPEAT */
 	uint64_t lastq;			/* the block queued last, when nq */
 	int nq;
 	uint64_t zeros;			/* repeats not queued, at distance 0 */
@@ -178,7 +178,7 @@ count_flush(struct rt_rdist *d)
 static int
 access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 {
-	uint64_t dist, td;
+	uint64_t dist, td = 0;	/* td is read when timed, which REPEAT is not */
 	double f;
 
 	if (h >= d->threshold && d->threshold != UINT64_MAX)
@@ -253,7 +253,7 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	if (d->npend == NPEND && drain(d))
 		return -1;
 	d->hash[d->npend] = h;
-	d->at[d->npend] = rep ? REPEAT : SIZE_MAX;
+	d->at[d->npend] = rep ? REPEAT : RT_NOWHERE;
 	d->lastq = b;
 	d->nq = 1;
 	p = &d->pend[d->npend++];

@@ -252,7 +252,7 @@ grow(struct rt_reuse *r)
 int
 rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist)
 {
-	return rt_reuse_access_at(r, block, SIZE_MAX, dist, tdist);
+	return rt_reuse_access_at(r, block, RT_NOWHERE, dist, tdist);
 }
 
 int
@@ -343,7 +343,7 @@ rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block)
 	while (r->e[h].slot != NONE && r->e[h].key != block && probes++ < 4)
 		h = (h + 1) & (r->cap - 1);
 	if (r->e[h].slot == NONE || r->e[h].key != block)
-		return SIZE_MAX;
+		return RT_NOWHERE;
 	__builtin_prefetch(&r->bits[r->e[h].slot / 64]);
 	return h;
 }
