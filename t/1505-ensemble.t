@@ -23,13 +23,17 @@ awk 'BEGIN {srand(11); print "#reftrace trace 1 seq op addr size"
 	for (i = 0; i < 20000; i++)
 		printf "%d %s 0x%x 4\n", i, rand() < .3 ? "W" : "R", int(rand() * 16384) * 4}' >"$tmp/u"
 # invalidations, of 64 blocks and of everything, now and then, in a
-# trace where the order of recency decides much
+# trace where the order of recency decides much; the block accessed just
+# before an invalidation is accessed again after it (a cache that knows
+# its last block must forget it)
 awk 'BEGIN {srand(3); print "#reftrace trace 1 seq op addr size"
 	for (i = 0; i < 20000; i++) {
 		a = int(rand() * rand() * rand() * 4096) * 64
-		if (i % 3000 == 2999)
-			print "#inval", i, (i % 2 ? a " 4096" : "0x0 0")
-		printf "%d %s 0x%x 8\n", i, rand() < .3 ? "W" : "R", a
+		if (i % 3000 == 2999) {
+			printf "%d R 0x%x 8\n", n++, a
+			print "#inval", n, (i % 2 ? a " 4096" : "0x0 0")
+		}
+		printf "%d %s 0x%x 8\n", n++, rand() < .3 ? "W" : "R", a
 	}}' >"$tmp/v"
 
 # The ensemble's rows, n of them (no check passes on nothing).
