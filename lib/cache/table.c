@@ -161,8 +161,9 @@ readrow(struct rt_cache_row *r, char **f, int nf, int threec)
 	char *p, *save = NULL;
 	int i;
 
-	/* the memory row has always had a dash more than the header */
-	if (nf < 2 || nf != 19 + 3 * threec + (strcmp(f[1], "-") == 0) ||
+	/* the memory row has always had a dash more than the header; threec
+	 * is 2 for a merge's table, whose rows have the three columns too */
+	if (nf < 2 || nf != 19 + 3 * (threec != 0) + (strcmp(f[1], "-") == 0) ||
 	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
@@ -223,7 +224,7 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 {
 	char magic[64], *s, *f[24], *save;
 	size_t n, m;
-	int nf, head = 1;
+	int nf, head = 1, levels = 0, dash;
 
 	memset(t, 0, sizeof *t);
 	if (rt_rexpect(r, RT_STREAM_CACHE)) {
@@ -272,8 +273,19 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 			    "too many levels" : "bad cache table row"));
 			return -1;
 		}
-		if (t->threec && t->row[t->n].hascfg && strcmp(f[20], "-") == 0)
-			t->threec = 2;	/* a merge's: capacity and conflict unknown */
+		/* a merge's table has capacity and conflict unknown in every
+		 * level's row, a run's in none: its first level's row says which */
+		if (t->threec && t->row[t->n].hascfg) {
+			dash = strcmp(f[20], "-") == 0;
+			if (dash != (strcmp(f[21], "-") == 0) ||
+			    (levels > 0 && dash != (t->threec == 2))) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "capacity and conflict "
+				    "misses in some levels' rows and not in others"));
+				return -1;
+			}
+			t->threec = dash ? 2 : 1;
+		}
+		levels += t->row[t->n].hascfg;
 		t->n++;
 	}
 	if (*rt_rerror(r)) {
