@@ -114,7 +114,7 @@ lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
 clean:
-	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) t/unit/persist-seg64
+	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) t/unit/persist-seg64 t/unit/persist-seg64.d
 	rm -rf .asan
 
 # Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built

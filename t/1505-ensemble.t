@@ -31,7 +31,7 @@ awk 'BEGIN {srand(3); print "#reftrace trace 1 seq op addr size"
 		a = int(rand() * rand() * rand() * 4096) * 64
 		if (i % 3000 == 2999) {
 			printf "%d R 0x%x 8\n", n++, a
-			print "#inval", n, (i % 2 ? a " 4096" : "0x0 0")
+			print "#inval", n, (int(i / 3000) % 2 ? a " 4096" : "0x0 0")
 		}
 		printf "%d %s 0x%x 8\n", n++, rand() < .3 ? "W" : "R", a
 	}}' >"$tmp/v"
