@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 62
+plan 63
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -116,6 +116,12 @@ check "-P k/4 partitions merged with -M: MAE < 0.01 from 100 blocks up" \
     "reusedist -M -C $tmp/p0.h $tmp/p1.h $tmp/p2.h $tmp/p3.h >$tmp/pm.mrc && awk -v lo=100 -f $MAE $tmp/exact.mrc $tmp/pm.mrc | awk '{print \"# MAE\", \$1} \$1 >= 0.01 {exit 1}'"
 reusedist --exact "$tmp/rand1" >"$tmp/r1.h"
 check_same "-M of one exact histogram is itself" "reusedist -M $tmp/r1.h" "cat $tmp/r1.h"
+# a bin's count below half a thousandth (an estimate: counts over a rate)
+# is written with its digits, not as 0, which read again was no bin at all
+printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 3\n#rate 1\n4 4 2 0 0\n5 5 0.0002 0 0\n8 8 1 0 0\n' >"$tmp/tiny.h"
+check_same "-M: a count of 0.0002 stays 0.0002, its bin read again" \
+    "reusedist -M $tmp/tiny.h >$tmp/tiny2.h && reusedist -M $tmp/tiny2.h | awk '!/^#/ {print \$1, \$3}'" \
+    "printf '4 2\n5 0.0002\n8 1\n'"
 
 # the summary for people agrees with the tables
 reusedist -C "$tmp/syn.rtb" >"$tmp/syn.mrc"

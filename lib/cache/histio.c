@@ -26,14 +26,20 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 
 /* A count as written: an estimate (a count over a rate) to three
  * decimals, without the noise of its last bits (3706673.0000000005);
- * from 10^12 on, every digit, so that counts read back the same. */
+ * below half a thousandth, not 0 but six digits (a bin written 0 was
+ * lost when read back: fuzz/hist); from 10^12 on, every digit, so that
+ * counts read back the same. */
 static const char *
 shown(double c, char *buf, size_t len)
 {
-	if (fabs(c) < 1e12)
-		snprintf(buf, len, "%.15g", round(c * 1000) / 1000);
-	else
+	double r = round(c * 1000) / 1000;
+
+	if (fabs(c) >= 1e12)
 		snprintf(buf, len, "%.17g", c);
+	else if (r == 0 && c != 0)
+		snprintf(buf, len, "%.6g", c);
+	else
+		snprintf(buf, len, "%.15g", r);
 	return buf;
 }
 
