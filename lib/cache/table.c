@@ -150,8 +150,9 @@ num(const char *s, uint64_t *v)
 	return rt_parse_u64(s, v);
 }
 
+/* A row of nf fields, with the three columns of -3 or without. */
 static int
-readrow(struct rt_cache_row *r, char **f, int nf, int threec)
+readrow(struct rt_cache_row *r, char **f, int nf, int cols3)
 {
 	uint64_t *v[] = { &r->s.acc[0], &r->s.acc[1], &r->s.acc[2], NULL, &r->s.miss[0],
 		&r->s.miss[1], &r->s.miss[2], NULL, &r->s.evictions, &r->s.writebacks,
@@ -161,9 +162,8 @@ readrow(struct rt_cache_row *r, char **f, int nf, int threec)
 	char *p, *save = NULL;
 	int i;
 
-	/* the memory row has always had a dash more than the header; threec
-	 * is 2 for a merge's table, whose rows have the three columns too */
-	if (nf < 2 || nf != 19 + 3 * (threec != 0) + (strcmp(f[1], "-") == 0) ||
+	/* the memory row has always had a dash more than the header */
+	if (nf < 2 || nf != 19 + 3 * cols3 + (strcmp(f[1], "-") == 0) ||
 	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
@@ -268,7 +268,7 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 		save = NULL;
 		for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
 			f[nf++] = s;
-		if (t->n == RT_MAXLEVEL + 2 || readrow(&t->row[t->n], f, nf, t->threec)) {
+		if (t->n == RT_MAXLEVEL + 2 || readrow(&t->row[t->n], f, nf, t->threec != 0)) {
 			snprintf(err, errlen, "%s", rt_rbad(r, t->n == RT_MAXLEVEL + 2 ?
 			    "too many levels" : "bad cache table row"));
 			return -1;
