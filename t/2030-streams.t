@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 35
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -14,9 +14,20 @@ for t in "$D"/*.lk.gz; do
 	name=$(basename "$t" .lk.gz)
 	addrs "$t" >"$tmp/$name.addr"
 	check "round trip, a stream an instruction: $name" \
-	    "test -s $tmp/$name.addr && pli $t >$tmp/$name.pli && grep -q '^stream 2 ' $tmp/$name.pli &&
-	     pli -x $tmp/$name.pli | cmp -s - $tmp/$name.addr"
+	    "test -s $tmp/$name.addr && pli $t >$tmp/$name.pli && grep -q '^stream [0-9]' $tmp/$name.pli &&
+	     grep -q '^fetch 0x[0-9a-f]* +[0-9a-f]' $tmp/$name.pli && pli -x $tmp/$name.pli | cmp -s - $tmp/$name.addr"
 done
+# The streams of a whole trace: one a pc of data, one a pc of fetches,
+# counted here from the trace; the model names each once, on its stream
+# line or its fetch line.
+trfilter "$D/bsort-reversed.lk.gz" >"$tmp/bs.txt"
+check "every stream of a whole trace named once, on a stream line or a fetch line" \
+	"a=\$(awk '!/^#/ { k[(\$2 == \"I\" ? \"f\" : \"d\") \$6] = 1 } END { print length(k) }' $tmp/bs.txt);
+	 b=\$(awk '/^stream [0-9]/ { n++ } /^fetch / { n += NF - 1 } END { print n }' $tmp/bsort-reversed.pli);
+	 test \$a -gt 1000 && test \$a -eq \$b"
+check "a whole trace's model under gzip -9 is smaller than its addresses under gzip -9" \
+	"a=\$(gzip -9 <$tmp/bsort-reversed.pli | wc -c); b=\$(gzip -9 <$tmp/bsort-reversed.addr | wc -c);
+	 test \$a -gt 1000 && test \$a -lt \$b"
 check "round trip with -B 64 and a short period" \
 	"addrs -B 64 -t RW $D/bsort-shuffled.lk.gz >$tmp/b.addr && test -s $tmp/b.addr &&
 	 trfilter -t RW $D/bsort-shuffled.lk.gz | pli -B 64 --period 2 | pli -x | cmp -s - $tmp/b.addr"
@@ -64,3 +75,28 @@ check_fail "a statement before the first stream" 1 "^pli: <stdin>:3: 'stream' af
 	"printf '#reftrace loops 1\\nvalues 1\\nstream 1 0x4\\nvalues 2\\norder\\nvalues 1\\n' | pli -x"
 check_fail "a model of streams without an order" 1 "^pli: <stdin>: a model of 1 streams without an order\$" \
 	"printf '#reftrace loops 1\\nstream 1 0x4\\nvalues 2\\n' | pli -x"
+
+# Fetch lines written by hand: streams 1-3 fetch 0x40, 0x44 (0x40 + 4)
+# and 0x34 (0x44 - 0x10); stream 4 is data at 0x404; stream 5 fetches
+# 0x420 (0x404 + 0x1c).  The order 1 2 3 4 5 4 1 gives 64 68 52 7 1056 9 64.
+fh='#reftrace loops 1\nfetch 0x40 +4 -10\nstream 4 0x404\nvalues 7 9\nfetch +1c\norder\nvalues 1 2 3 4 5 4 1\n'
+check "fetch lines: addresses absolute and relative to the last, a stream each" \
+	"printf '$fh' | pli -x | tr '\\n' ' ' | grep -qx '64 68 52 7 1056 9 64 '"
+check_fail "a stream line numbered as if fetch lines named none" 1 "^pli: <stdin>:3: want 'stream 4' and what it is\$" \
+	"printf '$fh' | sed 's/^stream 4/stream 2/' | pli -x"
+check_fail "a relative address below 0" 1 "^pli: <stdin>:2: want an address not below 0, not '-50'\$" \
+	"printf '$fh' | sed 's/-10\$/-50/' | pli -x"
+check_fail "a relative address past 2^64" 1 "^pli: <stdin>:5: want an address below 2\\^64, not '\\+fffffffffffffc00'\$" \
+	"printf '$fh' | sed 's/+1c/+fffffffffffffc00/' | pli -x"
+check_fail "an address that is not one" 1 "^pli: <stdin>:2: want an address: 0x hex, or \\+hex or -hex from the last, not '\\+0x4'\$" \
+	"printf '$fh' | sed 's/ +4 / +0x4 /' | pli -x"
+check_fail "a fetch line without addresses" 1 "^pli: <stdin>:5: want addresses after 'fetch', not the end of the line\$" \
+	"printf '$fh' | sed 's/^fetch +1c/fetch/' | pli -x"
+check_fail "statements after a fetch line" 1 "^pli: <stdin>:3: a statement after a fetch line \\(its streams have none\\)\$" \
+	"printf '#reftrace loops 1\\nfetch 0x40\\nvalues 1\\norder\\nvalues 1\\n' | pli -x"
+check_fail "a fetch line after the order" 1 "^pli: <stdin>:5: a stream after the order\$" \
+	"printf '#reftrace loops 1\\nfetch 0x40\\norder\\nvalues 1\\nfetch +4\\n' | pli -x"
+check_fail "a fetch line inside a loop" 1 "^pli: <stdin>:5: 'fetch' inside a loop\$" \
+	"printf '#reftrace loops 1\\nstream 1 0x4\\nvalues 1\\nfor t1 = 0 to 1 {\\nfetch 0x40\\n}\\norder\\nvalues 1\\n' | pli -x"
+check "a model of fetch lines alone" \
+	"printf '#reftrace loops 1\\nfetch 0x10 +10\\norder\\nvalues 2 1 2\\n' | pli -x | tr '\\n' ' ' | grep -qx '32 16 32 '"

@@ -196,6 +196,7 @@ run(struct rt_expander *x, struct rt_stmt *p)
 			out(x, p->vals[j]);
 		return;
 	case RT_STMT_STREAM:
+	case RT_STMT_FETCH:
 	case RT_STMT_ORDER:	/* rt_expand_streams' */
 		snprintf(x->err, sizeof x->err, "%s:%" PRIu64 ": a model of streams, "
 		    "expanded whole", p->path, p->line);

@@ -200,7 +200,23 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 
 	st = rt_loopr_take(lr);
 	for (;;) {
-		if (st->kind == RT_STMT_STREAM || st->kind == RT_STMT_ORDER) {
+		if (st->kind == RT_STMT_FETCH) {
+			/* streams of an address's fetches: no statements */
+			if (rt_grow(&m->s, &m->cap, m->n + st->nvals, sizeof *m->s)) {
+				rt_stmt_free(st);
+				return rt_expand_fail(x, "%s", strerror(ENOMEM));
+			}
+			for (i = 0; i < st->nvals; i++) {
+				if ((cur = newiter(st)) == NULL) {
+					rt_stmt_free(st);
+					return rt_expand_fail(x, "%s", strerror(ENOMEM));
+				}
+				cur->pc = st->vals[i];
+				m->s[m->n++] = cur;
+			}
+			cur = NULL;
+			rt_stmt_free(st);
+		} else if (st->kind == RT_STMT_STREAM || st->kind == RT_STMT_ORDER) {
 			if ((cur = newiter(st)) == NULL ||
 			    (st->kind == RT_STMT_STREAM &&
 			    rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s))) {

@@ -33,7 +33,7 @@ struct rt_mono {
 
 /* A parsed statement: an emit's value or a loop's last index is a
  * polynomial over the indices of the loops around it. */
-enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES, RT_STMT_STREAM, RT_STMT_ORDER };
+enum { RT_STMT_EMIT, RT_STMT_LOOP, RT_STMT_VALUES, RT_STMT_STREAM, RT_STMT_FETCH, RT_STMT_ORDER };
 struct rt_stmt {
 	int kind;
 	int depth;		/* a loop's index number: t(depth) */
@@ -44,7 +44,7 @@ struct rt_stmt {
 	size_t npoly, cappoly;
 	struct rt_stmt **body;
 	size_t nbody, cap;
-	uint64_t *vals;		/* values */
+	uint64_t *vals;		/* values; a fetch line's addresses */
 	size_t nvals, capvals;
 	uint64_t base, step;	/* an emit, inside the current loop entry */
 	uint64_t sn, pc;	/* a stream line: its number, whose it is */

@@ -282,7 +282,9 @@ rt_loopw_close(struct rt_loopw *w)
 
 /* The reader: statements are parsed into a tree, a root loop whole.  A
  * model of streams has its sections (reftrace(5)). */
-enum { SECT_PLAIN = 1, SECT_STREAMS, SECT_ORDER };
+/* What a model has had at the top level: statements of no stream, stream
+ * lines (and their statements), a fetch line last, the order. */
+enum { SECT_PLAIN = 1, SECT_STREAMS, SECT_FETCH, SECT_ORDER };
 
 struct rt_loopr {
 	struct rt_reader *r;
@@ -292,7 +294,8 @@ struct rt_loopr {
 	uint64_t line, rootline;	/* lines read; where the root loop opened */
 	int stmts, hex;		/* a statement read; "#values hex" before it */
 	int sect;		/* statements of no stream, streams, the order */
-	uint64_t nstream;	/* stream lines read */
+	uint64_t nstream;	/* streams named */
+	uint64_t lastpc;	/* the address named last, 0 before any */
 	const char *err;
 	char ebuf[1024];
 };
@@ -333,7 +336,7 @@ rt_loopr_open(struct rt_reader *r, char *err, size_t errlen)
 int
 rt_loopr_streams(const struct rt_loopr *lr)
 {
-	return lr->sect == SECT_STREAMS;
+	return lr->sect == SECT_STREAMS || lr->sect == SECT_FETCH;
 }
 
 struct rt_stmt *
@@ -711,9 +714,10 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	if (keyword(&p, "-"))
 		q->pc = RT_NOPC;
 	else if (p[0] == '0' && (p[1] | 0x20) == 'x' && rt_scan_addr(&p, &q->pc) == 0 &&
-	    q->pc != RT_NOPC)
+	    q->pc != RT_NOPC) {
+		lr->lastpc = q->pc;
 		p = blanks(p);
-	else
+	} else
 		return want(lr, p, "an instruction address (0x hex) or '-'");
 	if (*p != '\0')
 		return want(lr, p, "the end of the line");
@@ -722,12 +726,54 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	return 0;
 }
 
+/* "fetch" and addresses: a stream each, the next numbers, of the fetches
+ * of that address and no statements.  An address is 0x hex, or +hex or
+ * -hex: the address named last (by a stream line or this line) plus or
+ * minus that. */
+static int
+fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
+{
+	const char *s;
+	uint64_t u, pc;
+
+	if (toplevel(lr, "fetch"))
+		return -1;
+	if (lr->sect == SECT_ORDER) {
+		lr->err = rt_rbad(lr->r, "a stream after the order");
+		return -1;
+	}
+	if (*p == '\0')
+		return want(lr, p, "addresses after 'fetch'");
+	for (; *p != '\0'; p = blanks(s)) {
+		s = p + (*p == '+' || *p == '-');
+		if ((s == p ? s[0] != '0' || (s[1] | 0x20) != 'x' || rt_scan_addr(&s, &pc) :
+		    rt_scan_hex(&s, &u)) || (*s != '\0' && *s != ' ' && *s != '\t'))
+			return want(lr, p, "an address: 0x hex, or +hex or -hex from the last");
+		if (*p == '+' && (pc = lr->lastpc + u) < u)
+			return want(lr, p, "an address below 2^64");
+		if (*p == '-' && (pc = lr->lastpc - u) > lr->lastpc)
+			return want(lr, p, "an address not below 0");
+		if (pc == RT_NOPC)
+			return want(lr, p, "an address below 0xffffffffffffffff");
+		if (lr->nstream + q->nvals >= UINT32_MAX - 2)
+			return want(lr, p, "at most 2^32 - 2 streams");
+		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
+			return nomem(lr);
+		q->vals[q->nvals++] = lr->lastpc = pc;
+	}
+	q->sn = lr->nstream + 1;
+	q->fetch = 1;
+	lr->nstream += q->nvals;
+	lr->sect = SECT_FETCH;
+	return 0;
+}
+
 static int
 orderline(struct rt_loopr *lr, const char *p)
 {
 	if (toplevel(lr, "order"))
 		return -1;
-	if (lr->sect != SECT_STREAMS) {
+	if (lr->sect != SECT_STREAMS && lr->sect != SECT_FETCH) {
 		lr->err = rt_rbad(lr->r, lr->sect == SECT_ORDER ? "a second order" :
 		    "an order before any stream");
 		return -1;
@@ -767,6 +813,9 @@ parseline(struct rt_loopr *lr, const char *p)
 	} else if (keyword(&p, "stream")) {
 		q->kind = RT_STMT_STREAM;
 		rc = streamline(lr, p, q);
+	} else if (keyword(&p, "fetch")) {
+		q->kind = RT_STMT_FETCH;
+		rc = fetchline(lr, p, q);
 	} else if (keyword(&p, "order")) {
 		q->kind = RT_STMT_ORDER;
 		rc = orderline(lr, p);
@@ -775,9 +824,16 @@ parseline(struct rt_loopr *lr, const char *p)
 		rc = values(lr, p, q, barehexes(lr));
 		q->live = 1;
 	} else
-		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'order', '}' or numbers");
-	if (rc == 0 && q->kind != RT_STMT_STREAM && q->kind != RT_STMT_ORDER && lr->sect == 0)
-		lr->sect = SECT_PLAIN;
+		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'fetch', 'order', '}' or numbers");
+	if (rc == 0 && q->kind != RT_STMT_STREAM && q->kind != RT_STMT_FETCH &&
+	    q->kind != RT_STMT_ORDER) {
+		if (lr->sect == 0)
+			lr->sect = SECT_PLAIN;
+		else if (lr->sect == SECT_FETCH && lr->sp == 0) {
+			lr->err = rt_rbad(lr->r, "a statement after a fetch line (its streams have none)");
+			rc = -1;
+		}
+	}
 	if (rc) {
 		rt_stmt_free(q);
 		return NULL;

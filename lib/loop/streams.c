@@ -216,28 +216,72 @@ finish(struct stream *s)
 	return rc;
 }
 
-/* A stream's section: its line, and its statements unless it is the
- * fetches of its own address (as often as the order says: nothing to
- * write).  To f, or with f NULL its bytes. */
+/* The stream table, to f, or with f NULL its bytes.  A stream with
+ * statements is its line, "stream N [fetch] 0xKEY", and them.  The
+ * fetches of an instruction's own address (as often as the order says)
+ * have nothing to write but the address: the next such streams share a
+ * fetch line, each address written as its difference from the address
+ * written before it where that is shorter (a whole trace's thousands of
+ * instructions run once: their stream lines were over half of a model). */
+#define FETCHCOLS 72	/* a fetch line ends past this column */
 static size_t
-section(const struct stream *s, FILE *f)
+table(const struct rt_loopm *m, FILE *f)
 {
-	char line[64];
-	int n;
+	char line[96];
+	size_t i, len = 0, col = 0;
+	uint64_t last = 0, d;
+	int n, known = 0;
 
-	if (s->key == RT_NOPC)
-		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
-		    s->fetch ? " fetch" : "");
-	else
-		n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n", s->num,
-		    s->fetch ? " fetch" : "", s->key);
-	if (f != NULL)
-		fputs(line, f);
-	if (s->fetch && !s->other)
-		return (size_t)n;
-	if (f != NULL)
-		fwrite(s->buf, 1, s->len, f);
-	return (size_t)n + s->len;
+	for (i = 0; i < m->n; i++) {
+		const struct stream *s = m->s[i];
+
+		if (s->fetch && !s->other && s->key != RT_NOPC) {
+			d = s->key >= last ? s->key - last : last - s->key;
+			n = snprintf(line, sizeof line, "%s", col == 0 ? "fetch" : "");
+			if (known && rt_loop_litlen(d, 1) < rt_loop_litlen(s->key, 1) + 2)
+				n += snprintf(line + n, sizeof line - (size_t)n, " %c%" PRIx64,
+				    s->key >= last ? '+' : '-', d);
+			else
+				n += snprintf(line + n, sizeof line - (size_t)n, " 0x%" PRIx64, s->key);
+			last = s->key;
+			known = 1;
+			col += (size_t)n;
+			if (col > FETCHCOLS) {
+				line[n++] = '\n';
+				col = 0;
+			}
+			if (f != NULL)
+				fwrite(line, 1, (size_t)n, f);
+			len += (size_t)n;
+			continue;
+		}
+		if (col > 0) {
+			if (f != NULL)
+				putc('\n', f);
+			len++;
+			col = 0;
+		}
+		if (s->key == RT_NOPC)
+			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
+			    s->fetch ? " fetch" : "");
+		else {
+			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n",
+			    s->num, s->fetch ? " fetch" : "", s->key);
+			last = s->key;
+			known = 1;
+		}
+		if (f != NULL) {
+			fwrite(line, 1, (size_t)n, f);
+			fwrite(s->buf, 1, s->len, f);
+		}
+		len += (size_t)n + s->len;
+	}
+	if (col > 0) {
+		if (f != NULL)
+			putc('\n', f);
+		len++;
+	}
+	return len;
 }
 
 int
@@ -253,16 +297,13 @@ rt_loopm_end(struct rt_loopm *m, FILE *f)
 		return -1;
 	if (m->n == 0)		/* no values: the header alone */
 		return 0;
-	for (i = 0; i < m->n; i++)
-		len += section(m->s[i], NULL);
-	len += 6 + m->order->len;
+	len = table(m, NULL) + 6 + m->order->len;
 	if (m->one != NULL && len > m->one->len) {
 		/* the values as one stream are shorter */
 		fwrite(m->one->buf, 1, m->one->len, f);
 		return ferror(f) ? -1 : 0;
 	}
-	for (i = 0; i < m->n; i++)
-		section(m->s[i], f);
+	table(m, f);
 	fputs("order\n", f);
 	fwrite(m->order->buf, 1, m->order->len, f);
 	return ferror(f) ? -1 : 0;
