@@ -1,7 +1,7 @@
 #!/bin/sh
 # pli: lossless round trips, the paper's fir2dim model, a matrix multiply.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 41
 
 rt() {	# file [pli options]: the model expands back to the file
 	f=$1; shift
@@ -113,3 +113,11 @@ check "the misses' model: 24 iterations of 51 misses, one a block (the paper's E
 check "reusedist -d | pli: each access's distance, -1 for a first use" \
 	"reusedist -d $tmp/firtr | awk '!/^#/ { print \$3 == \"-\" ? -1 : \$3 }' >$tmp/dist && grep -qx -- -1 $tmp/dist &&
 	 reusedist -d $tmp/firtr | pli | pli -x | cmp -s - $tmp/dist"
+# Addresses out in hex: 4000 literals of 1 to 16 random hex digits (and
+# 0, and all f's), made here as text, come back as 0x and those digits.
+awk 'BEGIN { srand(7); print "#reftrace loops 1"; print "#values hex"; print "0"; print "ffffffffffffffff"
+	for (i = 0; i < 4000; i++) { n = 1 + int(rand() * 16); s = substr("123456789abcdef", 1 + int(rand() * 15), 1)
+		for (j = 1; j < n; j++) s = s substr("0123456789abcdef", 1 + int(rand() * 16), 1); print s } }' >"$tmp/hexlit"
+check "pli -x writes every hex value as 0x and its digits" \
+	"pli -x $tmp/hexlit >$tmp/hexout && awk 'NR > 2 { print \"0x\" \$0 }' $tmp/hexlit | cmp -s - $tmp/hexout &&
+	 test \$(wc -l <$tmp/hexout) -eq 4002"
