@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 38
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -100,3 +100,10 @@ check_fail "a fetch line inside a loop" 1 "^pli: <stdin>:5: 'fetch' inside a loo
 	"printf '#reftrace loops 1\\nstream 1 0x4\\nvalues 1\\nfor t1 = 0 to 1 {\\nfetch 0x40\\n}\\norder\\nvalues 1\\n' | pli -x"
 check "a model of fetch lines alone" \
 	"printf '#reftrace loops 1\\nfetch 0x10 +10\\norder\\nvalues 2 1 2\\n' | pli -x | tr '\\n' ' ' | grep -qx '32 16 32 '"
+check_fail "address 0 (no address) on a fetch line" 1 "^pli: <stdin>:2: want an address other than 0 \\(none: 'stream N fetch -'\\), not '0x0'\$" \
+	"printf '#reftrace loops 1\\nfetch 0x0\\norder\\nvalues 1\\n' | pli -x"
+check_fail "a difference before any address" 1 "^pli: <stdin>:2: want an address in 0x hex before a difference \\(none named yet\\), not '\\+10'\$" \
+	"printf '#reftrace loops 1\\nfetch +10\\norder\\nvalues 1\\n' | pli -x"
+check "the highest address, and one below it by difference" \
+	"printf '#reftrace loops 1\\n#values hex\\nfetch 0xffffffffffffffff -1\\norder\\n2 1\\n' | pli -x | tr '\\n' ' ' |
+	 grep -qx '0xfffffffffffffffe 0xffffffffffffffff '"

@@ -164,10 +164,15 @@ fill(struct iter *it)
 	return k;
 }
 
+/* The streams of a model, by number - 1: a stream line's an iterator
+ * (1.4 KB), a fetch line's NULL and its address in pc alone (a fetch
+ * line costs a few bytes of text a stream). */
 struct streams {
 	struct iter **s;
-	size_t n, cap;
+	uint64_t *pc;
+	size_t n, cap, cappc;
 	struct iter *order;
+	const char *path;	/* the model's */
 };
 
 static void
@@ -178,6 +183,7 @@ freestreams(struct streams *m)
 	for (i = 0; i < m->n; i++)
 		freeiter(m->s[i]);
 	free(m->s);
+	free(m->pc);
 	freeiter(m->order);
 }
 
@@ -199,20 +205,18 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 	int k;
 
 	st = rt_loopr_take(lr);
+	m->path = st->path;
 	for (;;) {
 		if (st->kind == RT_STMT_FETCH) {
 			/* streams of an address's fetches: no statements */
-			if (rt_grow(&m->s, &m->cap, m->n + st->nvals, sizeof *m->s)) {
+			if (rt_grow(&m->s, &m->cap, m->n + st->nvals, sizeof *m->s) ||
+			    rt_grow(&m->pc, &m->cappc, m->n + st->nvals, sizeof *m->pc)) {
 				rt_stmt_free(st);
 				return rt_expand_fail(x, "%s", strerror(ENOMEM));
 			}
 			for (i = 0; i < st->nvals; i++) {
-				if ((cur = newiter(st)) == NULL) {
-					rt_stmt_free(st);
-					return rt_expand_fail(x, "%s", strerror(ENOMEM));
-				}
-				cur->pc = st->vals[i];
-				m->s[m->n++] = cur;
+				m->s[m->n] = NULL;
+				m->pc[m->n++] = st->vals[i];
 			}
 			cur = NULL;
 			rt_stmt_free(st);
@@ -245,9 +249,10 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 	}
 	if (m->order == NULL)
 		return rt_expand_fail(x, "%s: a model of %zu streams without an order",
-		    m->s[0]->path, m->n);
+		    m->path, m->n);
 	for (i = 0; i < m->n; i++)
-		enter(m->s[i], &m->s[i]->root, 1);
+		if (m->s[i] != NULL)
+			enter(m->s[i], &m->s[i]->root, 1);
 	enter(m->order, &m->order->root, 1);
 	return 0;
 }
@@ -273,7 +278,10 @@ rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr)
 				    (int64_t)v, m.n);
 				break;
 			}
-			s = m.s[v - 1];
+			if ((s = m.s[v - 1]) == NULL) {	/* a fetch line's */
+				out[i] = m.pc[v - 1];
+				continue;
+			}
 			if (s->bi == s->bn && fill(s) == 0) {
 				rc = s->fail ? idlefail(x, s) : rt_expand_fail(x, "%s:%" PRIu64
 				    ": stream %" PRIu64 " ends before the order does (at its "
@@ -291,7 +299,7 @@ rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr)
 		rc = idlefail(x, o);
 	for (i = 0; rc == 0 && i < m.n; i++) {
 		s = m.s[i];
-		if (s->fetch && s->root.nbody == 0)	/* its pc, as often as taken */
+		if (s == NULL || (s->fetch && s->root.nbody == 0))	/* its pc, as often as taken */
 			continue;
 		if (s->bi < s->bn || fill(s) > 0)
 			rc = rt_expand_fail(x, "%s:%" PRIu64 ": stream %zu has values the "

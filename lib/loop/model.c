@@ -295,7 +295,7 @@ struct rt_loopr {
 	int stmts, hex;		/* a statement read; "#values hex" before it */
 	int sect;		/* statements of no stream, streams, the order */
 	uint64_t nstream;	/* streams named */
-	uint64_t lastpc;	/* the address named last, 0 before any */
+	uint64_t lastpc;	/* the address named last, RT_NOPC before any */
 	const char *err;
 	char ebuf[1024];
 };
@@ -703,6 +703,10 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 		lr->err = rt_rbad(lr->r, "a stream after the order");
 		return -1;
 	}
+	if (lr->nstream >= UINT32_MAX - 1) {
+		lr->err = rt_rbad(lr->r, "more than 2^32 - 2 streams");
+		return -1;
+	}
 	if (rt_scan_u64(&s, &q->sn) || q->sn != lr->nstream + 1) {
 		lr->err = rt_rbad(lr->r, "want 'stream %" PRIu64 "' and what it is", lr->nstream + 1);
 		return -1;
@@ -728,8 +732,8 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 
 /* "fetch" and addresses: a stream each, the next numbers, of the fetches
  * of that address and no statements.  An address is 0x hex, or +hex or
- * -hex: the address named last (by a stream line or this line) plus or
- * minus that. */
+ * -hex: the address named last (by a stream line with one, or this
+ * line) plus or minus that.  0 is no address (RT_NOPC). */
 static int
 fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 {
@@ -749,13 +753,15 @@ fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 		if ((s == p ? s[0] != '0' || (s[1] | 0x20) != 'x' || rt_scan_addr(&s, &pc) :
 		    rt_scan_hex(&s, &u)) || (*s != '\0' && *s != ' ' && *s != '\t'))
 			return want(lr, p, "an address: 0x hex, or +hex or -hex from the last");
+		if ((*p == '+' || *p == '-') && lr->lastpc == RT_NOPC)
+			return want(lr, p, "an address in 0x hex before a difference (none named yet)");
 		if (*p == '+' && (pc = lr->lastpc + u) < u)
 			return want(lr, p, "an address below 2^64");
 		if (*p == '-' && (pc = lr->lastpc - u) > lr->lastpc)
 			return want(lr, p, "an address not below 0");
 		if (pc == RT_NOPC)
-			return want(lr, p, "an address below 0xffffffffffffffff");
-		if (lr->nstream + q->nvals >= UINT32_MAX - 2)
+			return want(lr, p, "an address other than 0 (none: 'stream N fetch -')");
+		if (lr->nstream + q->nvals >= UINT32_MAX - 1)
 			return want(lr, p, "at most 2^32 - 2 streams");
 		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
 			return nomem(lr);

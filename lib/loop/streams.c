@@ -221,7 +221,7 @@ finish(struct stream *s)
  * fetches of an instruction's own address (as often as the order says)
  * have nothing to write but the address: the next such streams share a
  * fetch line, each address written as its difference from the address
- * written before it where that is shorter (a whole trace's thousands of
+ * written before it where that is not longer (a whole trace's thousands of
  * instructions run once: their stream lines were over half of a model). */
 #define FETCHCOLS 72	/* a fetch line ends past this column */
 static size_t

@@ -1,6 +1,6 @@
 /* values.c: a loop model's values as lines of text (pli -x), formatted
- * by hand two digits at a time: expansion is bound by this, and
- * snprintf a value is several times slower. */
+ * by hand, decimal two digits at a time and hex eight: expansion is bound
+ * by this, and snprintf a value is several times slower. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +34,9 @@ hex8(uint32_t v, char *p)
 	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;	/* nibble i in byte i */
 	big = (x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
 	x += 0x3030303030303030ULL + big * ('a' - '0' - 10);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if !defined(__BYTE_ORDER__)
+#error "hex8 needs the byte order (__BYTE_ORDER__)"
+#elif __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	x = __builtin_bswap64(x);
 #endif
 	memcpy(p, &x, 8);
