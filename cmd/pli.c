@@ -338,8 +338,11 @@ main(int argc, char *argv[])
 		u_die(1, "out of memory");
 	rt_loopb_free(lb);
 	if (lm != NULL) {
-		if (rt_loopm_end(lm, mf))
+		if (rt_loopm_end(lm, mf)) {
+			if (errno == ENOMEM)	/* a stream's text, in memory */
+				u_die(1, "out of memory");
 			u_wfail(sflag ? "a temporary file" : oflag);
+		}
 		rt_loopm_free(lm);
 	} else {
 		openmodel();	/* an empty model has its header */

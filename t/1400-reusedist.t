@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 64
+plan 65
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -180,3 +180,8 @@ check "-M of a bin at distance 12 M: its bins, in under 32 MB" \
     "/usr/bin/time -f %M -o '$tmp/rss' reusedist -M $tmp/far.h >$tmp/far.out &&
      test \"\$(grep -v '^#' $tmp/far.out | cut -d' ' -f1-3 | tr '\\n' ' ')\" = '5 5 5 12222222 12222222 5 ' &&
      test \$(cat '$tmp/rss') -lt $lim"
+# A bin of count 0 is no bin, wherever its distance puts it (at 100000
+# it went to the map, which printed it).
+printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 10\n#rate 1\n5 5 10 1 1\n100000 100000 0 0 1\n' >"$tmp/zero.h"
+check "-M: a bin of count 0 is left out" \
+    "reusedist -M --exact $tmp/zero.h >$tmp/zero.out && test \"\$(grep -v '^#' $tmp/zero.out | cut -d' ' -f1-3)\" = '5 5 10'"

@@ -119,9 +119,16 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 				return -1;
 			memset(d + h->nd, 0, (n - h->nd) * sizeof *d);
 			h->d = d;
+			if (h->n > 0) {	/* the map's keys it grows over move */
+				size_t nd = h->nd;
+
+				h->nd = n;
+				if (rehash(h, h->cap)) {
+					h->nd = nd;	/* (the longer array is harmless) */
+					return -1;
+				}
+			}
 			h->nd = n;
-			if (h->n > 0 && rehash(h, h->cap))
-				return -1;
 			h->d[key] += w;
 			return 0;
 		}
@@ -193,7 +200,8 @@ rt_hist_sorted(const struct rt_hist *h, size_t *n)
 			v[k++].w = h->d[i];
 		}
 	for (i = 0; i < h->cap; i++)
-		if (h->used[i]) {
+		if (h->used[i] && (h->w[i] != 0 || h->key[i] >= DENSE)) {
+			/* (a 0 below DENSE was not a bin when it was in the array) */
 			v[k].key = h->key[i];
 			v[k++].w = h->w[i];
 		}
