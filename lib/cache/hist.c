@@ -119,16 +119,12 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 				return -1;
 			memset(d + h->nd, 0, (n - h->nd) * sizeof *d);
 			h->d = d;
-			if (h->n > 0) {	/* the map's keys it grows over move */
-				size_t nd = h->nd;
-
-				h->nd = n;
-				if (rehash(h, h->cap)) {
-					h->nd = nd;	/* (the longer array is harmless) */
-					return -1;
-				}
+			j = h->nd;
+			h->nd = n;	/* the map's keys it grows over move */
+			if (h->n > 0 && rehash(h, h->cap)) {
+				h->nd = j;	/* (the longer array is harmless) */
+				return -1;
 			}
-			h->nd = n;
 			h->d[key] += w;
 			return 0;
 		}

@@ -165,7 +165,7 @@ fill(struct iter *it)
 }
 
 /* The streams of a model, by number - 1: a stream line's an iterator
- * (1.4 KB), a fetch line's NULL and its address in pc alone (a fetch
+ * (1432 bytes), a fetch line's NULL and its address in pc alone (a fetch
  * line costs a few bytes of text a stream). */
 struct streams {
 	struct iter **s;
