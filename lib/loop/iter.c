@@ -26,6 +26,7 @@ struct iter {
 	int sp;			/* the frame running; -1: spent */
 	int fail;		/* ran too long without a value */
 	int order;		/* the order's, not a stream's */
+	int jumps;		/* an order of jumps */
 	int fetch;		/* a stream of fetches, so with no statements, its pc */
 	uint64_t pc;
 	uint64_t t[RT_LOOP_MAXDEPTH + 1];
@@ -48,6 +49,7 @@ newiter(const struct rt_stmt *at)
 	it->path = at->path;
 	it->line = at->line;
 	it->order = at->kind == RT_STMT_ORDER;
+	it->jumps = at->jumps;
 	it->fetch = at->fetch;
 	it->pc = at->pc;
 	it->sp = -1;
@@ -191,7 +193,8 @@ static int
 idlefail(struct rt_expander *x, const struct iter *it)
 {
 	return rt_expand_fail(x, "%s:%" PRIu64 ": the %s here runs %d statements without "
-	    "a value", it->path, it->line, it->order ? "order" : "stream", RT_LOOP_MAXIDLE);
+	    "a value", it->path, it->line, it->jumps ? "jumps" : it->order ? "order" : "stream",
+	    RT_LOOP_MAXIDLE);
 }
 
 /* Read the rest of the model: the stream line rt_loopr_next gave, the
@@ -257,44 +260,128 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 	return 0;
 }
 
-int
-rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr)
+/* The next value of stream v (checked: 1 to m->n), the taken'th of the
+ * order; 0, or an error said. */
+static int
+take(struct rt_expander *x, const struct streams *m, uint64_t v, uint64_t taken,
+    uint64_t *out)
 {
-	struct streams m = { 0 };
-	struct iter *o, *s;
+	struct iter *s;
+
+	if ((s = m->s[v - 1]) == NULL) {	/* a fetch line's */
+		*out = m->pc[v - 1];
+		return 0;
+	}
+	if (s->bi == s->bn && fill(s) == 0)
+		return s->fail ? idlefail(x, s) : rt_expand_fail(x, "%s:%" PRIu64
+		    ": stream %" PRIu64 " ends before the order does (at its "
+		    "value %" PRIu64 ")", s->path, s->line, v, taken);
+	*out = s->buf[s->bi++];
+	return 0;
+}
+
+/* An order of stream numbers: a value each. */
+static int
+numbers(struct rt_expander *x, struct streams *m)
+{
+	struct iter *o = m->order;
 	uint64_t out[NBUF], v, taken = 0;
 	size_t i, no;
 	int rc = 0, k;
 
-	if ((rc = readall(x, lr, &m)) != 0)
-		goto done;
-	o = m.order;
 	while (rc == 0 && (no = fill(o)) > 0) {
 		for (i = 0; i < no; i++) {
 			v = o->buf[i];
-			if (v < 1 || v > m.n) {
+			if (v < 1 || v > m->n) {
 				rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the order is %"
 				    PRId64 ", not a stream (1 to %zu)", o->path, taken + i + 1,
-				    (int64_t)v, m.n);
+				    (int64_t)v, m->n);
 				break;
 			}
-			if ((s = m.s[v - 1]) == NULL) {	/* a fetch line's */
-				out[i] = m.pc[v - 1];
-				continue;
-			}
-			if (s->bi == s->bn && fill(s) == 0) {
-				rc = s->fail ? idlefail(x, s) : rt_expand_fail(x, "%s:%" PRIu64
-				    ": stream %" PRIu64 " ends before the order does (at its "
-				    "value %" PRIu64 ")", s->path, s->line, v, taken + i + 1);
+			if ((rc = take(x, m, v, taken + i + 1, &out[i])) != 0)
 				break;
-			}
-			out[i] = s->buf[s->bi++];
 		}
 		/* the values before an error are written */
 		if ((k = rt_expand_put(x, out, i)) != 0 && rc == 0)
 			rc = k;
 		taken += no;
 	}
+	return rc;
+}
+
+/* An order of jumps: a count of streams that come as predicted, then
+ * the stream that comes, then a count... (the first a count).  A stream
+ * predicts the stream that came after it the last time, or if none has,
+ * a new one: the stream numbered one past the highest yet. */
+static int
+jumps(struct rt_expander *x, struct streams *m)
+{
+	struct iter *o = m->order;
+	uint64_t out[NBUF], v, left, cur = 0, hi = 0, taken = 0, nth = 0;
+	uint64_t *pred;
+	size_t i, no, nout = 0;
+	int rc = 0, k;
+
+	/* pred[s]: the stream after stream s last (0 none; 0 is the start) */
+	if ((pred = calloc(m->n + 1, sizeof *pred)) == NULL)
+		return rt_expand_fail(x, "%s", strerror(ENOMEM));
+	while (rc == 0 && (no = fill(o)) > 0) {
+		for (i = 0; i < no && rc == 0; i++) {
+			v = o->buf[i];
+			if (nth++ % 2 == 0)	/* a count */
+				left = v;
+			else if (v < 1 || v > m->n) {
+				rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the jumps is %"
+				    PRId64 ", not a stream (1 to %zu)", o->path, nth,
+				    (int64_t)v, m->n);
+				break;
+			} else
+				left = 1;
+			while (left > 0) {
+				if (nth % 2 == 1) {
+					if ((v = pred[cur] != 0 ? pred[cur] : hi + 1) > m->n) {
+						rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the "
+						    "jumps counts past the last stream: stream %" PRIu64
+						    " predicts a new one, and there are %zu",
+						    o->path, nth, cur, m->n);
+						break;
+					}
+				}
+				if ((rc = take(x, m, v, ++taken, &out[nout])) != 0)
+					break;
+				nout++;
+				pred[cur] = v;
+				cur = v;
+				if (v > hi)
+					hi = v;
+				left--;
+				if (nout == NBUF) {
+					if ((rc = rt_expand_put(x, out, nout)) != 0)
+						break;
+					nout = 0;
+				}
+			}
+		}
+	}
+	/* the values before an error are written */
+	if ((k = rt_expand_put(x, out, nout)) != 0 && rc == 0)
+		rc = k;
+	free(pred);
+	return rc;
+}
+
+int
+rt_expand_streams(struct rt_expander *x, struct rt_loopr *lr)
+{
+	struct streams m = { 0 };
+	struct iter *o, *s;
+	size_t i;
+	int rc = 0;
+
+	if ((rc = readall(x, lr, &m)) != 0)
+		goto done;
+	o = m.order;
+	rc = o->jumps ? jumps(x, &m) : numbers(x, &m);
 	if (rc == 0 && o->fail)
 		rc = idlefail(x, o);
 	for (i = 0; rc == 0 && i < m.n; i++) {

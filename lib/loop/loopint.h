@@ -49,6 +49,7 @@ struct rt_stmt {
 	uint64_t base, step;	/* an emit, inside the current loop entry */
 	uint64_t sn, pc;	/* a stream line: its number, whose it is */
 	int fetch;		/* the instruction's fetches, not its data */
+	int jumps;		/* an order of jumps, not of stream numbers */
 };
 
 /* A term's polynomial at the loop indices t (t[b]: the loop b levels

@@ -774,18 +774,24 @@ fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	return 0;
 }
 
+/* "order" (stream numbers) or "jumps" (counts and stream numbers): the
+ * interleaving of the streams, after them. */
 static int
-orderline(struct rt_loopr *lr, const char *p)
+orderline(struct rt_loopr *lr, const char *p, const char *what)
 {
-	if (toplevel(lr, "order"))
+	if (toplevel(lr, what))
 		return -1;
 	if (lr->sect != SECT_STREAMS && lr->sect != SECT_FETCH) {
-		lr->err = rt_rbad(lr->r, lr->sect == SECT_ORDER ? "a second order" :
-		    "an order before any stream");
+		lr->err = rt_rbad(lr->r, lr->sect == SECT_ORDER ? "a second order ('%s')" :
+		    "an order ('%s') before any stream", what);
 		return -1;
 	}
-	if (*p != '\0')
-		return want(lr, p, "the end of the line after 'order'");
+	if (*p != '\0') {
+		char t[64];
+
+		snprintf(t, sizeof t, "the end of the line after '%s'", what);
+		return want(lr, p, t);
+	}
 	lr->sect = SECT_ORDER;
 	return 0;
 }
@@ -824,13 +830,17 @@ parseline(struct rt_loopr *lr, const char *p)
 		rc = fetchline(lr, p, q);
 	} else if (keyword(&p, "order")) {
 		q->kind = RT_STMT_ORDER;
-		rc = orderline(lr, p);
+		rc = orderline(lr, p, "order");
+	} else if (keyword(&p, "jumps")) {
+		q->kind = RT_STMT_ORDER;
+		q->jumps = 1;
+		rc = orderline(lr, p, "jumps");
 	} else if (bare(lr, p)) {
 		q->kind = RT_STMT_VALUES;
 		rc = values(lr, p, q, barehexes(lr));
 		q->live = 1;
 	} else
-		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'fetch', 'order', '}' or numbers");
+		rc = want(lr, p, "'values', 'emit', 'for', 'stream', 'fetch', 'order', 'jumps', '}' or numbers");
 	if (rc == 0 && q->kind != RT_STMT_STREAM && q->kind != RT_STMT_FETCH &&
 	    q->kind != RT_STMT_ORDER) {
 		if (lr->sect == 0)

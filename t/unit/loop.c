@@ -296,7 +296,7 @@ main(void)
 		{ "#reftrace loops 1\nemit 18446744073709551616\n",
 		    ":2: '18446744073709551616' is more than 2^64 - 1", "a coefficient past 2^64 - 1" },
 		{ "#reftrace loops 1\nvalues1 2\n",
-		    ":2: want 'values', 'emit', 'for', 'stream', 'fetch', 'order', '}' or numbers, not 'values1'", "a keyword run into a number" },
+		    ":2: want 'values', 'emit', 'for', 'stream', 'fetch', 'order', 'jumps', '}' or numbers, not 'values1'", "a keyword run into a number" },
 		{ "#reftrace loops 1\nfor t1 = 1 to 3 {\n}\n",
 		    ":2: want 'for t1 = 0 to ...'", "a loop from 1" },
 		{ "#reftrace loops 1\nfor t1 = 0 to 3 {\n  for t2 = 0 to t1 {\n  emit t2\n}\n",
