@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 32
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -85,6 +85,33 @@ check "in a model of addresses: hex digits, 16 at most" \
 	"printf '#reftrace loops 1\\n#values hex\\nff fee ffffffffffffffff\\n' | pli -x | tr '\\n' ' ' | grep -qx '0xff 0xfee 0xffffffffffffffff '"
 check_fail "17 hex digits are an error with the place" 1 "^pli: <stdin>:3: want at most 16 hex digits, not '10000000000000000'\$" \
 	"printf '#reftrace loops 1\\n#values hex\\n1 10000000000000000\\n' | pli -x"
+
+# Literals in hex after the first of a line: the difference from the one
+# before where that is shorter (reftrace(5)).  By hand: 4033b80, -50 and
+# +258 are 4033b80 4033b30 4033d88.
+check "differences on a line of hex literals, by hand" \
+	"printf '#reftrace loops 1\\n#values hex\\n4033b80 -50 +258\\n' | pli -x | tr '\\n' ' ' | grep -qx '0x4033b80 0x4033b30 0x4033d88 '"
+# 16 addresses near one another, at random: pli writes a line with
+# differences; awk resolves them by the rule and finds the addresses.
+awk 'BEGIN { srand(7); for (i = 0; i < 16; i++) printf "0x%x\n", 67320704 + int(rand() * 1024) * 8 }' >"$tmp/near"
+pli -I series "$tmp/near" >"$tmp/near.pli"
+check "near addresses: differences written, each resolved by the rule gives the addresses" \
+	"grep -q '^[0-9a-f]* .*[+-][0-9a-f]' $tmp/near.pli &&
+	 grep -v '^#' $tmp/near.pli | tr ' ' '\\n' | awk '{ if (\$0 ~ /^[+-]/) v = v + (substr(\$0, 1, 1) \"1\") * hex(substr(\$0, 2)); else v = hex(\$0); printf \"0x%x\\n\", v }
+	     function hex(s,  i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 16 + index(\"0123456789abcdef\", substr(s, i, 1)) - 1; return n }' |
+	 cmp -s - $tmp/near && rt $tmp/near $tmp/near.pli"
+check "near addresses: shorter than the addresses less their 0x" \
+	"test \$(body $tmp/near.pli) -lt \$((\$(wc -c <$tmp/near) - 2 * 16))"
+check_fail "a difference first on a line" 1 "^pli: <stdin>:4: want a value in hex digits before a difference \\(first on the line\\), not '\\+8'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\n10\\n+8 4\\n' | pli -x"
+check_fail "a difference below 0" 1 "^pli: <stdin>:3: want a value not below 0, not '-11'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\n10 -11\\n' | pli -x"
+check_fail "a difference past 2^64 - 1" 1 "^pli: <stdin>:3: want a value below 2\\^64, not '\\+1'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\nffffffffffffffff +1\\n' | pli -x"
+check_fail "a difference that is not hex" 1 "^pli: <stdin>:3: want at most 16 hex digits, or \\+hex or -hex, not '\\+x'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\n10 +x\\n' | pli -x"
+check "in a decimal model a sign is a negative literal, as before" \
+	"printf '#reftrace loops 1\\n5 -3 +2\\n' | pli -x | tr '\\n' ' ' | grep -qx '5 -3 2 '"
 
 # Two hypotheses, a stream an instruction and one stream: the blocked
 # multiply's data has 40 instructions whose order is long as streams,

@@ -143,17 +143,26 @@ print(FILE *f, const struct rt_term *t, int depth, int hex)
 }
 
 /* A line of literals: the numbers alone, as many bytes as pli -x writes
- * for them (fewer in hex: no 0x). */
+ * for them (fewer in hex: no 0x), and in hex each after the first as its
+ * difference from the one before where that is shorter (+8 for 4033b88
+ * after 4033b80: the literals of gzip's whole trace, addresses an
+ * instruction touches near each other, 5.3 MB -> 3.4 MB). */
 static void
 flushlit(struct rt_loopw *w)
 {
+	uint64_t v, d;
 	int i;
 
-	for (i = 0; i < w->nlit; i++)
-		if (w->hex)
-			fprintf(w->f, "%s%" PRIx64, i ? " " : "", w->lit[i]);
+	for (i = 0; i < w->nlit; i++) {
+		v = w->lit[i];
+		if (!w->hex)
+			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)v);
+		else if (i > 0 && (d = v >= w->lit[i - 1] ? v - w->lit[i - 1] : w->lit[i - 1] - v,
+		    rt_loop_litlen(d, 1) + 1 < rt_loop_litlen(v, 1)))
+			fprintf(w->f, " %c%" PRIx64, v >= w->lit[i - 1] ? '+' : '-', d);
 		else
-			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)w->lit[i]);
+			fprintf(w->f, "%s%" PRIx64, i ? " " : "", v);
+	}
 	if (w->nlit > 0)
 		fputc('\n', w->f);
 	w->nlit = 0;
@@ -585,7 +594,7 @@ barehexes(const struct rt_loopr *lr)
 static int
 bare(const struct rt_loopr *lr, const char *p)
 {
-	return barehexes(lr) ? isxdig(*p) : isdig(*p) || *p == '-' || *p == '+';
+	return (barehexes(lr) ? isxdig(*p) : isdig(*p)) || *p == '-' || *p == '+';
 }
 
 /* Hex digits alone: a 64-bit pattern. */
@@ -606,17 +615,47 @@ barehex(const char **pp, uint64_t *v)
 	return n ? 0 : -1;
 }
 
+/* base plus (the token at p starts with '+') or minus d, neither past
+ * 2^64 - 1 nor below 0 (what: the kind of number, for the error). */
+static int
+offset(struct rt_loopr *lr, const char *p, uint64_t base, uint64_t d, uint64_t *v,
+    const char *what)
+{
+	char t[64];
+
+	if (*p == '+' && (*v = base + d) < d) {
+		snprintf(t, sizeof t, "%s below 2^64", what);
+		return want(lr, p, t);
+	}
+	if (*p == '-' && (*v = base - d) > base) {
+		snprintf(t, sizeof t, "%s not below 0", what);
+		return want(lr, p, t);
+	}
+	return 0;
+}
+
 /* The values of a values line: signed 64-bit integers, or 64-bit
  * patterns in 0x hex; of a line of literals in a model of addresses, hex
- * digits alone. */
+ * digits alone, or after the first +hex or -hex: the value before it
+ * plus or minus that. */
 static int
 values(struct rt_loopr *lr, const char *p, struct rt_stmt *q, int barex)
 {
 	const char *s;
-	uint64_t u;
+	uint64_t u, d;
 	int sign, hex;
 
 	for (; *p != '\0'; p = blanks(s)) {
+		if (barex && (*p == '+' || *p == '-')) {
+			s = p + 1;
+			if (!isxdig(*s) || rt_scan_hex(&s, &d) || (*s != '\0' && *s != ' ' && *s != '\t'))
+				return want(lr, p, "at most 16 hex digits, or +hex or -hex");
+			if (q->nvals == 0)
+				return want(lr, p, "a value in hex digits before a difference (first on the line)");
+			if (offset(lr, p, q->vals[q->nvals - 1], d, &u, "a value"))
+				return -1;
+			goto add;
+		}
 		if (barex) {
 			s = p;
 			if (barehex(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t'))
@@ -755,10 +794,8 @@ fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 			return want(lr, p, "an address: 0x hex, or +hex or -hex from the last");
 		if ((*p == '+' || *p == '-') && lr->lastpc == RT_NOPC)
 			return want(lr, p, "an address in 0x hex before a difference (none named yet)");
-		if (*p == '+' && (pc = lr->lastpc + u) < u)
-			return want(lr, p, "an address below 2^64");
-		if (*p == '-' && (pc = lr->lastpc - u) > lr->lastpc)
-			return want(lr, p, "an address not below 0");
+		if ((*p == '+' || *p == '-') && offset(lr, p, lr->lastpc, u, &pc, "an address"))
+			return -1;
 		if (pc == RT_NOPC)
 			return want(lr, p, "an address other than 0 (none: 'stream N fetch -')");
 		if (lr->nstream + q->nvals >= UINT32_MAX - 1)
