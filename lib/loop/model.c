@@ -147,19 +147,38 @@ print(FILE *f, const struct rt_term *t, int depth, int hex)
  * difference from the one before where that is shorter (+8 for 4033b88
  * after 4033b80: the literals of gzip's whole trace, addresses an
  * instruction touches near each other, 5.3 MB -> 3.4 MB). */
+/* The bytes of literal v on a line of literals, its blank or newline
+ * included, prev the literal before it on the line unless first: in hex
+ * its difference from prev, its sign in *sign, where that is shorter
+ * (else *sign is 0). */
+static size_t
+litform(uint64_t prev, uint64_t v, int first, int hex, uint64_t *d, int *sign)
+{
+	size_t n = rt_loop_litlen(v, hex);
+
+	*sign = 0;
+	if (hex && !first) {
+		*d = v >= prev ? v - prev : prev - v;
+		if (rt_loop_litlen(*d, 1) + 1 < n) {
+			*sign = v >= prev ? '+' : '-';
+			return rt_loop_litlen(*d, 1) + 1;
+		}
+	}
+	return n;
+}
+
 static void
 flushlit(struct rt_loopw *w)
 {
 	uint64_t v, d;
-	int i;
+	int i, sign;
 
 	for (i = 0; i < w->nlit; i++) {
 		v = w->lit[i];
 		if (!w->hex)
 			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)v);
-		else if (i > 0 && (d = v >= w->lit[i - 1] ? v - w->lit[i - 1] : w->lit[i - 1] - v,
-		    rt_loop_litlen(d, 1) + 1 < rt_loop_litlen(v, 1)))
-			fprintf(w->f, " %c%" PRIx64, v >= w->lit[i - 1] ? '+' : '-', d);
+		else if (litform(i ? w->lit[i - 1] : 0, v, i == 0, 1, &d, &sign), sign)
+			fprintf(w->f, " %c%" PRIx64, sign, d);
 		else
 			fprintf(w->f, "%s%" PRIx64, i ? " " : "", v);
 	}
@@ -218,17 +237,25 @@ rt_term_walk(const struct rt_term *u, const uint64_t *t, void (*fn)(void *, uint
 	return k;
 }
 
+/* The bytes of literals as flushlit writes them, from the writer's line
+ * as it stands. */
 struct litcount {
 	uint64_t len;
 	int hex;
+	int at;			/* the place on the line */
+	uint64_t prev;		/* the literal before it there */
 };
 
 static void
 litcount(void *ctx, uint64_t v)
 {
 	struct litcount *lc = ctx;
+	uint64_t d;
+	int sign;
 
-	lc->len += rt_loop_litlen(v, lc->hex);
+	lc->len += litform(lc->prev, v, lc->at == 0, lc->hex, &d, &sign);
+	lc->prev = v;
+	lc->at = (lc->at + 1) % NLIT;
 }
 
 /* A loop is written only if it is no longer than its values as
@@ -239,7 +266,7 @@ litcount(void *ctx, uint64_t v)
 static int
 loopwins(struct rt_loopw *w, const struct rt_term *t, size_t *len)
 {
-	struct litcount lc = { 0, w->hex };
+	struct litcount lc = { 0, w->hex, w->nlit, w->nlit ? w->lit[w->nlit - 1] : 0 };
 	off_t n;
 
 	/* opened at the first loop: most streams of a trace have none */
