@@ -104,8 +104,14 @@ struct scratch {
 	size_t capa, capb;
 	uint32_t *cnt;		/* rsort's radix counts */
 	size_t *run, caprun;	/* keepr's runs: where each starts */
+	struct hnode *nd;	/* and the tree it merges them by */
+	size_t capnd;
 	struct ventry *v;	/* worksum's */
 	size_t capv;
+};
+
+struct span {			/* a run of sc->a, in filtration order */
+	size_t at, n;
 };
 
 struct wk {			/* a thread's working column */
@@ -799,6 +805,84 @@ merge(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
 	return (size_t)(o - out);
 }
 
+/* merge from the ends: the output ends at oend; the terms written. */
+static size_t
+mergeback(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
+    struct hentry *oend, unsigned p)
+{
+	const struct hentry *xp = x + nx, *yp = y + ny;
+	struct hentry *o = oend;
+
+	while (xp > x && yp > y) {
+		if (xp[-1].key == yp[-1].key) {
+			uint32_t c = xp[-1].coef + yp[-1].coef;
+
+			if (c >= p)
+				c -= p;
+			xp--;
+			yp--;
+			if (c) {
+				*--o = *xp;
+				o->coef = c;
+			}
+		} else if (earlier(xp[-1].diam, xp[-1].key, yp[-1].diam, yp[-1].key))
+			*--o = *--yp;
+		else
+			*--o = *--xp;
+	}
+	while (xp > x)
+		*--o = *--xp;
+	while (yp > y)
+		*--o = *--yp;
+	return (size_t)(oend - o);
+}
+
+/* A node of the tree keepr merges a segment's runs by: a run (l NONE;
+ * while the tree is built, at is its cursor) or the merge of two. */
+#define NONE UINT32_MAX
+struct hnode {
+	size_t at, n;		/* its terms: [at, at + n) of sc->a or sc->b */
+	uint32_t l, r;
+	int inb;		/* in sc->b: a right child's */
+};
+
+/* Node indices as a binary heap, the node with the fewest terms on top. */
+static void
+hndown(const struct hnode *nd, size_t *h, size_t n, size_t i)
+{
+	size_t last = h[i], c;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && nd[h[c + 1]].n < nd[h[c]].n)
+			c++;
+		if (nd[h[c]].n >= nd[last].n)
+			break;
+		h[i] = h[c];
+	}
+	h[i] = last;
+}
+
+/* Merge node m's children, l in sc->a and r in sc->b, r's place right
+ * after l's (with a gap between them, nothing else), into m's buffer
+ * without a copy: forward from l's start into sc->b, or backward from
+ * r's end into sc->a.  The output cannot overtake the child it shares
+ * its buffer with: it writes no more terms than it has read, and that
+ * child lies ahead of it. */
+static void
+mergenode(struct wk *w, struct hnode *m, const struct hnode *l, const struct hnode *r)
+{
+	struct scratch *sc = w->sc;
+
+	if (m->inb) {
+		m->n = merge(sc->a + l->at, l->n, sc->b + r->at, r->n, sc->b + l->at, w->x->p);
+		m->at = l->at;
+	} else {
+		m->n = mergeback(sc->a + l->at, l->n, sc->b + r->at, r->n, sc->a + r->at + r->n,
+		    w->x->p);
+		m->at = r->at + r->n - m->n;
+	}
+}
+
 /* How many terms of a run come before t or are t, in filtration order. */
 static size_t
 upto(const struct cursor *r, const struct hentry *t)
@@ -815,17 +899,24 @@ upto(const struct cursor *r, const struct hentry *t)
 	return lo;
 }
 
-/* The next terms of the runs, SEGMENT or so, merged into sc->a (equal
+/* The next terms of the runs, SEGMENT or so, merged in sc->a (equal
  * terms summed, zeros dropped): the terms up to a term of the longest
- * run, every run cut there, gathered times their factors, then merged in
- * pairs until one is left.  The terms written, 0 when the runs are
- * empty. */
+ * run, every run cut there, gathered times their factors, and merged two
+ * at a time by Huffman's tree over their lengths, the two shortest first
+ * (a long run is merged once or twice, not in every round of pairs: on
+ * 1500 i.i.d. windows, 153 runs a segment at the median, 603 M merge
+ * steps where rounds of pairs took 872 M, and 4% less time).  The pieces are laid out in the order of the tree's
+ * leaves, every left child's in sc->a and right child's in sc->b at the
+ * same places, so that the two runs of every merge are neighbours in two
+ * buffers and merge where they are.  *out: where the terms are in sc->a,
+ * none when the runs are empty. */
 static int
-segment(struct wk *w, size_t *np)
+segment(struct wk *w, struct span *out)
 {
 	struct scratch *sc = w->sc;
 	const struct hentry *t = NULL, *u;
-	size_t i, j, k, o, n = 0, len, big = 0, step;
+	struct hnode *nd;
+	size_t i, j, k, m, n = 0, len, big = 0, step, *h;
 
 	for (k = 0, i = 0; i < w->ncur; i++)
 		if (w->cur[i].at < w->cur[i].end)
@@ -848,38 +939,62 @@ segment(struct wk *w, size_t *np)
 		}
 	if (rt_grow(&sc->a, &sc->capa, n + 1, sizeof *sc->a) ||
 	    rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b) ||
-	    rt_grow(&sc->run, &sc->caprun, k + 2, sizeof *sc->run))
+	    rt_grow(&sc->run, &sc->caprun, 2 * k + 2, sizeof *sc->run) ||
+	    rt_grow(&sc->nd, &sc->capnd, 2 * k + 2, sizeof *sc->nd))
 		return -1;
-	for (n = 0, j = 0, i = 0; i < k; i++) {
-		u = w->cur[i].at + (t != NULL ? upto(&w->cur[i], t) : (size_t)(w->cur[i].end - w->cur[i].at));
-		if (u == w->cur[i].at)
-			continue;
-		sc->run[j++] = n;
-		for (; w->cur[i].at < u; w->cur[i].at++, n++) {
-			sc->a[n] = *w->cur[i].at;
-			if (w->cur[i].f != 1)
-				sc->a[n].coef = pmod(w->x, (uint64_t)sc->a[n].coef * w->cur[i].f);
-		}
+	nd = sc->nd;
+	h = sc->run;
+	for (j = 0, i = 0; i < k; i++) {	/* the runs' pieces */
+		len = t != NULL ? upto(&w->cur[i], t) : (size_t)(w->cur[i].end - w->cur[i].at);
+		if (len > 0)
+			nd[j++] = (struct hnode){ i, len, NONE, NONE, 0 };
 	}
-	k = j;
-	sc->run[k] = n;		/* k runs, [run[i], run[i + 1]) */
-	while (k > 1) {
-		for (o = 0, j = 0, i = 0; i < k; i += 2, j++) {
-			size_t at = sc->run[i], mid = sc->run[i + 1];
+	*out = (struct span){ 0, 0 };
+	if ((k = j) == 0)
+		return 0;
+	/* Huffman's tree over their lengths */
+	for (i = 0; i < k; i++)
+		h[i] = i;
+	for (i = k / 2 + 1; i-- > 0;)
+		if (i < k)
+			hndown(nd, h, k, i);
+	for (m = k, j = k; j > 1; m++) {
+		size_t x = h[0];
 
-			sc->run[j] = o;
-			if (i + 1 == k) {
-				memcpy(sc->b + o, sc->a + at, (mid - at) * sizeof *sc->b);
-				o += mid - at;
-			} else
-				o += merge(sc->a + at, mid - at, sc->a + mid,
-				    sc->run[i + 2] - mid, sc->b + o, w->x->p);
-		}
-		k = j;
-		sc->run[k] = o;
-		trade(&sc->a, &sc->capa, &sc->b, &sc->capb);
+		h[0] = h[--j];
+		hndown(nd, h, j, 0);
+		nd[m] = (struct hnode){ 0, nd[x].n + nd[h[0]].n, (uint32_t)x, (uint32_t)h[0], 0 };
+		h[0] = m;
+		hndown(nd, h, j, 0);
 	}
-	*np = k ? sc->run[1] : 0;
+	/* the pieces gathered in the order of its leaves, left first, a left
+	 * child's in sc->a and a right one's in sc->b (the root's in sc->a) */
+	nd[m - 1].inb = 0;
+	for (h[0] = m - 1, j = 1, n = 0; j > 0;) {
+		struct hnode *v = &nd[h[--j]];
+		struct hentry *d;
+		struct cursor *c;
+
+		if (v->l != NONE) {
+			nd[v->l].inb = 0;
+			nd[v->r].inb = 1;
+			h[j++] = v->r;
+			h[j++] = v->l;
+			continue;
+		}
+		c = &w->cur[v->at];
+		d = v->inb ? sc->b : sc->a;
+		for (v->at = n, u = c->at + v->n; c->at < u; c->at++, n++) {
+			d[n] = *c->at;
+			if (c->f != 1)
+				d[n].coef = pmod(w->x, (uint64_t)d[n].coef * c->f);
+		}
+	}
+	/* merged in the order the tree was built: children first */
+	for (i = k; i < m; i++)
+		mergenode(w, &nd[i], &nd[nd[i].l], &nd[nd[i].r]);
+	out->at = nd[m - 1].at;
+	out->n = nd[m - 1].n;
 	return 0;
 }
 
@@ -897,6 +1012,7 @@ static int
 keepr(struct wk *w, const struct hentry *piv)
 {
 	struct hentry *h = w->heap;
+	struct span seg;
 	size_t i, n = w->nheap;
 
 	w->nheap = 0;
@@ -916,8 +1032,9 @@ keepr(struct wk *w, const struct hentry *piv)
 		return -1;
 	w->nkept = 1;		/* the pivot */
 	for (;;) {
-		if (segment(w, &n))
+		if (segment(w, &seg))
 			return -1;
+		n = seg.n;
 		if (w->nkept + n > w->pushed) {
 			w->nkept = 0;
 			w->ncur = 0;
@@ -925,7 +1042,7 @@ keepr(struct wk *w, const struct hentry *piv)
 		}
 		if (rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
 			return -1;
-		memcpy(w->kept + w->nkept, w->sc->a, n * sizeof *w->kept);
+		memcpy(w->kept + w->nkept, w->sc->a + seg.at, n * sizeof *w->kept);
 		w->nkept += n;
 		if (w->ncur == 0 && n == 0)
 			break;
@@ -1287,6 +1404,7 @@ out:
 		free(sc[i].b);
 		free(sc[i].cnt);
 		free(sc[i].run);
+		free(sc[i].nd);
 		free(sc[i].v);
 	}
 	if (x->pend != NULL)
