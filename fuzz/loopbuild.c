@@ -4,7 +4,9 @@
  * are common: a byte below 0xc0 adds a value, the last one plus a step of
  * -32 to 31; a byte from 0xc0 copies the last 1 to 32 values once more,
  * each shifted by the step the next byte gives (a loop's next iteration).
- * The first byte picks the period (1 to 16) and the depth (1 to 4). */
+ * The first byte picks the period (1 to 16), the depth (1 to 4) and
+ * (0x40) a model of addresses, whose literals are written in hex and as
+ * differences on their line where shorter. */
 #include "fuzz.h"
 #include "loop.h"
 
@@ -67,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			vals[nvals++] = vals[j] + step;
 		len = 0;
 	}
-	if ((f = open_memstream(&buf, &len)) == NULL || (w = rt_loopw_open(f, 0)) == NULL ||
+	if ((f = open_memstream(&buf, &len)) == NULL || (w = rt_loopw_open(f, data[0] >> 6 & 1)) == NULL ||
 	    (b = rt_loopb_new((unsigned)(data[0] & 15) + 1, (unsigned)(data[0] >> 4 & 3) + 1, 0,
 	    phase, w)) == NULL)
 		abort();
