@@ -27,12 +27,13 @@ check "every stream of a whole trace named once, on a stream line or a fetch lin
 	 test \$a -gt 1000 && test \$a -eq \$b"
 # The jumps, by a naive model of their rule (reftrace(5)): each stream
 # predicts the stream after it the last time, or a new one; a count of
-# streams as predicted, then the stream that came instead; a count last.
+# streams as predicted, then the stream that came instead as its
+# difference from the last one; a count last.
 check "a whole trace's order is its jumps, the counts and streams the rule gives" \
 	"grep -q '^jumps\$' $tmp/bsort-reversed.pli &&
 	 awk '!/^#/ { k = (\$2 == \"I\" ? \"f\" : \"d\") \$6; w = (p in pr) ? pr[p] : ns + 1
 	     if (!(k in num)) num[k] = ++ns; s = num[k]
-	     if (s == w) r++; else { print r; print s; r = 0 }; pr[p] = s; p = s } END { print r }' $tmp/bs.txt >$tmp/bs.jumps &&
+	     if (s == w) r++; else { print r; print s - p; r = 0 }; pr[p] = s; p = s } END { print r }' $tmp/bs.txt >$tmp/bs.jumps &&
 	 { echo '#reftrace loops 1'; sed '1,/^jumps\$/d' $tmp/bsort-reversed.pli; } | pli -x >$tmp/bs.pj &&
 	 test \$(wc -l <$tmp/bs.jumps) -gt 1000 && cmp -s $tmp/bs.pj $tmp/bs.jumps"
 check "a whole trace's jumps: fewer than a tenth of its values" \
@@ -82,23 +83,24 @@ check_fail "values the order never takes are an error" 1 \
 	"^pli: <stdin>:2: stream 1 has values the order never takes\$" \
 	"printf '$hand' | sed 's/to 2 {/to 3 {/' | pli -x"
 # The same as jumps: 1 2 3 come as predicted (new streams: a count of
-# 3), then 1 where stream 3 predicts a new one; 2 as stream 1 predicts
-# (1), then 1 where 2 predicts 3; 3 where 1 predicts 2 (0); a count of 0.
-jh='#reftrace loops 1\nstream 1 0x400\nfor t1 = 0 to 2 {\n  emit t1 + 10\n}\nstream 2 0x404\nvalues 7 9\nstream 3 fetch 0x40\njumps\nvalues 3 1 1 1 0 3 0\n'
+# 3), then 1 (-2 from 3) where stream 3 predicts a new one; 2 as stream 1
+# predicts (1), then 1 (-1 from 2) where 2 predicts 3; 3 (2 from 1) where
+# 1 predicts 2 (0); a count of 0.
+jh='#reftrace loops 1\nstream 1 0x400\nfor t1 = 0 to 2 {\n  emit t1 + 10\n}\nstream 2 0x404\nvalues 7 9\nstream 3 fetch 0x40\njumps\nvalues 3 -2 1 -1 0 2 0\n'
 check "a hand-written model of jumps expands in its order" \
 	"printf '$jh' | grep -q '^jumps' && printf '$jh' | pli -x | tr '\\n' ' ' | grep -qx '10 7 64 11 9 12 64 '"
 check_fail "a jump to no stream is an error with the place" 1 \
-	"^pli: <stdin>: value 2 of the jumps is 4, not a stream \\(1 to 3\\)\$" \
-	"printf '$jh' | sed 's/values 3 1 1/values 3 4 1/' | pli -x"
+	"^pli: <stdin>: value 2 of the jumps, 4 from stream 3, is not a stream \\(1 to 3\\)\$" \
+	"printf '$jh' | sed 's/values 3 -2 1/values 3 4 1/' | pli -x"
 check_fail "a count past the last stream" 1 \
 	"^pli: <stdin>: value 1 of the jumps counts past the last stream: stream 3 predicts a new one, and there are 3\$" \
-	"printf '$jh' | sed 's/values 3 1 1 1 0 3 0/values 4/' | pli -x"
+	"printf '$jh' | sed 's/values 3 -2 1 -1 0 2 0/values 4/' | pli -x"
 check_fail "a stream spent before the jumps are" 1 \
 	"^pli: <stdin>:6: stream 2 ends before the order does" \
 	"printf '$jh' | sed 's/values 7 9/values 7/' | pli -x"
 check_fail "values the jumps never take are an error" 1 \
 	"^pli: <stdin>:2: stream 1 has values the order never takes\$" \
-	"printf '$jh' | sed 's/values 3 1 1 1 0 3 0/values 3 1 1/' | pli -x"
+	"printf '$jh' | sed 's/values 3 -2 1 -1 0 2 0/values 3 -2 1/' | pli -x"
 check_fail "jumps after an order" 1 "^pli: <stdin>:11: a second order \\('jumps'\\)\$" \
 	"printf '$hand''jumps\\nvalues 0\\n' | pli -x"
 check_fail "streams numbered out of turn" 1 "^pli: <stdin>:6: want 'stream 2' and what it is\$" \

@@ -310,9 +310,10 @@ numbers(struct rt_expander *x, struct streams *m)
 }
 
 /* An order of jumps: a count of streams that come as predicted, then
- * the stream that comes, then a count... (the first a count).  A stream
- * predicts the stream that came after it the last time, or if none has,
- * a new one: the stream numbered one past the highest yet. */
+ * the stream that comes (its number's difference from the last
+ * stream's, 0 at the start), then a count... (the first a count).  A
+ * stream predicts the stream that came after it the last time, or if
+ * none has, a new one: the stream numbered one past the highest yet. */
 static int
 jumps(struct rt_expander *x, struct streams *m)
 {
@@ -330,10 +331,10 @@ jumps(struct rt_expander *x, struct streams *m)
 			v = o->buf[i];
 			if (nth++ % 2 == 0)	/* a count */
 				left = v;
-			else if (v < 1 || v > m->n) {
-				rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the jumps is %"
-				    PRId64 ", not a stream (1 to %zu)", o->path, nth,
-				    (int64_t)v, m->n);
+			else if ((v = cur + o->buf[i]) < 1 || v > m->n) {
+				rc = rt_expand_fail(x, "%s: value %" PRIu64 " of the jumps, %"
+				    PRId64 " from stream %" PRIu64 ", is not a stream (1 to %zu)",
+				    o->path, nth, (int64_t)o->buf[i], cur, m->n);
 				break;
 			} else
 				left = 1;
