@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -110,6 +110,12 @@ check_fail "a difference past 2^64 - 1" 1 "^pli: <stdin>:3: want a value below 2
 	"printf '#reftrace loops 1\\n#values hex\\nffffffffffffffff +1\\n' | pli -x"
 check_fail "a difference that is not hex" 1 "^pli: <stdin>:3: want at most 16 hex digits, or \\+hex or -hex, not '\\+x'\$" \
 	"printf '#reftrace loops 1\\n#values hex\\n10 +x\\n' | pli -x"
+# A loop runs its last index + 1 times modulo 2^64 (reftrace(5)): -1 is
+# no times, as the inner loop of this triangle at t1 = 0; so in a model
+# of streams.
+check "a last index of -1 runs a loop no times, in both expanders" \
+	"printf '#reftrace loops 1\\nfor t1 = 0 to 3 {\\n  for t2 = 0 to t1 - 1 {\\n    emit t2\\n  }\\n}\\n' | pli -x | tr '\\n' ' ' | grep -qx '0 0 1 0 1 2 ' &&
+	 printf '#reftrace loops 1\\nstream 1 0x4\\nfor t1 = 0 to 3 {\\n  for t2 = 0 to t1 - 1 {\\n    emit t2\\n  }\\n}\\norder\\nvalues 1 1 1 1 1 1\\n' | pli -x | tr '\\n' ' ' | grep -qx '0 0 1 0 1 2 '"
 check "in a decimal model a sign is a negative literal, as before" \
 	"printf '#reftrace loops 1\\n5 -3 +2\\n' | pli -x | tr '\\n' ' ' | grep -qx '5 -3 2 '"
 
