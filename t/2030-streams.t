@@ -37,7 +37,7 @@ check "a whole trace's order is its jumps, the counts and streams the rule gives
 	 { echo '#reftrace loops 1'; sed '1,/^jumps\$/d' $tmp/bsort-reversed.pli; } | pli -x >$tmp/bs.pj &&
 	 test \$(wc -l <$tmp/bs.jumps) -gt 1000 && cmp -s $tmp/bs.pj $tmp/bs.jumps"
 check "a whole trace's jumps: fewer than a tenth of its values" \
-	"test \$(wc -l <$tmp/bs.jumps) -gt 100 && test \$((10 * \$(wc -l <$tmp/bs.jumps))) -lt \$(wc -l <$tmp/bsort-reversed.addr)"
+	"test \$(wc -l <$tmp/bs.pj) -gt 100 && test \$((10 * \$(wc -l <$tmp/bs.pj))) -lt \$(wc -l <$tmp/bsort-reversed.addr)"
 check "a whole trace's model under gzip -9 is smaller than its addresses under gzip -9" \
 	"a=\$(gzip -9 <$tmp/bsort-reversed.pli | wc -c); b=\$(gzip -9 <$tmp/bsort-reversed.addr | wc -c);
 	 test \$a -gt 1000 && test \$a -lt \$b"

@@ -142,11 +142,6 @@ print(FILE *f, const struct rt_term *t, int depth, int hex)
 	fputs("}\n", f);
 }
 
-/* A line of literals: the numbers alone, as many bytes as pli -x writes
- * for them (fewer in hex: no 0x), and in hex each after the first as its
- * difference from the one before where that is shorter (+8 for 4033b88
- * after 4033b80: the literals of gzip's whole trace, addresses an
- * instruction touches near each other, 5.3 MB -> 3.4 MB). */
 /* The bytes of literal v on a line of literals, its blank or newline
  * included, prev the literal before it on the line unless first: in hex
  * its difference from prev, its sign in *sign, where that is shorter
@@ -167,6 +162,11 @@ litform(uint64_t prev, uint64_t v, int first, int hex, uint64_t *d, int *sign)
 	return n;
 }
 
+/* A line of literals: the numbers alone, as many bytes as pli -x writes
+ * for them (fewer in hex: no 0x), and in hex each after the first as its
+ * difference from the one before where that is shorter (+8 for 4033b88
+ * after 4033b80: addresses an instruction touches near each other; the
+ * stream sections of gzip's whole trace 6.1 MB -> 4.1 MB). */
 static void
 flushlit(struct rt_loopw *w)
 {
@@ -175,12 +175,13 @@ flushlit(struct rt_loopw *w)
 
 	for (i = 0; i < w->nlit; i++) {
 		v = w->lit[i];
-		if (!w->hex)
-			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)v);
-		else if (litform(i ? w->lit[i - 1] : 0, v, i == 0, 1, &d, &sign), sign)
+		litform(i ? w->lit[i - 1] : 0, v, i == 0, w->hex, &d, &sign);
+		if (sign)
 			fprintf(w->f, " %c%" PRIx64, sign, d);
-		else
+		else if (w->hex)
 			fprintf(w->f, "%s%" PRIx64, i ? " " : "", v);
+		else
+			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)v);
 	}
 	if (w->nlit > 0)
 		fputc('\n', w->f);

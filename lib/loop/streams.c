@@ -2,7 +2,7 @@
  * stream modelled on its own and the interleaving modelled as a stream of
  * stream numbers (Ketterlin and Clauss apply nested-loop recognition to
  * traces this way: a load's addresses are a loop nest where the whole
- * trace is not).  The interleaving is written as its jumps: each stream
+ * trace is not).  The interleaving is modelled as its jumps: each stream
  * predicts the stream that came after it the last time (a stream not yet
  * followed, a new stream), and the jumps are the counts of streams that
  * came as predicted, each followed by the stream that came instead, as
@@ -11,9 +11,9 @@
  * branches: gzip's whole trace has 9.5 M values and 0.2 M jumps, where
  * the stream numbers of every value were 70% of its model; a branch's
  * target is near it, and as differences the jumps were a third
- * shorter).  The
- * model is written whole at the end: "stream N KEY" and the stream's
- * statements, for each stream, then "jumps" and their model. */
+ * shorter).  The model is written whole at the end: "stream N KEY" and
+ * the stream's statements, for each stream, then "jumps" or "order" (the
+ * shorter) and its model. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -54,7 +54,7 @@ struct rt_loopm {
 	/* the other order: the stream numbers, a value each (a loop nest's
 	 * few instructions are a nest of stream numbers, where the jumps at
 	 * the first iterations of its loops break the nest: the blocked
-	 * multiply's data, 3.6 KB as numbers and 5.9 KB as jumps); dropped
+	 * multiply's data, 3.5 KB as numbers and 5.8 KB as jumps); dropped
 	 * as soon as it is far longer than the jumps (NULL), as on a whole
 	 * trace, where it was two thirds of pli's time */
 	struct stream *order;

@@ -103,15 +103,11 @@ struct scratch {
 	struct hentry *a, *b;	/* terms gathered, and rsort's copy */
 	size_t capa, capb;
 	uint32_t *cnt;		/* rsort's radix counts */
-	size_t *run, caprun;	/* keepr's runs: where each starts */
-	struct hnode *nd;	/* and the tree it merges them by */
+	struct hnode *nd;	/* keepr's tree of runs to merge, */
+	size_t *run, caprun;	/* its nodes as a heap, then a stack */
 	size_t capnd;
 	struct ventry *v;	/* worksum's */
 	size_t capv;
-};
-
-struct span {			/* a run of sc->a, in filtration order */
-	size_t at, n;
 };
 
 struct wk {			/* a thread's working column */
@@ -905,13 +901,14 @@ upto(const struct cursor *r, const struct hentry *t)
  * at a time by Huffman's tree over their lengths, the two shortest first
  * (a long run is merged once or twice, not in every round of pairs: on
  * 1500 i.i.d. windows, 153 runs a segment at the median, 603 M merge
- * steps where rounds of pairs took 872 M, and 4% less time).  The pieces are laid out in the order of the tree's
- * leaves, every left child's in sc->a and right child's in sc->b at the
- * same places, so that the two runs of every merge are neighbours in two
- * buffers and merge where they are.  *out: where the terms are in sc->a,
- * none when the runs are empty. */
+ * steps where rounds of pairs took 872 M, and 4% less time).  The pieces
+ * are laid out in the order of the tree's leaves, every left child's in
+ * sc->a and right child's in sc->b at the same places, so that the two
+ * runs of every merge are neighbours in two buffers and merge where they
+ * are.  *out and *np: the terms, in sc->a (none when the runs are
+ * empty). */
 static int
-segment(struct wk *w, struct span *out)
+segment(struct wk *w, const struct hentry **out, size_t *np)
 {
 	struct scratch *sc = w->sc;
 	const struct hentry *t = NULL, *u;
@@ -949,15 +946,14 @@ segment(struct wk *w, struct span *out)
 		if (len > 0)
 			nd[j++] = (struct hnode){ i, len, NONE, NONE, 0 };
 	}
-	*out = (struct span){ 0, 0 };
-	if ((k = j) == 0)
+	*out = sc->a;
+	if ((*np = k = j) == 0)
 		return 0;
 	/* Huffman's tree over their lengths */
 	for (i = 0; i < k; i++)
 		h[i] = i;
 	for (i = k / 2 + 1; i-- > 0;)
-		if (i < k)
-			hndown(nd, h, k, i);
+		hndown(nd, h, k, i);
 	for (m = k, j = k; j > 1; m++) {
 		size_t x = h[0];
 
@@ -993,8 +989,8 @@ segment(struct wk *w, struct span *out)
 	/* merged in the order the tree was built: children first */
 	for (i = k; i < m; i++)
 		mergenode(w, &nd[i], &nd[nd[i].l], &nd[nd[i].r]);
-	out->at = nd[m - 1].at;
-	out->n = nd[m - 1].n;
+	*out = sc->a + nd[m - 1].at;
+	*np = nd[m - 1].n;
 	return 0;
 }
 
@@ -1012,7 +1008,7 @@ static int
 keepr(struct wk *w, const struct hentry *piv)
 {
 	struct hentry *h = w->heap;
-	struct span seg;
+	const struct hentry *seg;
 	size_t i, n = w->nheap;
 
 	w->nheap = 0;
@@ -1032,9 +1028,8 @@ keepr(struct wk *w, const struct hentry *piv)
 		return -1;
 	w->nkept = 1;		/* the pivot */
 	for (;;) {
-		if (segment(w, &seg))
+		if (segment(w, &seg, &n))
 			return -1;
-		n = seg.n;
 		if (w->nkept + n > w->pushed) {
 			w->nkept = 0;
 			w->ncur = 0;
@@ -1042,7 +1037,7 @@ keepr(struct wk *w, const struct hentry *piv)
 		}
 		if (rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
 			return -1;
-		memcpy(w->kept + w->nkept, w->sc->a + seg.at, n * sizeof *w->kept);
+		memcpy(w->kept + w->nkept, seg, n * sizeof *w->kept);
 		w->nkept += n;
 		if (w->ncur == 0 && n == 0)
 			break;
