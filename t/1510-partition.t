@@ -5,7 +5,7 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 44
+plan 45
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
@@ -71,6 +71,12 @@ awk '/^L2/ {$21 = "-"; $22 = "-"} {print}' "$tmp/t0" >"$tmp/t.mixed"
 check_fail "-3: capacity and conflict in some rows only: a bad table, said where" 1 \
     "t.mixed:4: capacity and conflict misses in some levels' rows and not in others" \
     "cachesim -M $tmp/t.mixed"
+# a row whose name, after blanks, starts with '#' would be written back
+# as a comment and lost (fuzz/cachetab found it): refused, said where
+awk '/^L2/ {$1 = " #"} {print}' "$tmp/t0" >"$tmp/t.hash"
+check_fail "a level named '#...' is refused at its line" 1 \
+    "t.hash:4: a level named '#': a name may not start with '#'" \
+    "cachesim -M $tmp/t.hash"
 for k in 0 1 2 3; do cachesim -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/c$k"; done
 check_fail "-M: a partition missing" 1 "1 of 4 partitions missing: 2" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c3"

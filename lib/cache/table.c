@@ -268,6 +268,13 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 		save = NULL;
 		for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
 			f[nf++] = s;
+		/* a name after blanks that starts with '#' would be read back
+		 * as a comment, the row lost (found by fuzzing) */
+		if (nf > 0 && f[0][0] == '#') {
+			snprintf(err, errlen, "%s", rt_rbad(r, "a level named '%s': a name may "
+			    "not start with '#'", f[0]));
+			return -1;
+		}
 		if (t->n == RT_MAXLEVEL + 2 || readrow(&t->row[t->n], f, nf, t->threec != 0)) {
 			snprintf(err, errlen, "%s", rt_rbad(r, t->n == RT_MAXLEVEL + 2 ?
 			    "too many levels" : "bad cache table row"));
