@@ -94,6 +94,10 @@ struct ctx {
 	size_t next, committed;
 	int committing, err;
 	struct pend *pend;	/* LOOK of them, column c in pend[c % LOOK] */
+	int helpers;		/* threads beside one */
+	int jobstate;		/* merges of keepr's a thread asks another */
+	struct wk *job;		/* to do: the nodes of job's tree marked for */
+	size_t jobk, jobm;	/* them among [jobk, jobm) */
 };
 
 /* Buffers a thread sorts in, its own whatever column it holds: they are
@@ -154,6 +158,8 @@ struct pend {
 #endif
 #define DENSE 4096		/* vertices for rows of bits and a matrix */
 #define LOOK 64			/* columns reduced ahead of the last committed */
+#define HELP (SEGMENT / 128)	/* merge steps worth sharing with another thread */
+enum { NOJOB, POSTED, TAKEN, DONE };
 
 static void *
 aalloc(struct arena *a, size_t n)
@@ -768,79 +774,104 @@ worksum(struct wk *w)
 	return 0;
 }
 
-/* Merge two runs in filtration order, equal terms summed, zeros dropped:
- * the terms written. */
+/* A term's coefficient times f (a factor of a run not yet applied). */
+static uint32_t
+scaled(const struct ctx *x, const struct hentry *e, uint32_t f)
+{
+	return f == 1 ? e->coef : pmod(x, (uint64_t)e->coef * f);
+}
+
+/* Merge two runs, x's terms times fx and y's times fy, in filtration
+ * order, equal terms summed, zeros dropped: the terms written. */
 static size_t
-merge(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
-    struct hentry *out, unsigned p)
+merge(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
+    const struct hentry *y, size_t ny, uint32_t fy, struct hentry *out)
 {
 	const struct hentry *xe = x + nx, *ye = y + ny;
 	struct hentry *o = out;
+	unsigned p = c->p;
 
 	while (x < xe && y < ye) {
 		if (x->key == y->key) {
-			uint32_t c = x->coef + y->coef;
+			uint32_t s = scaled(c, x, fx) + scaled(c, y, fy);
 
-			if (c >= p)
-				c -= p;
-			if (c) {
+			if (s >= p)
+				s -= p;
+			if (s) {
 				*o = *x;
-				o++->coef = c;
+				o++->coef = s;
 			}
 			x++;
 			y++;
-		} else if (earlier(x->diam, x->key, y->diam, y->key))
-			*o++ = *x++;
-		else
-			*o++ = *y++;
+		} else if (earlier(x->diam, x->key, y->diam, y->key)) {
+			*o = *x;
+			o++->coef = scaled(c, x++, fx);
+		} else {
+			*o = *y;
+			o++->coef = scaled(c, y++, fy);
+		}
 	}
-	while (x < xe)
-		*o++ = *x++;
-	while (y < ye)
-		*o++ = *y++;
+	for (; x < xe; x++) {
+		*o = *x;
+		o++->coef = scaled(c, x, fx);
+	}
+	for (; y < ye; y++) {
+		*o = *y;
+		o++->coef = scaled(c, y, fy);
+	}
 	return (size_t)(o - out);
 }
 
 /* merge from the ends: the output ends at oend; the terms written. */
 static size_t
-mergeback(const struct hentry *x, size_t nx, const struct hentry *y, size_t ny,
-    struct hentry *oend, unsigned p)
+mergeback(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
+    const struct hentry *y, size_t ny, uint32_t fy, struct hentry *oend)
 {
 	const struct hentry *xp = x + nx, *yp = y + ny;
 	struct hentry *o = oend;
+	unsigned p = c->p;
 
 	while (xp > x && yp > y) {
 		if (xp[-1].key == yp[-1].key) {
-			uint32_t c = xp[-1].coef + yp[-1].coef;
+			uint32_t s = scaled(c, --xp, fx) + scaled(c, --yp, fy);
 
-			if (c >= p)
-				c -= p;
-			xp--;
-			yp--;
-			if (c) {
+			if (s >= p)
+				s -= p;
+			if (s) {
 				*--o = *xp;
-				o->coef = c;
+				o->coef = s;
 			}
-		} else if (earlier(xp[-1].diam, xp[-1].key, yp[-1].diam, yp[-1].key))
+		} else if (earlier(xp[-1].diam, xp[-1].key, yp[-1].diam, yp[-1].key)) {
 			*--o = *--yp;
-		else
+			o->coef = scaled(c, yp, fy);
+		} else {
 			*--o = *--xp;
+			o->coef = scaled(c, xp, fx);
+		}
 	}
-	while (xp > x)
+	while (xp > x) {
 		*--o = *--xp;
-	while (yp > y)
+		o->coef = scaled(c, xp, fx);
+	}
+	while (yp > y) {
 		*--o = *--yp;
+		o->coef = scaled(c, yp, fy);
+	}
 	return (size_t)(oend - o);
 }
 
-/* A node of the tree keepr merges a segment's runs by: a run (l NONE;
- * while the tree is built, at is its cursor) or the merge of two. */
+/* A node of the tree keepr merges a segment's runs by: a piece of a run
+ * (l NONE), read where it is, or the merge of two. */
 #define NONE UINT32_MAX
 struct hnode {
-	size_t at, n;		/* its terms: [at, at + n) of sc->a or sc->b */
-	uint32_t l, r;
+	size_t at, n;		/* its terms: [at, at + n) of sc->a or sc->b, */
+	const struct hentry *src;	/* or a piece's: src[0, n) times f */
+	uint32_t f;		/* (while the tree is built, at is its cursor) */
+	uint32_t l, r, up;
 	int inb;		/* in sc->b: a right child's */
-};
+	int who;		/* merged by this thread first (0), another (1), */
+	size_t work, anc;	/* this one after (2); terms read by its merges */
+};				/* and by its ancestors' */
 
 /* Node indices as a binary heap, the node with the fewest terms on top. */
 static void
@@ -861,22 +892,116 @@ hndown(const struct hnode *nd, size_t *h, size_t n, size_t i)
 /* Merge node m's children, l in sc->a and r in sc->b, r's place right
  * after l's (with a gap between them, nothing else), into m's buffer
  * without a copy: forward from l's start into sc->b, or backward from
- * r's end into sc->a.  The output cannot overtake the child it shares
- * its buffer with: it writes no more terms than it has read, and that
- * child lies ahead of it. */
+ * r's end into sc->a; the root (out not NULL) into out.  The output
+ * cannot overtake the child it shares its buffer with: it writes no more
+ * terms than it has read, and that child lies ahead of it.  A piece of a
+ * run is read in its run, its factor applied as it is merged. */
 static void
-mergenode(struct wk *w, struct hnode *m, const struct hnode *l, const struct hnode *r)
+mergenode(struct wk *w, struct hnode *m, const struct hnode *l, const struct hnode *r,
+    struct hentry *out)
 {
 	struct scratch *sc = w->sc;
+	const struct hentry *x = l->src != NULL ? l->src : sc->a + l->at;
+	const struct hentry *y = r->src != NULL ? r->src : sc->b + r->at;
 
-	if (m->inb) {
-		m->n = merge(sc->a + l->at, l->n, sc->b + r->at, r->n, sc->b + l->at, w->x->p);
+	if (out != NULL)
+		m->n = merge(w->x, x, l->n, l->f, y, r->n, r->f, out);
+	else if (m->inb) {
+		m->n = merge(w->x, x, l->n, l->f, y, r->n, r->f, sc->b + l->at);
 		m->at = l->at;
 	} else {
-		m->n = mergeback(sc->a + l->at, l->n, sc->b + r->at, r->n, sc->a + r->at + r->n,
-		    w->x->p);
+		m->n = mergeback(w->x, x, l->n, l->f, y, r->n, r->f, sc->a + r->at + r->n);
 		m->at = r->at + r->n - m->n;
 	}
+}
+
+/* The merges of the nodes [k, m) of w's tree marked who, in the order
+ * they were made (children first); the root's output to out. */
+static void
+merges(struct wk *w, size_t k, size_t m, int who, struct hentry *out)
+{
+	struct hnode *nd = w->sc->nd;
+	size_t i;
+
+	for (i = k; i < m; i++)
+		if (nd[i].who == who)
+			mergenode(w, &nd[i], &nd[nd[i].l], &nd[nd[i].r], i == m - 1 ? out : NULL);
+}
+
+/* Offer a subtree of the merges of w's tree (nodes [k, m), every one
+ * marked 0) to another thread: the one that makes the longer of the two
+ * threads' shares, and the merges above it, the shortest (the merges of
+ * a long column's coboundary at its commit, which every column after it
+ * waits for, on two threads where the other waits too).  Marked 1, its
+ * ancestors 2.  1 if it is offered: helped() then waits for it. */
+static int
+share(struct wk *w, size_t k, size_t m)
+{
+	struct ctx *x = w->x;
+	struct hnode *nd = w->sc->nd;
+	size_t i, best, t, s = 0, total, rest;
+	int posted = 0;
+
+	if (x->helpers == 0 || m - k < 2)
+		return 0;
+	nd[m - 1].up = (uint32_t)m;
+	for (i = k; i < m; i++)
+		nd[i].work = nd[i].n + (nd[i].l < k ? 0 : nd[nd[i].l].work) +
+		    (nd[i].r < k ? 0 : nd[nd[i].r].work);
+	if ((total = nd[m - 1].work) < HELP)
+		return 0;
+	nd[m - 1].anc = 0;
+	for (best = total, i = m - 1; i-- > k;) {
+		nd[i].anc = nd[nd[i].up].anc + nd[nd[i].up].n;
+		rest = total - nd[i].work - nd[i].anc;
+		t = (nd[i].work + nd[i].work / 4 > rest ? nd[i].work + nd[i].work / 4 : rest) +
+		    nd[i].anc;
+		if (t < best) {
+			best = t;
+			s = i;
+		}
+	}
+	if (best > total / 4 * 3)
+		return 0;
+	for (i = s; i < m; i = nd[i].up)	/* s and its ancestors */
+		nd[i].who = 2;
+	for (i = s + 1; i-- > k;)	/* s's subtree: a node's parent comes after it */
+		if (i == s || nd[nd[i].up].who == 1)
+			nd[i].who = 1;
+	pthread_mutex_lock(&x->mu);
+	if (x->jobstate == NOJOB) {
+		x->job = w;
+		x->jobk = k;
+		x->jobm = m;
+		x->jobstate = POSTED;
+		posted = 1;
+		pthread_cond_broadcast(&x->cv);
+	}
+	pthread_mutex_unlock(&x->mu);
+	if (!posted)
+		for (i = k; i < m; i++)
+			nd[i].who = 0;
+	return posted;
+}
+
+/* The subtree offered: merged by this thread if no other took it, or
+ * waited for. */
+static void
+helped(struct wk *w, size_t k, size_t m)
+{
+	struct ctx *x = w->x;
+
+	pthread_mutex_lock(&x->mu);
+	if (x->jobstate == POSTED) {
+		x->jobstate = TAKEN;
+		pthread_mutex_unlock(&x->mu);
+		merges(w, k, m, 1, NULL);
+		pthread_mutex_lock(&x->mu);
+	} else
+		while (x->jobstate != DONE)
+			pthread_cond_wait(&x->cv, &x->mu);
+	x->jobstate = NOJOB;
+	pthread_mutex_unlock(&x->mu);
 }
 
 /* How many terms of a run come before t or are t, in filtration order. */
@@ -895,24 +1020,25 @@ upto(const struct cursor *r, const struct hentry *t)
 	return lo;
 }
 
-/* The next terms of the runs, SEGMENT or so, merged in sc->a (equal
- * terms summed, zeros dropped): the terms up to a term of the longest
- * run, every run cut there, gathered times their factors, and merged two
- * at a time by Huffman's tree over their lengths, the two shortest first
- * (a long run is merged once or twice, not in every round of pairs: on
- * 1500 i.i.d. windows, 153 runs a segment at the median, 603 M merge
- * steps where rounds of pairs took 872 M, and 4% less time).  The pieces
- * are laid out in the order of the tree's leaves, every left child's in
- * sc->a and right child's in sc->b at the same places, so that the two
- * runs of every merge are neighbours in two buffers and merge where they
- * are.  *out and *np: the terms, in sc->a (none when the runs are
- * empty). */
+/* The next terms of the runs, SEGMENT or so, merged and appended to
+ * w->kept (equal terms summed, zeros dropped), *np of them: the terms up
+ * to a term of the longest run, every run cut there, merged two at a
+ * time by Huffman's tree over their lengths, the two shortest first (a
+ * long run is merged once or twice, not in every round of pairs: on 1500
+ * i.i.d. windows, 153 runs a segment at the median, 603 M merge steps
+ * where rounds of pairs took 872 M, and 4% less time).  The pieces are
+ * read where they are, and the merges' outputs laid out in the order of
+ * the tree's leaves, every left child's in sc->a and right child's in
+ * sc->b at the same places, so that the two runs of every merge are
+ * neighbours in two buffers and merge where they are; the root's is
+ * written to w->kept. */
 static int
-segment(struct wk *w, const struct hentry **out, size_t *np)
+segment(struct wk *w, size_t *np)
 {
 	struct scratch *sc = w->sc;
-	const struct hentry *t = NULL, *u;
+	const struct hentry *t = NULL;
 	struct hnode *nd;
+	struct hentry *out;
 	size_t i, j, k, m, n = 0, len, big = 0, step, *h;
 
 	for (k = 0, i = 0; i < w->ncur; i++)
@@ -925,29 +1051,32 @@ segment(struct wk *w, const struct hentry **out, size_t *np)
 		if (len > (size_t)(w->cur[big].end - w->cur[big].at))
 			big = i;
 	}
-	if (n > SEGMENT)	/* cut at a term of the longest run */
+	if (rt_grow(&sc->run, &sc->caprun, 2 * k + 2, sizeof *sc->run) ||
+	    rt_grow(&sc->nd, &sc->capnd, 2 * k + 2, sizeof *sc->nd))
+		return -1;
+	nd = sc->nd;
+	h = sc->run;
+	for (i = 0; i < k; i++)		/* the runs' pieces: whole, */
+		nd[i].n = (size_t)(w->cur[i].end - w->cur[i].at);
+	if (n > SEGMENT)		/* or cut at a term of the longest run */
 		for (step = SEGMENT / k + 1;; step /= 2) {
 			len = (size_t)(w->cur[big].end - w->cur[big].at);
 			t = &w->cur[big].at[(step < len ? step : len) - 1];
 			for (n = 0, i = 0; i < k; i++)
-				n += upto(&w->cur[i], t);
+				n += nd[i].n = upto(&w->cur[i], t);
 			if (n <= 2 * SEGMENT || step == 1)
 				break;
 		}
 	if (rt_grow(&sc->a, &sc->capa, n + 1, sizeof *sc->a) ||
 	    rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b) ||
-	    rt_grow(&sc->run, &sc->caprun, 2 * k + 2, sizeof *sc->run) ||
-	    rt_grow(&sc->nd, &sc->capnd, 2 * k + 2, sizeof *sc->nd))
+	    rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
 		return -1;
-	nd = sc->nd;
-	h = sc->run;
-	for (j = 0, i = 0; i < k; i++) {	/* the runs' pieces */
-		len = t != NULL ? upto(&w->cur[i], t) : (size_t)(w->cur[i].end - w->cur[i].at);
-		if (len > 0)
-			nd[j++] = (struct hnode){ i, len, NONE, NONE, 0 };
-	}
-	*out = sc->a;
-	if ((*np = k = j) == 0)
+	out = w->kept + w->nkept;
+	for (j = 0, i = 0; i < k; i++)
+		if ((len = nd[i].n) > 0)
+			nd[j++] = (struct hnode){ .at = i, .n = len, .f = 1, .l = NONE, .r = NONE };
+	*np = 0;
+	if ((k = j) == 0)
 		return 0;
 	/* Huffman's tree over their lengths */
 	for (i = 0; i < k; i++)
@@ -959,16 +1088,17 @@ segment(struct wk *w, const struct hentry **out, size_t *np)
 
 		h[0] = h[--j];
 		hndown(nd, h, j, 0);
-		nd[m] = (struct hnode){ 0, nd[x].n + nd[h[0]].n, (uint32_t)x, (uint32_t)h[0], 0 };
+		nd[m] = (struct hnode){ .n = nd[x].n + nd[h[0]].n, .f = 1, .l = (uint32_t)x,
+		    .r = (uint32_t)h[0] };
+		nd[x].up = nd[h[0]].up = (uint32_t)m;
 		h[0] = m;
 		hndown(nd, h, j, 0);
 	}
-	/* the pieces gathered in the order of its leaves, left first, a left
+	/* the pieces' places in the order of its leaves, left first, a left
 	 * child's in sc->a and a right one's in sc->b (the root's in sc->a) */
 	nd[m - 1].inb = 0;
 	for (h[0] = m - 1, j = 1, n = 0; j > 0;) {
 		struct hnode *v = &nd[h[--j]];
-		struct hentry *d;
 		struct cursor *c;
 
 		if (v->l != NONE) {
@@ -979,17 +1109,28 @@ segment(struct wk *w, const struct hentry **out, size_t *np)
 			continue;
 		}
 		c = &w->cur[v->at];
-		d = v->inb ? sc->b : sc->a;
-		for (v->at = n, u = c->at + v->n; c->at < u; c->at++, n++) {
-			d[n] = *c->at;
-			if (c->f != 1)
-				d[n].coef = pmod(w->x, (uint64_t)d[n].coef * c->f);
-		}
+		v->src = c->at;
+		v->f = c->f;
+		c->at += v->n;
+		v->at = n;
+		n += v->n;
 	}
-	/* merged in the order the tree was built: children first */
-	for (i = k; i < m; i++)
-		mergenode(w, &nd[i], &nd[nd[i].l], &nd[nd[i].r]);
-	*out = sc->a + nd[m - 1].at;
+	if (k == 1) {		/* one piece: copied */
+		for (i = 0; i < nd[0].n; i++) {
+			out[i] = nd[0].src[i];
+			out[i].coef = scaled(w->x, &nd[0].src[i], nd[0].f);
+		}
+		*np = nd[0].n;
+		return 0;
+	}
+	/* merged in the order the tree was built, children first, a subtree
+	 * perhaps by another thread */
+	if (share(w, k, m)) {
+		merges(w, k, m, 0, out);
+		helped(w, k, m);
+		merges(w, k, m, 2, out);
+	} else
+		merges(w, k, m, 0, out);
 	*np = nd[m - 1].n;
 	return 0;
 }
@@ -1008,7 +1149,6 @@ static int
 keepr(struct wk *w, const struct hentry *piv)
 {
 	struct hentry *h = w->heap;
-	const struct hentry *seg;
 	size_t i, n = w->nheap;
 
 	w->nheap = 0;
@@ -1028,16 +1168,13 @@ keepr(struct wk *w, const struct hentry *piv)
 		return -1;
 	w->nkept = 1;		/* the pivot */
 	for (;;) {
-		if (segment(w, &seg, &n))
+		if (segment(w, &n))
 			return -1;
 		if (w->nkept + n > w->pushed) {
 			w->nkept = 0;
 			w->ncur = 0;
 			return 0;
 		}
-		if (rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
-			return -1;
-		memcpy(w->kept + w->nkept, seg, n * sizeof *w->kept);
 		w->nkept += n;
 		if (w->ncur == 0 && n == 0)
 			break;
@@ -1276,7 +1413,11 @@ release(struct pend *r)
 }
 
 /* A thread: take the next column, reduce it, leave it in its slot, and
- * commit the slots ready in column order unless another thread is. */
+ * commit the slots ready in column order unless another thread is;
+ * between columns, first merge what another thread offers (keepr's at a
+ * commit, which the columns after it wait for).  It stays until every
+ * column is committed: the last ones, committed one after the other, are
+ * the longest. */
 static void *
 worker(void *arg)
 {
@@ -1287,8 +1428,20 @@ worker(void *arg)
 	int st;
 
 	pthread_mutex_lock(&x->mu);
-	while (!x->err && x->next < x->ncol) {
-		if (x->next >= x->committed + LOOK) {
+	while (!x->err && x->committed < x->ncol) {
+		if (x->jobstate == POSTED) {	/* merges another thread offers */
+			struct wk *jw = x->job;
+			size_t k = x->jobk, m = x->jobm;
+
+			x->jobstate = TAKEN;
+			pthread_mutex_unlock(&x->mu);
+			merges(jw, k, m, 1, NULL);
+			pthread_mutex_lock(&x->mu);
+			x->jobstate = DONE;
+			pthread_cond_broadcast(&x->cv);
+			continue;
+		}
+		if (x->next >= x->ncol || x->next >= x->committed + LOOK) {
 			pthread_cond_wait(&x->cv, &x->mu);
 			continue;
 		}
@@ -1365,6 +1518,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	x->next = x->committed = 0;
 	x->committing = x->err = 0;
 	x->nrpool = 0;
+	x->jobstate = NOJOB;
 	colfree(x);
 	memset(w, 0, sizeof w);
 	memset(sc, 0, sizeof sc);
@@ -1382,6 +1536,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 		w[i].x = x;
 		w[i].sc = &sc[i];
 	}
+	x->helpers = (int)n - 1;
 	for (i = 0; i < LOOK; i++)
 		x->pend[i].ws.x = x;
 	for (i = 1; i < n; i++, started++)
