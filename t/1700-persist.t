@@ -138,6 +138,9 @@ check "the bubble sort on 3 threads: the stream one thread writes" \
 # With segments this short every merge tree is offered to the other
 # thread (on 609 i.i.d. windows it takes about 400 of them): the merges it
 # does are the ones one thread would do.
+# The same build keeps at most 4096 terms of the coboundaries of columns
+# of one simplex (cobrun): the columns past that are replayed, the others
+# added as runs, the stream the same.
 seg=$(dirname "$0")/unit/persist-seg64
 for th in 1 2; do
 	check "reduced coboundaries merged 64 terms at a time, $th threads: the same stream" \

@@ -85,6 +85,8 @@ struct ctx {
 	const struct hentry **rp;
 	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
 	size_t *rcost;		/* cofacets a replay of the column pushes */
+	_Atomic(struct hentry *) *cob;	/* coboundaries of columns of one simplex */
+	_Atomic size_t ncob;	/* and their terms, at most MAXCOB */
 
 	struct rt_ph *ph;
 	size_t capbar, capcoc;
@@ -112,6 +114,9 @@ struct scratch {
 	size_t capnd;
 	struct ventry *v;	/* worksum's */
 	size_t capv;
+	struct hentry *c;	/* cobrun's */
+	size_t capc;
+	struct arena cpool;	/* the coboundaries this thread made */
 };
 
 struct wk {			/* a thread's working column */
@@ -122,7 +127,7 @@ struct wk {			/* a thread's working column */
 	size_t nwork, capwork;
 	struct cursor *cur;	/* kept coboundaries added to the column */
 	size_t ncur, capcur;
-	size_t compactat;
+	size_t compactat, spillat;
 	struct scratch *sc;	/* the thread's */
 	size_t pushed;		/* by the column being reduced, replays counted */
 	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
@@ -146,12 +151,19 @@ struct pend {
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
+#define SHORT 256		/* terms of a run that spill() moves to the heap */
+#define SPILL 1024		/* runs added before spill() is worth it */
 /* Reduced coboundaries are kept up to 2^27 terms (2 GiB): on i.i.d.
  * windows a cap of 2^24 filled at 1500 windows, and the columns reduced
  * after that (the long-lived classes, whose reductions add the most)
  * replayed instead: 350 M terms pushed where keeping them pushes 62 M
  * (45 s to 17 s; 1500 windows keep 32 M terms). */
 #define MAXRPOOL ((size_t)1 << 27)
+/* Coboundaries of columns of one simplex, kept when first added: up to
+ * 2^25 terms (512 MiB). */
+#ifndef MAXCOB			/* t/1700 builds one of 4096 */
+#define MAXCOB ((size_t)1 << 25)
+#endif
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
 #ifndef SEGMENT			/* t/1700 builds one of 64 */
 #define SEGMENT ((size_t)1 << 20)	/* terms keepr merges at a time */
@@ -207,6 +219,13 @@ pmod(const struct ctx *x, uint64_t a)
 	else if (r >= (int64_t)x->p)
 		r -= x->p;
 	return (uint32_t)r;
+}
+
+/* A term's coefficient times f (a factor of a run not yet applied). */
+static uint32_t
+scaled(const struct ctx *x, const struct hentry *e, uint32_t f)
+{
+	return f == 1 ? e->coef : pmod(x, (uint64_t)e->coef * f);
 }
 
 static int
@@ -436,6 +455,8 @@ csiftdown(struct wk *w, size_t i)
 	h[i] = last;
 }
 
+static int spill(struct wk *, int);
+
 static int
 cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t f)
 {
@@ -455,7 +476,7 @@ cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t 
 		w->cur[i] = w->cur[up];
 	}
 	w->cur[i] = e;
-	return 0;
+	return w->ncur >= w->spillat ? spill(w, 1) : 0;
 }
 
 /* The top cursor's term, taken: its coefficient times the cursor's
@@ -478,6 +499,41 @@ cpop(struct wk *w)
 	}
 	csiftdown(w, 0);
 	return coef;
+}
+
+/* Move what is left of the runs shorter than SHORT to the heap, times
+ * their factors, pushed (with order; else only stored, for keepr to
+ * sort), and make the cursors a heap again: a column that adds many short
+ * runs (the coboundaries cobrun keeps: tens of thousands of them) would
+ * pop among as many cursors, and keepr merge as many runs, where the
+ * heap's terms are summed by compact and sorted by keepr, in time linear
+ * in their number. */
+static int
+spill(struct wk *w, int order)
+{
+	size_t i, k, n;
+
+	for (k = 0, i = 0; i < w->ncur; i++) {
+		struct cursor c = w->cur[i];
+
+		if ((n = (size_t)(c.end - c.at)) >= SHORT) {
+			w->cur[k++] = c;
+			continue;
+		}
+		if (rt_grow(&w->heap, &w->capheap, w->nheap + n, sizeof *w->heap))
+			return -1;
+		for (; c.at < c.end; c.at++)
+			if (!order) {
+				w->heap[w->nheap] = *c.at;
+				w->heap[w->nheap++].coef = scaled(w->x, c.at, c.f);
+			} else if (hpush(w, c.at->key, c.at->diam, scaled(w->x, c.at, c.f)))
+				return -1;
+	}
+	w->ncur = k;
+	w->spillat = 2 * k > SPILL ? 2 * k : SPILL;
+	for (i = k / 2 + 1; order && k > 1 && i-- > 0;)
+		csiftdown(w, i);
+	return 0;
 }
 
 /* Take the earliest term of the working coboundary with every equal one,
@@ -727,6 +783,61 @@ coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
 	return 0;
 }
 
+/* The coboundary of column j, whose reduction column is one simplex, in
+ * filtration order, coefficients 1 and -1: *run its terms after run[-1],
+ * whose key is their number; made by the thread that adds the column the
+ * second time, and kept (on 1500 i.i.d. windows 171 thousand such columns
+ * are added 1.1 million times: their cofacets, found again at every
+ * addition and pushed on the heap, were a third of the reduction's time,
+ * most of it on the columns committed one after the other; those added
+ * once are a fifth of the terms).  *run NULL at the first addition, or
+ * when MAXCOB terms are kept already: the caller replays the column. */
+static struct hentry once;	/* x->cob[j]: added once */
+
+static int
+cobrun(struct wk *w, uint32_t j, const struct hentry **run)
+{
+	struct ctx *x = w->x;
+	struct scratch *sc = w->sc;
+	struct hentry *h = atomic_load_explicit(&x->cob[j], memory_order_acquire), *old = &once;
+	struct cofit it;
+	uint64_t key;
+	float diam;
+	size_t n = 0;
+	int neg;
+
+	*run = NULL;
+	if (h == NULL) {
+		old = NULL;
+		atomic_compare_exchange_strong(&x->cob[j], &old, &once);
+		return 0;
+	}
+	if (h == &once) {
+		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) >= MAXCOB)
+			return 0;
+		cof_init(x, &it, &x->colp[j][0].s);
+		while (cof_next(x, &it, &key, &diam, &neg)) {
+			if (rt_grow(&sc->c, &sc->capc, n + 1, sizeof *sc->c))
+				return -1;
+			sc->c[n++] = (struct hentry){ key, diam, neg ? x->p - 1 : 1 };
+		}
+		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) + n + 1 > MAXCOB)
+			return 0;
+		atomic_fetch_add_explicit(&x->ncob, n + 1, memory_order_relaxed);
+		if ((h = aalloc(&sc->cpool, (n + 1) * sizeof *h)) == NULL)
+			return -1;
+		h[0] = (struct hentry){ n, 0, 0 };
+		memcpy(h + 1, sc->c, n * sizeof *h);
+		if (rsort(sc, h + 1, n, 1))	/* by key down, then diameter */
+			return -1;
+		if (!atomic_compare_exchange_strong_explicit(&x->cob[j], &old, h,
+		    memory_order_acq_rel, memory_order_acquire))
+			h = old;	/* another thread's, made meanwhile */
+	}
+	*run = h + 1;
+	return 0;
+}
+
 static int
 workadd(struct wk *w, const struct simplex *s, uint32_t coef)
 {
@@ -772,13 +883,6 @@ worksum(struct wk *w)
 	memcpy(w->work, sc->v, o * sizeof *w->work);
 	w->nwork = o;
 	return 0;
-}
-
-/* A term's coefficient times f (a factor of a run not yet applied). */
-static uint32_t
-scaled(const struct ctx *x, const struct hentry *e, uint32_t f)
-{
-	return f == 1 ? e->coef : pmod(x, (uint64_t)e->coef * f);
 }
 
 /* Merge two runs, x's terms times fx and y's times fy, in filtration
@@ -1148,9 +1252,13 @@ segment(struct wk *w, size_t *np)
 static int
 keepr(struct wk *w, const struct hentry *piv)
 {
-	struct hentry *h = w->heap;
-	size_t i, n = w->nheap;
+	struct hentry *h;
+	size_t i, n;
 
+	if (spill(w, 0))
+		return -1;
+	h = w->heap;
+	n = w->nheap;
 	w->nheap = 0;
 	if (hsum(w, h, &n))
 		return -1;
@@ -1221,27 +1329,37 @@ advance(struct wk *w, struct pend *r)
 {
 	struct ctx *x = w->x;
 	struct pivot *owner;
+	const struct hentry *run;
 	size_t t;
-	uint32_t factor, j, a;
+	uint32_t factor, j, a = 0;
 
 	while (r->k == 1 && (owner = pfind(x, r->piv.key)) != NULL) {
 		j = owner->col;
 		factor = (x->p - r->piv.coef * x->inv[owner->coef] % x->p) % x->p;
 		r->added = 1;
 		r->reduced++;
+		run = NULL;
+		if (x->rlen[j] == NOCACHE && x->collen[j] == 1 && cobrun(w, j, &run))
+			return -1;
 		for (t = 0; t < x->collen[j]; t++) {
 			const struct ventry *e = &x->colp[j][t];
 
 			a = pmod(x, (uint64_t)e->coef * factor);
 			if (workadd(w, &e->s, a))
 				return -1;
-			if (x->rlen[j] == NOCACHE && coboundary(w, &e->s, a, 0, NULL) < 0)
+			if (x->rlen[j] == NOCACHE && run == NULL &&
+			    coboundary(w, &e->s, a, 0, NULL) < 0)
 				return -1;
 		}
+		/* the pivot, taken, cancels against the first term of the
+		 * column's reduced coboundary, kept, or of its one simplex's */
 		if (x->rlen[j] != NOCACHE) {
-			/* the pivot, taken, cancels against r's first term */
 			w->pushed += x->rcost[j];
 			if (cpush(w, x->rp[j] + 1, x->rp[j] + x->rlen[j], factor))
+				return -1;
+		} else if (run != NULL) {
+			w->pushed += run[-1].key;	/* as many as a replay */
+			if (cpush(w, run + 1, run + run[-1].key, a))
 				return -1;
 		} else if (hpush(w, r->piv.key, r->piv.diam, r->piv.coef))	/* the replay cancels it */
 			return -1;
@@ -1280,6 +1398,7 @@ column(struct wk *w, size_t c, struct pend *r)
 
 	w->pushed = 0;
 	w->compactat = COMPACT;
+	w->spillat = SPILL;
 	w->nheap = 0;
 	w->ncur = 0;
 	w->nwork = 0;
@@ -1491,6 +1610,8 @@ colfree(struct ctx *x)
 	free(x->rp);
 	free(x->rlen);
 	free(x->rcost);
+	free(x->cob);
+	x->cob = NULL;
 	x->piv = NULL;
 	x->colp = NULL;
 	x->collen = NULL;
@@ -1519,6 +1640,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	x->committing = x->err = 0;
 	x->nrpool = 0;
 	x->jobstate = NOJOB;
+	atomic_store(&x->ncob, 0);
 	colfree(x);
 	memset(w, 0, sizeof w);
 	memset(sc, 0, sizeof sc);
@@ -1530,6 +1652,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	    (x->rp = calloc(ncol + 1, sizeof *x->rp)) == NULL ||
 	    (x->rlen = malloc((ncol + 1) * sizeof *x->rlen)) == NULL ||
 	    (x->rcost = calloc(ncol + 1, sizeof *x->rcost)) == NULL ||
+	    (x->cob = calloc(ncol + 1, sizeof *x->cob)) == NULL ||
 	    (x->pend = calloc(LOOK, sizeof *x->pend)) == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -1556,6 +1679,8 @@ out:
 		free(sc[i].run);
 		free(sc[i].nd);
 		free(sc[i].v);
+		free(sc[i].c);
+		afree(&sc[i].cpool);
 	}
 	if (x->pend != NULL)
 		for (i = 0; i < LOOK; i++)
