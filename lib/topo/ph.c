@@ -133,6 +133,8 @@ struct wk {			/* a thread's working column */
 	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
 	size_t nkept, capkept;
 	struct hentry *old;	/* a copy the reduction goes on from */
+	struct hentry **sp;	/* runs spill made of short ones */
+	size_t nsp, capsp;
 	size_t capold;
 };
 
@@ -501,37 +503,83 @@ cpop(struct wk *w)
 	return coef;
 }
 
-/* Move what is left of the runs shorter than SHORT to the heap, times
- * their factors, pushed (with order; else only stored, for keepr to
- * sort), and make the cursors a heap again: a column that adds many short
- * runs (the coboundaries cobrun keeps: tens of thousands of them) would
- * pop among as many cursors, and keepr merge as many runs, where the
- * heap's terms are summed by compact and sorted by keepr, in time linear
- * in their number. */
+/* Sum a working coboundary's equal terms and drop the zeros, the terms
+ * left in filtration order (by key, summed, the order reversed, then
+ * stably by diameter): a run like a kept one. */
+static int
+sortrun(struct wk *w, struct hentry *h, size_t *np)
+{
+	size_t i, n;
+
+	if (hsum(w, h, np))
+		return -1;
+	for (n = *np, i = 0; i < n / 2; i++) {
+		struct hentry e = h[i];
+
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = e;
+	}
+	return rsort(w->sc, h, n, 1);
+}
+
+static void
+spfree(struct wk *w)
+{
+	while (w->nsp > 0)
+		free(w->sp[--w->nsp]);
+}
+
+/* Gather what is left of the runs shorter than SHORT, times their
+ * factors: into the heap's array (keepr sorts it), or (with order) into
+ * one run of their own, sorted, that a cursor reads.  A column that adds
+ * many short runs (the coboundaries cobrun keeps: a thousand on average
+ * on 1500 i.i.d. windows) would pop among as many cursors, and keepr merge
+ * as many runs; pushed on the heap one term at a time they cost as much
+ * as the replays they replace. */
 static int
 spill(struct wk *w, int order)
 {
-	size_t i, k, n;
+	struct hentry *h;
+	size_t i, k, n = 0, *np = order ? &n : &w->nheap;
 
-	for (k = 0, i = 0; i < w->ncur; i++) {
+	for (i = 0; i < w->ncur; i++)
+		if (w->cur[i].end - w->cur[i].at < SHORT)
+			n += (size_t)(w->cur[i].end - w->cur[i].at);
+	if (order && n == 0) {	/* every run long */
+		w->spillat = 2 * w->ncur;
+		return 0;
+	}
+	if (order) {
+		if (rt_grow(&w->sp, &w->capsp, w->nsp + 1, sizeof *w->sp) ||
+		    (h = malloc((n + 1) * sizeof *h)) == NULL)
+			return -1;
+		w->sp[w->nsp++] = h;
+	} else {
+		if (rt_grow(&w->heap, &w->capheap, w->nheap + n, sizeof *w->heap))
+			return -1;
+		h = w->heap;
+	}
+	for (*np = order ? 0 : w->nheap, k = 0, i = 0; i < w->ncur; i++) {
 		struct cursor c = w->cur[i];
 
-		if ((n = (size_t)(c.end - c.at)) >= SHORT) {
+		if (c.end - c.at >= SHORT) {
 			w->cur[k++] = c;
 			continue;
 		}
-		if (rt_grow(&w->heap, &w->capheap, w->nheap + n, sizeof *w->heap))
-			return -1;
-		for (; c.at < c.end; c.at++)
-			if (!order) {
-				w->heap[w->nheap] = *c.at;
-				w->heap[w->nheap++].coef = scaled(w->x, c.at, c.f);
-			} else if (hpush(w, c.at->key, c.at->diam, scaled(w->x, c.at, c.f)))
-				return -1;
+		for (; c.at < c.end; c.at++) {
+			h[*np] = *c.at;
+			h[(*np)++].coef = scaled(w->x, c.at, c.f);
+		}
 	}
 	w->ncur = k;
 	w->spillat = 2 * k > SPILL ? 2 * k : SPILL;
-	for (i = k / 2 + 1; order && k > 1 && i-- > 0;)
+	if (!order)
+		return 0;
+	if (sortrun(w, h, &n))
+		return -1;
+	if (n > 0)
+		w->cur[w->ncur++] = (struct cursor){ h->key, h->diam, 1, h, h + n };
+	for (i = w->ncur / 2 + 1; w->ncur > 1 && i-- > 0;)
 		csiftdown(w, i);
 	return 0;
 }
@@ -1253,22 +1301,14 @@ static int
 keepr(struct wk *w, const struct hentry *piv)
 {
 	struct hentry *h;
-	size_t i, n;
+	size_t n;
 
 	if (spill(w, 0))
 		return -1;
 	h = w->heap;
 	n = w->nheap;
 	w->nheap = 0;
-	if (hsum(w, h, &n))
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		struct hentry e = h[i];
-
-		h[i] = h[n - 1 - i];
-		h[n - 1 - i] = e;
-	}
-	if (rsort(w->sc, h, n, 1) ||
+	if (sortrun(w, h, &n) ||
 	    rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
 	w->cur[w->ncur++] = (struct cursor){ .f = 1, .at = h, .end = h + n };
@@ -1396,6 +1436,7 @@ column(struct wk *w, size_t c, struct pend *r)
 	const struct simplex *s = &w->x->col[c];
 	int k;
 
+	spfree(w);
 	w->pushed = 0;
 	w->compactat = COMPACT;
 	w->spillat = SPILL;
@@ -1512,6 +1553,10 @@ wfree(struct wk *w)
 	free(w->cur);
 	free(w->kept);
 	free(w->old);
+	spfree(w);
+	free(w->sp);
+	w->sp = NULL;
+	w->capsp = 0;
 	w->heap = w->kept = w->old = NULL;
 	w->work = NULL;
 	w->cur = NULL;
@@ -1526,6 +1571,7 @@ release(struct pend *r)
 {
 	struct wk *w = &r->ws;
 
+	spfree(w);
 	if (w->capheap > 4096 || w->capwork > 4096 || w->capkept > 4096 ||
 	    w->capold > 4096 || w->capcur > 4096)
 		wfree(w);
