@@ -145,7 +145,9 @@ int rt_prime(uint64_t p);
  * c records every edge of k in the order processed (decreasing value),
  * with its value before and after (INFINITY: removed). */
 struct rt_cedge { uint32_t u, v; float f0, f1; };
-struct rt_collapse { struct rt_cedge *e; size_t m; };
+/* e[0, m) the edges from the last; the first tried of them were tried
+ * (the collapse stops where edges no longer go) */
+struct rt_collapse { struct rt_cedge *e; size_t m, tried; };
 int rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c);
 void rt_collapse_free(struct rt_collapse *c);
 /* A cocycle z of the collapsed complex at scale eps carried to the whole

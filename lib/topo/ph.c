@@ -172,7 +172,7 @@ struct pend {
 #endif
 #define DENSE 4096		/* vertices for rows of bits and a matrix */
 #define LOOK 64			/* columns reduced ahead of the last committed */
-#define HELP (SEGMENT / 128)	/* merge steps worth sharing with another thread */
+#define HELP (SEGMENT / 128 + 1)	/* merge steps worth sharing with another thread */
 enum { NOJOB, POSTED, TAKEN, DONE };
 
 static void *
