@@ -50,11 +50,12 @@ cmd/%: cmd/%.c $(LIBS)
 t/unit/%: t/unit/%.c $(LIBS)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
-# persist with keepr merging 64 terms at a time (not 2^20) and at most
-# 4096 terms of coboundaries kept (not 2^25, past which columns are
-# replayed): t/1700 checks that the cuts and the replays change nothing.
+# persist with keepr merging 64 terms at a time (not 2^20), at most 4096
+# terms of coboundaries kept (not 2^25, past which columns are replayed)
+# and short runs spilled once 8 are open (not 1024): t/1700 checks that
+# the cuts, the replays and the spills change nothing.
 t/unit/persist-seg64: cmd/persist.c lib/topo/ph.c $(LIBS)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 $(LDFLAGS) -o $@ cmd/persist.c lib/topo/ph.c $(LIBS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 $(LDFLAGS) -o $@ cmd/persist.c lib/topo/ph.c $(LIBS) $(LDLIBS)
 
 # persist that sleeps 200 us after finding an emergent pair, where a
 # column reduced ahead on one thread meets the commits of the other: t/1700

@@ -154,7 +154,9 @@ struct pend {
 #define NOCACHE UINT32_MAX
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
 #define SHORT 256		/* terms of a run that spill() moves to the heap */
+#ifndef SPILL			/* t/1700 builds one of 8 */
 #define SPILL 1024		/* runs added before spill() is worth it */
+#endif
 /* Reduced coboundaries are kept up to 2^27 terms (2 GiB): on i.i.d.
  * windows a cap of 2^24 filled at 1500 windows, and the columns reduced
  * after that (the long-lived classes, whose reductions add the most)
