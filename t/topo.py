@@ -101,14 +101,11 @@ def same(ours, theirs):
     bad = len(a) != len(b)
     used = [False] * len(b)
     for x in a:
-        tol = 2e-5 * abs(x[1])
+        tol = 2e-5 * abs(x[1])	# a window holding every birth close to x's
         j = bisect.bisect_left(b, (x[0], x[1] - tol))
-        while j < len(b) and b[j][0] == x[0] and b[j][1] <= x[1] + tol:
-            if not used[j] and close(x[1], b[j][1]) and close(x[2], b[j][2]):
-                break
+        while j < len(b) and b[j][0] == x[0] and b[j][1] <= x[1] + tol and \
+                (used[j] or not close(x[1], b[j][1]) or not close(x[2], b[j][2])):
             j += 1
-        else:
-            j = len(b)
         if j == len(b) or b[j][0] != x[0] or b[j][1] > x[1] + tol:
             print('# differ: %s has no match in ripser\'s' % (x,))
             bad = True

@@ -163,8 +163,8 @@ struct pend {
  * replayed instead: 350 M terms pushed where keeping them pushes 62 M
  * (45 s to 17 s; 1500 windows keep 32 M terms). */
 #define MAXRPOOL ((size_t)1 << 27)
-/* Coboundaries of columns of one simplex, kept when first added: up to
- * 2^25 terms (512 MiB). */
+/* Coboundaries of columns of one simplex, kept from their second
+ * addition: up to 2^25 terms (512 MiB). */
 #ifndef MAXCOB			/* t/1700 builds one of 4096 */
 #define MAXCOB ((size_t)1 << 25)
 #endif
@@ -230,6 +230,18 @@ static uint32_t
 scaled(const struct ctx *x, const struct hentry *e, uint32_t f)
 {
 	return f == 1 ? e->coef : pmod(x, (uint64_t)e->coef * f);
+}
+
+/* The terms [from, to) times f written to o: the end of what it wrote. */
+static struct hentry *
+scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
+    const struct hentry *to, uint32_t f)
+{
+	for (; from < to; from++, o++) {
+		*o = *from;
+		o->coef = scaled(x, from, f);
+	}
+	return o;
 }
 
 static int
@@ -534,15 +546,16 @@ spfree(struct wk *w)
 /* Gather what is left of the runs shorter than SHORT, times their
  * factors: into the heap's array (keepr sorts it), or (with order) into
  * one run of their own, sorted, that a cursor reads.  A column that adds
- * many short runs (the coboundaries cobrun keeps: a thousand on average
- * on 1500 i.i.d. windows) would pop among as many cursors, and keepr merge
- * as many runs; pushed on the heap one term at a time they cost as much
- * as the replays they replace. */
+ * many short runs (the coboundaries cobrun keeps: about 800 a column on
+ * the columns of 1500 i.i.d. windows committed one after the other) would
+ * pop among as many cursors, and keepr merge as many runs; pushed on the
+ * heap one term at a time they cost as much as the replays they replace
+ * (2.05 of those columns' 7 s). */
 static int
 spill(struct wk *w, int order)
 {
 	struct hentry *h;
-	size_t i, k, n = 0, *np = order ? &n : &w->nheap;
+	size_t i, k, n = 0, o = order ? 0 : w->nheap;
 
 	for (i = 0; i < w->ncur; i++)
 		if (w->cur[i].end - w->cur[i].at < SHORT)
@@ -561,22 +574,21 @@ spill(struct wk *w, int order)
 			return -1;
 		h = w->heap;
 	}
-	for (*np = order ? 0 : w->nheap, k = 0, i = 0; i < w->ncur; i++) {
+	for (k = 0, i = 0; i < w->ncur; i++) {
 		struct cursor c = w->cur[i];
 
 		if (c.end - c.at >= SHORT) {
 			w->cur[k++] = c;
 			continue;
 		}
-		for (; c.at < c.end; c.at++) {
-			h[*np] = *c.at;
-			h[(*np)++].coef = scaled(w->x, c.at, c.f);
-		}
+		o = (size_t)(scopy(w->x, h + o, c.at, c.end, c.f) - h);
 	}
 	w->ncur = k;
 	w->spillat = 2 * k > SPILL ? 2 * k : SPILL;
-	if (!order)
+	if (!order) {
+		w->nheap = o;
 		return 0;
+	}
 	if (sortrun(w, h, &n))
 		return -1;
 	if (n > 0)
@@ -838,10 +850,12 @@ coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
  * whose key is their number; made by the thread that adds the column the
  * second time, and kept (on 1500 i.i.d. windows 171 thousand such columns
  * are added 1.1 million times: their cofacets, found again at every
- * addition and pushed on the heap, were a third of the reduction's time,
- * most of it on the columns committed one after the other; those added
- * once are a fifth of the terms).  *run NULL at the first addition, or
- * when MAXCOB terms are kept already: the caller replays the column. */
+ * addition and pushed on the heap, were 2.3 of the 7.3 s the columns
+ * committed one after the other took; kept from the first addition,
+ * persist took 1.16 GB there, from the second 1.11, and on the standard
+ * multiply's 1500 windows 517 MB against 403).  *run NULL at the first
+ * addition, or when MAXCOB terms are kept already: the caller replays
+ * the column. */
 static struct hentry once;	/* x->cob[j]: added once */
 
 static int
@@ -965,15 +979,8 @@ merge(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
 			o++->coef = scaled(c, y++, fy);
 		}
 	}
-	for (; x < xe; x++) {
-		*o = *x;
-		o++->coef = scaled(c, x, fx);
-	}
-	for (; y < ye; y++) {
-		*o = *y;
-		o++->coef = scaled(c, y, fy);
-	}
-	return (size_t)(o - out);
+	o = scopy(c, o, x, xe, fx);
+	return (size_t)(scopy(c, o, y, ye, fy) - out);
 }
 
 /* merge from the ends: the output ends at oend; the terms written. */
@@ -1270,10 +1277,7 @@ segment(struct wk *w, size_t *np)
 		n += v->n;
 	}
 	if (k == 1) {		/* one piece: copied */
-		for (i = 0; i < nd[0].n; i++) {
-			out[i] = nd[0].src[i];
-			out[i].coef = scaled(w->x, &nd[0].src[i], nd[0].f);
-		}
+		scopy(w->x, out, nd[0].src, nd[0].src + nd[0].n, nd[0].f);
 		*np = nd[0].n;
 		return 0;
 	}
