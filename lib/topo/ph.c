@@ -73,6 +73,7 @@ struct ctx {
 	size_t nw;		/* words a row */
 	const struct simplex *col;
 	size_t ncol;
+	size_t napp;		/* after them, columns in apparent pairs */
 
 	struct pivot *piv;	/* open addressing, key EMPTY = empty; */
 	size_t pivmask;		/* sized for every column: it never moves */
@@ -685,13 +686,15 @@ padd(struct ctx *x, uint64_t key, uint32_t col, uint32_t coef)
 	atomic_store_explicit(&x->piv[i].key, key, memory_order_release);
 }
 
-/* Cofacets of s (x->nv vertices) in decreasing key order: the common
+/* Cofacets of s (it->nv vertices) in decreasing key order: the common
  * neighbours k of its vertices, from the largest down. */
 struct cofit {
 	const struct simplex *s;
 	size_t lo[3], at[3];
 	size_t wi;		/* with rows of bits: the word before, */
 	uint64_t bits;		/* and the common neighbours left in this one */
+	uint32_t k;		/* the vertex the last cofacet added */
+	int nv;
 };
 
 /* Rows of bits and the distance matrix, for a graph small enough and
@@ -720,17 +723,24 @@ dense(struct ctx *x)
 }
 
 static void
-cof_init(const struct ctx *x, struct cofit *it, const struct simplex *s)
+cof_initn(const struct ctx *x, struct cofit *it, const struct simplex *s, int nv)
 {
 	int m;
 
 	it->s = s;
+	it->nv = nv;
 	it->wi = x->nw;
 	it->bits = 0;
-	for (m = 0; m < x->nv; m++) {
+	for (m = 0; m < nv; m++) {
 		it->lo[m] = x->g->off[s->v[m]];
 		it->at[m] = x->g->off[s->v[m] + 1];
 	}
+}
+
+static void
+cof_init(const struct ctx *x, struct cofit *it, const struct simplex *s)
+{
+	cof_initn(x, it, s, x->nv);
 }
 
 /* The next common neighbour k of s's vertices, from the largest down,
@@ -741,7 +751,7 @@ cof_rows(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
 	const struct simplex *s = it->s;
 	const uint64_t *r0 = x->row + (size_t)s->v[0] * x->nw;
 	const uint64_t *r1 = x->row + (size_t)s->v[1] * x->nw;
-	const uint64_t *r2 = x->nv > 2 ? x->row + (size_t)s->v[2] * x->nw : NULL;
+	const uint64_t *r2 = it->nv > 2 ? x->row + (size_t)s->v[2] * x->nw : NULL;
 	size_t n = x->g->n;
 	int b, m;
 
@@ -755,7 +765,7 @@ cof_rows(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
 	it->bits &= ~((uint64_t)1 << b);
 	*k = (uint32_t)(it->wi * 64 + (size_t)b);
 	*dm = x->dm[s->v[0] * n + *k];
-	for (m = 1; m < x->nv; m++)
+	for (m = 1; m < it->nv; m++)
 		if (x->dm[s->v[m] * n + *k] > *dm)
 			*dm = x->dm[s->v[m] * n + *k];
 	return 1;
@@ -772,7 +782,7 @@ cof_lists(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
 	while (it->at[0] > it->lo[0]) {
 		*k = nb[--it->at[0]];
 		*dm = d[it->at[0]];
-		for (m = 1; m < x->nv; m++) {
+		for (m = 1; m < it->nv; m++) {
 			while (it->at[m] > it->lo[m] && nb[it->at[m] - 1] > *k)
 				it->at[m]--;
 			if (it->at[m] == it->lo[m] || nb[it->at[m] - 1] != *k)
@@ -780,7 +790,7 @@ cof_lists(const struct ctx *x, struct cofit *it, uint32_t *k, float *dm)
 			if (d[it->at[m] - 1] > *dm)
 				*dm = d[it->at[m] - 1];
 		}
-		if (m == x->nv)
+		if (m == it->nv)
 			return 1;
 	}
 	return 0;
@@ -797,10 +807,11 @@ cof_next(const struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int 
 
 	if (!(x->row != NULL ? cof_rows(x, it, &k, &dm) : cof_lists(x, it, &k, &dm)))
 		return 0;
+	it->k = k;
 	*diam = dm > s->diam ? dm : s->diam;
 	/* k goes in at position pos; vertices above it move up a place */
 	*key = 0;
-	for (pos = 0, m = 0; m < x->nv; m++) {
+	for (pos = 0, m = 0; m < it->nv; m++) {
 		if (s->v[m] < k) {
 			*key += x->binom[s->v[m]][m + 1];
 			pos++;
@@ -812,9 +823,183 @@ cof_next(const struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int 
 	return 1;
 }
 
+/* Apparent pairs (Bauer, "Ripser", 2021, section 3.5): a simplex s and
+ * its first cofacet t of its own diameter (its coboundary's pivot) when
+ * s is t's last facet of that diameter in the filtration (the smallest
+ * key).  They are pairs of the persistence whatever the reduction does,
+ * seen from either side without the pivot table: such a column is not
+ * entered in it and never looked for there.  On the million triangles
+ * of Ripser's sphere_3_192 the look-ups, a cache miss each, were two
+ * fifths of persist's time in dimension 2. */
+static float
+dist(const struct ctx *x, uint32_t a, uint32_t b)
+{
+	size_t s;
+
+	if (x->dm != NULL)
+		return x->dm[(size_t)a * x->g->n + b];
+	s = rt_graph_slot(x->g, a, b);
+	return s == SIZE_MAX ? INFINITY : x->g->d[s];
+}
+
+/* t's facet of diameter d with the smallest key, into *f (t: nv + 1
+ * vertices, increasing, of diameter d); 0 if none. */
+static int
+zfacet(const struct ctx *x, int nv, const uint32_t *t, float d, struct simplex *f)
+{
+	float dd[4][4], fd;
+	int nt = nv + 1, o, m, i;
+
+	for (m = 0; m < nt; m++)
+		for (i = m + 1; i < nt; i++)
+			dd[m][i] = dist(x, t[m], t[i]);
+	for (o = nt - 1; o >= 0; o--) {	/* without t[o]: keys increase as o falls */
+		for (fd = 0, m = 0; m < nt; m++)
+			for (i = m + 1; i < nt; i++)
+				if (m != o && i != o && dd[m][i] > fd)
+					fd = dd[m][i];
+		if (fd != d)
+			continue;
+		memset(f, 0, sizeof *f);
+		for (f->key = 0, i = 0, m = 0; m < nt; m++)
+			if (m != o) {
+				f->v[i] = t[m];
+				f->key += x->binom[t[m]][i + 1];
+				i++;
+			}
+		f->diam = d;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is t (nv + 1 vertices, increasing; key tkey, diameter d) the apparent
+ * pair of a facet?  That facet into *f, and whether t comes in its
+ * coboundary with coefficient -1. */
+static int
+apparentof(const struct ctx *x, int nv, const uint32_t *t, uint64_t tkey, float d,
+    struct simplex *f, int *neg)
+{
+	struct cofit it;
+	uint64_t key;
+	float diam;
+
+	if (!zfacet(x, nv, t, d, f))
+		return 0;
+	cof_initn(x, &it, f, nv);
+	while (cof_next(x, &it, &key, &diam, neg))
+		if (diam == d)
+			return key == tkey;
+	return 0;
+}
+
+/* Is s's cofacet t (k added, of s's diameter, key tkey; s of nv
+ * vertices) s's apparent pair (2), another facet's (1), or neither (0)? */
+static int
+apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint64_t tkey)
+{
+	uint32_t t[4];
+	struct simplex f;
+	int m, i = 0, neg;
+
+	for (m = 0; m < nv; m++) {
+		if (k < s->v[m] && (m == 0 || k > s->v[m - 1]))
+			t[i++] = k;
+		t[i++] = s->v[m];
+	}
+	if (i == nv)
+		t[i] = k;
+	if (!zfacet(x, nv, t, s->diam, &f))
+		return 0;
+	if (f.key == s->key)
+		return 2;	/* t is s's first cofacet of its diameter */
+	return apparentof(x, nv, t, tkey, s->diam, &f, &neg);
+}
+
+/* Is s (nv vertices) in an apparent pair with a cofacet? */
+static int
+apparentup(const struct ctx *x, int nv, const struct simplex *s)
+{
+	struct cofit it;
+	uint64_t key;
+	float diam;
+	int neg;
+
+	cof_initn(x, &it, s, nv);
+	while (cof_next(x, &it, &key, &diam, &neg))
+		if (diam == s->diam)
+			return apparent(x, nv, s, it.k, key) == 2;
+	return 0;
+}
+
+/* The column whose apparent pair is the cofacet piv, into *f, and the
+ * coefficient of piv in its coboundary; 0 if none.  *j its place among
+ * the x->napp after the columns (sorted as they are: by diameter down,
+ * key up), or NOCACHE. */
+static int
+apparentcol(const struct ctx *x, const struct hentry *piv, struct simplex *f, uint32_t *coef,
+    uint32_t *j)
+{
+	uint32_t t[4], lo, hi, mid;
+	uint64_t key = piv->key;
+	size_t a, b, c;
+	int m, neg;
+
+	for (hi = (uint32_t)x->g->n, m = x->nv + 1; m >= 1; m--) {
+		for (lo = (uint32_t)m - 1; lo + 1 < hi;) {	/* C(lo, m) <= key */
+			mid = lo + (hi - lo) / 2;
+			if (x->binom[mid][m] <= key)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		t[m - 1] = lo;
+		key -= x->binom[lo][m];
+		hi = lo;
+	}
+	if (!apparentof(x, x->nv, t, piv->key, piv->diam, f, &neg))
+		return 0;
+	*coef = neg ? x->p - 1 : 1;
+	for (a = x->ncol, b = x->ncol + x->napp; a < b;) {
+		c = a + (b - a) / 2;
+		if (x->col[c].diam > f->diam || (x->col[c].diam == f->diam && x->col[c].key < f->key))
+			a = c + 1;
+		else
+			b = c;
+	}
+	*j = a < x->ncol + x->napp && x->col[a].key == f->key ? (uint32_t)a : NOCACHE;
+	return 1;
+}
+
+/* Move the columns in apparent pairs with a cofacet after the others,
+ * *napp of them: they are not reduced, and apparentcol finds them when
+ * a column needs them (on 2000 i.i.d. windows 306 thousand of 324). */
+static int
+unapparent(struct ctx *x, int nv, struct simplex *col, size_t *ncol, size_t *napp)
+{
+	struct simplex *a;
+	size_t i, n = 0, m = 0;
+
+	if ((a = malloc((*ncol + 1) * sizeof *a)) == NULL)
+		return -1;
+	for (i = 0; i < *ncol; i++)
+		if (apparentup(x, nv, &col[i]))
+			a[m++] = col[i];
+		else
+			col[n++] = col[i];
+	memcpy(col + n, a, m * sizeof *a);
+	free(a);
+	x->ph->apparent += m;
+	*ncol = n;
+	*napp = m;
+	return 0;
+}
+
 /* Push the coboundary of s times coef; with check, stop at an emergent
  * pair: the first cofacet of s's own diameter met (the latest key among
- * them, so the earliest in the filtration) that no column owns yet. */
+ * them, so the earliest in the filtration) that no column owns yet: not
+ * a column committed, nor a simplex whose apparent pair it is (s's own
+ * would do, but unapparent moved those). */
 static int
 coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
     struct hentry *emergent)
@@ -830,7 +1015,9 @@ coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
 		uint32_t c = neg ? x->p - coef : coef;
 
 		if (check && diam == s->diam) {
-			if (pfind(x, key) == NULL) {
+			int ap = apparent(x, x->nv, s, it.k, key);
+
+			if (ap == 2 || (ap == 0 && pfind(x, key) == NULL)) {
 				emergent->key = key;
 				emergent->diam = diam;
 				emergent->coef = c;
@@ -859,7 +1046,7 @@ coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
 static struct hentry once;	/* x->cob[j]: added once */
 
 static int
-cobrun(struct wk *w, uint32_t j, const struct hentry **run)
+cobrun(struct wk *w, uint32_t j, const struct simplex *s, const struct hentry **run)
 {
 	struct ctx *x = w->x;
 	struct scratch *sc = w->sc;
@@ -879,7 +1066,7 @@ cobrun(struct wk *w, uint32_t j, const struct hentry **run)
 	if (h == &once) {
 		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) >= MAXCOB)
 			return 0;
-		cof_init(x, &it, &x->colp[j][0].s);
+		cof_init(x, &it, s);
 		while (cof_next(x, &it, &key, &diam, &neg)) {
 			if (rt_grow(&sc->c, &sc->capc, n + 1, sizeof *sc->c))
 				return -1;
@@ -1376,32 +1563,47 @@ advance(struct wk *w, struct pend *r)
 	struct ctx *x = w->x;
 	struct pivot *owner;
 	const struct hentry *run;
-	size_t t;
-	uint32_t factor, j, a = 0;
+	const struct ventry *col;
+	struct ventry one;
+	size_t t, len;
+	uint32_t factor, j, oc, rlen, a = 0;
 
-	while (r->k == 1 && (owner = pfind(x, r->piv.key)) != NULL) {
-		j = owner->col;
-		factor = (x->p - r->piv.coef * x->inv[owner->coef] % x->p) % x->p;
+	while (r->k == 1) {
+		if ((owner = pfind(x, r->piv.key)) != NULL) {
+			j = owner->col;
+			oc = owner->coef;
+			col = x->colp[j];
+			len = x->collen[j];
+			rlen = x->rlen[j];
+		} else if (!apparentcol(x, &r->piv, &one.s, &oc, &j))
+			break;
+		else {
+			one.coef = 1;
+			col = &one;
+			len = 1;
+			rlen = NOCACHE;
+		}
+		factor = (x->p - r->piv.coef * x->inv[oc] % x->p) % x->p;
 		r->added = 1;
 		r->reduced++;
 		run = NULL;
-		if (x->rlen[j] == NOCACHE && x->collen[j] == 1 && cobrun(w, j, &run))
+		if (rlen == NOCACHE && len == 1 && j != NOCACHE && cobrun(w, j, &col[0].s, &run))
 			return -1;
-		for (t = 0; t < x->collen[j]; t++) {
-			const struct ventry *e = &x->colp[j][t];
+		for (t = 0; t < len; t++) {
+			const struct ventry *e = &col[t];
 
 			a = pmod(x, (uint64_t)e->coef * factor);
 			if (workadd(w, &e->s, a))
 				return -1;
-			if (x->rlen[j] == NOCACHE && run == NULL &&
+			if (rlen == NOCACHE && run == NULL &&
 			    coboundary(w, &e->s, a, 0, NULL) < 0)
 				return -1;
 		}
 		/* the pivot, taken, cancels against the first term of the
 		 * column's reduced coboundary, kept, or of its one simplex's */
-		if (x->rlen[j] != NOCACHE) {
+		if (rlen != NOCACHE) {
 			w->pushed += x->rcost[j];
-			if (cpush(w, x->rp[j] + 1, x->rp[j] + x->rlen[j], factor))
+			if (cpush(w, x->rp[j] + 1, x->rp[j] + rlen, factor))
 				return -1;
 		} else if (run != NULL) {
 			w->pushed += run[-1].key;	/* as many as a replay */
@@ -1676,7 +1878,7 @@ colfree(struct ctx *x)
  * reverse filtration order, on x->threads threads.  The result is the
  * sequential one, whatever the threads' timing. */
 static int
-reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
+reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol, size_t napp)
 {
 	struct wk w[8];
 	struct scratch sc[8];
@@ -1688,6 +1890,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	x->dim = dim;
 	x->col = col;
 	x->ncol = ncol;
+	x->napp = napp;
 	x->next = x->committed = 0;
 	x->committing = x->err = 0;
 	x->nrpool = 0;
@@ -1704,7 +1907,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol)
 	    (x->rp = calloc(ncol + 1, sizeof *x->rp)) == NULL ||
 	    (x->rlen = malloc((ncol + 1) * sizeof *x->rlen)) == NULL ||
 	    (x->rcost = calloc(ncol + 1, sizeof *x->rcost)) == NULL ||
-	    (x->cob = calloc(ncol + 1, sizeof *x->cob)) == NULL ||
+	    (x->cob = calloc(ncol + napp + 1, sizeof *x->cob)) == NULL ||
 	    (x->pend = calloc(LOOK, sizeof *x->pend)) == NULL)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -1742,14 +1945,49 @@ out:
 	return status;
 }
 
+/* Sort columns into reverse filtration order (diameter decreasing, then
+ * key increasing) by rsort: by key, reversed, stably by diameter,
+ * reversed again.  qsort was a quarter of persist's time on the million
+ * triangles of Ripser's sphere_3_192 in dimension 2. */
 static int
-filtration_desc(const void *a, const void *b)
+colsort(struct simplex *col, size_t n)
 {
-	const struct simplex *p = a, *q = b;
+	struct scratch sc = { 0 };
+	struct hentry *h, e;
+	struct simplex *s;
+	size_t i;
+	int st = -1;
 
-	if (p->diam != q->diam)
-		return p->diam > q->diam ? -1 : 1;
-	return p->key < q->key ? -1 : p->key > q->key;
+	if (n > UINT32_MAX)
+		return -1;
+	h = malloc((n + 1) * sizeof *h);
+	s = malloc((n + 1) * sizeof *s);
+	if (h == NULL || s == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		h[i].key = col[i].key;
+		h[i].diam = col[i].diam;
+		h[i].coef = (uint32_t)i;
+	}
+	if (rsort(&sc, h, n, 0))
+		goto out;
+	for (i = 0; i < n / 2; i++) {
+		e = h[i];
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = e;
+	}
+	if (rsort(&sc, h, n, 1))
+		goto out;
+	for (i = 0; i < n; i++)
+		s[n - 1 - i] = col[h[i].coef];
+	memcpy(col, s, n * sizeof *col);
+	st = 0;
+out:
+	free(h);
+	free(s);
+	free(sc.b);
+	free(sc.cnt);
+	return st;
 }
 
 /* Dimension 0 by union-find in filtration order; the edges that merge
@@ -1777,7 +2015,8 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 			e[ne++].key = x->binom[g->nb[k]][1] + x->binom[j][2];
 		}
 	}
-	qsort(e, ne, sizeof *e, filtration_desc);
+	if (colsort(e, ne))
+		goto fail;
 	col = e;
 	for (i = ne; i-- > 0;) {	/* increasing filtration order */
 		if (!rt_uf_join(up, e[i].v[0], e[i].v[1]))
@@ -1820,10 +2059,27 @@ onetri(void *c, uint32_t i, uint32_t j, uint32_t k, size_t ij, size_t jk, size_t
 	struct tris *t = c;
 	const float *d = t->x->g->d;
 	uint64_t key = t->x->binom[i][1] + t->x->binom[j][2] + t->x->binom[k][3];
-	struct simplex *s;
+	uint32_t v[3] = { i, j, k };
+	struct simplex *s, f;
+	float diam;
+	int neg;
 
 	if (t->err || pfind(t->x, key) != NULL)
 		return;	/* paired in dimension 1: cleared */
+	diam = d[ij] > d[jk] ? d[ij] : d[jk];
+	if (d[ik] > diam)
+		diam = d[ik];
+	if (apparentof(t->x, 2, v, key, diam, &f, &neg))
+		return;	/* an apparent pair's, not in the table */
+	f.v[0] = i;
+	f.v[1] = j;
+	f.v[2] = k;
+	f.key = key;
+	f.diam = diam;
+	if (apparentup(t->x, 3, &f)) {
+		t->x->ph->apparent++;	/* the facet of an apparent pair: not a column */
+		return;
+	}
 	if (rt_grow(&t->col, &t->cap, t->ncol + 1, sizeof *t->col)) {
 		t->err = 1;
 		return;
@@ -1833,9 +2089,7 @@ onetri(void *c, uint32_t i, uint32_t j, uint32_t k, size_t ij, size_t jk, size_t
 	s->v[1] = j;
 	s->v[2] = k;
 	s->key = key;
-	s->diam = d[ij] > d[jk] ? d[ij] : d[jk];
-	if (d[ik] > s->diam)
-		s->diam = d[ik];
+	s->diam = diam;
 }
 
 static int
@@ -1848,8 +2102,10 @@ triangles(struct ctx *x, struct simplex **colp, size_t *ncolp)
 		free(t.col);
 		return -1;
 	}
-	if (t.ncol > 1)
-		qsort(t.col, t.ncol, sizeof *t.col, filtration_desc);
+	if (colsort(t.col, t.ncol)) {
+		free(t.col);
+		return -1;
+	}
 	*colp = t.col;
 	*ncolp = t.ncol;
 	return 0;
@@ -1874,7 +2130,7 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 {
 	struct ctx x = { .g = g, .p = p, .ph = ph, .threads = threads };
 	struct simplex *col = NULL;
-	size_t ncol = 0, v;
+	size_t ncol = 0, napp = 0, v;
 	int m, status = -1;
 
 	memset(ph, 0, sizeof *ph);
@@ -1900,14 +2156,15 @@ rt_ph_compute(struct rt_ph *ph, const struct rt_graph *g, int maxdim, unsigned p
 			    x.binom[v - 1][m - 1] + x.binom[v - 1][m];
 	if (dim0(&x, &col, &ncol) || dense(&x))
 		goto out;
-	if (maxdim >= 1 && reduce(&x, 1, col, ncol))
+	if (maxdim >= 1 && (unapparent(&x, 2, col, &ncol, &napp) ||
+	    reduce(&x, 1, col, ncol, napp)))
 		goto out;
 	if (maxdim >= 2) {
 		free(col);
 		col = NULL;
 		if (triangles(&x, &col, &ncol))
 			goto out;
-		if (reduce(&x, 2, col, ncol))
+		if (reduce(&x, 2, col, ncol, 0))
 			goto out;
 	}
 	status = 0;
