@@ -1958,6 +1958,8 @@ colsort(struct simplex *col, size_t n)
 	size_t i;
 	int st = -1;
 
+	if (n < 2)
+		return 0;
 	if (n > UINT32_MAX)
 		return -1;
 	h = malloc((n + 1) * sizeof *h);
