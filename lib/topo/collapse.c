@@ -38,6 +38,15 @@ struct later { float f; uint32_t w; };
 #define TRY 4096
 #define TRYGONE 64
 
+/* Without bitsets, only the CENTRAL common neighbours nearest to both
+ * ends of the edge are tried as its dominator (any move found is one
+ * that keeps the persistence; an edge whose dominator is missed stays):
+ * trying them all was most of persist's time on Ripser's sphere_3_192,
+ * where every vertex is a common neighbour of the longest edges. */
+#ifndef CENTRAL
+#define CENTRAL 16
+#endif
+
 struct cx {
 	float *dense;		/* n * n values, or NULL */
 	float *level;		/* the distinct values, increasing */
@@ -185,6 +194,24 @@ latdown(struct later *h, size_t n, size_t i)
 	h[i] = e;
 }
 
+/* w, at value f from the edge's ends, among the CENTRAL nearest */
+static void
+central(struct later *cen, size_t *n, uint32_t w, float f)
+{
+	struct later e = { f, w };
+	size_t a = *n;
+
+	if (a == CENTRAL) {
+		if (!earlier(&e, &cen[a - 1]))
+			return;
+		a--;
+	} else
+		++*n;
+	for (; a > 0 && earlier(&e, &cen[a - 1]); a--)
+		cen[a] = cen[a - 1];
+	cen[a] = e;
+}
+
 static struct later
 latpop(struct later *h, size_t *n)
 {
@@ -294,9 +321,9 @@ movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last
 int
 rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 {
-	size_t i, m = 0, ne, nl, a, b, ea, eb, n = k->n, gone = 0;
+	size_t i, m = 0, ne, nl, ncen, a, b, ea, eb, n = k->n, gone = 0;
 	uint32_t *e = NULL, u, v, w, last = UINT32_MAX;
-	struct later *lat = NULL;
+	struct later *lat = NULL, cen[CENTRAL];
 	struct cx x = { 0 };
 	float *val, t, fw;
 	int dom, still, dead, heaped;
@@ -334,7 +361,7 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		u = c->e[i].u;
 		v = c->e[i].v;
 		t = c->e[i].f0;
-		ne = nl = 0;
+		ne = nl = ncen = 0;
 		if (x.lbits != NULL) {
 			t = movebits(&x, n, u, v, t, &last);
 			dead = t == INFINITY;
@@ -347,9 +374,10 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 			for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
 				w = k->nb[a];
 				fw = val[a] > dv[w] ? val[a] : dv[w];
-				if (fw <= t)
+				if (fw <= t) {
 					e[ne++] = w;
-				else if (fw != INFINITY) {
+					central(cen, &ncen, w, fw);
+				} else if (fw != INFINITY) {
 					lat[nl].f = fw;
 					lat[nl++].w = w;
 				}
@@ -367,9 +395,10 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 					continue;
 				}
 				fw = val[a] > val[b] ? val[a] : val[b];
-				if (fw <= t)
+				if (fw <= t) {
 					e[ne++] = k->nb[a];
-				else if (fw != INFINITY) {
+					central(cen, &ncen, k->nb[a], fw);
+				} else if (fw != INFINITY) {
 					lat[nl].f = fw;
 					lat[nl++].w = k->nb[a];
 				}
@@ -386,9 +415,9 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 			    value(&x, k, val, u, last) <= t && value(&x, k, val, v, last) <= t &&
 			    dominates(&x, k, val, e, ne, last, t))
 				dom = (int)last;
-			for (a = 0; dom < 0 && a < ne; a++)
-				if (e[a] != last && dominates(&x, k, val, e, ne, e[a], t))
-					dom = (int)e[a];
+			for (a = 0; dom < 0 && a < ncen; a++)
+				if (cen[a].w != last && dominates(&x, k, val, e, ne, cen[a].w, t))
+					dom = (int)cen[a].w;
 			if (dom < 0)
 				break;
 			last = (uint32_t)dom;
@@ -410,6 +439,7 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 					w = j.w;
 					if (value(&x, k, val, (uint32_t)dom, w) > j.f)
 						still = 0;
+					central(cen, &ncen, w, j.f);
 					/* sorted for the walk along a row, the one
 					 * test that needs it */
 					a = ne++;
