@@ -209,7 +209,7 @@ main(int argc, char *argv[])
 	if (Aflag)
 		fprintf(stderr, "persist: %zu points, %zu distinct, %zu vertices%s, %zu "
 		    "edges <= %g, %zu after the collapse (%zu tried); %" PRIu64 " columns, %"
-		    PRIu64 " emergent, %" PRIu64 " in apparent pairs, %" PRIu64 " additions\n", c.n, nv, c.nv, nv > c.nv ?
+		    PRIu64 " emergent, %" PRIu64 " apparent pairs, %" PRIu64 " additions\n", c.n, nv, c.nv, nv > c.nv ?
 		    " (landmarks)" : "", x.g.off[x.g.n] / 2, (double)thresh,
 		    nflag ? x.g.off[x.g.n] / 2 : x.lg.off[x.lg.n] / 2,
 		    nflag ? 0 : x.col.tried, x.ph.columns, x.ph.emergent, x.ph.apparent,

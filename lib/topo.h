@@ -131,7 +131,7 @@ struct rt_ph {
 	struct rt_cocycle_entry *cocycle;
 	size_t ncocycle;
 	uint64_t columns, emergent, reduced;	/* work done, for the curious */
-	uint64_t apparent;	/* simplices in apparent pairs, not columns */
+	uint64_t apparent;	/* apparent pairs, their simplices not columns */
 };
 /* Persistent cohomology of the flag complex of g up to dimension maxdim,
  * over Z/p, reduced on threads threads (the result does not depend on

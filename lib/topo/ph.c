@@ -893,8 +893,9 @@ apparentof(const struct ctx *x, int nv, const uint32_t *t, uint64_t tkey, float 
 	return 0;
 }
 
-/* Is s's cofacet t (k added, of s's diameter, key tkey; s of nv
- * vertices) s's apparent pair (2), another facet's (1), or neither (0)? */
+/* s's first cofacet of its own diameter t (k added, key tkey; s of nv
+ * vertices; the caller found it so): is it s's apparent pair (2), another
+ * facet's (1), or neither (0)? */
 static int
 apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint64_t tkey)
 {
@@ -935,7 +936,8 @@ apparentup(const struct ctx *x, int nv, const struct simplex *s)
 /* The column whose apparent pair is the cofacet piv, into *f, and the
  * coefficient of piv in its coboundary; 0 if none.  *j its place among
  * the x->napp after the columns (sorted as they are: by diameter down,
- * key up), or NOCACHE. */
+ * key up), or NOCACHE in dimension 2, where onetri did not keep them
+ * (in dimension 1 not there cannot be: -1). */
 static int
 apparentcol(const struct ctx *x, const struct hentry *piv, struct simplex *f, uint32_t *coef,
     uint32_t *j)
@@ -968,7 +970,7 @@ apparentcol(const struct ctx *x, const struct hentry *piv, struct simplex *f, ui
 			b = c;
 	}
 	*j = a < x->ncol + x->napp && x->col[a].key == f->key ? (uint32_t)a : NOCACHE;
-	return 1;
+	return *j == NOCACHE && x->dim == 1 ? -1 : 1;
 }
 
 /* Move the columns in apparent pairs with a cofacet after the others,
@@ -999,7 +1001,7 @@ unapparent(struct ctx *x, int nv, struct simplex *col, size_t *ncol, size_t *nap
  * pair: the first cofacet of s's own diameter met (the latest key among
  * them, so the earliest in the filtration) that no column owns yet: not
  * a column committed, nor a simplex whose apparent pair it is (s's own
- * would do, but unapparent moved those). */
+ * would do, but unapparent moved those, and onetri left them out). */
 static int
 coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
     struct hentry *emergent)
@@ -1567,6 +1569,7 @@ advance(struct wk *w, struct pend *r)
 	struct ventry one;
 	size_t t, len;
 	uint32_t factor, j, oc, rlen, a = 0;
+	int ap;
 
 	while (r->k == 1) {
 		if ((owner = pfind(x, r->piv.key)) != NULL) {
@@ -1575,9 +1578,11 @@ advance(struct wk *w, struct pend *r)
 			col = x->colp[j];
 			len = x->collen[j];
 			rlen = x->rlen[j];
-		} else if (!apparentcol(x, &r->piv, &one.s, &oc, &j))
+		} else if ((ap = apparentcol(x, &r->piv, &one.s, &oc, &j)) <= 0) {
+			if (ap < 0)
+				return -1;
 			break;
-		else {
+		} else {
 			one.coef = 1;
 			col = &one;
 			len = 1;
