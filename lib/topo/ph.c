@@ -873,6 +873,21 @@ zfacet(const struct ctx *x, int nv, const uint32_t *t, float d, struct simplex *
 	return 0;
 }
 
+/* The key of f's first cofacet of f's diameter d (f: nv vertices), and
+ * whether f comes in its boundary with coefficient -1; 0 if none. */
+static int
+zcofacet(const struct ctx *x, int nv, const struct simplex *f, uint64_t *key, int *neg)
+{
+	struct cofit it;
+	float diam;
+
+	cof_initn(x, &it, f, nv);
+	while (cof_next(x, &it, key, &diam, neg))
+		if (diam == f->diam)
+			return 1;
+	return 0;
+}
+
 /* Is t (nv + 1 vertices, increasing; key tkey, diameter d) the apparent
  * pair of a facet?  That facet into *f, and whether t comes in its
  * coboundary with coefficient -1. */
@@ -880,17 +895,9 @@ static int
 apparentof(const struct ctx *x, int nv, const uint32_t *t, uint64_t tkey, float d,
     struct simplex *f, int *neg)
 {
-	struct cofit it;
 	uint64_t key;
-	float diam;
 
-	if (!zfacet(x, nv, t, d, f))
-		return 0;
-	cof_initn(x, &it, f, nv);
-	while (cof_next(x, &it, &key, &diam, neg))
-		if (diam == d)
-			return key == tkey;
-	return 0;
+	return zfacet(x, nv, t, d, f) && zcofacet(x, nv, f, &key, neg) && key == tkey;
 }
 
 /* s's first cofacet of its own diameter t (k added, key tkey; s of nv
@@ -901,6 +908,7 @@ apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint6
 {
 	uint32_t t[4];
 	struct simplex f;
+	uint64_t key;
 	int m, i = 0, neg;
 
 	for (m = 0; m < nv; m++) {
@@ -914,7 +922,7 @@ apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint6
 		return 0;
 	if (f.key == s->key)
 		return 2;	/* t is s's first cofacet of its diameter */
-	return apparentof(x, nv, t, tkey, s->diam, &f, &neg);
+	return zcofacet(x, nv, &f, &key, &neg) && key == tkey;
 }
 
 /* Is s (nv vertices) in an apparent pair with a cofacet? */
