@@ -329,7 +329,7 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 	uint32_t *e = NULL, u, v, w, last = UINT32_MAX;
 	struct later *lat = NULL, cen[CENTRAL];
 	struct cx x = { 0 };
-	float *val, t, fw;
+	float *val, *row = NULL, t, fw;
 	int dom, still, dead, heaped;
 
 	memset(c, 0, sizeof *c);
@@ -347,6 +347,12 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		for (u = 0; u < n; u++)
 			for (i = k->off[u]; i < k->off[u + 1]; i++)
 				x.dense[(size_t)u * n + k->nb[i]] = k->d[i];
+	}
+	if (x.dense == NULL && x.lbits == NULL) {
+		if ((row = malloc((n + 1) * sizeof *row)) == NULL)
+			goto fail;
+		for (i = 0; i < n; i++)
+			row[i] = INFINITY;
 	}
 	for (u = 0; u < n; u++)
 		for (i = k->off[u]; i < k->off[u + 1] && k->nb[i] < u; i++) {
@@ -387,27 +393,24 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 				}
 			}
 		} else {
-			a = k->off[u], ea = k->off[u + 1];
-			b = k->off[v], eb = k->off[v + 1];
-			while (a < ea && b < eb) {
-				if (k->nb[a] < k->nb[b]) {
-					a++;
-					continue;
-				}
-				if (k->nb[a] > k->nb[b]) {
-					b++;
-					continue;
-				}
-				fw = val[a] > val[b] ? val[a] : val[b];
+			/* v's values spread over a row, read along u's list:
+			 * merging the two lists mispredicted a branch a step
+			 * (a quarter of persist's time on o3_2048 at 1.8) */
+			for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)
+				row[k->nb[b]] = val[b];
+			for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
+				w = k->nb[a];
+				fw = val[a] > row[w] ? val[a] : row[w];
 				if (fw <= t) {
-					e[ne++] = k->nb[a];
-					central(cen, &ncen, k->nb[a], fw);
+					e[ne++] = w;
+					central(cen, &ncen, w, fw);
 				} else if (fw != INFINITY) {
 					lat[nl].f = fw;
-					lat[nl++].w = k->nb[a];
+					lat[nl++].w = w;
 				}
-				a++, b++;
 			}
+			for (b = k->off[v]; b < eb; b++)
+				row[k->nb[b]] = INFINITY;
 		}
 		dead = 0;
 		heaped = 0;
@@ -484,6 +487,7 @@ moved:
 				l->d[a++] = val[i];
 			}
 	free(val);
+	free(row);
 	free(e);
 	free(lat);
 	cxfree(&x);
@@ -491,6 +495,7 @@ moved:
 fail:
 	cxfree(&x);
 	free(val);
+	free(row);
 	free(e);
 	free(lat);
 	rt_graph_free(l);
