@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 36
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -201,3 +201,30 @@ check "blocked multiply, a stream an instruction (-g pc): smaller than xz -9" \
 awk 'BEGIN { srand(21); v = 0; for (r = 0; r < 3000; r++) { n = 3 + int(rand() * 38); s = int(rand() * 5) - 2; if (rand() < 0.5) v = int(rand() * 100); for (i = 0; i < n; i++) { print v; v += s } } }' >"$tmp/runsr"
 pli -I series "$tmp/runsr" >"$tmp/runsr.pli"
 check "random runs: round trip" "rt $tmp/runsr $tmp/runsr.pli"
+# The other readings of values kept open (settle, predict): a loop's
+# iterations are compared with the values before and after it value by
+# value, whatever terms the greedy search made of them.
+# 10 times (a run of 4 from 10 i, then 20 i + 4): the first iteration
+# is the run 0 1 2 3 4, one term of five, which a loop of a run of four
+# and a value cannot take whole; cut after its 3, it is the loop's first.
+awk 'BEGIN { for (i = 0; i < 10; i++) { for (j = 0; j < 4; j++) print 10 * i + j; print 20 * i + 4 } }' >"$tmp/cutrun"
+printf 'for t1 = 0 to 9 {\n  for t2 = 0 to 3 {\n    emit 10*t1 + t2\n  }\n  emit 20*t1 + 4\n}\n' >"$tmp/cutrun.want"
+pli -I series "$tmp/cutrun" >"$tmp/cutrun.pli"
+check "a run the first iteration's loop and value make: the loop of 10" \
+	"grep -v '^#' $tmp/cutrun.pli | cmp -s - $tmp/cutrun.want && rt $tmp/cutrun $tmp/cutrun.pli"
+# A triangular nest from one value: 1000, then 1000 1004, ... 10 rows.
+# Its first two rows are too short to be loops of three, but they are
+# the loop's rows at t1 = 0 and 1.
+awk 'BEGIN { for (i = 0; i < 10; i++) for (j = 0; j <= i; j++) print 1000 + 4 * j }' >"$tmp/tri1"
+printf 'for t1 = 0 to 9 {\n  for t2 = 0 to t1 {\n    emit 4*t2 + 1000\n  }\n}\n' >"$tmp/tri1.want"
+pli -I series "$tmp/tri1" >"$tmp/tri1.pli"
+check "a triangular nest from a row of one: every row in the loop" \
+	"grep -v '^#' $tmp/tri1.pli | cmp -s - $tmp/tri1.want && rt $tmp/tri1 $tmp/tri1.pli"
+# ... and one that ends in a row of one, each row then 7: the last two
+# rows (1000 1004 7, 1000 7) are not loops of three either, but they are
+# the loop's next iterations, value by value.
+awk 'BEGIN { for (i = 0; i < 12; i++) { for (j = 0; j < 12 - i; j++) print 1000 + 4 * j; print 7 } }' >"$tmp/trid"
+printf 'for t1 = 0 to 11 {\n  for t2 = 0 to -t1 + 11 {\n    emit 4*t2 + 1000\n  }\n  emit 7\n}\n' >"$tmp/trid.want"
+pli -I series "$tmp/trid" >"$tmp/trid.pli"
+check "a triangular nest down to a row of one: every row in the loop" \
+	"grep -v '^#' $tmp/trid.pli | cmp -s - $tmp/trid.want && rt $tmp/trid $tmp/trid.pli"

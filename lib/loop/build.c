@@ -15,6 +15,7 @@
  */
 
 #define MAXPERIOD 4096
+#define NARM 8		/* loops whose next iteration is awaited */
 
 struct rt_loopb {
 	struct rt_term **tail;	/* the terms not yet handed over, where
@@ -25,7 +26,22 @@ struct rt_loopb {
 	size_t capscratch;
 	size_t *at;		/* where each body term's differences start */
 	struct rt_term **turn;	/* a loop's body turning, the terms left
-				 * after it: 2 * period */
+				 * after it, the terms cut before it:
+				 * 3 * period */
+	uint64_t *vals;		/* settle: an iteration's values */
+	size_t nv, capvals, pos;
+	size_t *vat;		/* where each body term's values start */
+	uint64_t budget;	/* iterations vals may still walk */
+	uint64_t *base, *step;	/* affine: a loop's values */
+	struct arm {		/* a loop whose next iteration the values
+				 * may be (arm, predict) */
+		struct rt_term *loop;
+		size_t at;	/* its place in the tail */
+		uint64_t c, nv, total;	/* its count, its next iteration's
+				 * values, the values before them */
+	} arms[NARM];
+	size_t narm;
+	uint64_t total;		/* values added */
 
 	size_t period, depth, window;
 	rt_term_fn *fn;
@@ -230,47 +246,6 @@ shift(struct rt_term *a, uint64_t s)
 		shift(a->body[j], s);
 }
 
-/* Is y, a term inside a root loop at that loop's index -1, term x
- * inside root loop T from T's iteration s on? */
-static int
-tailof(const struct rt_term *x, const struct rt_term *y, uint64_t s)
-{
-	size_t m, n = (size_t)1 << x->levels, h = n >> 1;
-	uint32_t j;
-
-	if (x->hash != y->hash || x->nbody != y->nbody || y->levels != x->levels + 1)
-		return 0;
-	for (m = 0; m < n; m++)
-		if (x->c[m] + (m & h ? 0 : s * x->c[m | h]) != y->c[m] - y->c[n + m])
-			return 0;
-	for (j = 0; j < x->nbody; j++)
-		if (!tailof(x->body[j], y->body[j], s))
-			return 0;
-	return 1;
-}
-
-/* Do the last iterations of root loop t (more than them) make body term
- * a at its loop's index -1?  How many (0: no). */
-static uint64_t
-cut(const struct rt_term *t, const struct rt_term *a)
-{
-	uint64_t n = t->c0, m;
-	uint32_t j;
-
-	if (t->nbody == 0 || t->levels != 0)
-		return 0;
-	if (a->nbody == 0)	/* a value: the last of a loop of values */
-		return t->nbody == 1 && t->body[0]->nbody == 0 && n >= 2 &&
-		    t->body[0]->c[0] + (n - 1) * t->body[0]->c[1] == a->c[0] - a->c[1];
-	m = a->c[0] - a->c[1];
-	if (a->hash != t->hash || a->nbody != t->nbody || m == 0 || m >= n)
-		return 0;
-	for (j = 0; j < t->nbody; j++)
-		if (!tailof(t->body[j], a->body[j], n - m))
-			return 0;
-	return m;
-}
-
 static uint64_t
 mixbody(const struct rt_term *loop)
 {
@@ -282,85 +257,399 @@ mixbody(const struct rt_term *loop)
 	return h;
 }
 
+/* rt_poly_at, without its loop for a root term or its body's terms */
+static inline uint64_t
+poly(const struct rt_term *u, const uint64_t *t)
+{
+	if (u->levels == 0)
+		return u->c[0];
+	if (u->levels == 1)
+		return u->c[0] + u->c[1] * t[0];
+	return rt_poly_at(u->c, u->levels, t);
+}
+
+/* The values of loop u's body (values alone) at its index i, inside
+ * the loops at in + 1: base + i * step, a value each. */
+static void
+affine(struct rt_loopb *b, const struct rt_term *u, uint64_t *in)
+{
+	uint32_t j;
+
+	for (j = 0; j < u->nbody; j++) {
+		in[0] = 0;
+		b->base[j] = poly(u->body[j], in);
+		in[0] = 1;
+		b->step[j] = poly(u->body[j], in) - b->base[j];
+	}
+}
+
+/* The last value term u makes at t, to *v: 0, or -1 if it makes none
+ * (a loop of no iterations last) or its last loop counts past lim. */
+static int
+lastval(const struct rt_term *u, const uint64_t *t, uint64_t lim, uint64_t *v)
+{
+	uint64_t n, in[RT_LOOP_MAXDEPTH + 1];
+
+	while (u->nbody > 0) {
+		if ((n = poly(u, t)) == 0 || n > lim)
+			return -1;
+		if (u->levels > 0)
+			memcpy(in + 1, t, u->levels * sizeof *t);
+		in[0] = n - 1;
+		t = in;
+		u = u->body[u->nbody - 1];
+	}
+	*v = poly(u, t);
+	return 0;
+}
+
+/*
+ * The values of body term u of a root loop at the indices t, appended to
+ * b->vals: 0; 1 past cap values or past b->budget iterations (a count
+ * negative at t reads as a huge one); -1 out of memory.
+ */
+static int
+vals(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t, uint64_t cap)
+{
+	uint64_t i, n, in[RT_LOOP_MAXDEPTH + 1];
+	uint32_t j;
+	int rc;
+
+	if (u->nbody == 0) {
+		if (b->nv >= cap)
+			return 1;
+		if (b->nv == b->capvals &&
+		    rt_grow(&b->vals, &b->capvals, b->nv + 1, sizeof *b->vals))
+			return -1;
+		b->vals[b->nv++] = poly(u, t);
+		return 0;
+	}
+	if ((n = poly(u, t)) > b->budget)
+		return 1;
+	b->budget -= n;
+	memcpy(in + 1, t, u->levels * sizeof *t);
+	if (u->depth == 1) {	/* values: each affine in the loop's index */
+		if (n * u->nbody > cap - b->nv)
+			return 1;
+		if (b->nv + n * u->nbody > b->capvals &&
+		    rt_grow(&b->vals, &b->capvals, b->nv + n * u->nbody, sizeof *b->vals))
+			return -1;
+		affine(b, u, in);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < u->nbody; j++)
+				b->vals[b->nv++] = b->base[j] + i * b->step[j];
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		in[0] = i;
+		for (j = 0; j < u->nbody; j++)
+			if ((rc = vals(b, u->body[j], in, cap)) != 0)
+				return rc;
+	}
+	return 0;
+}
+
+/* Term u's values at t, the last first, against b->vals from b->pos
+ * down: 1 where they part or b->vals is used up, 0 if all of u matched. */
+static int
+rmatch(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t)
+{
+	uint64_t i, in[RT_LOOP_MAXDEPTH + 1];
+	uint32_t j;
+
+	if (u->nbody == 0) {
+		if (b->pos == 0 || b->vals[b->pos - 1] != poly(u, t))
+			return 1;
+		b->pos--;
+		return 0;
+	}
+	if (u->levels > 0)
+		memcpy(in + 1, t, u->levels * sizeof *t);
+	if (u->depth == 1) {	/* values: each affine in the loop's index */
+		affine(b, u, in);
+		for (i = poly(u, t); i-- > 0;)
+			for (j = u->nbody; j-- > 0;) {
+				if (b->pos == 0 || b->vals[b->pos - 1] != b->base[j] + i * b->step[j])
+					return 1;
+				b->pos--;
+			}
+		return 0;
+	}
+	for (i = poly(u, t); i-- > 0;) {
+		in[0] = i;
+		for (j = u->nbody; j-- > 0;)
+			if (rmatch(b, u->body[j], in))
+				return 1;
+	}
+	return 0;
+}
+
+/* Root term u, a loop of values, keeps its first p values (0 < p <
+ * u->nval): its whole iterations, then the values of the one begun, as
+ * terms to out.  How many, or -1 out of memory (u as it was). */
+static long
+prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
+{
+	uint64_t i = p / u->nbody;
+	size_t q, r = p % u->nbody, n = i > 0;
+
+	for (q = 0; q < r; q++, n++)
+		if ((out[n] = instance(b, u->body[q], i)) == NULL) {
+			while (n-- > (i > 0))
+				freeterm(b, out[n]);
+			return -1;
+		} else
+			out[n]->nval = 1;
+	if (i == 0)
+		freeterm(b, u);
+	else {
+		out[0] = u;
+		u->c0 = i;
+		u->nval = i * u->nbody;
+	}
+	return (long)n;
+}
+
 /*
  * The loop just made, at the end of the tail, took the first three
- * iterations the tail had in a row; its true first iteration may lie
- * before them, hidden where a run of values before it did not break where
- * its iterations do: a run 9, 10, ... 27 where the loop's first term is
- * the run 10 ... 27.  The greedy search, committed to the break it found,
- * would keep that iteration out of the loop, and out of the outer loops'
- * first iteration too: a copy at every level of a nest.  Whole iterations
- * before the loop (at its index -1) join it, the first of them maybe the
- * end of a run of values, split off it; when only the last r terms of an
- * iteration are there, the loop turns to begin with them (its last r
- * terms then stand after it, for the next iteration to take).  A loop of loops is not split:
- * a guess that breaks the nest it was found in as often as it helps
- * (fir2dim's block numbers: 20% longer).  0, or -1 out of memory.
+ * iterations the tail had in a row as terms; its true first iteration may
+ * lie before them, in values the greedy search cut into terms another
+ * way: a run 9, 10, ... 27 where the loop's first term is the run 10 ...
+ * 27, or a run 0 ... 4 where its body is a run 0 ... 3 and the value 4.
+ * Kept as terms, that iteration would stay out of the loop, and out of
+ * the outer loops' first iteration too: a copy at every level of a nest.
+ * So the search keeps, for every loop it makes, the other readings of the
+ * values before it open: those values are compared with the loop's
+ * iteration at index -1 value by value, whatever terms hold them, and
+ * while a whole iteration matches it joins the loop, the term it begins
+ * in cut where it begins.  When only the last whole body terms of an
+ * iteration match, begun inside a term, the loop turns to begin with them
+ * (its last iteration's same terms then stand after it, for the next
+ * iteration to take).  A loop of loops is not cut: a guess that breaks
+ * the nest it was found in as often as it helps (fir2dim's block
+ * numbers: 20% longer).  0, or -1 out of memory.
  */
 static int
 settle(struct rt_loopb *b)
 {
-	struct rt_term *loop, *t, **g, **r = b->turn + b->period, **body = b->turn;
-	size_t k, j, q, at;
-	uint64_t add, m, n, minus1 = UINT64_MAX;
+	struct rt_term *loop, *u, **body = b->turn, **r = body + b->period,
+	    **pre = r + b->period;
+	size_t at, s, k, q, jb;
+	uint64_t cap, nv, p0, mb, n, v, minus1 = UINT64_MAX;
+	long npre;
+	int rc;
 
 	for (;;) {
 		at = b->ntail - 1;
 		loop = b->tail[at];
 		k = loop->nbody;
-		for (j = 0; j < k && j < at &&
-		    continues(loop->body[k - 1 - j], b->tail[at - 1 - j], minus1); j++)
-			;
-		add = 0;
-		if (j < k) {
-			if (j == at || (t = b->tail[at - 1 - j])->depth != 1 ||
-			    (m = cut(t, loop->body[k - 1 - j])) == 0)
-				return 0;
-			add = rt_term_walk(loop->body[k - 1 - j], &minus1, NULL, NULL);
-			t->c0 -= m;
-			t->nval -= add;
+		if (at == 0)
+			return 0;
+		/* the iteration at -1, not much longer than the loop's
+		 * iterations (a count negative at -1 is refused) */
+		cap = 2 * (loop->nval / loop->c0) + 64;
+		/* most loops made have no match before them: their last
+		 * values differ (a loop of no iterations: the long way) */
+		if (lastval(loop->body[k - 1], &minus1, cap, &n) == 0 &&
+		    lastval(b->tail[at - 1], NULL, UINT64_MAX, &v) == 0 && n != v)
+			return 0;
+		b->nv = 0;
+		b->budget = 4 * cap;
+		for (q = 0; q < k; q++) {
+			b->vat[q] = b->nv;
+			if ((rc = vals(b, loop->body[q], &minus1, cap)) != 0)
+				return rc < 0 ? -1 : 0;
 		}
-		g = b->tail + at - j;	/* the whole terms of the iteration before */
-		for (q = 0; q < j; q++)
-			add += g[q]->nval;
-		if (j + 1 >= k) {	/* a whole iteration: the loop's first */
+		if ((nv = b->vat[k] = b->nv) == 0)
+			return 0;
+		if (b->ntail + 2 * k > b->captail &&
+		    rt_grow(&b->tail, &b->captail, b->ntail + 2 * k, sizeof *b->tail))
+			return -1;
+		b->pos = nv;
+		for (s = at, p0 = 0; s > 0 && b->pos > 0;) {
+			p0 = b->pos;
+			if (rmatch(b, b->tail[--s], NULL))
+				break;
+		}
+		if (b->pos == 0) {	/* a whole iteration: the loop's first */
+			u = b->tail[s];	/* its last p0 values begin it */
+			npre = 0;
+			if (p0 < u->nval) {
+				if (u->depth > 1)
+					return 0;
+				if ((npre = prefix(b, u, u->nval - p0, pre)) < 0)
+					return -1;
+			} else
+				freeterm(b, u);
+			for (q = s + 1; q < at; q++)
+				freeterm(b, b->tail[q]);
+			memcpy(b->tail + s, pre, (size_t)npre * sizeof *pre);
+			b->tail[s + (size_t)npre] = loop;
+			b->ntail = s + (size_t)npre + 1;
 			for (q = 0; q < k; q++)
 				shift(loop->body[q], minus1);
 			loop->c0++;
-			loop->nval += add;
-			for (q = 0; q < j; q++)
-				freeterm(b, g[q]);
-			g[0] = loop;
-			b->ntail = at - j + 1;
+			loop->nval += nv;
 			continue;
 		}
-		/* the last j + 1 terms of an iteration: the loop turns */
-		if (b->ntail + 1 > b->captail &&
-		    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail))
-			return -1;
-		g = b->tail + at - j;
+		/* the last jb body terms of an iteration, begun inside a term */
+		for (jb = 0; jb < k && nv - b->vat[k - 1 - jb] <= nv - b->pos; jb++)
+			;
+		if (jb == 0)
+			return 0;
+		mb = nv - b->vat[k - jb];
+		for (s = at, n = 0; n < mb;)
+			n += b->tail[--s]->nval;
+		u = b->tail[s];
+		p0 = mb - (n - u->nval);	/* u's last p0 values begin them */
+		if (p0 == u->nval || u->depth > 1)
+			return 0;
 		n = loop->c0;
-		for (q = 0; q <= j; q++)
-			if ((r[q] = instance(b, loop->body[k - 1 - j + q], n - 1)) == NULL) {
+		for (q = 0; q < jb; q++)
+			if ((r[q] = instance(b, loop->body[k - jb + q], n - 1)) == NULL) {
 				while (q-- > 0)
 					freeterm(b, r[q]);
 				return -1;
 			} else
-				add -= (r[q]->nval = rt_term_walk(r[q], NULL, NULL, NULL));
+				mb -= (r[q]->nval = rt_term_walk(r[q], NULL, NULL, NULL));
+		if ((npre = prefix(b, u, u->nval - p0, pre)) < 0) {
+			for (q = 0; q < jb; q++)
+				freeterm(b, r[q]);
+			return -1;
+		}
 		for (q = 0; q < k; q++)
-			body[q] = loop->body[(q + k - 1 - j) % k];
-		for (q = 0; q <= j; q++)
+			body[q] = loop->body[(q + k - jb) % k];
+		for (q = 0; q < jb; q++)
 			shift(body[q], minus1);
 		memcpy(loop->body, body, k * sizeof *body);
 		loop->hash = mixbody(loop);
-		loop->nval += add;
-		for (q = 0; q < j; q++)
-			freeterm(b, g[q]);
-		g[0] = loop;
-		memcpy(g + 1, r, (j + 1) * sizeof *r);
-		b->ntail = at - j + 1 + j + 1;
+		loop->nval += mb;
+		for (q = s + 1; q < at; q++)
+			freeterm(b, b->tail[q]);
+		memcpy(b->tail + s, pre, (size_t)npre * sizeof *pre);
+		b->tail[s + (size_t)npre] = loop;
+		memcpy(b->tail + s + (size_t)npre + 1, r, jb * sizeof *r);
+		b->ntail = s + (size_t)npre + 1 + jb;
 		return 0;
 	}
+}
+
+/* The values term u makes at t, counted by its loops' counts, or more
+ * than cap (or past b->budget iterations). */
+static uint64_t
+count(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t, uint64_t cap)
+{
+	uint64_t i, n, sum = 0, in[RT_LOOP_MAXDEPTH + 1];
+	uint32_t j;
+
+	if (u->nbody == 0)
+		return 1;
+	if ((n = poly(u, t)) > cap || n > b->budget)
+		return cap + 1;
+	if (u->depth == 1)	/* a loop of values */
+		return n * u->nbody;
+	b->budget -= n;
+	if (u->levels > 0)
+		memcpy(in + 1, t, u->levels * sizeof *t);
+	for (i = 0; i < n; i++) {
+		in[0] = i;
+		for (j = 0; j < u->nbody; j++)
+			if ((sum += count(b, u->body[j], in, cap - sum)) > cap)
+				return cap + 1;
+	}
+	return sum;
+}
+
+/*
+ * The other hypotheses going forward: the values after a loop in the
+ * tail may be its next iteration whatever terms the search makes of them
+ * meanwhile (a run that the iteration begins and the last one ended, a
+ * loop of two where the loop's body has a loop of three).  arm() counts
+ * the values of that iteration when a loop comes to end the tail, and
+ * keeps the count beside those of the loops before it (NARM, the
+ * innermost last); when that many values have come after one of them,
+ * predict() compares them with the loop's next iteration value by value,
+ * and if they are, the loop takes them.  The loop is read again there,
+ * not trusted from arm().
+ */
+static void
+arm(struct rt_loopb *b)
+{
+	struct rt_term *loop = b->tail[b->ntail - 1];
+	struct arm *a;
+	uint64_t n = 0, cap;
+	uint32_t j;
+
+	if (loop->nbody == 0 || loop->c0 == 0)
+		return;
+	/* the hypotheses the tail has not overtaken */
+	while (b->narm > 0 && ((a = &b->arms[b->narm - 1])->at >= b->ntail - 1 ||
+	    b->total - a->total >= a->nv))
+		b->narm--;
+	cap = 2 * (loop->nval / loop->c0) + 64;
+	b->budget = 4 * cap;
+	for (j = 0; j < loop->nbody && n <= cap; j++)
+		n += count(b, loop->body[j], &loop->c0, cap - n);
+	if (n == 0 || n > cap)
+		return;
+	if (b->narm == NARM)
+		memmove(b->arms, b->arms + 1, --b->narm * sizeof *b->arms);
+	a = &b->arms[b->narm++];
+	a->loop = loop;
+	a->at = b->ntail - 1;
+	a->c = loop->c0;
+	a->nv = n;
+	a->total = b->total;
+}
+
+/* The values after armed loop a, as many as its next iteration has: are
+ * they that iteration?  1 if they were, taken; 0 if not; -1 out of
+ * memory. */
+static int
+predict(struct rt_loopb *b, const struct arm *a)
+{
+	struct rt_term *loop = a->loop;
+	size_t s;
+	uint32_t j;
+	int rc;
+
+	if (a->at >= b->ntail || b->tail[a->at] != loop || loop->c0 != a->c)
+		return 0;
+	b->nv = 0;
+	b->budget = 4 * a->nv + 64;
+	for (j = 0; j < loop->nbody; j++)
+		if ((rc = vals(b, loop->body[j], &loop->c0, a->nv)) != 0)
+			return rc < 0 ? -1 : 0;
+	b->pos = b->nv;
+	for (s = b->ntail; s > a->at + 1;)
+		if (rmatch(b, b->tail[--s], NULL))
+			return 0;
+	if (b->pos != 0)
+		return 0;
+	for (s = a->at + 1; s < b->ntail; s++)
+		freeterm(b, b->tail[s]);
+	b->ntail = a->at + 1;
+	loop->c0++;
+	loop->nval += b->nv;
+	return 1;
+}
+
+/* A value has come: the first armed loop whose next iteration it ends,
+ * and that has it, takes it.  1 if one did, 0 if none, -1 out of
+ * memory. */
+static int
+predictall(struct rt_loopb *b)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < b->narm; i++)
+		if (b->total - b->arms[i].total == b->arms[i].nv &&
+		    (rc = predict(b, &b->arms[i])) != 0) {
+			b->narm = i;	/* arm() arms it again */
+			return rc;
+		}
+	return 0;
 }
 
 static int
@@ -451,7 +740,7 @@ extend(struct rt_loopb *b, size_t k)
 static int
 handover(struct rt_loopb *b, size_t n)
 {
-	size_t k;
+	size_t i, j, k;
 	int rc = 0;
 
 	for (k = 0; k < n && rc == 0; k++) {
@@ -460,6 +749,12 @@ handover(struct rt_loopb *b, size_t n)
 	}
 	memmove(b->tail, b->tail + k, (b->ntail - k) * sizeof *b->tail);
 	b->ntail -= k;
+	for (i = j = 0; i < b->narm; i++)
+		if (b->arms[i].at >= k) {
+			b->arms[j] = b->arms[i];
+			b->arms[j++].at -= k;
+		}
+	b->narm = j;
 	return rc;
 }
 
@@ -491,8 +786,12 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
-	b->turn = calloc(2 * (size_t)b->period, sizeof *b->turn);
-	if (b->tail == NULL || b->at == NULL || b->turn == NULL) {
+	b->turn = calloc(3 * (size_t)b->period, sizeof *b->turn);
+	b->vat = calloc((size_t)b->period + 1, sizeof *b->vat);
+	b->base = calloc(2 * (size_t)b->period, sizeof *b->base);
+	b->step = b->base + b->period;
+	if (b->tail == NULL || b->at == NULL || b->turn == NULL || b->vat == NULL ||
+	    b->base == NULL) {
 		rt_loopb_free(b);
 		return NULL;
 	}
@@ -529,6 +828,7 @@ static int
 step(struct rt_loopb *b, uint64_t v)
 {
 	struct rt_term *t;
+	int rc;
 
 	if ((b->ntail == b->captail &&
 	    rt_grow(&b->tail, &b->captail, b->ntail + 1, sizeof *b->tail)) ||
@@ -538,7 +838,13 @@ step(struct rt_loopb *b, uint64_t v)
 	t->nval = 1;
 	t->hash = 0x4c454146;
 	b->tail[b->ntail++] = t;
-	return reduce(b);
+	b->total++;
+	/* the terms first (a loop extended by them is no longer armed),
+	 * then the values */
+	if (reduce(b) || (rc = predictall(b)) < 0 || (rc > 0 && reduce(b)))
+		return -1;
+	arm(b);
+	return 0;
 }
 
 int
@@ -584,6 +890,9 @@ rt_loopb_free(struct rt_loopb *b)
 	free(b->tail);
 	free(b->at);
 	free(b->turn);
+	free(b->vat);
+	free(b->base);
+	free(b->vals);
 	free(b->scratch);
 	free(b);
 }
