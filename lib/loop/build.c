@@ -27,7 +27,7 @@ struct rt_loopb {
 	size_t *at;		/* where each body term's differences start */
 	struct rt_term **turn;	/* a loop's body turning, the terms left
 				 * after it, the terms cut before it:
-				 * 3 * period */
+				 * 4 * period */
 	uint64_t *vals;		/* settle: an iteration's values */
 	size_t nv, capvals, pos;
 	size_t *vat;		/* where each body term's values start */
@@ -41,6 +41,7 @@ struct rt_loopb {
 				 * values, the values before them */
 	} arms[NARM];
 	size_t narm;
+	uint64_t due;		/* the next value count at which one is */
 	uint64_t total;		/* values added */
 
 	size_t period, depth, window;
@@ -386,21 +387,23 @@ rmatch(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t)
 
 /* Root term u, a loop of values, keeps its first p values (0 < p <
  * u->nval): its whole iterations, then the values of the one begun, as
- * terms to out.  How many, or -1 out of memory (u as it was). */
+ * terms to out (a loop of one iteration as its values: a term the search
+ * would have made of them).  How many, or -1 out of memory (u as it
+ * was). */
 static long
 prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
 {
 	uint64_t i = p / u->nbody;
-	size_t q, r = p % u->nbody, n = i > 0;
+	size_t q, n = i > 1;
 
-	for (q = 0; q < r; q++, n++)
-		if ((out[n] = instance(b, u->body[q], i)) == NULL) {
-			while (n-- > (i > 0))
+	for (q = n ? i * u->nbody : 0; q < p; q++, n++)
+		if ((out[n] = instance(b, u->body[q % u->nbody], q / u->nbody)) == NULL) {
+			while (n-- > (i > 1))
 				freeterm(b, out[n]);
 			return -1;
 		} else
 			out[n]->nval = 1;
-	if (i == 0)
+	if (i <= 1)
 		freeterm(b, u);
 	else {
 		out[0] = u;
@@ -560,6 +563,21 @@ count(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t, uint64_t c
 	return sum;
 }
 
+/* When the next armed loop's values will have come (after the last
+ * hypothesis is armed or tried: between, a hypothesis dropped only makes
+ * predictall look once for nothing). */
+static void
+setdue(struct rt_loopb *b)
+{
+	size_t i;
+	uint64_t d;
+
+	b->due = UINT64_MAX;
+	for (i = 0; i < b->narm; i++)
+		if ((d = b->arms[i].total + b->arms[i].nv) > b->total && d < b->due)
+			b->due = d;
+}
+
 /*
  * The other hypotheses going forward: the values after a loop in the
  * tail may be its next iteration whatever terms the search makes of them
@@ -570,7 +588,9 @@ count(struct rt_loopb *b, const struct rt_term *u, const uint64_t *t, uint64_t c
  * innermost last); when that many values have come after one of them,
  * predict() compares them with the loop's next iteration value by value,
  * and if they are, the loop takes them.  The loop is read again there,
- * not trusted from arm().
+ * not trusted from arm().  Loops of loops only: a loop of values takes
+ * its next iteration term by term all the same (its body is values), and
+ * arming it every iteration cost 5-20% more instructions a value.
  */
 static void
 arm(struct rt_loopb *b)
@@ -580,7 +600,7 @@ arm(struct rt_loopb *b)
 	uint64_t n = 0, cap;
 	uint32_t j;
 
-	if (loop->nbody == 0 || loop->c0 == 0)
+	if (loop->depth < 2 || loop->c0 == 0)
 		return;
 	/* the hypotheses the tail has not overtaken */
 	while (b->narm > 0 && ((a = &b->arms[b->narm - 1])->at >= b->ntail - 1 ||
@@ -590,16 +610,17 @@ arm(struct rt_loopb *b)
 	b->budget = 4 * cap;
 	for (j = 0; j < loop->nbody && n <= cap; j++)
 		n += count(b, loop->body[j], &loop->c0, cap - n);
-	if (n == 0 || n > cap)
-		return;
-	if (b->narm == NARM)
-		memmove(b->arms, b->arms + 1, --b->narm * sizeof *b->arms);
-	a = &b->arms[b->narm++];
-	a->loop = loop;
-	a->at = b->ntail - 1;
-	a->c = loop->c0;
-	a->nv = n;
-	a->total = b->total;
+	if (n > 0 && n <= cap) {
+		if (b->narm == NARM)
+			memmove(b->arms, b->arms + 1, --b->narm * sizeof *b->arms);
+		a = &b->arms[b->narm++];
+		a->loop = loop;
+		a->at = b->ntail - 1;
+		a->c = loop->c0;
+		a->nv = n;
+		a->total = b->total;
+	}
+	setdue(b);
 }
 
 /* The values after armed loop a, as many as its next iteration has: are
@@ -643,12 +664,16 @@ predictall(struct rt_loopb *b)
 	size_t i;
 	int rc;
 
+	if (b->total != b->due)
+		return 0;
 	for (i = 0; i < b->narm; i++)
 		if (b->total - b->arms[i].total == b->arms[i].nv &&
 		    (rc = predict(b, &b->arms[i])) != 0) {
 			b->narm = i;	/* arm() arms it again */
+			setdue(b);
 			return rc;
 		}
+	setdue(b);
 	return 0;
 }
 
@@ -786,7 +811,7 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
-	b->turn = calloc(3 * (size_t)b->period, sizeof *b->turn);
+	b->turn = calloc(4 * (size_t)b->period, sizeof *b->turn);
 	b->vat = calloc((size_t)b->period + 1, sizeof *b->vat);
 	b->base = calloc(2 * (size_t)b->period, sizeof *b->base);
 	b->step = b->base + b->period;
