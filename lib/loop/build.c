@@ -429,8 +429,10 @@ prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
  * iteration match, begun inside a term, the loop turns to begin with them
  * (its last iteration's same terms then stand after it, for the next
  * iteration to take).  A loop of loops is not cut: a guess that breaks
- * the nest it was found in as often as it helps (fir2dim's block
- * numbers: 20% longer).  0, or -1 out of memory.
+ * the nest it was found in more often than it helps (fir2dim's block
+ * numbers: 20% longer when cut term by term; cut value by value,
+ * fir2dim()'s data 4775 -> 5219 bytes, the matmul kind 249 -> 449).
+ * 0, or -1 out of memory.
  */
 static int
 settle(struct rt_loopb *b)
