@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 37
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -228,3 +228,11 @@ printf 'for t1 = 0 to 11 {\n  for t2 = 0 to -t1 + 11 {\n    emit 4*t2 + 1000\n  
 pli -I series "$tmp/trid" >"$tmp/trid.pli"
 check "a triangular nest down to a row of one: every row in the loop" \
 	"grep -v '^#' $tmp/trid.pli | cmp -s - $tmp/trid.want && rt $tmp/trid $tmp/trid.pli"
+# A loop whose last body term is a nest (its last value before its
+# first iteration is looked up through two loops: under make asan, the
+# blocked multiply above showed that index vector copied onto itself).
+awk 'BEGIN { for (i = 0; i < 5; i++) { print 1000 + i; for (j = 0; j < 4; j++) for (k = 0; k < 3; k++) print 100 * i + 10 * j + k } }' >"$tmp/n3"
+printf 'for t1 = 0 to 4 {\n  emit t1 + 1000\n  for t2 = 0 to 3 {\n    for t3 = 0 to 2 {\n      emit 100*t1 + 10*t2 + t3\n    }\n  }\n}\n' >"$tmp/n3.want"
+pli -I series "$tmp/n3" >"$tmp/n3.pli"
+check "a value and a nest of two, five times: the nest of three" \
+	"grep -v '^#' $tmp/n3.pli | cmp -s - $tmp/n3.want && rt $tmp/n3 $tmp/n3.pli"

@@ -295,7 +295,7 @@ lastval(const struct rt_term *u, const uint64_t *t, uint64_t lim, uint64_t *v)
 		if ((n = poly(u, t)) == 0 || n > lim)
 			return -1;
 		if (u->levels > 0)
-			memcpy(in + 1, t, u->levels * sizeof *t);
+			memmove(in + 1, t, u->levels * sizeof *t);	/* t may be in */
 		in[0] = n - 1;
 		t = in;
 		u = u->body[u->nbody - 1];
