@@ -133,7 +133,7 @@ void rt_expander_free(struct rt_expander *x);
  * which has room for n * RT_VALUE_LINEMAX bytes, and returns the bytes
  * written.  The writer buffers lines for f (never closing it): put and
  * flush return 0, or -1 with errno after a write error. */
-#define RT_VALUE_LINEMAX 24	/* "-9223372036854775808\n" and room for a fixed-size copy */
+#define RT_VALUE_LINEMAX 24	/* "-9223372036854775808\n" and room for 8-byte stores */
 size_t rt_values_format(char *buf, const uint64_t *v, size_t n, int hex);
 struct rt_valw;
 struct rt_valw *rt_valw_new(FILE *f);	/* NULL: ENOMEM */

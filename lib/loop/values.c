@@ -1,6 +1,6 @@
 /* values.c: a loop model's values as lines of text (pli -x), formatted
- * by hand, decimal two digits at a time and hex eight: expansion is bound
- * by this, and snprintf a value is several times slower. */
+ * by hand, eight digits at a time: expansion is bound by this, and
+ * snprintf a value is several times slower. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +15,16 @@ struct rt_valw {
 	char buf[NBUF + RT_VALUE_LINEMAX];
 };
 
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+#if !defined(__BYTE_ORDER__)
+#error "values.c needs the byte order (__BYTE_ORDER__)"
+#endif
 
-/* The 8 hex digits of v at p, all 8 at once: its nibbles spread to
- * bytes, 9 or less made '0'-'9' and the others 'a'-'f' by a mask, the
- * first digit at p (the bytes reversed on a little-endian machine):
- * a digit at a time was a quarter of pli -x's time. */
-static void
-hex8(uint32_t v, char *p)
+/* The 8 hex digits of v as a word whose bytes are the digits in order
+ * in memory, all 8 at once: its nibbles spread to bytes, 9 or less made
+ * '0'-'9' and the others 'a'-'f' by a mask (a digit at a time was a
+ * quarter of pli -x's time). */
+static uint64_t
+hex8(uint32_t v)
 {
 	uint64_t x = v, big;
 
@@ -34,19 +33,68 @@ hex8(uint32_t v, char *p)
 	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;	/* nibble i in byte i */
 	big = (x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL;
 	x += 0x3030303030303030ULL + big * ('a' - '0' - 10);
-#if !defined(__BYTE_ORDER__)
-#error "hex8 needs the byte order (__BYTE_ORDER__)"
-#elif __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	x = __builtin_bswap64(x);
 #endif
-	memcpy(p, &x, 8);
+	return x;
+}
+
+/* The 8 decimal digits of v < 10^8, leading zeros and all, as hex8's
+ * word, at once: the first 4 and the last 4 in the two halves of a word,
+ * 2 and 2 in each half, then a digit a byte (quotients by multiplying:
+ * n / 100 is n * 10486 >> 20 below 10^4, n / 10 is n * 103 >> 10 below
+ * 100).  Two divisions by 100 a digit pair were most of pli -x's time. */
+static uint64_t
+dec8(uint32_t v)
+{
+	uint64_t x, q;
+
+	q = v / 10000;
+	x = q | (uint64_t)(v - 10000 * q) << 32;
+	q = (x * 10486 >> 20) & 0x0000007f0000007fULL;
+	x = q | (x - 100 * q) << 16;
+	q = (x * 103 >> 10) & 0x000f000f000f000fULL;
+	x = (q | (x - 10 * q) << 8) + 0x3030303030303030ULL;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* The last d (1 to 8) digits of word w at o, 8 bytes stored (those past
+ * them are written over next); past them.  Written straight to the
+ * output: digits put together in a buffer and copied out were read back
+ * from stores of another size, a stall each line. */
+static char *
+put(char *o, uint64_t w, unsigned d)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w >>= 8 * (8 - d);
+#else
+	w <<= 8 * (8 - d);
+#endif
+	memcpy(o, &w, 8);
+	return o + d;
+}
+
+/* The decimal digits of v < 10^8. */
+static unsigned
+ndec(uint32_t v)
+{
+	static const uint32_t p10[] = { 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+	unsigned d = 1;
+
+	while (d < 8 && v >= p10[d - 1])
+		d++;
+	return d;
 }
 
 size_t
 rt_values_format(char *buf, const uint64_t *v, size_t n, int hex)
 {
-	char b[2 * RT_VALUE_LINEMAX], *e = b + RT_VALUE_LINEMAX, *p, *o = buf;
+	char *o = buf;
 	uint64_t a, x;
+	uint32_t h;
 	unsigned d;
 	size_t i;
 
@@ -54,37 +102,34 @@ rt_values_format(char *buf, const uint64_t *v, size_t n, int hex)
 		for (i = 0; i < n; i++) {
 			a = v[i];
 			d = a ? (unsigned)(67 - __builtin_clzll(a)) / 4 : 1;	/* digits */
-			hex8((uint32_t)(a >> 32), e - 17);
-			hex8((uint32_t)a, e - 9);
-			e[-1] = '\n';
-			p = e - 1 - d;
-			*--p = 'x';
-			*--p = '0';
-			memcpy(o, p, RT_VALUE_LINEMAX);
-			o += e - p;
+			*o++ = '0';
+			*o++ = 'x';
+			if (d > 8)
+				o = put(o, hex8((uint32_t)(a >> 32)), d - 8);
+			o = put(o, hex8((uint32_t)a), d > 8 ? 8 : d);
+			*o++ = '\n';
 		}
 		return (size_t)(o - buf);
 	}
 	for (i = 0; i < n; i++) {
 		x = v[i];
 		a = (int64_t)x < 0 ? -x : x;
-		p = e;
-		*--p = '\n';
-		while (a >= 100) {
-			d = (unsigned)(a % 100) * 2;
-			a /= 100;
-			p -= 2;
-			memcpy(p, digits2 + d, 2);
-		}
-		if (a >= 10) {
-			p -= 2;
-			memcpy(p, digits2 + a * 2, 2);
-		} else
-			*--p = (char)('0' + a);
 		if ((int64_t)x < 0)
-			*--p = '-';
-		memcpy(o, p, RT_VALUE_LINEMAX);	/* a fixed-size copy is cheaper */
-		o += e - p;
+			*o++ = '-';
+		if (a < 100000000)
+			o = put(o, dec8((uint32_t)a), ndec((uint32_t)a));
+		else {
+			if (a < 10000000000000000ULL) {
+				h = (uint32_t)(a / 100000000);
+				o = put(o, dec8(h), ndec(h));
+			} else {
+				h = (uint32_t)(a / 10000000000000000ULL);
+				o = put(o, dec8(h), ndec(h));
+				o = put(o, dec8((uint32_t)(a / 100000000 % 100000000)), 8);
+			}
+			o = put(o, dec8((uint32_t)(a % 100000000)), 8);
+		}
+		*o++ = '\n';
 	}
 	return (size_t)(o - buf);
 }
