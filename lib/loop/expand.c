@@ -55,6 +55,15 @@ rt_expand_error(const struct rt_expander *x)
 	return x->err;
 }
 
+/* A monomial: coef times the indices of mask's bits. */
+static inline uint64_t
+mono(uint64_t v, uint32_t m, const uint64_t *t)
+{
+	for (; m != 0; m &= m - 1)
+		v *= t[__builtin_ctz(m)];
+	return v;
+}
+
 /* An iteration of loop p is about to run: count the statements run since
  * the last value, and stop the expander past the limit.  Loops whose
  * inner loops run 0 times emit nothing however long they run. */
@@ -87,18 +96,11 @@ out(struct rt_expander *x, uint64_t v)
 uint64_t
 rt_stmt_eval(const struct rt_stmt *p, const uint64_t *t)
 {
-	uint64_t s = 0, v;
-	uint32_t m;
+	uint64_t s = 0;
 	size_t j;
-	int b;
 
-	for (j = 0; j < p->npoly; j++) {
-		v = p->poly[j].coef;
-		for (m = p->poly[j].mask, b = 0; m; m >>= 1, b++)
-			if (m & 1)
-				v *= t[b];
-		s += v;
-	}
+	for (j = 0; j < p->npoly; j++)
+		s += mono(p->poly[j].coef, p->poly[j].mask, t);
 	return s;
 }
 
@@ -137,7 +139,7 @@ void
 rt_stmt_affine(struct rt_stmt *p, uint64_t *t)
 {
 	struct rt_stmt *e;
-	size_t j;
+	size_t j, k;
 	int b = p->depth - 1;
 
 	for (j = 0; j < p->nbody; j++) {
@@ -149,10 +151,14 @@ rt_stmt_affine(struct rt_stmt *p, uint64_t *t)
 			e->step = 0;
 			continue;
 		}
-		t[b] = 0;
-		e->base = rt_stmt_eval(e, t);
-		t[b] = 1;
-		e->step = rt_stmt_eval(e, t) - e->base;
+		/* one pass: the monomials with t(depth) make the step, the
+		 * others the base */
+		e->base = e->step = 0;
+		for (k = 0; k < e->npoly; k++)
+			if (e->poly[k].mask >> b & 1)
+				e->step += mono(e->poly[k].coef, e->poly[k].mask & ~(1u << b), t);
+			else
+				e->base += mono(e->poly[k].coef, e->poly[k].mask, t);
 	}
 	if (b >= 0)
 		t[b] = 0;
