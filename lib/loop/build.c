@@ -413,6 +413,16 @@ prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
 	return (long)n;
 }
 
+/* May tail term u give its last p values (p < u->nval) to loop, after
+ * it?  A loop of loops may not; a loop of several values may give part
+ * of an iteration only to a loop of loops (a run taking the last value
+ * of such a loop breaks it and gains a value). */
+static int
+cuttable(const struct rt_term *u, uint64_t p, const struct rt_term *loop)
+{
+	return u->depth == 1 && (u->nbody == 1 || p % u->nbody == 0 || loop->depth > 1);
+}
+
 /*
  * The loop just made, at the end of the tail, took the first three
  * iterations the tail had in a row as terms; its true first iteration may
@@ -480,7 +490,7 @@ settle(struct rt_loopb *b)
 			u = b->tail[s];	/* its last p0 values begin it */
 			npre = 0;
 			if (p0 < u->nval) {
-				if (u->depth > 1)
+				if (!cuttable(u, p0, loop))
 					return 0;
 				if ((npre = prefix(b, u, u->nval - p0, pre)) < 0)
 					return -1;
@@ -507,7 +517,7 @@ settle(struct rt_loopb *b)
 			n += b->tail[--s]->nval;
 		u = b->tail[s];
 		p0 = mb - (n - u->nval);	/* u's last p0 values begin them */
-		if (p0 == u->nval || u->depth > 1)
+		if (p0 == u->nval || !cuttable(u, p0, loop))
 			return 0;
 		n = loop->c0;
 		for (q = 0; q < jb; q++)
