@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan 48
+plan 54
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -147,6 +147,22 @@ check_fail "a difference before any address" 1 "^pli: <stdin>:2: want an address
 check "the highest address, and one below it by difference" \
 	"printf '#reftrace loops 1\\n#values hex\\nfetch 0xffffffffffffffff -1\\norder\\n2 1\\n' | pli -x | tr '\\n' ' ' |
 	 grep -qx '0xfffffffffffffffe 0xffffffffffffffff '"
+# Stream lines' addresses as differences: stream 1 fetches 0x40, stream
+# 2 is data at 0x44 (0x40 + 4), stream 3 the fetches of 0x38 (0x44 -
+# 0xc), stream 4 data at 0x38 (+0).  The order 1 2 3 4 2 gives 64 7 56 5 9.
+sh='#reftrace loops 1\nfetch 0x40\nstream 2 +4\nvalues 7 9\nstream 3 fetch -c\nstream 4 +0\nvalues 5\norder\nvalues 1 2 3 4 2\n'
+check "stream lines: an address relative to the last named" \
+	"printf '$sh' | pli -x | tr '\\n' ' ' | grep -qx '64 7 56 5 9 '"
+check_fail "a stream line's difference before any address" 1 "^pli: <stdin>:2: want an address in 0x hex before a difference \\(none named yet\\), not '\\+4'\$" \
+	"printf '#reftrace loops 1\\nstream 1 +4\\nvalues 1\\norder\\nvalues 1\\n' | pli -x"
+check_fail "a stream line's address below 0" 1 "^pli: <stdin>:5: want an address not below 0, not '-4c'\$" \
+	"printf '$sh' | sed 's/fetch -c/fetch -4c/' | pli -x"
+check_fail "a stream line's address 0 by difference" 1 "^pli: <stdin>:5: want an address other than 0 \\(none: '-'\\), not '-44'\$" \
+	"printf '$sh' | sed 's/fetch -c/fetch -44/' | pli -x"
+check_fail "a stream line's difference that is not hex" 1 "^pli: <stdin>:3: want an instruction address \\(0x hex, or \\+hex or -hex from the last\\) or '-', not '\\+4g'\$" \
+	"printf '$sh' | sed 's/+4/+4g/' | pli -x"
+check "pli writes a stream line's address as its difference from the last where shorter" \
+	"grep -q '^stream [0-9]* +0\$' $tmp/bsort-reversed.pli"
 # Memory: the 18153 streams of a whole trace, each holding its text until
 # the end, in 26 MB (184 MB when each had glibc's 8 KB memory stream
 # from its first value; 1 GB under the sanitizers, whose allocator

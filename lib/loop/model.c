@@ -763,6 +763,7 @@ static int
 streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 {
 	const char *s = p;
+	uint64_t u;
 
 	if (toplevel(lr, "stream"))
 		return -1;
@@ -784,12 +785,24 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	q->fetch = keyword(&p, "fetch");
 	if (keyword(&p, "-"))
 		q->pc = RT_NOPC;
-	else if (p[0] == '0' && (p[1] | 0x20) == 'x' && rt_scan_addr(&p, &q->pc) == 0 &&
+	else if (*p == '+' || *p == '-') {	/* from the address named last */
+		s = p + 1;
+		if (rt_scan_hex(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t'))
+			return want(lr, p, "an instruction address (0x hex, or +hex or -hex from the last) or '-'");
+		if (lr->lastpc == RT_NOPC)
+			return want(lr, p, "an address in 0x hex before a difference (none named yet)");
+		if (offset(lr, p, lr->lastpc, u, &q->pc, "an address"))
+			return -1;
+		if (q->pc == RT_NOPC)
+			return want(lr, p, "an address other than 0 (none: '-')");
+		lr->lastpc = q->pc;
+		p = blanks(s);
+	} else if (p[0] == '0' && (p[1] | 0x20) == 'x' && rt_scan_addr(&p, &q->pc) == 0 &&
 	    q->pc != RT_NOPC) {
 		lr->lastpc = q->pc;
 		p = blanks(p);
 	} else
-		return want(lr, p, "an instruction address (0x hex) or '-'");
+		return want(lr, p, "an instruction address (0x hex, or +hex or -hex from the last) or '-'");
 	if (*p != '\0')
 		return want(lr, p, "the end of the line");
 	lr->nstream++;

@@ -36,6 +36,7 @@ struct stream {
 	int order;		/* the stream of stream numbers, or of all
 				 * values: not a stream fn sees */
 	int other;		/* a fetch of another address than the pc */
+	int loops;		/* a phase of it was a loop */
 	struct stream *next;	/* the stream that came after it last: the
 				 * jumps' prediction */
 };
@@ -73,6 +74,7 @@ phase(void *ctx, const struct rt_term *t)
 
 	if (!s->order && s->m->fn != NULL && (rc = s->m->fn(s->m->ctx, t)) != 0)
 		return rc;
+	s->loops |= rt_term_depth(t) > 0;
 	/* a memory stream starts at 8 KB (glibc), shrunk to its text when
 	 * closed: opened at a stream's first statement, not with the stream,
 	 * the thousands of streams of a whole trace that hand their few
@@ -290,7 +292,10 @@ finish(struct stream *s)
  * have nothing to write but the address: the next such streams share a
  * fetch line, each address written as its difference from the address
  * written before it where that is not longer (a whole trace's thousands of
- * instructions run once: their stream lines were over half of a model). */
+ * instructions run once: their stream lines were over half of a model).
+ * A stream line's address is such a difference too, but for streams with
+ * a loop, the ones a reader looks up by their instruction (fir2dim's
+ * whole trace: 338 -> 303 KB, 309 KB with them absolute). */
 #define FETCHCOLS 72	/* a fetch line ends past this column */
 static size_t
 table(const struct rt_loopm *m, FILE *f)
@@ -332,7 +337,12 @@ table(const struct rt_loopm *m, FILE *f)
 		if (s->key == RT_NOPC)
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
 			    s->fetch ? " fetch" : "");
-		else {
+		else if (!s->loops && last != RT_NOPC && rt_loop_litlen(d = s->key >= last ?
+		    s->key - last : last - s->key, 1) <= rt_loop_litlen(s->key, 1) + 1) {
+			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s %c%" PRIx64 "\n",
+			    s->num, s->fetch ? " fetch" : "", s->key >= last ? '+' : '-', d);
+			last = s->key;
+		} else {
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n",
 			    s->num, s->fetch ? " fetch" : "", s->key);
 			last = s->key;
