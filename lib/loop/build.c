@@ -477,8 +477,10 @@ settle(struct rt_loopb *b)
 		}
 		if ((nv = b->vat[k] = b->nv) == 0)
 			return 0;
-		if (b->ntail + 2 * k > b->captail &&
-		    rt_grow(&b->tail, &b->captail, b->ntail + 2 * k, sizeof *b->tail))
+		/* room: prefix() may leave 2 * period - 1 terms, a turn
+		 * k - 1 after the loop */
+		if (b->ntail + 3 * b->period > b->captail &&
+		    rt_grow(&b->tail, &b->captail, b->ntail + 3 * b->period, sizeof *b->tail))
 			return -1;
 		b->pos = nv;
 		for (s = at, p0 = 0; s > 0 && b->pos > 0;) {
@@ -646,13 +648,19 @@ predict(struct rt_loopb *b, const struct arm *a)
 	uint32_t j;
 	int rc;
 
-	if (a->at >= b->ntail || b->tail[a->at] != loop || loop->c0 != a->c)
+	/* the term there may not be the loop armed, freed and made again
+	 * (the values below are read from it, so a loop is enough); not a
+	 * value */
+	if (a->at >= b->ntail || b->tail[a->at] != loop || loop->nbody == 0 ||
+	    loop->c0 != a->c)
 		return 0;
 	b->nv = 0;
 	b->budget = 4 * a->nv + 64;
 	for (j = 0; j < loop->nbody; j++)
 		if ((rc = vals(b, loop->body[j], &loop->c0, a->nv)) != 0)
 			return rc < 0 ? -1 : 0;
+	if (b->nv != a->nv)
+		return 0;
 	b->pos = b->nv;
 	for (s = b->ntail; s > a->at + 1;)
 		if (rmatch(b, b->tail[--s], NULL))
