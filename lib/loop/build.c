@@ -413,6 +413,32 @@ prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
 	return (long)n;
 }
 
+/* The buffers settle and predict work in, made at the first loop that
+ * needs them: most of a whole trace's thousands of streams make none
+ * (made with each builder they were a third of pli's time there). */
+static int
+scratch(struct rt_loopb *b)
+{
+	if ((b->turn = calloc(4 * b->period, sizeof *b->turn)) == NULL ||
+	    (b->vat = calloc(b->period + 1, sizeof *b->vat)) == NULL ||
+	    (b->base = calloc(2 * b->period, sizeof *b->base)) == NULL) {
+		free(b->turn);
+		free(b->vat);
+		b->turn = NULL;
+		b->vat = NULL;
+		return -1;
+	}
+	b->step = b->base + b->period;
+	return 0;
+}
+
+/* Room for n terms in the tail: 0, or -1 out of memory. */
+static int
+room(struct rt_loopb *b, size_t n)
+{
+	return n > b->captail && rt_grow(&b->tail, &b->captail, n, sizeof *b->tail) ? -1 : 0;
+}
+
 /* May tail term u give its last p values (p < u->nval) to loop, after
  * it?  A loop of loops may not; a loop of several values may give part
  * of an iteration only to a loop of loops (a run taking the last value
@@ -447,8 +473,7 @@ cuttable(const struct rt_term *u, uint64_t p, const struct rt_term *loop)
 static int
 settle(struct rt_loopb *b)
 {
-	struct rt_term *loop, *u, **body = b->turn, **r = body + b->period,
-	    **pre = r + b->period;
+	struct rt_term *loop, *u, **body, **r, **pre;
 	size_t at, s, k, q, jb;
 	uint64_t cap, nv, p0, mb, n, v, minus1 = UINT64_MAX;
 	long npre;
@@ -468,6 +493,11 @@ settle(struct rt_loopb *b)
 		if (lastval(loop->body[k - 1], &minus1, cap, &n) == 0 &&
 		    lastval(b->tail[at - 1], NULL, UINT64_MAX, &v) == 0 && n != v)
 			return 0;
+		if (b->turn == NULL && scratch(b))
+			return -1;
+		body = b->turn;
+		r = body + b->period;
+		pre = r + b->period;
 		b->nv = 0;
 		b->budget = 4 * cap;
 		for (q = 0; q < k; q++) {
@@ -477,11 +507,6 @@ settle(struct rt_loopb *b)
 		}
 		if ((nv = b->vat[k] = b->nv) == 0)
 			return 0;
-		/* room: prefix() may leave 2 * period - 1 terms, a turn
-		 * k - 1 after the loop */
-		if (b->ntail + 3 * b->period > b->captail &&
-		    rt_grow(&b->tail, &b->captail, b->ntail + 3 * b->period, sizeof *b->tail))
-			return -1;
 		b->pos = nv;
 		for (s = at, p0 = 0; s > 0 && b->pos > 0;) {
 			p0 = b->pos;
@@ -494,7 +519,10 @@ settle(struct rt_loopb *b)
 			if (p0 < u->nval) {
 				if (!cuttable(u, p0, loop))
 					return 0;
-				if ((npre = prefix(b, u, u->nval - p0, pre)) < 0)
+				/* prefix() leaves at most 2 * nbody - 1, then
+				 * the loop */
+				if (room(b, s + 2 * (size_t)u->nbody + 1) ||
+				    (npre = prefix(b, u, u->nval - p0, pre)) < 0)
 					return -1;
 			} else
 				freeterm(b, u);
@@ -521,6 +549,8 @@ settle(struct rt_loopb *b)
 		p0 = mb - (n - u->nval);	/* u's last p0 values begin them */
 		if (p0 == u->nval || !cuttable(u, p0, loop))
 			return 0;
+		if (room(b, s + 2 * (size_t)u->nbody + 1 + jb))
+			return -1;
 		n = loop->c0;
 		for (q = 0; q < jb; q++)
 			if ((r[q] = instance(b, loop->body[k - jb + q], n - 1)) == NULL) {
@@ -654,6 +684,8 @@ predict(struct rt_loopb *b, const struct arm *a)
 	if (a->at >= b->ntail || b->tail[a->at] != loop || loop->nbody == 0 ||
 	    loop->c0 != a->c)
 		return 0;
+	if (b->turn == NULL && scratch(b))
+		return -1;
 	b->nv = 0;
 	b->budget = 4 * a->nv + 64;
 	for (j = 0; j < loop->nbody; j++)
@@ -831,12 +863,7 @@ rt_loopb_new(unsigned period, unsigned depth, size_t lookback, rt_term_fn *fn, v
 	b->captail = 8;
 	b->tail = calloc(b->captail, sizeof *b->tail);
 	b->at = calloc(b->period, sizeof *b->at);
-	b->turn = calloc(4 * (size_t)b->period, sizeof *b->turn);
-	b->vat = calloc((size_t)b->period + 1, sizeof *b->vat);
-	b->base = calloc(2 * (size_t)b->period, sizeof *b->base);
-	b->step = b->base + b->period;
-	if (b->tail == NULL || b->at == NULL || b->turn == NULL || b->vat == NULL ||
-	    b->base == NULL) {
+	if (b->tail == NULL || b->at == NULL) {
 		rt_loopb_free(b);
 		return NULL;
 	}
