@@ -4,7 +4,7 @@
 # loop bodies longer than the old search's 16 terms.  Every expected
 # model below is written from the construction of its series.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 40
 
 # The model less its header (comment lines): bytes of statements.
 body() { grep -v '^#' "$1" | wc -c; }
@@ -102,8 +102,19 @@ check "near addresses: differences written, each resolved by the rule gives the 
 	 cmp -s - $tmp/near && rt $tmp/near $tmp/near.pli"
 check "near addresses: shorter than the addresses less their 0x" \
 	"test \$(body $tmp/near.pli) -lt \$((\$(wc -c <$tmp/near) - 2 * 16))"
-check_fail "a difference first on a line" 1 "^pli: <stdin>:4: want a value in hex digits before a difference \\(first on the line\\), not '\\+8'\$" \
-	"printf '#reftrace loops 1\\n#values hex\\n10\\n+8 4\\n' | pli -x"
+# A line's first literal may be a difference from the last literal before
+# it in the model (reftrace(5)), a stream's section's too: 0x10, then
+# 0x10 + 8 on the next line; stream 2's first is stream 1's last (0x18)
+# + 8.  With no literal before it, it is an error.
+check "a difference first on a line: from the last literal of the lines before" \
+	"printf '#reftrace loops 1\\n#values hex\\n10\\n+8 4\\n' | pli -x | tr '\\n' ' ' | grep -qx '0x10 0x18 0x4 '"
+check "a stream's first literal: from the last literal of the sections before" \
+	"printf '#reftrace loops 1\\n#values hex\\nstream 1 0x40\\n10 +8\\nstream 2 0x44\\n+8\\norder\\n1 1 2\\n' | pli -x | tr '\\n' ' ' |
+	 grep -qx '0x10 0x18 0x20 '"
+check_fail "a difference first in the model" 1 "^pli: <stdin>:3: want a value in hex digits before a difference \\(none yet\\), not '\\+8'\$" \
+	"printf '#reftrace loops 1\\n#values hex\\n+8 4\\n' | pli -x"
+check "pli writes a stream's first literal as a difference from the sections before it" \
+	"pli $D/bsort-reversed.lk.gz | grep -A1 '^stream ' | grep -q '^[+-][0-9a-f]'"
 check_fail "a difference below 0" 1 "^pli: <stdin>:3: want a value not below 0, not '-11'\$" \
 	"printf '#reftrace loops 1\\n#values hex\\n10 -11\\n' | pli -x"
 check_fail "a difference past 2^64 - 1" 1 "^pli: <stdin>:3: want a value below 2\\^64, not '\\+1'\$" \

@@ -75,6 +75,13 @@ int rt_stmt_allemits(const struct rt_stmt *p);
  * step, found once per entry instead of a polynomial per value; leaves
  * the index 0. */
 void rt_stmt_affine(struct rt_stmt *p, uint64_t *t);
+/* What a stream's section says of its literals (its writer flushed):
+ * firstlen, the digits of its first literal if the section begins with a
+ * line of them (else 0), and its value; any, a literal written, and the
+ * last (the table writes a section's first literal as a difference from
+ * the last of the sections before it, as the reader reads it). */
+void rt_loopw_lits(struct rt_loopw *w, size_t *firstlen, uint64_t *first, int *any,
+    uint64_t *last);
 /* A writer of statements without the header (a stream's section), and
  * the header alone. */
 struct rt_loopw *rt_loopw_new(FILE *f, int hex, int header);

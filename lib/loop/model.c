@@ -20,6 +20,12 @@ struct rt_loopw {
 				 * opened at the first */
 	char *loopbuf;
 	size_t looplen;
+	int written;		/* a statement written */
+	int haslit;		/* a literal written, */
+	uint64_t lastlit;	/* the last */
+	size_t firstlen;	/* the text begins with a line of literals:
+				 * its first's digits, */
+	uint64_t firstlit;	/* and its value */
 };
 
 size_t
@@ -152,7 +158,7 @@ litform(uint64_t prev, uint64_t v, int first, int hex, uint64_t *d, int *sign)
 	size_t n = rt_loop_litlen(v, hex);
 
 	*sign = 0;
-	if (hex && !first) {
+	if (hex && !first) {	/* first: no literal before it */
 		*d = v >= prev ? v - prev : prev - v;
 		if (rt_loop_litlen(*d, 1) + 1 < n) {
 			*sign = v >= prev ? '+' : '-';
@@ -173,18 +179,25 @@ flushlit(struct rt_loopw *w)
 	uint64_t v, d;
 	int i, sign;
 
+	if (w->nlit > 0 && !w->written) {	/* the text begins with it */
+		w->firstlen = rt_loop_litlen(w->lit[0], w->hex) - 1;
+		w->firstlit = w->lit[0];
+	}
 	for (i = 0; i < w->nlit; i++) {
 		v = w->lit[i];
-		litform(i ? w->lit[i - 1] : 0, v, i == 0, w->hex, &d, &sign);
+		litform(i ? w->lit[i - 1] : w->lastlit, v, i == 0 && !w->haslit, w->hex, &d, &sign);
 		if (sign)
-			fprintf(w->f, " %c%" PRIx64, sign, d);
+			fprintf(w->f, "%s%c%" PRIx64, i ? " " : "", sign, d);
 		else if (w->hex)
 			fprintf(w->f, "%s%" PRIx64, i ? " " : "", v);
 		else
 			fprintf(w->f, "%s%" PRId64, i ? " " : "", (int64_t)v);
 	}
-	if (w->nlit > 0)
+	if (w->nlit > 0) {
 		fputc('\n', w->f);
+		w->lastlit = w->lit[w->nlit - 1];
+		w->haslit = w->written = 1;
+	}
 	w->nlit = 0;
 }
 
@@ -244,7 +257,8 @@ struct litcount {
 	uint64_t len;
 	int hex;
 	int at;			/* the place on the line */
-	uint64_t prev;		/* the literal before it there */
+	uint64_t prev;		/* the literal before it */
+	int has;		/* there is one */
 };
 
 static void
@@ -254,8 +268,9 @@ litcount(void *ctx, uint64_t v)
 	uint64_t d;
 	int sign;
 
-	lc->len += litform(lc->prev, v, lc->at == 0, lc->hex, &d, &sign);
+	lc->len += litform(lc->prev, v, !lc->has, lc->hex, &d, &sign);
 	lc->prev = v;
+	lc->has = 1;
 	lc->at = (lc->at + 1) % NLIT;
 }
 
@@ -267,7 +282,8 @@ litcount(void *ctx, uint64_t v)
 static int
 loopwins(struct rt_loopw *w, const struct rt_term *t, size_t *len)
 {
-	struct litcount lc = { 0, w->hex, w->nlit, w->nlit ? w->lit[w->nlit - 1] : 0 };
+	struct litcount lc = { 0, w->hex, w->nlit, w->nlit ? w->lit[w->nlit - 1] : w->lastlit,
+	    w->nlit > 0 || w->haslit };
 	off_t n;
 
 	/* opened at the first loop: most streams of a trace have none */
@@ -299,8 +315,19 @@ rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 	else {
 		flushlit(w);
 		fwrite(w->loopbuf, 1, len, w->f);
+		w->written = 1;
 	}
 	return ferror(w->f) ? -1 : 0;
+}
+
+void
+rt_loopw_lits(struct rt_loopw *w, size_t *firstlen, uint64_t *first, int *any, uint64_t *last)
+{
+	flushlit(w);
+	*firstlen = w->firstlen;
+	*first = w->firstlit;
+	*any = w->haslit;
+	*last = w->lastlit;
 }
 
 int
@@ -333,6 +360,8 @@ struct rt_loopr {
 	int sect;		/* statements of no stream, streams, the order */
 	uint64_t nstream;	/* streams named */
 	uint64_t lastpc;	/* the address named last, RT_NOPC before any */
+	int haslit;		/* a line of hex literals read, */
+	uint64_t lastlit;	/* its last value */
 	const char *err;
 	char ebuf[1024];
 };
@@ -678,9 +707,9 @@ values(struct rt_loopr *lr, const char *p, struct rt_stmt *q, int barex)
 			s = p + 1;
 			if (!isxdig(*s) || rt_scan_hex(&s, &d) || (*s != '\0' && *s != ' ' && *s != '\t'))
 				return want(lr, p, "at most 16 hex digits, or +hex or -hex");
-			if (q->nvals == 0)
-				return want(lr, p, "a value in hex digits before a difference (first on the line)");
-			if (offset(lr, p, q->vals[q->nvals - 1], d, &u, "a value"))
+			if (q->nvals == 0 && !lr->haslit)
+				return want(lr, p, "a value in hex digits before a difference (none yet)");
+			if (offset(lr, p, q->nvals ? q->vals[q->nvals - 1] : lr->lastlit, d, &u, "a value"))
 				return -1;
 			goto add;
 		}
@@ -702,6 +731,10 @@ add:
 		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
 			return nomem(lr);
 		q->vals[q->nvals++] = u;
+	}
+	if (barex && q->nvals > 0) {
+		lr->lastlit = q->vals[q->nvals - 1];
+		lr->haslit = 1;
 	}
 	return 0;
 }

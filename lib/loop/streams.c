@@ -37,6 +37,9 @@ struct stream {
 				 * values: not a stream fn sees */
 	int other;		/* a fetch of another address than the pc */
 	int loops;		/* a phase of it was a loop */
+	size_t firstlen;	/* its literals (rt_loopw_lits) */
+	uint64_t firstlit, lastlit;
+	int anylit;
 	struct stream *next;	/* the stream that came after it last: the
 				 * jumps' prediction */
 };
@@ -277,6 +280,7 @@ finish(struct stream *s)
 		rc = -1;
 	if (s->w == NULL)	/* no statement (the order of no values) */
 		return rc;
+	rt_loopw_lits(s->w, &s->firstlen, &s->firstlit, &s->anylit, &s->lastlit);
 	if (rt_loopw_close(s->w))
 		rc = -1;
 	s->w = NULL;
@@ -303,6 +307,9 @@ table(const struct rt_loopm *m, FILE *f)
 	char line[96];
 	size_t i, len = 0, col = 0;
 	uint64_t last = RT_NOPC, d;	/* the address written last */
+	uint64_t lastlit = 0;	/* the literal written last, if haslit */
+	int haslit = 0;
+	size_t skip;
 	int n;
 
 	for (i = 0; i < m->n; i++) {
@@ -347,12 +354,27 @@ table(const struct rt_loopm *m, FILE *f)
 			    s->num, s->fetch ? " fetch" : "", s->key);
 			last = s->key;
 		}
+		/* a section that begins with literals: its first as its
+		 * difference from the last literal before it, where shorter */
+		skip = 0;
+		if (m->hex && s->firstlen > 0 && haslit) {
+			d = s->firstlit >= lastlit ? s->firstlit - lastlit : lastlit - s->firstlit;
+			if (rt_loop_litlen(d, 1) < s->firstlen) {
+				n += snprintf(line + n, sizeof line - (size_t)n, "%c%" PRIx64,
+				    s->firstlit >= lastlit ? '+' : '-', d);
+				skip = s->firstlen;
+			}
+		}
+		if (s->anylit) {
+			haslit = 1;
+			lastlit = s->lastlit;
+		}
 		if (f != NULL) {
 			fwrite(line, 1, (size_t)n, f);
-			if (s->len > 0)
-				fwrite(s->buf, 1, s->len, f);
+			if (s->len > skip)
+				fwrite(s->buf + skip, 1, s->len - skip, f);
 		}
-		len += (size_t)n + s->len;
+		len += (size_t)n + s->len - skip;
 	}
 	if (col > 0) {
 		if (f != NULL)
