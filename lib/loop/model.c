@@ -792,11 +792,34 @@ toplevel(struct rt_loopr *lr, const char *what)
 	return 0;
 }
 
+/* An address at *pp, of a stream line or a fetch line: 0x hex, or +hex
+ * or -hex from the address named last, not 0 (form, none: what to want
+ * instead).  It is named last now; *pp past it.  0, or -1. */
+static int
+address(struct rt_loopr *lr, const char **pp, uint64_t *pc, const char *form, const char *none)
+{
+	int diff = *pp[0] == '+' || *pp[0] == '-';
+	const char *p = *pp, *s = p + diff;
+	uint64_t u;
+
+	if ((diff ? rt_scan_hex(&s, &u) : s[0] != '0' || (s[1] | 0x20) != 'x' ||
+	    rt_scan_addr(&s, pc)) || (*s != '\0' && *s != ' ' && *s != '\t'))
+		return want(lr, p, form);
+	if (diff && lr->lastpc == RT_NOPC)
+		return want(lr, p, "an address in 0x hex before a difference (none named yet)");
+	if (diff && offset(lr, p, lr->lastpc, u, pc, "an address"))
+		return -1;
+	if (*pc == RT_NOPC)
+		return want(lr, p, none);
+	lr->lastpc = *pc;
+	*pp = s;
+	return 0;
+}
+
 static int
 streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 {
 	const char *s = p;
-	uint64_t u;
 
 	if (toplevel(lr, "stream"))
 		return -1;
@@ -818,24 +841,11 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	q->fetch = keyword(&p, "fetch");
 	if (keyword(&p, "-"))
 		q->pc = RT_NOPC;
-	else if (*p == '+' || *p == '-') {	/* from the address named last */
-		s = p + 1;
-		if (rt_scan_hex(&s, &u) || (*s != '\0' && *s != ' ' && *s != '\t'))
-			return want(lr, p, "an instruction address (0x hex, or +hex or -hex from the last) or '-'");
-		if (lr->lastpc == RT_NOPC)
-			return want(lr, p, "an address in 0x hex before a difference (none named yet)");
-		if (offset(lr, p, lr->lastpc, u, &q->pc, "an address"))
-			return -1;
-		if (q->pc == RT_NOPC)
-			return want(lr, p, "an address other than 0 (none: '-')");
-		lr->lastpc = q->pc;
-		p = blanks(s);
-	} else if (p[0] == '0' && (p[1] | 0x20) == 'x' && rt_scan_addr(&p, &q->pc) == 0 &&
-	    q->pc != RT_NOPC) {
-		lr->lastpc = q->pc;
+	else if (address(lr, &p, &q->pc, "an instruction address (0x hex, or +hex or -hex from "
+	    "the last) or '-'", "an address other than 0 (none: '-')"))
+		return -1;
+	else
 		p = blanks(p);
-	} else
-		return want(lr, p, "an instruction address (0x hex, or +hex or -hex from the last) or '-'");
 	if (*p != '\0')
 		return want(lr, p, "the end of the line");
 	lr->nstream++;
@@ -850,8 +860,7 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 static int
 fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 {
-	const char *s;
-	uint64_t u, pc;
+	uint64_t pc;
 
 	if (toplevel(lr, "fetch"))
 		return -1;
@@ -861,22 +870,15 @@ fetchline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 	}
 	if (*p == '\0')
 		return want(lr, p, "addresses after 'fetch'");
-	for (; *p != '\0'; p = blanks(s)) {
-		s = p + (*p == '+' || *p == '-');
-		if ((s == p ? s[0] != '0' || (s[1] | 0x20) != 'x' || rt_scan_addr(&s, &pc) :
-		    rt_scan_hex(&s, &u)) || (*s != '\0' && *s != ' ' && *s != '\t'))
-			return want(lr, p, "an address: 0x hex, or +hex or -hex from the last");
-		if ((*p == '+' || *p == '-') && lr->lastpc == RT_NOPC)
-			return want(lr, p, "an address in 0x hex before a difference (none named yet)");
-		if ((*p == '+' || *p == '-') && offset(lr, p, lr->lastpc, u, &pc, "an address"))
-			return -1;
-		if (pc == RT_NOPC)
-			return want(lr, p, "an address other than 0 (none: 'stream N fetch -')");
+	for (; *p != '\0'; p = blanks(p)) {
 		if (lr->nstream + q->nvals >= UINT32_MAX - 1)
 			return want(lr, p, "at most 2^32 - 2 streams");
+		if (address(lr, &p, &pc, "an address: 0x hex, or +hex or -hex from the last",
+		    "an address other than 0 (none: 'stream N fetch -')"))
+			return -1;
 		if (rt_grow(&q->vals, &q->capvals, q->nvals + 1, sizeof *q->vals))
 			return nomem(lr);
-		q->vals[q->nvals++] = lr->lastpc = pc;
+		q->vals[q->nvals++] = pc;
 	}
 	q->sn = lr->nstream + 1;
 	q->fetch = 1;

@@ -290,6 +290,15 @@ finish(struct stream *s)
 	return rc;
 }
 
+/* v as its difference from prev, to *d, where that takes at most n
+ * bytes as rt_loop_litlen counts them: its sign, or 0. */
+static int
+shorter(uint64_t prev, uint64_t v, size_t n, uint64_t *d)
+{
+	*d = v >= prev ? v - prev : prev - v;
+	return rt_loop_litlen(*d, 1) <= n ? (v >= prev ? '+' : '-') : 0;
+}
+
 /* The stream table, to f, or with f NULL its bytes.  A stream with
  * statements is its line, "stream N [fetch] 0xKEY", and them.  The
  * fetches of an instruction's own address (as often as the order says)
@@ -308,20 +317,18 @@ table(const struct rt_loopm *m, FILE *f)
 	size_t i, len = 0, col = 0;
 	uint64_t last = RT_NOPC, d;	/* the address written last */
 	uint64_t lastlit = 0;	/* the literal written last, if haslit */
-	int haslit = 0;
+	int haslit = 0, sign, n;
 	size_t skip;
-	int n;
 
 	for (i = 0; i < m->n; i++) {
 		const struct stream *s = m->s[i];
 
 		if (s->fetch && !s->other && s->key != RT_NOPC) {
-			d = s->key >= last ? s->key - last : last - s->key;
 			n = col == 0 ? snprintf(line, sizeof line, "fetch") : 0;
 			/* "+d" against "0xkey": a sign against two characters */
-			if (last != RT_NOPC && rt_loop_litlen(d, 1) <= rt_loop_litlen(s->key, 1) + 1)
-				n += snprintf(line + n, sizeof line - (size_t)n, " %c%" PRIx64,
-				    s->key >= last ? '+' : '-', d);
+			if (last != RT_NOPC &&
+			    (sign = shorter(last, s->key, rt_loop_litlen(s->key, 1) + 1, &d)))
+				n += snprintf(line + n, sizeof line - (size_t)n, " %c%" PRIx64, sign, d);
 			else
 				n += snprintf(line + n, sizeof line - (size_t)n, " 0x%" PRIx64, s->key);
 			last = s->key;
@@ -344,10 +351,10 @@ table(const struct rt_loopm *m, FILE *f)
 		if (s->key == RT_NOPC)
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
 			    s->fetch ? " fetch" : "");
-		else if (!s->loops && last != RT_NOPC && rt_loop_litlen(d = s->key >= last ?
-		    s->key - last : last - s->key, 1) <= rt_loop_litlen(s->key, 1) + 1) {
+		else if (!s->loops && last != RT_NOPC &&
+		    (sign = shorter(last, s->key, rt_loop_litlen(s->key, 1) + 1, &d))) {
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s %c%" PRIx64 "\n",
-			    s->num, s->fetch ? " fetch" : "", s->key >= last ? '+' : '-', d);
+			    s->num, s->fetch ? " fetch" : "", sign, d);
 			last = s->key;
 		} else {
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n",
@@ -357,13 +364,10 @@ table(const struct rt_loopm *m, FILE *f)
 		/* a section that begins with literals: its first as its
 		 * difference from the last literal before it, where shorter */
 		skip = 0;
-		if (m->hex && s->firstlen > 0 && haslit) {
-			d = s->firstlit >= lastlit ? s->firstlit - lastlit : lastlit - s->firstlit;
-			if (rt_loop_litlen(d, 1) < s->firstlen) {
-				n += snprintf(line + n, sizeof line - (size_t)n, "%c%" PRIx64,
-				    s->firstlit >= lastlit ? '+' : '-', d);
-				skip = s->firstlen;
-			}
+		if (m->hex && s->firstlen > 0 && haslit &&
+		    (sign = shorter(lastlit, s->firstlit, s->firstlen - 1, &d))) {
+			n += snprintf(line + n, sizeof line - (size_t)n, "%c%" PRIx64, sign, d);
+			skip = s->firstlen;
 		}
 		if (s->anylit) {
 			haslit = 1;

@@ -43,7 +43,7 @@ hex8(uint32_t v)
  * word, at once: the first 4 and the last 4 in the two halves of a word,
  * 2 and 2 in each half, then a digit a byte (quotients by multiplying:
  * n / 100 is n * 10486 >> 20 below 10^4, n / 10 is n * 103 >> 10 below
- * 100).  Two divisions by 100 a digit pair were most of pli -x's time. */
+ * 100), not a division by 100 a pair of digits. */
 static uint64_t
 dec8(uint32_t v)
 {
@@ -64,7 +64,8 @@ dec8(uint32_t v)
 /* The last d (1 to 8) digits of word w at o, 8 bytes stored (those past
  * them are written over next); past them.  Written straight to the
  * output: digits put together in a buffer and copied out were read back
- * from stores of another size, a stall each line. */
+ * from stores of another size, a stall each line (perf: formatting was
+ * 62% of pli -x on the fir2dim series, most of it at that copy). */
 static char *
 put(char *o, uint64_t w, unsigned d)
 {
