@@ -10,7 +10,7 @@ build() {	# program source [flags]
 	(cd "$here/examples" && ${CC:-cc} -g -O0 -fdebug-prefix-map="$here/examples"=. \
 	    -o "$out/$1" "$2.c" $3)
 }
-for p in bsort matmul interchange fir2dim; do
+for p in bsort matmul interchange fir2dim kernels; do
 	build $p $p
 done
 build matmul4 matmul "-DN=4 -DBS=2"	# the paper's 4x4 multiply, block 2
@@ -33,3 +33,4 @@ t matmul4-blocked "$dir/matmul4" blocked
 t interchange-rowwise "$dir/interchange" rowwise
 t interchange-colwise "$dir/interchange" colwise
 t fir2dim "$dir/fir2dim"
+t kernels "$dir/kernels"
