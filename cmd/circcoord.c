@@ -9,17 +9,18 @@
 #include "util.h"
 
 static double eflag = -1, fflag = 0.5;
-static int rflag, Wflag;
+static int rflag, Wflag = 1;
 static const char *oflag;
 
-enum { O_CLASS = U_LONG, O_FRACTION, O_RADIANS, O_SCALE };
+enum { O_CLASS = U_LONG, O_FRACTION, O_RADIANS, O_SCALE, O_UNWEIGHTED };
 static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
-	{ 'W', "weighted", NULL, "weight edges by the points their vertices stand for" },
+	{ 'W', "weighted", NULL, "weight edges by the points their vertices stand for (the default)" },
 	{ O_CLASS, "class", "ranks", "the classes, by rank: 1,2,... (1)" },
 	{ O_FRACTION, "fraction", "f", "the scale, this far from birth to death (0.5)" },
 	{ O_RADIANS, "radians", NULL, "angles in radians, not turns" },
 	{ O_SCALE, "scale", "eps", "the scale of every class" },
+	{ O_UNWEIGHTED, "unweighted", NULL, "every edge alike" },
 	{ 0 }
 };
 static const struct u_prog prog = { "circcoord", "[file]", opts, NULL };
@@ -59,6 +60,17 @@ coordinate(const struct rt_pers *p, const struct rt_pclass *c, struct rt_circ *r
 		    fabs(res->winding));
 }
 
+static const struct rt_pclass *
+rankof(const struct rt_pers *p, size_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncls; i++)
+		if (p->cls[i].rank == rank)
+			return &p->cls[i];
+	return NULL;
+}
+
 static size_t
 ranks(char *arg, size_t **want)
 {
@@ -78,11 +90,12 @@ ranks(char *arg, size_t **want)
 int
 main(int argc, char *argv[])
 {
-	struct rt_pers p;
+	struct rt_pers p[RT_MAXVIEW];
+	const struct rt_pclass *c;
 	struct rt_coords out = { 0 };
 	struct rt_circ res;
 	struct rt_reader *r;
-	size_t *want = NULL, nwant = 0, i, v;
+	size_t *want = NULL, nwant = 0, nview = 0, i, v, k, ncls = 0;
 	char ebuf[1024];
 	FILE *fo;
 	int ch;
@@ -101,6 +114,7 @@ main(int argc, char *argv[])
 		case 'o': oflag = optarg; break;
 		case O_RADIANS: rflag = 1; break;
 		case 'W': Wflag = 1; break;
+		case O_UNWEIGHTED: Wflag = 0; break;
 		default: u_usage(&prog);
 		}
 	}
@@ -110,28 +124,36 @@ main(int argc, char *argv[])
 		u_usage(&prog);
 	if ((r = rt_ropen(argc ? argv[0] : "-", RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
-	if (rt_pers_read(&p, r, ebuf, sizeof ebuf))
-		u_die(1, "%s", ebuf);
+	/* a stream for each view of the windows, the classes ranked across them */
+	do {
+		if (rt_pers_read(&p[nview], r, ebuf, sizeof ebuf))
+			u_die(1, "%s", ebuf);
+		ncls += p[nview++].ncls;
+	} while (nview < RT_MAXVIEW && rt_rpeek(r, "#reftrace persistence "));
+	if (rt_rpeek(r, "#reftrace persistence "))
+		u_die(1, "%s: more than %d views", rt_rpath(r), RT_MAXVIEW);
 	rt_rclose(r);
 	if (nwant == 0) {
 		want = u_malloc(sizeof *want);
 		want[nwant++] = 1;
 	}
 	out.radians = rflag;
-	out.pm = p.pm;
+	out.pm = p[0].pm;
 	out.ncirc = nwant;
 	out.circ = u_calloc(nwant, sizeof *out.circ);
-	out.theta = u_reallocarray(NULL, p.npoints, nwant * sizeof *out.theta);
+	out.theta = u_reallocarray(NULL, p[0].npoints, nwant * sizeof *out.theta);
 	for (i = 0; i < nwant; i++) {
-		if (want[i] > p.ncls)
+		for (c = NULL, k = 0; c == NULL && k < nview; k++)
+			c = rankof(&p[k], want[i]);
+		if (c == NULL)
 			u_die(1, "class %zu: persist wrote no cocycle for it (%zu classes; "
-			    "persist --classes gives more)", want[i], p.ncls);
-		coordinate(&p, &p.cls[want[i] - 1], &res);
-		out.circ[i] = (struct rt_circle){ want[i], p.cls[want[i] - 1].birth,
-		    p.cls[want[i] - 1].death, res.eps, res.edges, res.components,
-		    res.isolated, res.winding, res.residual };
-		for (v = 0; v < p.npoints; v++)
-			out.theta[v * nwant + i] = res.theta[p.pm.vert[v]];
+			    "persist --classes gives more)", want[i], ncls);
+		k--;
+		coordinate(&p[k], c, &res);
+		out.circ[i] = (struct rt_circle){ want[i], c->birth, c->death, res.eps,
+		    res.edges, res.components, res.isolated, res.winding, res.residual };
+		for (v = 0; v < p[k].npoints; v++)
+			out.theta[v * nwant + i] = res.theta[p[k].pm.vert[v]];
 		rt_circ_free(&res);
 	}
 	fo = u_open(oflag);
@@ -140,6 +162,7 @@ main(int argc, char *argv[])
 	free(out.circ);
 	free(out.theta);
 	free(want);
-	rt_pers_free(&p);
+	for (k = 0; k < nview; k++)
+		rt_pers_free(&p[k]);
 	return u_status;
 }

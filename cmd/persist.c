@@ -45,18 +45,87 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "persist", "[file]", opts, NULL };
 
+/* The k-th kind of symbol of "tswindow symbol=opaddr,step ...", or "". */
+static void
+viewname(const char *about, int k, char *buf, size_t len)
+{
+	const char *s = about ? strstr(about, "symbol=") : NULL;
+	size_t n;
+
+	*buf = '\0';
+	if (s == NULL)
+		return;
+	for (s += 7; k > 0 && (s = strchr(s, ',')) != NULL; k--)
+		s++;
+	if (s == NULL)
+		return;
+	n = strcspn(s, ", ");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
+}
+
+/* One view of the points: its complex, its barcode, and the classes that
+ * may rank (the cocycles of eight times as many as asked for, at least
+ * 64, walked along time). */
+static void
+view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *p)
+{
+	struct rt_plan pl = { .exact = lflag, .maxedges = Eflag, .classes = cflag,
+	    .cover = rflag >= 0 ? rflag : c->dim / 3.0, .thresh = eflag,
+	    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
+	    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
+	struct rt_planned got;
+	size_t nv = c->nv, ncand = cflag == 0 ? 0 : cflag < 4 ? 16 : 4 * cflag;
+
+	if (dflag == 2 && c->nv > 100000)
+		u_die(1, "--dim 2: at most 100000 distinct points");
+	viewname(c->about, k, p->view, sizeof p->view);
+	if (rt_rips_auto(x, c, tri, &pl, &got))
+		u_die(1, errno == E2BIG ? "more than --edges %zu pairs of points "
+		    "within distance 1" : "out of memory", (size_t)Eflag);
+	free(*tri);
+	*tri = NULL;
+	snprintf(p->why, sizeof p->why, "%s", got.why);
+	if (!got.known)
+		u_warn("%s%s%sthe %zu most persistent classes of dimension 1 are not "
+		    "known at the threshold %g: classes alive there may outlast "
+		    "them (see the barcode)", *p->view ? "view " : "", p->view,
+		    *p->view ? ": " : "", (size_t)cflag, (double)got.thresh);
+	if (rt_pers_build(p, &x->ph, &x->g, nflag ? NULL : &x->col, (unsigned)pflag, ncand,
+	    qflag, &c->pm))
+		u_die(1, "out of memory, or a cocycle that does not extend over the "
+		    "collapsed edges (a bug: please report it)");
+	p->npoints = c->n;
+	p->nvert = c->nv;
+	snprintf(p->metric, sizeof p->metric, "%s", mflag < 0 ? "matrix" : rt_metric_name(mflag));
+	p->dim = dflag;
+	p->threshold = got.thresh;
+	p->distinct = nv > c->nv ? nv : 0;
+	p->cover = got.landmarks ? got.cover : 0;
+	if (c->about)
+		snprintf(p->about, sizeof p->about, "%s", c->about);
+	p->pm = c->pm;
+	if (Aflag)
+		fprintf(stderr, "persist: %s%s%zu points, %zu distinct, %zu vertices%s, %zu "
+		    "edges <= %g, %zu after the collapse (%zu tried); %" PRIu64 " columns, %"
+		    PRIu64 " emergent, %" PRIu64 " apparent pairs, %" PRIu64 " additions\n",
+		    p->view, *p->view ? ": " : "", c->n, nv, c->nv, nv > c->nv ?
+		    " (landmarks)" : "", x->g.off[x->g.n] / 2, (double)got.thresh,
+		    nflag ? x->g.off[x->g.n] / 2 : x->lg.off[x->lg.n] / 2,
+		    nflag ? 0 : x->col.tried, x->ph.columns, x->ph.emergent, x->ph.apparent,
+		    x->ph.reduced);
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct rt_cloud c;
-	struct rt_rips x;
-	struct rt_pers p = { 0 };
+	struct rt_cloud c, *cv;
+	struct rt_rips x[RT_MAXVIEW];
+	struct rt_pers p[RT_MAXVIEW] = { { 0 } };
 	struct rt_reader *r;
 	char ebuf[1024];
 	const char *in;
-	float *tri, thresh, cover = 0;
-	size_t nv;
-	int ch, k;
+	float *tri;
+	int ch, k, nview;
 	FILE *fo;
 
 	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
@@ -151,13 +220,11 @@ main(int argc, char *argv[])
 			u_bad("--metric levenshtein: the points are numbers");
 		if (mflag == RT_EUCLIDEAN && !c.numeric)
 			u_bad("--metric euclidean: the points are symbols");
-		nv = c.nv;
 		tri = NULL;
 	} else {
 		if (rt_matrix_read(r, Iflag, &c, &tri, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
 		mflag = Iflag == RT_MATRIX_CLOUD ? RT_EUCLIDEAN : -1;
-		nv = c.nv;
 	}
 	rt_rclose(r);
 	if (Lflag) {
@@ -170,53 +237,18 @@ main(int argc, char *argv[])
 		rt_cloud_free(&c);
 		return u_status;
 	}
-	if (dflag == 2 && c.nv > 100000)
-		u_die(1, "--dim 2: at most 100000 distinct points");
-	{
-		struct rt_plan pl = { .exact = lflag, .maxedges = Eflag, .classes = cflag,
-		    .cover = rflag >= 0 ? rflag : c.dim / 3.0, .thresh = eflag,
-		    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
-		    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
-		struct rt_planned got;
-
-		if (rt_rips_auto(&x, &c, &tri, &pl, &got))
-			u_die(1, errno == E2BIG ? "more than --edges %zu pairs of points "
-			    "within distance 1" : "out of memory", (size_t)Eflag);
-		thresh = got.thresh;
-		cover = got.landmarks ? got.cover : 0;
-		snprintf(p.why, sizeof p.why, "%s", got.why);
-		if (!got.known)
-			u_warn("the %zu most persistent classes of dimension 1 are not "
-			    "known at the threshold %g: classes alive there may outlast "
-			    "them (see the barcode)", (size_t)cflag, (double)thresh);
-	}
-	free(tri);
-	if (rt_pers_build(&p, &x.ph, &x.g, nflag ? NULL : &x.col, (unsigned)pflag, cflag, qflag))
-		u_die(1, "out of memory, or a cocycle that does not extend over the "
-		    "collapsed edges (a bug: please report it)");
-	p.npoints = c.n;
-	p.nvert = c.nv;
-	snprintf(p.metric, sizeof p.metric, "%s", mflag < 0 ? "matrix" : rt_metric_name(mflag));
-	p.dim = dflag;
-	p.threshold = thresh;
-	p.distinct = nv > c.nv ? nv : 0;
-	p.cover = cover;
-	if (c.about)
-		snprintf(p.about, sizeof p.about, "%s", c.about);
-	p.pm = c.pm;
+	for (nview = 0, cv = &c; cv != NULL; cv = cv->next, nview++)
+		view(cv, nview, &tri, &x[nview], &p[nview]);
+	if (rt_pers_rank(p, nview, cflag))
+		u_die(1, "out of memory");
 	fo = u_open(oflag);
-	rt_pers_write(fo, &p);
-	if (Aflag)
-		fprintf(stderr, "persist: %zu points, %zu distinct, %zu vertices%s, %zu "
-		    "edges <= %g, %zu after the collapse (%zu tried); %" PRIu64 " columns, %"
-		    PRIu64 " emergent, %" PRIu64 " apparent pairs, %" PRIu64 " additions\n", c.n, nv, c.nv, nv > c.nv ?
-		    " (landmarks)" : "", x.g.off[x.g.n] / 2, (double)thresh,
-		    nflag ? x.g.off[x.g.n] / 2 : x.lg.off[x.lg.n] / 2,
-		    nflag ? 0 : x.col.tried, x.ph.columns, x.ph.emergent, x.ph.apparent,
-		    x.ph.reduced);
+	for (k = 0; k < nview; k++)
+		rt_pers_write(fo, &p[k]);
 	u_close(fo, oflag);
-	rt_pers_free(&p);
-	rt_rips_free(&x);
+	for (k = 0; k < nview; k++) {
+		rt_pers_free(&p[k]);
+		rt_rips_free(&x[k]);
+	}
 	rt_cloud_free(&c);
 	return u_status;
 }

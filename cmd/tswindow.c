@@ -11,22 +11,26 @@
 #include "topo.h"
 #include "util.h"
 
-enum sym { S_ADDR, S_OPADDR, S_BLOCK, S_PC, S_LINE, S_FUNC, S_REGION };
+enum sym { S_ADDR, S_OPADDR, S_BLOCK, S_PC, S_LINE, S_FUNC, S_REGION, S_STEP };
 static const char *symnames[] = {
-	"addr", "opaddr", "block", "pc", "line", "func", "region"
+	"addr", "opaddr", "block", "pc", "line", "func", "region", "step"
 };
 
 #define SYMLEN 48	/* a symbol or a metadata column, as text */
 
 static uint64_t wflag = 10, iflag = 1, jflag = 1, Bflag = 64;
-static int yflag = S_OPADDR, kflag, Iflag = RT_FMT_AUTO, series;
+/* the views: a loop whose addresses recur shows in opaddr, one whose
+ * addresses advance in step */
+static int yflag[RT_MAXVIEW] = { S_OPADDR, S_STEP }, nview = 2;
+static int kflag, Iflag = RT_FMT_AUTO, series;
 static const char *oflag;
 
 static FILE *fo;
 static struct rt_regions *regs;
+static struct rt_steps steps;
 
 /* The last w items: their symbols and their first columns. */
-static char (*ring)[SYMLEN];
+static char (*ring)[RT_MAXVIEW][SYMLEN];
 static char (*meta)[3][SYMLEN];	/* loc, func, region */
 static uint64_t *seqs;
 static double *vals;
@@ -41,7 +45,7 @@ static const struct u_opt opts[] = {
 	U_OPT_KEEP,
 	U_OPT_OUTPUT,
 	{ 'w', "window", "n", "symbols or values a window (10)" },
-	{ 'y', "symbol", "kind", "opaddr, addr, block, pc, line, func or region" },
+	{ 'y', "symbol", "kinds", "one or two of opaddr, step, addr, block, pc, line, func, region (opaddr,step)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "tswindow", "[file ...]", opts, NULL };
@@ -62,10 +66,13 @@ locname(char *buf, size_t n, uint32_t loc, int withline)
 
 /* The record's symbol; its line, function and region are already text. */
 static void
-symbol(char *buf, const struct rt_rec *rec, const char *loc, const char *func,
+symbol(char *buf, int kind, const struct rt_rec *rec, const char *loc, const char *func,
     const char *reg)
 {
-	switch (yflag) {
+	int64_t d;
+	int r;
+
+	switch (kind) {
 	case S_ADDR: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr); break;
 	case S_OPADDR:
 		snprintf(buf, SYMLEN, "%c0x%" PRIx64, rt_opchar[rec->op & 3], rec->addr);
@@ -80,6 +87,15 @@ symbol(char *buf, const struct rt_rec *rec, const char *loc, const char *func,
 	case S_LINE: snprintf(buf, SYMLEN, "%s", loc); break;
 	case S_FUNC: snprintf(buf, SYMLEN, "%s", func); break;
 	case S_REGION: snprintf(buf, SYMLEN, "%s", reg); break;
+	case S_STEP:
+		if ((r = rt_steps_next(&steps, rec->pc, rec->addr, &d)) < 0)
+			u_die(1, "out of memory");
+		if (r)	/* the instruction's first access */
+			snprintf(buf, SYMLEN, "%c0x%" PRIx64, rt_opchar[rec->op & 3], rec->pc);
+		else
+			snprintf(buf, SYMLEN, "%c0x%" PRIx64 "%+" PRId64, rt_opchar[rec->op & 3],
+			    rec->pc, d);
+		break;
 	}
 }
 
@@ -90,6 +106,7 @@ window(void)
 {
 	uint64_t first;
 	size_t k, at;
+	int v;
 
 	if (nitems < span)
 		return;
@@ -98,13 +115,14 @@ window(void)
 		return;
 	at = first % span;
 	rt_points_begin(fo, seqs[at], meta[at][0], meta[at][1], meta[at][2]);
-	for (k = 0; k < wflag; k++) {
-		at = (first + k * jflag) % span;
-		if (series)
-			rt_points_num(fo, vals[at]);
-		else
-			rt_points_sym(fo, ring[at]);
-	}
+	for (v = 0; v < (series ? 1 : nview); v++)
+		for (k = 0; k < wflag; k++) {
+			at = (first + k * jflag) % span;
+			if (series)
+				rt_points_num(fo, vals[at]);
+			else
+				rt_points_sym(fo, ring[at][v]);
+		}
 	rt_points_end(fo);
 	npoints++;
 }
@@ -115,6 +133,7 @@ item(void *ctx, struct rt_rec *rec)
 	size_t at = nitems % span;
 	char *loc = meta[at][0], *func = meta[at][1], *reg = meta[at][2];
 	uint32_t r;
+	int v;
 
 	(void)ctx;
 	if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
@@ -126,7 +145,8 @@ item(void *ctx, struct rt_rec *rec)
 	locname(func, SYMLEN, rec->loc, 0);
 	r = rt_regions_find(regs, rec->addr);
 	snprintf(reg, SYMLEN, "%s", r ? rt_str(r) : "-");
-	symbol(ring[at], rec, loc, func, reg);
+	for (v = 0; v < nview; v++)
+		symbol(ring[at][v], yflag[v], rec, loc, func, reg);
 	nitems++;
 	window();
 	return 0;
@@ -174,6 +194,28 @@ readseries(const char *file)
 	rt_rclose(r);
 }
 
+/* -y: one kind, or two apart by a comma (two views of each window) */
+static void
+symbols(char *arg)
+{
+	char *k, *save = NULL;
+	int n = 0, y;
+
+	for (k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		for (y = 0; y < (int)(sizeof symnames / sizeof symnames[0]); y++)
+			if (strcmp(k, symnames[y]) == 0)
+				break;
+		if (y == (int)(sizeof symnames / sizeof symnames[0]))
+			u_bad("-y %s: want opaddr, step, addr, block, pc, line, func or region", k);
+		if (n == RT_MAXVIEW)
+			u_bad("-y: at most %d kinds", RT_MAXVIEW);
+		yflag[n++] = y;
+	}
+	if (n == 0)
+		u_bad("-y: want a kind of symbol");
+	nview = n;
+}
+
 static uint64_t
 num(const char *arg, int opt)
 {
@@ -207,14 +249,7 @@ main(int argc, char *argv[])
 			if ((wflag = num(optarg, c)) > 1024)
 				u_bad("-w %s: at most 1024", optarg);
 			break;
-		case 'y':
-			for (yflag = 0; yflag < (int)(sizeof symnames / sizeof symnames[0]); yflag++)
-				if (strcmp(optarg, symnames[yflag]) == 0)
-					break;
-			if (yflag == (int)(sizeof symnames / sizeof symnames[0]))
-				u_bad("-y %s: want addr, opaddr, block, pc, line, "
-				    "func or region", optarg);
-			break;
+		case 'y': symbols(optarg); break;
 		default: u_usage(&prog);
 		}
 	}
@@ -237,9 +272,10 @@ main(int argc, char *argv[])
 		snprintf(about, sizeof about, "tswindow series w=%" PRIu64 " lag=%" PRIu64
 		    " stride=%" PRIu64, wflag, jflag, iflag);
 	else
-		snprintf(about, sizeof about, "tswindow symbol=%s w=%" PRIu64 " stride=%"
-		    PRIu64 " block=%" PRIu64, symnames[yflag], wflag, iflag, Bflag);
-	rt_points_head(fo, series, (int)wflag, about);
+		snprintf(about, sizeof about, "tswindow symbol=%s%s%s w=%" PRIu64 " stride=%"
+		    PRIu64 " block=%" PRIu64, symnames[yflag[0]], nview > 1 ? "," : "",
+		    nview > 1 ? symnames[yflag[1]] : "", wflag, iflag, Bflag);
+	rt_points_head(fo, series, (int)wflag, nview, about);
 	if (series)
 		u_files(argc, argv, readseries);
 	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
@@ -250,5 +286,6 @@ main(int argc, char *argv[])
 		u_status = 1;
 	}
 	u_close(fo, oflag);
+	rt_steps_free(&steps);
 	return u_status;
 }

@@ -26,7 +26,12 @@ int rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
     const char *loc, const char *func, const char *region);
 void rt_pointmap_free(struct rt_pointmap *m);
 
+/* A stream may carry several views of the same windows, each w symbols
+ * a line after the last ("s1 ... sw t1 ... tw": two views); each view is
+ * a cloud of its own, the next chained to the first. */
+#define RT_MAXVIEW 2
 struct rt_cloud {
+	struct rt_cloud *next;	/* the next view, or NULL */
 	size_t n;		/* points */
 	size_t nv;		/* distinct points: the vertices */
 	int dim;		/* w */
@@ -41,11 +46,19 @@ struct rt_cloud {
 struct rt_reader;
 int rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     void (*diag)(const char *msg, int fatal), char *err, size_t errlen);
-void rt_cloud_free(struct rt_cloud *c);
+void rt_cloud_free(struct rt_cloud *c);	/* and the views after it */
+
+/* Each instruction's last address (lib/topo/steps.c), for windows of
+ * steps: rt_steps_next gives 1 at an instruction's first access, 0 with
+ * the change of address since its last in *step, -1 out of memory.
+ * Zeroed is empty. */
+struct rt_steps { uint64_t *pc, *addr; size_t mask, n; };
+int rt_steps_next(struct rt_steps *s, uint64_t pc, uint64_t addr, int64_t *step);
+void rt_steps_free(struct rt_steps *s);
 /* Write a points stream: the header (w symbols, or numbers), a comment
  * about its making, then a line a window: begin, w symbols or numbers,
  * end.  An empty text is written '-'. */
-int rt_points_head(FILE *f, int numeric, int w, const char *about);
+int rt_points_head(FILE *f, int numeric, int w, int nview, const char *about);
 void rt_points_begin(FILE *f, uint64_t seq, const char *loc, const char *func,
     const char *region);
 void rt_points_sym(FILE *f, const char *s);
@@ -156,6 +169,15 @@ void rt_collapse_free(struct rt_collapse *c);
 int rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c,
     float eps, unsigned p, const struct rt_cocycle_entry *z, size_t nz,
     struct rt_cocycle_entry **out, size_t *nout);
+/* The same in two steps, the first (the costly one) the same for every
+ * cocycle at eps: the removed edges to put back, each with its dominator. */
+struct rt_replay { float eps; size_t n, need; uint32_t (*uvd)[3]; };
+int rt_replay_plan(struct rt_replay *r, const struct rt_graph *k,
+    const struct rt_collapse *c, float eps);
+int rt_replay_apply(const struct rt_replay *r, const struct rt_collapse *c, unsigned p,
+    const struct rt_cocycle_entry *z, size_t nz, struct rt_cocycle_entry **out,
+    size_t *nout);
+void rt_replay_free(struct rt_replay *r);
 
 /* Distance matrices and point clouds as Ripser reads them (its --format
  * names): a lower or an upper triangle, its entries in any line layout,
@@ -238,11 +260,18 @@ struct rt_pbar {
 	double birth, death;	/* death INFINITY: alive at the threshold */
 	size_t tie;		/* the rank of the first bar as persistent as this */
 };
+#define RT_TRAJ 128	/* a class's running winding, sampled along time */
 struct rt_pclass {
-	size_t rank;
+	size_t rank;		/* among the classes of every view; 0 none */
+	size_t bar;		/* its bar's rank in its view's barcode */
 	double birth, death, scale;	/* death INFINITY: alive at the threshold */
 	struct rt_cocycle_entry *z;	/* i < j, 0 < coef < modulus */
 	size_t nz;
+	long wind;		/* the cocycle summed along the points in time order */
+	double steady;		/* |wind| over the turns either way: 1 never back */
+	uint64_t first, last;	/* the seqs of its first and last turn */
+	long traj[RT_TRAJ];	/* the running sum at RT_TRAJ even steps of time */
+	size_t kbeg, kend;	/* the steps before its first turn and after its last */
 };
 struct rt_pers {
 	size_t npoints, nvert;
@@ -254,6 +283,7 @@ struct rt_pers {
 	double cover;		/* the largest distance of a point to its landmark */
 	char why[512];		/* how the threshold was chosen */
 	char about[256];	/* the points' own comment */
+	char view[32];		/* the symbols of this view of the windows */
 	struct rt_pbar *bar;
 	size_t nbar;
 	struct rt_pclass *cls;
@@ -263,12 +293,24 @@ struct rt_pers {
 	double upto;
 	int owned;		/* the points and the graph are ours to free */
 };
-/* The barcode of ph ranked, and the nclasses most persistent classes of
- * dimension 1 (at least minpers persistent) with their cocycles, carried
- * back through the collapse col (NULL: none) to the graph g.  The caller
- * fills the rest; g and the points are borrowed. */
+/* The barcode of ph ranked, and the ncand most persistent classes of
+ * dimension 1 (at least minpers persistent; more where they tie, up to
+ * 4 ncand) with their cocycles, carried back through the collapse col
+ * (NULL: none) to the graph g, and walked along the points of pm (NULL
+ * or empty: no time order).  The caller fills the rest; g and the points
+ * are borrowed. */
 int rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *g,
-    const struct rt_collapse *col, unsigned modulus, size_t nclasses, double minpers);
+    const struct rt_collapse *col, unsigned modulus, size_t ncand, double minpers,
+    const struct rt_pointmap *pm);
+/* A class's winding along the points in time order (path: each point's
+ * vertex, seq its seq, n points): wind, steady, first, last, traj. */
+int rt_class_walk(struct rt_pclass *c, unsigned p, const uint32_t *path,
+    const uint64_t *seq, size_t n);
+/* The classes of nview persistence streams of the same points ranked as
+ * one: those that wind first, then by persistence, how steadily, how
+ * many turns; a class that advances with one ranked before it is the
+ * same loop and is dropped, and so is every class past nclasses. */
+int rt_pers_rank(struct rt_pers *p, size_t nview, size_t nclasses);
 int rt_pers_write(FILE *f, const struct rt_pers *p);
 /* 0, or -1 with "path:line: reason" in err; every vertex, rank and
  * coefficient is checked against what the stream declared. */

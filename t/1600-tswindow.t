@@ -1,14 +1,14 @@
 #!/bin/sh
 # tswindow: windows of symbols from traces, delay embeddings of series.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 
 tr="$tmp/bs.txt"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" >"$tr"
 
 # The model: the records' symbols in order, w at a time, from awk.
-model() {	# w stride symbol-expression
-	awk -v w="$1" -v s="$2" "$HEX"'
+model() {	# w stride symbol-expression [awk functions]
+	awk -v w="$1" -v s="$2" "$HEX${4:-}"'
 	!/^#/ { n++; sym[n] = '"$3"'; seq[n] = $1 }
 	END { for (i = 1; i + w - 1 <= n; i += s) {
 		line = seq[i]
@@ -18,9 +18,21 @@ model() {	# w stride symbol-expression
 strip() { grep -v '^#' | cut -d' ' -f1,5-; }
 
 check_same "op+address windows (w 10) are the records' in order" \
-	"tswindow $tr | strip" "model 10 1 '\$2 \$3'"
+	"tswindow -y opaddr $tr | strip" "model 10 1 '\$2 \$3'"
 check_same "w 3, stride 2" \
-	"tswindow -w 3 -i 2 $tr | strip" "model 3 2 '\$2 \$3'"
+	"tswindow -y opaddr -w 3 -i 2 $tr | strip" "model 3 2 '\$2 \$3'"
+# a step: op, instruction, and the change of address since that
+# instruction's last access (none at its first)
+step='step($2, $6, hex($3))'
+stepfn='function step(op, pc, a,   s) { s = op pc; if (pc in last) s = s sprintf("%+d", a - last[pc]); last[pc] = a; return s }'
+check_same "steps: op, instruction and the change of its address" \
+	"tswindow -y step $tr | strip" "model 10 1 '$step' '$stepfn'"
+model 10 1 '$2 $3' >"$tmp/m.opaddr"
+model 10 1 "$step" "$stepfn" | cut -d' ' -f2- >"$tmp/m.step"
+check_same "by default two views of each window: op+address, then steps" \
+	"tswindow $tr | strip" "paste -d' ' $tmp/m.opaddr $tmp/m.step"
+check "... named in the header: s1 ... s10, then t1 ... t10" \
+	"tswindow $tr | head -1 | grep -q ' region s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10\$'"
 check_same "addresses" "tswindow -y addr $tr | strip" "model 10 1 '\$3'"
 check_same "blocks of 64 bytes" "tswindow -y block -B 64 $tr | strip" \
 	"model 10 1 'sprintf(\"0x%x\", int(hex(\$3) / 64))'"

@@ -12,9 +12,9 @@ rip() {	# persist-output ripser-args...
 	ripser --threshold "$t" "$@"
 }
 
-trfilter -e "$D/bsort" -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow >"$tmp/bs.pts"
+trfilter -e "$D/bsort" -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow -y opaddr >"$tmp/bs.pts"
 trfilter -e "$D/matmul" -F standard -t RWM "$D/matmul-standard.lk.gz" |
-	sed -n '1p;/^[0-9]/p' | head -601 | tswindow >"$tmp/mm.pts"
+	sed -n '1p;/^[0-9]/p' | head -601 | tswindow -y opaddr >"$tmp/mm.pts"
 
 check_same "edit distances = a naive dynamic programme" \
 	"persist -O lower-distance $tmp/bs.pts" "$T lower $tmp/bs.pts"
@@ -46,7 +46,7 @@ if have_ripser; then
 		"persist --modulus 2 $tmp/r1 >$tmp/o && rip $tmp/o --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
 	# i.i.d. symbols of 4 letters at 6: long reductions, whose working
 	# coboundaries pass 2^14 terms and are summed in place (compact in ph.c)
-	$T iid 300 4 7 | tswindow >"$tmp/iid4.pts"
+	$T iid 300 4 7 | tswindow -y opaddr >"$tmp/iid4.pts"
 	persist -O lower-distance "$tmp/iid4.pts" >"$tmp/iid4.lower"
 	ripser --format lower-distance --threshold 6 "$tmp/iid4.lower" >"$tmp/r"
 	for p in 2 47; do
@@ -56,7 +56,7 @@ if have_ripser; then
 	# Columns are reduced ahead on threads and committed in order: 30000
 	# columns of i.i.d. windows, where a column reduced ahead often finds
 	# its pivot taken by one committed meanwhile and is reduced again.
-	$T iid 609 64 1 | tswindow >"$tmp/iid64.pts"
+	$T iid 609 64 1 | tswindow -y opaddr >"$tmp/iid64.pts"
 	persist -O lower-distance "$tmp/iid64.pts" >"$tmp/iid64.lower"
 	# at 9 a vertex has 100 neighbours: cofacets from rows of bits; at 8,
 	# 7 after the collapse: from lists of neighbours
@@ -118,7 +118,7 @@ check_same "the edge collapse changes no bar (Z/47, with and without -n)" \
 # The collapse on inputs of other shapes: i.i.d. symbols (ties everywhere),
 # a stencil sweep (every pair within the threshold) and a noisy circle in
 # the plane (every distance distinct: one level per edge).
-$T iid 300 16 7 | tswindow >"$tmp/iid.pts"
+$T iid 300 16 7 | tswindow -y opaddr >"$tmp/iid.pts"
 awk 'BEGIN { print "#reftrace trace 1 seq op addr size"
 	for (i = 0; i < 300; i++) printf "%d R 0x%x 8\n%d W 0x%x 8\n", 2 * i, 4096 + 8 * (i % 37), 2 * i + 1, 8192 + 8 * (i % 37) }' |
 	tswindow >"$tmp/sweep.pts"
@@ -135,7 +135,7 @@ done
 
 # The result does not depend on the threads: the whole stream, cocycles
 # and classes included, byte for byte.
-$T iid 609 64 1 | tswindow >"$tmp/iid64.pts"
+$T iid 609 64 1 | tswindow -y opaddr >"$tmp/iid64.pts"
 persist --threads 1 --threshold 9 "$tmp/iid64.pts" >"$tmp/t1"
 for th in 2 4; do
 	check "i.i.d. windows on $th threads: the stream one thread writes" \
@@ -192,7 +192,7 @@ check "i.i.d. windows: the collapse stops after 4096 edges, the bars those witho
 
 # A strictly periodic stream: one class born at 2, persistence >= 2.
 for q in 4 8 12; do
-	$T periodic $q 30 | tswindow | persist >"$tmp/per$q"
+	$T periodic $q 30 | tswindow -y opaddr | persist >"$tmp/per$q"
 	check "period $q: exactly one H1 class born at 2 with persistence >= 2" \
 		"$T bars $tmp/per$q | awk '\$1 == 1 { n++; if (\$2 != 2 || \$3 - \$2 < 2) bad = 1 } END { exit n != 1 || bad }'"
 done
@@ -201,7 +201,7 @@ persist "$tmp/circ.pts" >"$tmp/circ"
 check "a noisy circle: one long H1 bar, the rest short" \
 	"awk '/^#reftrace bars/ { t = 1; next } /^#reftrace/ { t = 0 } t && \$1 == 1 { p[++n] = \$5 } END { exit !(p[1] > 1 && p[2] < 0.2) }' $tmp/circ"
 check "i.i.d. symbols from a large alphabet: no H1 class at all" \
-	"$T iid 500 1000000 5 | tswindow | persist >$tmp/o && ! $T bars $tmp/o | grep -q '^1 '"
+	"$T iid 500 1000000 5 | tswindow -y opaddr | persist >$tmp/o && ! $T bars $tmp/o | grep -q '^1 '"
 
 for f in bs.47 mm.47 per12 circ; do
 	check "cocycles of $f: cocycles at their scale, not coboundaries" \

@@ -6,7 +6,7 @@
 plan 15
 
 T="python3 $(dirname "$0")/topo.py"
-trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow | persist >"$tmp/bs.per"
+trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow -y opaddr | persist >"$tmp/bs.per"
 # the stream's bars and classes, read here independently of the library
 awk '/^#reftrace bars/ { t = 1; next } /^#/ { t = 0 } t { print }' "$tmp/bs.per" >"$tmp/bars"
 awk '/^#reftrace classes/ { t = 1; next } /^#/ { t = 0 } t { print $1 }' "$tmp/bs.per" >"$tmp/classes"

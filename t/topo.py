@@ -139,7 +139,7 @@ def cocycle(path, p):
     for i, j, d in t['edges']:
         edges[(int(i), int(j))] = float(d)
     bad = 0
-    for rank, birth, death, scale, n in t['classes']:
+    for rank, birth, death, scale, n, *more in t['classes']:
         eps = float(scale)
         z = {}
         for r, i, j, c in t['cocycles']:

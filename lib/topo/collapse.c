@@ -537,28 +537,26 @@ zget(struct zmap *z, uint32_t a, uint32_t b, unsigned p)
  * delayed past eps or removed.  Each was dominated by a vertex c in the
  * graph it returns to, so z(u, v) = z(u, c) + z(c, v) keeps z a cocycle:
  * every triangle uvw it closes has w adjacent to c, and the triangles
- * ucw and cvw already satisfy the cocycle condition. */
+ * ucw and cvw already satisfy the cocycle condition.  The order and the
+ * dominators depend on eps alone: a replay serves every cocycle there. */
 int
-rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float eps,
-    unsigned p, const struct rt_cocycle_entry *z, size_t nz,
-    struct rt_cocycle_entry **out, size_t *nout)
+rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_collapse *c,
+    float eps)
 {
-	size_t n = k->n, words = (n + 63) / 64, i, x, need = 0;
+	size_t n = k->n, words = (n + 63) / 64, i, x;
 	uint64_t *adj = NULL, *common = NULL, bits;
-	struct zmap zm = { 0 };
-	struct rt_cocycle_entry *o;
-	uint32_t u, v, dom, *cf;
+	uint32_t u, v, dom;
 	int found;
 
-	for (i = 0; i < c->m; i++)
-		need += c->e[i].f0 <= eps;
-	for (x = 1024; x < 2 * (need + nz + 1); x *= 2)
-		;
-	zm.mask = x - 1;
+	memset(r, 0, sizeof *r);
+	r->eps = eps;
+	for (i = 0; i < c->m; i++) {
+		r->need += c->e[i].f0 <= eps;
+		r->n += c->e[i].f0 <= eps && c->e[i].f1 > eps;
+	}
 	if ((adj = calloc(n * words + 1, sizeof *adj)) == NULL ||
 	    (common = malloc((words + 1) * sizeof *common)) == NULL ||
-	    (zm.key = calloc(x, sizeof *zm.key)) == NULL ||
-	    (zm.coef = calloc(x, sizeof *zm.coef)) == NULL)
+	    (r->uvd = malloc((r->n + 1) * sizeof *r->uvd)) == NULL)
 		goto fail;
 #define SET(a, b) (adj[(size_t)(a) * words + (b) / 64] |= 1ULL << ((b) % 64))
 	for (i = 0; i < c->m; i++)
@@ -566,9 +564,7 @@ rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float e
 			SET(c->e[i].u, c->e[i].v);
 			SET(c->e[i].v, c->e[i].u);
 		}
-	for (i = 0; i < nz; i++)
-		*zslot(&zm, z[i].i, z[i].j, 1) = z[i].i < z[i].j ? z[i].coef :
-		    (p - z[i].coef) % p;
+	r->n = 0;
 	for (i = c->m; i-- > 0;) {
 		if (c->e[i].f0 > eps || c->e[i].f1 <= eps)
 			continue;
@@ -595,17 +591,60 @@ rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float e
 			}
 		if (!found)
 			goto fail;	/* cannot happen if the collapse was right */
-		cf = zslot(&zm, u, v, 1);
-		*cf = (zget(&zm, u, dom, p) + zget(&zm, dom, v, p)) % p;
+		r->uvd[r->n][0] = u;
+		r->uvd[r->n][1] = v;
+		r->uvd[r->n++][2] = dom;
 		SET(u, v);
 		SET(v, u);
 	}
 #undef SET
-	if ((o = malloc((need + 1) * sizeof *o)) == NULL)
+	free(adj);
+	free(common);
+	return 0;
+fail:
+	free(adj);
+	free(common);
+	rt_replay_free(r);
+	return -1;
+}
+
+void
+rt_replay_free(struct rt_replay *r)
+{
+	free(r->uvd);
+	memset(r, 0, sizeof *r);
+}
+
+int
+rt_replay_apply(const struct rt_replay *r, const struct rt_collapse *c, unsigned p,
+    const struct rt_cocycle_entry *z, size_t nz, struct rt_cocycle_entry **out,
+    size_t *nout)
+{
+	struct zmap zm = { 0 };
+	struct rt_cocycle_entry *o;
+	uint32_t u, v, *cf;
+	size_t i, x;
+
+	for (x = 1024; x < 2 * (r->need + nz + 1); x *= 2)
+		;
+	zm.mask = x - 1;
+	if ((zm.key = calloc(x, sizeof *zm.key)) == NULL ||
+	    (zm.coef = calloc(x, sizeof *zm.coef)) == NULL)
+		goto fail;
+	for (i = 0; i < nz; i++)
+		*zslot(&zm, z[i].i, z[i].j, 1) = z[i].i < z[i].j ? z[i].coef :
+		    (p - z[i].coef) % p;
+	for (i = 0; i < r->n; i++) {
+		u = r->uvd[i][0];
+		v = r->uvd[i][1];
+		cf = zslot(&zm, u, v, 1);
+		*cf = (zget(&zm, u, r->uvd[i][2], p) + zget(&zm, r->uvd[i][2], v, p)) % p;
+	}
+	if ((o = malloc((r->need + 1) * sizeof *o)) == NULL)
 		goto fail;
 	*nout = 0;
 	for (i = 0; i < c->m; i++) {
-		if (c->e[i].f0 > eps)
+		if (c->e[i].f0 > r->eps)
 			continue;
 		u = c->e[i].u;
 		v = c->e[i].v;
@@ -616,15 +655,26 @@ rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float e
 		o[(*nout)++].coef = *cf;
 	}
 	*out = o;
-	free(adj);
-	free(common);
 	free(zm.key);
 	free(zm.coef);
 	return 0;
 fail:
-	free(adj);
-	free(common);
 	free(zm.key);
 	free(zm.coef);
 	return -1;
+}
+
+int
+rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float eps,
+    unsigned p, const struct rt_cocycle_entry *z, size_t nz,
+    struct rt_cocycle_entry **out, size_t *nout)
+{
+	struct rt_replay r;
+	int e;
+
+	if (rt_replay_plan(&r, k, c, eps))
+		return -1;
+	e = rt_replay_apply(&r, c, p, z, nz, out, nout);
+	rt_replay_free(&r);
+	return e;
 }

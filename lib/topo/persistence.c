@@ -16,7 +16,7 @@
 enum { T_BARS, T_CLASSES, T_COCYCLES, T_POINTMAP, T_EDGES, NTABLES };
 static const char *const tables[NTABLES] = {
 	"#reftrace bars 1 dim rank birth death persistence tie",
-	"#reftrace classes 1 rank birth death scale edges",
+	"#reftrace classes 1 rank birth death scale edges bar winding first last",
 	"#reftrace cocycles 1 rank i j coef",
 	"#reftrace pointmap 1 vertex seq loc func region",
 	"#reftrace edges 1 i j distance",
@@ -75,24 +75,62 @@ alive(const struct rt_graph *g, const struct rt_bar *b)
 	return best;
 }
 
+/* The replays at the scales met so far (a few: distances are mostly
+ * integers), the oldest given up when they are NPLAN. */
+#define NPLAN 8
+static const struct rt_replay *
+replay(struct rt_replay *plan, const struct rt_graph *g, const struct rt_collapse *col,
+    float eps)
+{
+	size_t i;
+
+	for (i = 0; i < NPLAN && plan[i].uvd != NULL; i++)
+		if (plan[i].eps == eps)
+			return &plan[i];
+	if (i == NPLAN) {
+		rt_replay_free(&plan[0]);
+		memmove(plan, plan + 1, (NPLAN - 1) * sizeof *plan);
+		i = NPLAN - 1;
+		memset(&plan[i], 0, sizeof plan[i]);
+	}
+	return rt_replay_plan(&plan[i], g, col, eps) ? NULL : &plan[i];
+}
+
 int
 rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *g,
-    const struct rt_collapse *col, unsigned modulus, size_t nclasses, double minpers)
+    const struct rt_collapse *col, unsigned modulus, size_t ncand, double minpers,
+    const struct rt_pointmap *pm)
 {
-	size_t *ord = NULL, i, rank = 0, tie = 0;
+	size_t *ord = NULL, i, rank = 0, tie = 0, nclasses = ncand;
+	struct rt_replay plan[NPLAN] = { { 0 } };
+	const struct rt_replay *r;
 	const struct rt_bar *b, *prev = NULL;
 	struct rt_pclass *c;
 	struct rank k = { ph->bar, g->thresh };
 	double per;
 
 	if ((ord = malloc((ph->nbar + 1) * sizeof *ord)) == NULL ||
-	    (p->bar = malloc((ph->nbar + 1) * sizeof *p->bar)) == NULL ||
-	    (p->cls = calloc(nclasses < ph->nbar ? nclasses + 1 : ph->nbar + 1,
-	    sizeof *p->cls)) == NULL)
+	    (p->bar = malloc((ph->nbar + 1) * sizeof *p->bar)) == NULL)
 		goto fail;
 	for (i = 0; i < ph->nbar; i++)
 		ord[i] = i;
 	qsort_r(ord, ph->nbar, sizeof *ord, byrank, &k);
+	/* past ncand, those that tie with the last, up to 4 ncand */
+	for (i = 0, rank = 0; i < ph->nbar && rank < 4 * ncand; i++) {
+		b = &ph->bar[ord[i]];
+		if (b->dim != 1)
+			continue;
+		per = persistence(b->birth, b->death, k.t);
+		if (++rank > ncand && (per != persistence(prev->birth, prev->death, k.t) ||
+		    isinf(b->death) != isinf(prev->death)))
+			break;
+		prev = b;
+		nclasses = rank;
+	}
+	prev = NULL;
+	rank = 0;
+	if ((p->cls = calloc(nclasses + 1, sizeof *p->cls)) == NULL)
+		goto fail;
 	p->modulus = modulus;
 	p->upto = -1;
 	for (i = 0; i < ph->nbar; i++) {
@@ -109,6 +147,7 @@ rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *
 		/* cocycles of the collapsed complex go back to the whole one */
 		c = &p->cls[p->ncls++];
 		c->rank = p->ncls;
+		c->bar = rank;
 		c->birth = b->birth;
 		c->death = b->death;
 		c->scale = alive(g, b);
@@ -119,16 +158,24 @@ rt_pers_build(struct rt_pers *p, const struct rt_ph *ph, const struct rt_graph *
 				goto fail;
 			memcpy(c->z, ph->cocycle + b->cocycle, b->ncocycle * sizeof *c->z);
 			c->nz = b->ncocycle;
-		} else if (rt_cocycle_extend(g, col, (float)c->scale, modulus,
-		    ph->cocycle + b->cocycle, b->ncocycle, &c->z, &c->nz))
+		} else if ((r = replay(plan, g, col, (float)c->scale)) == NULL ||
+		    rt_replay_apply(r, col, modulus, ph->cocycle + b->cocycle, b->ncocycle,
+		    &c->z, &c->nz))
+			goto fail;
+		if (pm != NULL && pm->n > 1 &&
+		    rt_class_walk(c, modulus, pm->vert, pm->seq, pm->n))
 			goto fail;
 	}
 	p->nbar = ph->nbar;
 	p->g = *g;
 	free(ord);
+	for (i = 0; i < NPLAN; i++)
+		rt_replay_free(&plan[i]);
 	return 0;
 fail:
 	free(ord);
+	for (i = 0; i < NPLAN; i++)
+		rt_replay_free(&plan[i]);
 	rt_pers_free(p);
 	return -1;
 }
@@ -151,6 +198,8 @@ rt_pers_write(FILE *f, const struct rt_pers *p)
 	fprintf(f, "%s\n", rt_stream_magic(RT_STREAM_PERSISTENCE, magic, sizeof magic));
 	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g",
 	    p->npoints, p->nvert, p->metric, p->modulus, p->dim, p->threshold);
+	if (*p->view)
+		fprintf(f, " view=%s", p->view);
 	if (p->distinct > p->nvert)	/* the vertices are landmarks */
 		fprintf(f, " distinct=%zu cover=%.9g", p->distinct, p->cover);
 	putc('\n', f);
@@ -171,7 +220,8 @@ rt_pers_write(FILE *f, const struct rt_pers *p)
 		value(f, p->cls[i].birth);
 		value(f, p->cls[i].death);
 		value(f, p->cls[i].scale);
-		fprintf(f, " %zu\n", p->cls[i].nz);
+		fprintf(f, " %zu %zu %ld %" PRIu64 " %" PRIu64 "\n", p->cls[i].nz, p->cls[i].bar,
+		    p->cls[i].wind, p->cls[i].first, p->cls[i].last);
 	}
 	fprintf(f, "%s\n", tables[T_COCYCLES]);
 	for (i = 0; i < p->ncls; i++)
@@ -263,6 +313,8 @@ meta(struct rd *d, char *s)
 			p->distinct = u;
 		else if (strcmp(f, "cover") == 0 && num(v, &x) == 0)
 			p->cover = x;
+		else if (strcmp(f, "view") == 0)
+			snprintf(p->view, sizeof p->view, "%s", v);
 		else if (!strcmp(f, "points") || !strcmp(f, "vertices") || !strcmp(f, "metric") ||
 		    !strcmp(f, "modulus") || !strcmp(f, "dim") || !strcmp(f, "threshold") ||
 		    !strcmp(f, "distinct") || !strcmp(f, "cover")) {
@@ -279,16 +331,45 @@ meta(struct rd *d, char *s)
 }
 
 static int
+integer(const char *s, int64_t *v)
+{
+	uint64_t u;
+
+	if (rt_parse_u64(s + (*s == '-'), &u) || u > INT64_MAX)
+		return -1;
+	*v = *s == '-' ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+/* The index of the class of this rank, or -1. */
+static long
+rankat(const struct rt_pers *p, uint64_t rank)
+{
+	size_t lo = 0, hi = p->ncls, m;
+
+	while (lo < hi) {
+		m = (lo + hi) / 2;
+		if (p->cls[m].rank < rank)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < p->ncls && p->cls[lo].rank == rank ? (long)lo : -1;
+}
+
+static int
 row(struct rd *d, int t, char *s)
 {
 	struct rt_pers *p = d->p;
-	char *f[8], *save = NULL, *q;
+	char *f[10], *save = NULL, *q;
 	int nf = 0;
-	uint64_t u[4];
+	uint64_t u[4], sq;
+	int64_t w = 0;
 	double a[4];
+	long k;
 	struct rt_pclass *c;
 
-	for (q = strtok_r(s, " \t", &save); q && nf < 8; q = strtok_r(NULL, " \t", &save))
+	for (q = strtok_r(s, " \t", &save); q && nf < 10; q = strtok_r(NULL, " \t", &save))
 		f[nf++] = q;
 	if (nf == 0)
 		return 0;
@@ -304,27 +385,39 @@ row(struct rd *d, int t, char *s)
 		    nf == 6 ? u[2] : u[1] };
 		return 0;
 	case T_CLASSES:
-		if (nf != 5 || count(f[0], UINT32_MAX, &u[0]) || u[0] != p->ncls + 1 ||
+		if ((nf != 5 && nf != 9) || count(f[0], UINT32_MAX, &u[0]) || u[0] == 0 ||
+		    (p->ncls && u[0] <= p->cls[p->ncls - 1].rank) ||
 		    num(f[1], &a[0]) || num(f[2], &a[1]) || num(f[3], &a[2]) ||
-		    isinf(a[2]) || a[2] < 0 || count(f[4], UINT32_MAX, &u[1]))
-			return rt_rbad(d->r, "bad class row (ranks 1, 2, ... in order)"), -1;
+		    isinf(a[2]) || a[2] < 0 || count(f[4], UINT32_MAX, &u[1]) ||
+		    (nf == 9 && (count(f[5], UINT32_MAX, &u[2]) || integer(f[6], &w) ||
+		    rt_parse_u64(f[7], &u[3]) || rt_parse_u64(f[8], &sq))))
+			return rt_rbad(d->r, "bad class row (ranks rising)"), -1;
 		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls))
 			return -2;
 		c = &p->cls[p->ncls++];
 		memset(c, 0, sizeof *c);
-		*c = (struct rt_pclass){ u[0], a[0], a[1], a[2], NULL, 0 };
+		c->rank = u[0];
+		c->birth = a[0];
+		c->death = a[1];
+		c->scale = a[2];
+		if (nf == 9) {
+			c->bar = u[2];
+			c->wind = (long)w;
+			c->first = u[3];
+			c->last = sq;
+		}
 		if (a[2] > p->upto)
 			p->upto = a[2];
 		return 0;
 	case T_COCYCLES:
-		if (nf != 4 || count(f[0], p->ncls, &u[0]) || u[0] == 0 ||
+		if (nf != 4 || count(f[0], UINT32_MAX, &u[0]) || (k = rankat(p, u[0])) < 0 ||
 		    count(f[1], p->nvert - 1, &u[1]) || count(f[2], p->nvert - 1, &u[2]) ||
 		    u[1] >= u[2] || count(f[3], p->modulus - 1, &u[3]) || u[3] == 0)
 			return rt_rbad(d->r, "bad cocycle row (want rank i j coef: a class "
 			    "above, vertices i < j below %zu, 0 < coef < %u)", p->nvert,
 			    p->modulus), -1;
-		c = &p->cls[u[0] - 1];
-		if (rt_grow(&c->z, &d->capz[u[0] - 1], c->nz + 1, sizeof *c->z))
+		c = &p->cls[k];
+		if (rt_grow(&c->z, &d->capz[k], c->nz + 1, sizeof *c->z))
 			return -2;
 		c->z[c->nz++] = (struct rt_cocycle_entry){ (uint32_t)u[1], (uint32_t)u[2],
 		    (uint32_t)u[3] };
@@ -377,7 +470,9 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		return -1;
 	}
 	rt_rgetline(r, &n);	/* the header */
-	while ((s = rt_rgetline(r, &n)) != NULL) {
+	/* another view's stream may follow: it is the next call's */
+	while (!(d.seen[T_EDGES] && rt_rpeek(r, "#reftrace persistence ")) &&
+	    (s = rt_rgetline(r, &n)) != NULL) {
 		if (strncmp(s, META, strlen(META)) == 0 && t < 0) {
 			if (meta(&d, s))
 				goto bad;

@@ -12,15 +12,19 @@
 /* The columns before the window's own: seq and where it starts. */
 #define POINTS_COLS "seq loc func region"
 
+/* The letters of the views' columns: s1 ... sw, then t1 ... tw. */
+static const char viewcol[RT_MAXVIEW] = { 's', 't' };
+
 int
-rt_points_head(FILE *f, int numeric, int w, const char *about)
+rt_points_head(FILE *f, int numeric, int w, int nview, const char *about)
 {
 	char magic[64];
-	int k;
+	int k, v;
 
 	fprintf(f, "%s %s", rt_stream_magic(RT_STREAM_POINTS, magic, sizeof magic), POINTS_COLS);
-	for (k = 1; k <= w; k++)
-		fprintf(f, " %c%d", numeric ? 'x' : 's', k);
+	for (v = 0; v < (numeric ? 1 : nview); v++)
+		for (k = 1; k <= w; k++)
+			fprintf(f, " %c%d", numeric ? 'x' : viewcol[v], k);
 	putc('\n', f);
 	if (about != NULL)
 		fprintf(f, "# %s\n", about);
@@ -180,16 +184,40 @@ oom(char *err, size_t errlen, const char *path)
 	return -1;
 }
 
+/* The header's columns after region: w of the first view's letter, then
+ * w of each further view's; 0 and the view count, or -1. */
+static int
+header(char **f, int nf, int *w, int *nview, int *numeric)
+{
+	int k, v;
+
+	if (nf < 8 || strcmp(f[3], "seq") || (f[7][0] != 's' && f[7][0] != 'x'))
+		return -1;
+	*numeric = f[7][0] == 'x';
+	for (k = 7; k < nf && f[k][0] == f[7][0]; k++)
+		;
+	*w = k - 7;
+	if (*w > 1024 || (nf - 7) % *w != 0 || (*nview = (nf - 7) / *w) > RT_MAXVIEW ||
+	    (*numeric && *nview > 1))
+		return -1;
+	for (v = 1; v < *nview; v++)
+		for (k = 0; k < *w; k++)
+			if (f[7 + v * *w + k][0] != viewcol[v])
+				return -1;
+	return 0;
+}
+
 int
 rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     rt_diag_fn *diag, char *err, size_t errlen)
 {
-	struct grow rows = { 0 };
-	struct rt_idtab dd = { 0 };
+	struct grow rows[RT_MAXVIEW] = { { 0 } };
+	struct rt_idtab dd[RT_MAXVIEW] = { { 0 } };
+	struct rt_cloud *view[RT_MAXVIEW] = { c };
 	const char *name = rt_rpath(r);
-	char *s, *f[1100];
-	size_t n, rowlen = 0, vrow = 0;
-	int nf, dim = -1, i;
+	char *s, *f[2 * 1024 + 8];
+	size_t n, rowlen = 0, vrow[RT_MAXVIEW] = { 0 };
+	int nf, dim = -1, nview = 1, numeric = 0, grown = 0, i, k;
 	long v;
 	double x;
 	uint64_t sq;
@@ -203,60 +231,77 @@ rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
 	while ((s = rt_rgetline(r, &n)) != NULL) {
 		if (dim < 0) {
 			nf = 0;
-			for (s = strtok(s, " \t"); s && nf < 1100; s = strtok(NULL, " \t"))
+			for (s = strtok(s, " \t"); s && nf < (int)(sizeof f / sizeof f[0]);
+			    s = strtok(NULL, " \t"))
 				f[nf++] = s;
-			dim = nf - 7;
-			if (dim < 1 || dim > 1024 || strcmp(f[3], "seq") ||
-			    (f[7][0] != 's' && f[7][0] != 'x')) {
+			if (header(f, nf, &dim, &nview, &numeric)) {
 				snprintf(err, errlen, "%s", rt_rbad(r, "bad points header"));
 				goto fail;
 			}
-			c->numeric = f[7][0] == 'x';
-			c->dim = dim;
-			rowlen = (size_t)dim * (c->numeric ? sizeof(double) : sizeof(uint32_t));
-			rows.size = rowlen;
+			for (k = 1; k < nview; k++)
+				if ((view[k] = view[k - 1]->next = calloc(1, sizeof *c)) == NULL)
+					goto nomem;
+			rowlen = (size_t)dim * (numeric ? sizeof(double) : sizeof(uint32_t));
+			for (k = 0; k < nview; k++) {
+				view[k]->numeric = numeric;
+				view[k]->dim = dim;
+				rows[k].size = rowlen;
+			}
 			continue;
 		}
 		if (*s == '#') {
-			if (strncmp(s, "# tswindow ", 11) == 0 && c->about == NULL &&
-			    (c->about = strdup(s + 2)) == NULL)
-				goto nomem;
+			if (strncmp(s, "# tswindow ", 11) == 0 && c->about == NULL) {
+				for (k = 0; k < nview; k++)
+					if ((view[k]->about = strdup(s + 2)) == NULL)
+						goto nomem;
+			}
 			continue;
 		}
 		nf = 0;
-		for (s = strtok(s, " \t"); s && nf < dim + 5; s = strtok(NULL, " \t"))
+		for (s = strtok(s, " \t"); s && nf < nview * dim + 5; s = strtok(NULL, " \t"))
 			f[nf++] = s;
 		if (nf == 0)
 			continue;
-		if (nf != dim + 4 || rt_parse_u64(f[0], &sq)) {
-			rt_rbad(r, nf != dim + 4 ? "%d columns, the header says %d" :
-			    "bad seq", nf, dim + 4);
+		if (nf != nview * dim + 4 || rt_parse_u64(f[0], &sq)) {
+			rt_rbad(r, nf != nview * dim + 4 ? "%d columns, the header says %d" :
+			    "bad seq", nf, nview * dim + 4);
 			goto bad;
 		}
-		if ((row = grow(&rows, 1)) == NULL)
-			goto nomem;
-		for (i = 0; i < dim; i++) {
-			if (!c->numeric) {
-				((uint32_t *)row)[i] = rt_str_intern(f[4 + i], strlen(f[4 + i]));
-				continue;
+		for (k = 0; k < nview; k++)
+			if (grow(&rows[k], 1) == NULL)
+				goto nomem;
+		grown = 1;
+		for (k = 0; k < nview; k++) {
+			row = (char *)rows[k].p + (rows[k].n - 1) * rowlen;
+			for (i = 0; i < dim; i++) {
+				if (!numeric) {
+					((uint32_t *)row)[i] = rt_str_intern(f[4 + k * dim + i],
+					    strlen(f[4 + k * dim + i]));
+					continue;
+				}
+				if (rt_parse_double(f[4 + i], &x)) {
+					rt_rbad(r, "%s: not a number", f[4 + i]);
+					goto bad;
+				}
+				((double *)row)[i] = x;
 			}
-			if (rt_parse_double(f[4 + i], &x)) {
-				rows.n--;
-				rt_rbad(r, "%s: not a number", f[4 + i]);
-				goto bad;
-			}
-			((double *)row)[i] = x;
 		}
-		if ((v = dedup(&dd, rows.p, rowlen, rows.n - 1)) < 0)
-			goto nomem;
-		if ((size_t)v != rows.n - 1)
-			rows.n--;	/* seen before: keep the first */
-		else
-			vrow++;
-		if (rt_pointmap_add(&c->pm, (uint32_t)v, sq, f[1], f[2], f[3]))
-			goto nomem;
+		grown = 0;
+		for (k = 0; k < nview; k++) {
+			if ((v = dedup(&dd[k], rows[k].p, rowlen, rows[k].n - 1)) < 0)
+				goto nomem;
+			if ((size_t)v != rows[k].n - 1)
+				rows[k].n--;	/* seen before: keep the first */
+			else
+				vrow[k]++;
+			if (rt_pointmap_add(&view[k]->pm, (uint32_t)v, sq, f[1], f[2], f[3]))
+				goto nomem;
+		}
 		continue;
 bad:
+		for (k = 0; grown && k < nview; k++)	/* the row is not kept */
+			rows[k].n--;
+		grown = 0;
 		if (!skipbad) {
 			snprintf(err, errlen, "%s", rt_rerror(r));
 			goto fail;
@@ -275,28 +320,34 @@ bad:
 		snprintf(err, errlen, "%s: no points", name);
 		goto fail;
 	}
-	c->n = c->pm.n;
-	c->nv = vrow;
-	if (c->numeric)
-		c->x = rows.p;
-	else
-		c->sym = rows.p;
-	rt_idtab_free(&dd);
+	for (k = 0; k < nview; k++) {
+		view[k]->n = view[k]->pm.n;
+		view[k]->nv = vrow[k];
+		if (numeric)
+			view[k]->x = rows[k].p;
+		else
+			view[k]->sym = rows[k].p;
+		rt_idtab_free(&dd[k]);
+	}
 	return 0;
 nomem:
 	oom(err, errlen, name);
 fail:
-	free(rows.p);
-	rt_pointmap_free(&c->pm);
-	rt_idtab_free(&dd);
-	free(c->about);
-	c->about = NULL;
+	for (k = 0; k < nview; k++) {
+		free(rows[k].p);
+		rt_idtab_free(&dd[k]);
+	}
+	rt_cloud_free(c);
 	return -1;
 }
 
 void
 rt_cloud_free(struct rt_cloud *c)
 {
+	if (c->next != NULL) {
+		rt_cloud_free(c->next);
+		free(c->next);
+	}
 	rt_pointmap_free(&c->pm);
 	free(c->sym);
 	free(c->x);
