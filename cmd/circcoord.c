@@ -54,10 +54,9 @@ coordinate(const struct rt_pers *p, const struct rt_pclass *c, struct rt_circ *r
 		u_warn("class %zu: %zu vertices have no edge at scale %g: their theta "
 		    "is nan", c->rank, res->isolated, eps);
 	if (res->packed > 0.8)
-		u_warn("class %zu: %.0f%% of its %.1f turns come in a quarter of the "
+		u_warn("class %zu: %.0f%% of its turns come in a quarter of the "
 		    "points: a fan, local loops more than one behaviour that recurs "
-		    "along time (try another scale or class)", c->rank, 100 * res->packed,
-		    fabs(res->winding));
+		    "along time (try another scale or class)", c->rank, 100 * res->packed);
 }
 
 static const struct rt_pclass *
@@ -151,7 +150,8 @@ main(int argc, char *argv[])
 		k--;
 		coordinate(&p[k], c, &res);
 		out.circ[i] = (struct rt_circle){ want[i], c->birth, c->death, res.eps,
-		    res.edges, res.components, res.isolated, res.winding, res.residual };
+		    res.edges, res.components, res.isolated, res.winding, res.residual,
+		    p[k].pm.seq[res.first], p[k].pm.seq[res.last] };
 		for (v = 0; v < p[k].npoints; v++)
 			out.theta[v * nwant + i] = res.theta[p[k].pm.vert[v]];
 		rt_circ_free(&res);

@@ -327,7 +327,8 @@ struct rt_circ {
 	double eps, winding, residual;
 	size_t edges, components, isolated;
 	size_t badlift;		/* triangles where the lift stays wrong */
-	double packed;		/* the most of the winding a quarter of the points hold */
+	double packed;		/* the most of its turns a quarter of the points hold */
+	size_t first, last;	/* the points where its turns begin and end */
 };
 int rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsigned p,
     const struct rt_cocycle_entry *z, size_t nz, const uint32_t *vert, size_t npoints,
@@ -345,6 +346,7 @@ struct rt_circle {
 	double birth, death, scale;
 	size_t edges, components, isolated;
 	double winding, residual;
+	uint64_t first, last;	/* the seqs where its turns begin and end */
 };
 struct rt_coords {
 	int radians;		/* written in radians; read back into turns */

@@ -167,35 +167,55 @@ out:
 	return ok;
 }
 
-/* The winding number along time: the wrapped increments summed.  And how
- * much of it the busiest quarter of the points holds: a fan, a class
- * whose turns all come in a short stretch of time, has most of it there. */
+/* The winding number along time: the wrapped increments summed.  How
+ * much of its turns, either way, the busiest quarter of the points holds:
+ * a fan, a class whose turns all come in a short stretch of time, has
+ * most of them there.  And its span: from the first point half a turn
+ * from the start to the last half a turn from the end, where a loop of
+ * one phase of the trace turns. */
 static void
 winding(struct rt_circ *res, const uint32_t *vert, size_t npoints)
 {
-	double *sum, prev = NAN, d, best = 0;
+	double *sum, *tv, prev = NAN, d, best = 0;
 	size_t v, m = (npoints + 3) / 4;
 
-	if ((sum = calloc(npoints + 1, sizeof *sum)) == NULL)
+	sum = calloc(npoints + 1, sizeof *sum);
+	tv = calloc(npoints + 1, sizeof *tv);
+	if (sum == NULL || tv == NULL) {
+		free(sum);
+		free(tv);
 		return;
+	}
 	for (v = 0; v < npoints; v++) {
 		double t = res->theta[vert ? vert[v] : v];
 
 		sum[v + 1] = sum[v];
+		tv[v + 1] = tv[v];
 		if (isnan(t))
 			continue;
 		if (!isnan(prev)) {
 			d = t - prev;
 			sum[v + 1] += d - floor(d + 0.5);
+			tv[v + 1] += fabs(d - floor(d + 0.5));
 		}
 		prev = t;
 	}
 	res->winding = sum[npoints];
 	for (v = 0; v + m <= npoints; v++)
-		if (fabs(sum[v + m] - sum[v]) > best)
-			best = fabs(sum[v + m] - sum[v]);
-	res->packed = fabs(res->winding) >= 1 ? best / fabs(res->winding) : 0;
+		if (tv[v + m] - tv[v] > best)
+			best = tv[v + m] - tv[v];
+	res->packed = fabs(res->winding) >= 1 && tv[npoints] > 0 ? best / tv[npoints] : 0;
+	for (res->first = 0; res->first < npoints && fabs(sum[res->first + 1]) < 0.5; res->first++)
+		;
+	for (res->last = npoints; res->last > 0 && fabs(sum[npoints] - sum[res->last - 1]) < 0.5;
+	    res->last--)
+		;
+	if (res->first == npoints || res->last == 0)	/* less than half a turn */
+		res->first = res->last = 0;
+	else
+		res->last--;
 	free(sum);
+	free(tv);
 }
 
 int

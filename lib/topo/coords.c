@@ -11,7 +11,7 @@
 #include "topo.h"
 
 static const char circles[] = "#reftrace circles 1 column rank birth death scale "
-    "edges components isolated winding residual";
+    "edges components isolated winding residual first last";
 static const char thetas[] = "#reftrace theta 1 point vertex seq loc func region";
 #define UNITS "# circcoord units="
 #define MAXCIRC 64
@@ -28,9 +28,9 @@ rt_coords_write(FILE *f, const struct rt_coords *c)
 	fprintf(f, "%s\n", circles);
 	for (i = 0; i < c->ncirc; i++) {
 		k = &c->circ[i];
-		fprintf(f, "theta%zu %zu %g %g %g %zu %zu %zu %.3f %.4f\n", i + 1, k->rank,
-		    k->birth, k->death, k->scale, k->edges, k->components, k->isolated,
-		    k->winding, k->residual);
+		fprintf(f, "theta%zu %zu %g %g %g %zu %zu %zu %.3f %.4f %" PRIu64 " %" PRIu64 "\n",
+		    i + 1, k->rank, k->birth, k->death, k->scale, k->edges, k->components,
+		    k->isolated, k->winding, k->residual, k->first, k->last);
 	}
 	fputs(thetas, f);
 	for (i = 0; i < c->ncirc; i++)
@@ -106,17 +106,18 @@ point(struct rt_coords *c, struct rt_reader *r, char **f, int nf, size_t *cap)
 }
 
 /* A circles row: column rank birth death scale edges components isolated
- * winding residual. */
+ * winding residual [first last]. */
 static int
 circle(struct rt_coords *c, struct rt_reader *r, char **f, int nf, size_t *cap)
 {
 	struct rt_circle *k;
-	uint64_t u[4];
+	uint64_t u[6] = { 0 };
 	double a[5];
 	char want[32];
 
 	snprintf(want, sizeof want, "theta%zu", c->ncirc + 1);
-	if (nf != 10 || strcmp(f[0], want) || rt_parse_u64(f[1], &u[0]) ||
+	if ((nf != 10 && nf != 12) || strcmp(f[0], want) ||
+	    (nf == 12 && (rt_parse_u64(f[10], &u[4]) || rt_parse_u64(f[11], &u[5]))) || rt_parse_u64(f[1], &u[0]) ||
 	    number(f[2], &a[0]) || number(f[3], &a[1]) || number(f[4], &a[2]) ||
 	    rt_parse_u64(f[5], &u[1]) || rt_parse_u64(f[6], &u[2]) ||
 	    rt_parse_u64(f[7], &u[3]) || number(f[8], &a[3]) || number(f[9], &a[4]))
@@ -126,7 +127,8 @@ circle(struct rt_coords *c, struct rt_reader *r, char **f, int nf, size_t *cap)
 	if (rt_grow(&c->circ, cap, c->ncirc + 1, sizeof *c->circ))
 		return -2;
 	k = &c->circ[c->ncirc++];
-	*k = (struct rt_circle){ u[0], a[0], a[1], a[2], u[1], u[2], u[3], a[3], a[4] };
+	*k = (struct rt_circle){ u[0], a[0], a[1], a[2], u[1], u[2], u[3], a[3], a[4], u[4],
+	    u[5] };
 	return 0;
 }
 
