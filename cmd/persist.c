@@ -18,7 +18,7 @@ static uint64_t cflag = 3, pflag = 47, lflag = 1000, jflag = 2;
 static double rflag = -1;	/* --cover */
 static uint64_t Eflag = 1000000;
 static double eflag = -1, qflag;
-static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag, nflag;
+static int dflag = 1, kflag, Iflag = IN_AUTO, mflag = -1, Aflag, Lflag, nflag, landasked;
 static const char *oflag;
 
 
@@ -69,7 +69,7 @@ viewname(const char *about, int k, char *buf, size_t len)
 static void
 view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *p)
 {
-	struct rt_plan pl = { .exact = lflag, .maxedges = Eflag, .classes = cflag,
+	struct rt_plan pl = { .exact = lflag, .asked = landasked, .maxedges = Eflag, .classes = cflag,
 	    .cover = rflag >= 0 ? rflag : c->dim / 3.0, .thresh = eflag,
 	    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
 	    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
@@ -85,6 +85,11 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 	free(*tri);
 	*tri = NULL;
 	snprintf(p->why, sizeof p->why, "%s", got.why);
+	if (got.landmarks)
+		u_warn("%s%s%zu landmarks stand for the %zu distinct points, each within "
+		    "%g of one%s", p->view, *p->view ? ": " : "", c->nv, nv, (double)got.cover,
+		    eflag >= 0 && !landasked ? " (the pairs within --threshold are too "
+		    "many; --landmarks 0 takes them all)" : "");
 	if (!got.known)
 		u_warn("%s%s%sthe %zu most persistent classes of dimension 1 are not "
 		    "known at the threshold %g: classes alive there may outlast "
@@ -147,6 +152,7 @@ main(int argc, char *argv[])
 			if (rt_parse_size(optarg, &lflag) || (lflag > 0 && lflag < 10) ||
 			    lflag > 100000)
 				u_bad("--landmarks %s: 0 (all), or 10 to 100000", optarg);
+			landasked = 1;
 			break;
 		case O_THREADS:
 			if (rt_parse_u64(optarg, &jflag) || jflag < 1 || jflag > 8)

@@ -232,8 +232,12 @@ float rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metri
  * pairs are taken, as long as they come within cover of every point;
  * else the sparse levels stay, with the classes unknown.  Numbers: exact
  * landmarks.  c is reduced to its landmarks when they are taken. */
+/* All pairs of up to RT_WHOLE distinct points when the threshold is
+ * given and landmarks were not asked for: Ripser's barcode. */
+#define RT_WHOLE 8192
 struct rt_plan {
 	size_t exact, maxedges, classes;
+	int asked;		/* exact was asked for, not the default */
 	double cover;
 	double thresh;		/* given, or -1: chosen */
 	int metric, maxdim, collapse;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 56
+plan 58
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -70,6 +70,14 @@ if have_ripser; then
 	$T circle 120 0.1 7 | grep -v '^#' | cut -d' ' -f5- >"$tmp/c.cloud"
 	check "a point cloud (-I cloud), Euclidean: ripser's barcode" \
 		"persist -I cloud --modulus 2 $tmp/c.cloud >$tmp/o && ripser --format point-cloud $tmp/c.cloud >$tmp/r && $T same $tmp/o $tmp/r"
+	# past the 1000 points landmarks stand for, a threshold given: all
+	# pairs, Ripser's barcode (the issue's o3_1024 at 1.4 drew 1000
+	# landmarks, silently)
+	awk 'BEGIN { srand(3); for (i = 0; i < 1500; i++) printf "%.6f %.6f %.6f\n", rand(), rand(), rand() }' >"$tmp/c1500.cloud"
+	check "1500 points at a given threshold: ripser's barcode, all pairs" \
+		"persist -I cloud --modulus 2 --threshold 0.15 $tmp/c1500.cloud >$tmp/o 2>$tmp/e && ripser --format point-cloud --threshold 0.15 $tmp/c1500.cloud >$tmp/r && $T same $tmp/o $tmp/r && grep -q ' vertices=1500 ' $tmp/o"
+	check "... and with --landmarks asked for, said on standard error" \
+		"persist -I cloud --landmarks 200 --threshold 0.15 $tmp/c1500.cloud 2>&1 >$tmp/o | grep -q 'landmarks stand for the 1500 distinct points, each within'"
 	# Apparent pairs (a simplex and its first cofacet of its own diameter,
 	# when it is that cofacet's last facet of that diameter) are not
 	# reduced: on points of the 3-sphere nearly every triangle is in one

@@ -81,6 +81,12 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	}
 	if (!c->numeric && errno != E2BIG)
 		return -1;
+	if (!pl->asked && c->nv <= RT_WHOLE) {
+		struct rt_plan whole = *pl;
+
+		whole.exact = 0;
+		return dense(x, c, tri, &whole, out);
+	}
 	if (landmarks(c, pl, pl->exact, 0, 1, out))
 		return -1;
 	return dense(x, c, tri, pl, out);
