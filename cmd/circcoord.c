@@ -70,6 +70,27 @@ rankof(const struct rt_pers *p, size_t rank)
 	return NULL;
 }
 
+/* A class the stream has no cocycle for: why, and what would give one. */
+static void
+nosuch(const struct rt_pers *p, size_t nview, size_t rank, size_t ncls)
+{
+	size_t k, i, nbar = 0;
+
+	for (k = 0; k < nview; k++)
+		for (i = 0; i < p[k].nbar; i++)
+			nbar += p[k].bar[i].dim == 1;
+	if (nbar == 0)
+		u_die(1, "class %zu: persist found no class of dimension 1 up to its "
+		    "threshold %g: the windows never come back, no recurrence", rank,
+		    p[0].threshold);
+	if (nbar > ncls)
+		u_die(1, "class %zu: persist wrote cocycles for %zu classes (of %zu bars "
+		    "of dimension 1); persist --classes %zu gives more", rank, ncls, nbar,
+		    rank);
+	u_die(1, "class %zu: persist found %zu class%s of dimension 1 (a loop found "
+	    "twice counts once)", rank, ncls, ncls == 1 ? "" : "es");
+}
+
 static size_t
 ranks(char *arg, size_t **want)
 {
@@ -145,9 +166,9 @@ main(int argc, char *argv[])
 		for (c = NULL, k = 0; c == NULL && k < nview; k++)
 			c = rankof(&p[k], want[i]);
 		if (c == NULL)
-			u_die(1, "class %zu: persist wrote no cocycle for it (%zu classes; "
-			    "persist --classes gives more)", want[i], ncls);
+			nosuch(p, nview, want[i], ncls);
 		k--;
+		u_progress("class %zu (%zu of %zu)", want[i], i + 1, nwant);
 		coordinate(&p[k], c, &res);
 		out.circ[i] = (struct rt_circle){ want[i], c->birth, c->death, res.eps,
 		    res.edges, res.components, res.isolated, res.winding, res.residual,
@@ -156,6 +177,7 @@ main(int argc, char *argv[])
 			out.theta[v * nwant + i] = res.theta[p[k].pm.vert[v]];
 		rt_circ_free(&res);
 	}
+	u_progress(NULL);
 	fo = u_open(oflag);
 	rt_coords_write(fo, &out);
 	u_close(fo, oflag);

@@ -79,6 +79,8 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 	if (dflag == 2 && c->nv > 100000)
 		u_die(1, "--dim 2: at most 100000 distinct points");
 	viewname(c->about, k, p->view, sizeof p->view);
+	u_progress("%s%s%zu points, %zu distinct: the complex and its barcode", p->view,
+	    *p->view ? ": " : "", c->n, c->nv);
 	if (rt_rips_auto(x, c, tri, &pl, &got))
 		u_die(1, errno == E2BIG ? "more than --edges %zu pairs of points "
 		    "within distance 1" : "out of memory", (size_t)Eflag);
@@ -95,6 +97,8 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 		    "known at the threshold %g: classes alive there may outlast "
 		    "them (see the barcode)", *p->view ? "view " : "", p->view,
 		    *p->view ? ": " : "", (size_t)cflag, (double)got.thresh);
+	u_progress("%s%sthe cocycles of %zu classes, along time", p->view, *p->view ? ": " : "",
+	    ncand);
 	if (rt_pers_build(p, &x->ph, &x->g, nflag ? NULL : &x->col, (unsigned)pflag, ncand,
 	    qflag, &c->pm))
 		u_die(1, "out of memory, or a cocycle that does not extend over the "
@@ -247,6 +251,7 @@ main(int argc, char *argv[])
 		view(cv, nview, &tri, &x[nview], &p[nview]);
 	if (rt_pers_rank(p, nview, cflag))
 		u_die(1, "out of memory");
+	u_progress(NULL);
 	fo = u_open(oflag);
 	for (k = 0; k < nview; k++)
 		rt_pers_write(fo, &p[k]);

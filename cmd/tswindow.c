@@ -147,7 +147,8 @@ item(void *ctx, struct rt_rec *rec)
 	snprintf(reg, SYMLEN, "%s", r ? rt_str(r) : "-");
 	for (v = 0; v < nview; v++)
 		symbol(ring[at][v], yflag[v], rec, loc, func, reg);
-	nitems++;
+	if (++nitems % 65536 == 0)
+		u_progress("%" PRIu64 " records", nitems);
 	window();
 	return 0;
 }
@@ -285,6 +286,7 @@ main(int argc, char *argv[])
 		    series ? "values" : "records", span);
 		u_status = 1;
 	}
+	u_progress(NULL);
 	u_close(fo, oflag);
 	rt_steps_free(&steps);
 	return u_status;

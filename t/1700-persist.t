@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 60
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -228,3 +228,9 @@ printf '\n1\n2,3\n4,5\n' >"$tmp/lower"
 check_fail "a lower triangle with a short row names it" 1 "lower:4: row 4 has 2 entries" "persist $tmp/lower"
 check_fail "a trace is not points: said so, with what makes them" 1 "a trace \\(lackey\\), not a points stream \\(tswindow makes one\\)" \
 	"persist $D/bsort-reversed.lk.gz"
+
+# Progress: on a terminal's standard error, never in a file or a pipe.
+check "progress on a terminal" \
+	"script -qec 'persist $tmp/bs.pts >/dev/null' /dev/null </dev/null | grep -q 'the complex and its barcode'"
+check "... and none when standard error is a file" \
+	"persist $tmp/bs.pts >$tmp/o 2>$tmp/e && test -s $tmp/o && ! grep -q 'barcode' $tmp/e"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # circcoord: circular coordinates against known angles and windings.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 23
 
 T="python3 $(dirname "$0")/topo.py"
 
@@ -32,8 +32,19 @@ $T periodic 12 20 | tswindow | persist >"$tmp/p.per"
 check_fail "no edge at the scale: reported, theta nan" 0 "no edge at scale 1" \
 	"circcoord --scale 1 $tmp/p.per >$tmp/o"
 check "... and the points' theta are nan" "grep -v '^#' $tmp/o | awk 'NF == 7 { n++; if (\$7 != \"nan\") bad = 1 } END { exit bad || n == 0 }'"
-check_fail "a class persist wrote no cocycle for" 1 "class 9: persist wrote no cocycle" \
-	"circcoord --class 9 $tmp/p.per"
+check_fail "a class past those there are: how many there are" 1 \
+	"class 9: persist found 1 class of dimension 1" "circcoord --class 9 $tmp/p.per"
+check_fail "a class persist wrote no cocycle for: how many it wrote, of how many, and what gives more" 1 \
+	"class 3: persist wrote cocycles for 2 classes \\(of [0-9]* bars of dimension 1\\); persist --classes 3 gives more" \
+	"persist --classes 2 $tmp/circ.pts | circcoord --class 3"
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"; for (i = 0; i < 40; i++) printf "%d R 0x%x 4\n", i, 4096 + 4 * i }' |
+    tswindow -y opaddr | persist >"$tmp/line.per" 2>/dev/null
+check_fail "windows that never come back: no class, said so" 1 \
+	"class 1: persist found no class of dimension 1 up to its threshold [0-9.]*: the windows never come back" \
+	"circcoord $tmp/line.per"
+check_fail "an empty input: what a failed stage upstream leaves" 1 \
+	"<stdin>: empty, not a persistence stream \\(persist makes one; a stage that failed upstream leaves nothing\\)" \
+	"circcoord </dev/null"
 check_fail "another kind of stream: named, with what makes the right one" 1 "circ.pts: a points stream, not a persistence stream \\(persist makes one\\)" \
 	"circcoord $tmp/circ.pts"
 check_fail "a bad option" 2 "usage" "circcoord -Q"

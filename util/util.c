@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reftrace.h"
@@ -25,6 +26,45 @@ onpipe(int sig)
 	_exit(u_status);
 }
 
+static int shown;	/* a progress line is on the terminal */
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+void
+u_progress(const char *fmt, ...)
+{
+	static double last = -1;
+	static int tty = -1;
+	double t = now();
+	va_list ap;
+
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!tty)
+		return;
+	if (fmt == NULL) {
+		if (shown)
+			fputs("\r\033[K", stderr);
+		shown = 0;
+		return;
+	}
+	if (last >= 0 && t - last < 0.5)
+		return;
+	last = t;
+	fprintf(stderr, "\r\033[K%s: ", argv0);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	shown = 1;
+}
+
 static void
 vwarn(const char *fmt, va_list ap)
 {
@@ -32,6 +72,7 @@ vwarn(const char *fmt, va_list ap)
 	int e = errno;
 
 	fflush(stdout);
+	u_progress(NULL);
 	fprintf(stderr, "%s: ", argv0);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')

@@ -510,6 +510,9 @@ rt_rexpect2(struct rt_reader *r, int kind, int kind2)
 	}
 	if (strcmp(w, "not a reftrace stream") == 0)
 		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path, what, maker);
+	else if (k == RT_STREAM_NONE && strcmp(w, "empty") == 0)
+		snprintf(r->err, sizeof r->err, "%s: empty, not %s (%s makes one; a "
+		    "stage that failed upstream leaves nothing)", r->path, what, maker);
 	else
 		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path, w, what,
 		    maker);
