@@ -1,5 +1,6 @@
 /* plotspiral: spiral and circular plots of circular coordinates, and the
  * barcode or diagram of a persistence stream, SVG or PNG. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@ static int Oflag = -1, cflag = RT_SPC_LINE, circle, seqradius, nolegend, animate
 static int kclass = 1, ctheta, mj, mk, frames, diagram;
 static double at = -1, amble = 0.05, width = 800, height = 800, margin = 40;
 static const char *oflag, *title;
+static uint64_t rlo, rhi = UINT64_MAX;	/* --range: the seqs drawn */
+static int ranged;
+static char note[200];
 
 static struct rt_coords co;	/* the points */
 static struct rt_spiral sp;
@@ -26,7 +30,7 @@ static struct rt_spiral_page pg;
 	"path.d{stroke-width:3.5;stroke-linecap:round}"
 
 enum { O_AMBLE = U_LONG, O_ANIMATE, O_AT, O_COLOUR, O_DIAGRAM, O_FRAMES, O_MARGIN, O_MODE,
-    O_MORPH, O_NOLEGEND, O_RADIUS, O_SIZE, O_THETA, O_TITLE };
+    O_MORPH, O_NOLEGEND, O_RADIUS, O_RANGE, O_SIZE, O_THETA, O_TITLE };
 static const struct u_opt opts[] = {
 	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
 	U_OPT_OUTPUT,
@@ -41,6 +45,7 @@ static const struct u_opt opts[] = {
 	{ O_MORPH, "morph", "j,k", "from theta column j to column k" },
 	{ O_NOLEGEND, "no-legend", NULL, "no legend" },
 	{ O_RADIUS, "radius", "by", "index (point number) or seq (time in the trace)" },
+	{ O_RANGE, "range", "lo-hi", "the points of seqs lo to hi (lo+len): a time range" },
 	{ O_SIZE, "size", "WxH", "the picture's size in pixels (800x800)" },
 	{ O_THETA, "theta", "k", "draw theta column k (1)" },
 	{ O_TITLE, "title", "text", "a title above the plot" },
@@ -65,7 +70,7 @@ place(void)
 	    .what = what[cflag], .names = col.label, .counts = col.count, .ncat = col.ncat,
 	    .key = nolegend ? RT_SPKEY_NONE : cat && col.ncat ? RT_SPKEY_LEGEND :
 	    cflag == RT_SPC_TIME ? RT_SPKEY_RAMP : RT_SPKEY_TURNS,
-	    .label = seqradius ? "seq" : "point" };
+	    .label = seqradius ? "seq" : "point", .note = *note ? note : NULL };
 	if (pg.key == RT_SPKEY_RAMP) {
 		pg.lo = seqradius ? (double)co.pm.seq[0] : 0;
 		pg.hi = seqradius ? (double)co.pm.seq[co.pm.n ? co.pm.n - 1 : 0] : (double)co.pm.n;
@@ -74,6 +79,50 @@ place(void)
 		u_die(1, "out of memory");
 	if (k > 0)
 		u_bad("--size %gx%g: no room for the plot beside its legend", width, height);
+}
+
+/* The points drawn: those of --range; else, when their turns would lie
+ * closer than 4 pixels apart (a disc of colour), the first of them that
+ * a spiral of this size shows apart, said on the picture (not on standard
+ * error: a picture of the first turns is a result, not a fault). */
+static struct rt_pointmap whole;
+static double *wholetheta;
+
+static void
+window(struct rt_coords *c, size_t k)
+{
+	size_t i0 = 0, i1 = c->pm.n, cut;
+	double turns, R = ((width < height ? width : height) - 2 * margin) / 2;
+
+	whole = c->pm;
+	wholetheta = c->theta;
+	if (ranged) {
+		while (i0 < c->pm.n && c->pm.seq[i0] < rlo)
+			i0++;
+		for (i1 = i0; i1 < c->pm.n && c->pm.seq[i1] <= rhi; i1++)
+			;
+		if (i1 - i0 < 2)
+			u_die(1, "--range %" PRIu64 "-%" PRIu64 ": %zu points there (the seqs "
+			    "run %" PRIu64 " to %" PRIu64 ")", rlo, rhi, i1 - i0, c->pm.seq[0],
+			    c->pm.seq[c->pm.n - 1]);
+	} else if (!circle && (cut = rt_spiral_readable(c->theta, c->ncirc, k, c->pm.n,
+	    R / 4, &turns)) < c->pm.n) {
+		i1 = cut;
+		snprintf(note, sizeof note, "the first %.0f of %.0f turns, seqs %" PRIu64
+		    "-%" PRIu64 " of -%" PRIu64 " (--range: others)", R / 4, turns,
+		    c->pm.seq[0], c->pm.seq[i1 - 1], c->pm.seq[c->pm.n - 1]);
+	}
+	if (ranged && (i0 > 0 || i1 < c->pm.n))
+		snprintf(note, sizeof note, "seqs %" PRIu64 "-%" PRIu64 " of %" PRIu64
+		    "-%" PRIu64, c->pm.seq[i0], c->pm.seq[i1 - 1], c->pm.seq[0],
+		    c->pm.seq[c->pm.n - 1]);
+	c->pm.vert += i0;
+	c->pm.seq += i0;
+	c->pm.loc += i0;
+	c->pm.func += i0;
+	c->pm.region += i0;
+	c->pm.n = i1 - i0;
+	c->theta += i0 * c->ncirc;
 }
 
 static char *
@@ -229,6 +278,11 @@ main(int argc, char *argv[])
 				u_bad("--at %s: want a fraction in [0, 1]", optarg);
 			break;
 		case O_TITLE: title = optarg; break;
+		case O_RANGE:
+			if (rt_parse_range(optarg, &rlo, &rhi))
+				u_bad("--range %s: want lo-hi or lo+len (seqs)", optarg);
+			ranged = 1;
+			break;
 		case O_MORPH:
 			if (sscanf(optarg, "%d,%d", &mj, &mk) != 2 || mj < 1 || mk < 1 ||
 			    mj > 1000 || mk > 1000)
@@ -258,6 +312,7 @@ main(int argc, char *argv[])
 	if ((size_t)mj > co.ncirc || (size_t)mk > co.ncirc ||
 	    (cflag == RT_SPC_THETA && (size_t)ctheta > co.ncirc))
 		u_die(1, "the coordinates have %zu theta columns", co.ncirc);
+	window(&co, mj - 1);
 	if (rt_spcolour_of(&col, &co, cflag, ctheta))
 		u_die(1, "out of memory");
 	if (seqradius) {
@@ -292,6 +347,8 @@ main(int argc, char *argv[])
 		draw(oflag);
 	}
 	rt_spcolour_free(&col);
+	co.pm = whole;
+	co.theta = wholetheta;
 	rt_coords_free(&co);
 	rt_spiral_page_free(&pg);
 	free(time);

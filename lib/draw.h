@@ -161,6 +161,11 @@ struct rt_spiral {
 	size_t npre, npost;
 };
 int rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t);
+/* How many of n points (theta column col of stride) a spiral can show
+ * before their turns, either way, pass most; n when all; the turns of all
+ * in *turns. */
+size_t rt_spiral_readable(const double *theta, size_t stride, size_t col, size_t n,
+    double most, double *turns);
 
 /* The spiral's colours (plotspiral --colour, lib/draw/spiralcol.c): each
  * point's layer and the layers' colours.  By category (the point's source
@@ -178,6 +183,7 @@ struct rt_spcolour {
 	uint32_t *name;			/* by category: category k's text, an rt_str id */
 	const char **label;		/* the name its legend shows */
 	size_t *count, ncat;		/* its points */
+	size_t nother;			/* categories folded into the last, "others" */
 };
 int rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int theta);
 void rt_spcolour_free(struct rt_spcolour *c);
@@ -202,6 +208,7 @@ struct rt_spiral_page {
 	size_t ncat;
 	double lo, hi;			/* RT_SPKEY_RAMP */
 	const char *label;
+	const char *note;		/* a line on what part is drawn, or NULL */
 	/* rt_spiral_place's */
 	struct rt_plot area;
 	char **legend;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # plotspiral: well-formed SVG, decodable PNG, the geometry it promises.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 24
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -62,12 +62,13 @@ check "a numbered frame series" \
 	"plotspiral --morph 1,2 --frames 4 -o $tmp/f.svg $tmp/bs.cc && for k in 0 1 2 3; do $T svg $tmp/f-000\$k.svg >/dev/null || exit 1; done"
 check "an animated SVG is well-formed and animates" \
 	"plotspiral --morph 1,2 --animate --frames 6 $tmp/bs.cc >$tmp/an.svg && $T svg $tmp/an.svg && grep -q '<animate ' $tmp/an.svg"
-# A real program's legend: 25 lines of absolute paths in no order, two
-# files named util.c in different directories.
+# A real program's legend: 20 lines (as many as there are colours) of
+# absolute paths in no order, two files named util.c in different
+# directories.
 {
 	echo '#reftrace coordinates 1'
 	echo '#reftrace theta 1 point vertex seq loc func region theta1'
-	awk 'BEGIN { for (i = 0; i < 200; i++) { k = (i * 7) % 25; f = k < 10 ? "/home/u/src/prog/main.c" : k < 20 ? "/home/u/src/prog/lib/util.c" : "/usr/src/other/util.c"; printf "%d %d %d %s:%d f -\t%.4f\n", i, i, i, f, 100 - 3 * k, (i % 17) / 17 } }'
+	awk 'BEGIN { for (i = 0; i < 200; i++) { k = (i * 7) % 20; f = k < 10 ? "/home/u/src/prog/main.c" : k < 18 ? "/home/u/src/prog/lib/util.c" : "/usr/src/other/util.c"; printf "%d %d %d %s:%d f -\t%.4f\n", i, i, i, f, 100 - 3 * k, (i % 17) / 17 } }'
 } >"$tmp/many.cc"
 plotspiral --size 700x500 "$tmp/many.cc" >"$tmp/many.svg"
 check_same "the legend is sorted by file and line, base names, or a directory more where two files share one" \
@@ -85,3 +86,32 @@ check_fail "another kind of stream: named, with what makes the right one" 1 "bs.
 check_fail "a bad option" 2 "usage" "plotspiral -Q"
 check "PNG arcs are anti-aliased: edge pixels mix a line's colour with white in quarters (none did before)" \
 	"plotspiral -o $tmp/aa.png --size 400x400 $tmp/bs.cc && test \$($T blends $tmp/aa.png) -ge 5"
+
+# More source lines than colours: the 19 with most points keep theirs,
+# the rest are one legend entry.
+awk 'BEGIN { print "#reftrace coordinates 1"; print "# circcoord units=turns"
+	print "#reftrace circles 1 column rank birth death scale edges components isolated winding residual"
+	print "theta1 1 1 inf 1 10 1 0 12.000 0.1000"
+	print "#reftrace theta 1 point vertex seq loc func region theta1"
+	for (i = 0; i < 300; i++) { k = i % 25; if (i >= 250) k = i % 19
+		printf "%d %d %d f.c:%d f - %.6f\n", i, i, i, k + 1, (i / 25) % 1 } }' >"$tmp/m25.cc"
+plotspiral "$tmp/m25.cc" >"$tmp/m25.svg"
+check_same "25 source lines: 19 in the legend, the rest as others, counted" \
+	"grep -o '>[^<]* ([0-9]*)<' $tmp/m25.svg | tr -d '<>' | sort" \
+	"grep -v '^#' $tmp/m25.cc | awk 'NF == 7 { n[\$4]++ } END { for (l in n) print n[l], l }' | sort -k1,1nr -k2,2 |
+	 awk 'NR <= 19 { print \$2, \"(\" \$1 \")\"; next } { o += \$1; k++ } END { print k, \"others (\" o \")\" }' | sort"
+
+# Turns closer than the picture shows: the first that it shows apart,
+# said on the picture; --range draws a time range.
+awk 'BEGIN { print "#reftrace coordinates 1"; print "# circcoord units=turns"
+	print "#reftrace theta 1 point vertex seq loc func region theta1"
+	for (i = 0; i < 5000; i++) printf "%d %d %d f.c:1 f - %.6f\n", i, i, 10 * i, (i / 10) % 1 }' >"$tmp/turns.cc"
+check "500 turns in 800 pixels: the first 90, said on the picture" \
+	"plotspiral --size 800x800 --margin 40 $tmp/turns.cc 2>$tmp/e >$tmp/t.svg &&
+	 grep -q 'the first 90 of 500 turns, seqs 0-9000 of -49990' $tmp/t.svg &&
+	 grep -q '901 points at angle theta1' $tmp/t.svg"
+check "--range: the points of those seqs, said on the picture" \
+	"plotspiral --range 20000+1000 $tmp/turns.cc 2>$tmp/e >$tmp/t.svg && test ! -s $tmp/e &&
+	 grep -q '100 points at angle' $tmp/t.svg && grep -q 'seqs 20000-20990 of 0-49990' $tmp/t.svg"
+check_fail "--range of no points: the seqs there are" 1 "--range 1-5: 0 points there \\(the seqs run 0 to 49990\\)" \
+	"plotspiral --range 1-5 $tmp/turns.cc"

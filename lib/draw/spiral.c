@@ -107,3 +107,27 @@ rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t
 	free(rad);
 	return e ? -1 : 0;
 }
+
+size_t
+rt_spiral_readable(const double *theta, size_t stride, size_t col, size_t n, double most,
+    double *turns)
+{
+	double sum = 0, prev = NAN, d;
+	size_t i, cut = n;
+
+	for (i = 0; i < n; i++) {
+		double a = theta[i * stride + col];
+
+		if (isnan(a))
+			continue;
+		if (!isnan(prev)) {
+			d = wrap(a - prev);
+			sum += fabs(d);
+			if (sum > most && cut == n)
+				cut = i;
+		}
+		prev = a;
+	}
+	*turns = sum;
+	return cut;
+}

@@ -53,6 +53,52 @@ out:
 	return rc;
 }
 
+/* More categories than colours tell apart: the RT_NCATEGORY - 1 with the
+ * most points keep theirs, in their order; the rest are one, last,
+ * "N others", in a colour of its own. */
+static int
+fold(struct rt_spcolour *c, size_t n)
+{
+	size_t keep = RT_NCATEGORY - 1, i, j, *to, best, others = 0;
+	char buf[64];
+	uint32_t id;
+
+	if (c->ncat <= RT_NCATEGORY)
+		return 0;
+	if ((to = alloc(c->ncat, sizeof *to)) == NULL)
+		return -1;
+	for (i = 0; i < c->ncat; i++)
+		to[i] = SIZE_MAX;
+	for (j = 0; j < keep; j++) {	/* the most points, the first of equals */
+		for (best = SIZE_MAX, i = 0; i < c->ncat; i++)
+			if (to[i] == SIZE_MAX && (best == SIZE_MAX || c->count[i] > c->count[best]))
+				best = i;
+		to[best] = 0;
+	}
+	for (j = 0, i = 0; i < c->ncat; i++)
+		if (to[i] == 0) {
+			to[i] = j;
+			c->name[j] = c->name[i];
+			c->label[j] = c->label[i];
+			c->count[j++] = c->count[i];
+		} else
+			others += c->count[i], to[i] = keep;
+	for (i = 0; i < n; i++)
+		c->layer[i] = to[c->layer[i]];
+	c->nother = c->ncat - keep;
+	snprintf(buf, sizeof buf, "%zu others", c->nother);
+	if ((id = rt_str_intern(buf, strlen(buf))) == RT_NOMEM) {
+		free(to);
+		return -1;
+	}
+	c->name[keep] = id;
+	c->label[keep] = rt_str(id);
+	c->count[keep] = others;
+	c->ncat = keep + 1;
+	free(to);
+	return 0;
+}
+
 /* Categories in order of appearance: a string id maps to its category. */
 static int
 categories(struct rt_spcolour *c, const uint32_t *col, size_t n)
@@ -77,7 +123,7 @@ categories(struct rt_spcolour *c, const uint32_t *col, size_t n)
 		return -1;
 	for (i = 0; i < n; i++)
 		c->count[c->layer[i]]++;
-	return 0;
+	return fold(c, n);
 }
 
 int
@@ -111,6 +157,8 @@ rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int th
 			rt_colour_ramp((double)k / (NRAMP - 1), c->lay[k].rgb);
 		else if (by == RT_SPC_THETA)
 			rt_colour_cyclic((double)k / NRAMP, c->lay[k].rgb);
+		else if (c->nother && k == c->ncat - 1)
+			memcpy(c->lay[k].rgb, "\100\100\100", 3);	/* dark grey */
 		else
 			rt_colour_category(k, c->lay[k].rgb);
 	return 0;

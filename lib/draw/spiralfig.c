@@ -68,7 +68,7 @@ rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt_spiral *s,
     const struct rt_layer *lay, size_t nlay)
 {
 	char sub[2][200];
-	const char *subp[2] = { sub[0], sub[1] };
+	const char *subp[3] = { sub[0], sub[1], pg->note };
 	struct rt_fig *f = rt_fig_new(pg->w, pg->h);
 	double keyh = pg->area.h < 300 ? pg->area.h : 300;
 
@@ -82,7 +82,7 @@ rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt_spiral *s,
 		snprintf(sub[0], sizeof sub[0], "%zu points at angle theta%zu (turns); "
 		    "time runs outwards, from the centre to the rim", s->n, s->from + 1);
 	snprintf(sub[1], sizeof sub[1], "colour: %s", pg->what);
-	rt_plot_title(f, pg->w, pg->title, subp, 2);
+	rt_plot_title(f, pg->w, pg->title, subp, pg->note ? 3 : 2);
 	if (lay != NULL)
 		rt_fig_layers(f, lay, nlay);
 	if (pg->rows)
