@@ -1,5 +1,5 @@
 /* points.c: the points stream (tswindow writes it, persist reads it),
- * read as persist reads it, with -k and without; a small cloud's
+ * read as persist reads it, with -k and without, every view; a small cloud's
  * distances, the bit-parallel edit distance against the plain one. */
 #include <math.h>
 
@@ -64,7 +64,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rt_reader *r;
-	struct rt_cloud c;
+	struct rt_cloud c, *v;
 	char err[512];
 	int k;
 
@@ -75,7 +75,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rt_cloud_read(&c, r, k, diag, err, sizeof err) == 0) {
 			fuzz_assert(nwarn > 0 || !fuzz_nul(data, size),
 			    "a NUL byte read without an error");
-			check(&c);
+			for (v = &c; v != NULL; v = v->next) {	/* each view of the windows */
+				fuzz_assert(v->n == c.n, "a view of %zu points, the first %zu",
+				    v->n, c.n);
+				check(v);
+			}
 			rt_cloud_free(&c);
 		} else
 			fuzz_err(err, rt_rpath(r));

@@ -21,7 +21,7 @@ nfound=0
 for f in $funcs; do
 	nfound=$((nfound + $(awk -v f=$f '$2 == f && $4 >= 3' "$tmp/loops" | wc -l)))
 done
-plan $((nloops + nfound + 2))
+plan $((nloops + nfound + 3))
 
 # Executions of each line's first instruction, from the instruction fetches.
 trfilter -e "$D/kernels" -l -t I "$D/kernels.lk.gz" |
@@ -63,3 +63,11 @@ check "... each within its loop's lines' records" \
 	     /kernels.c:9[01]/ { if (!f0) f0 = \$1; f1 = \$1 } /kernels.c:9[23]/ { if (!s0) s0 = \$1; s1 = \$1 }
 	     END { for (j = 1; j <= 2; j++) { in_f = a[j] >= f0 - 20 && b[j] <= f1 + 20; in_s = a[j] >= s0 - 20 && b[j] <= s1 + 20
 		   if (in_f) nf++; if (in_s) ns++ } exit !(nf == 1 && ns == 1) }'"
+
+# Ties: the search's short inner loop ties in persistence with dozens of
+# knots; a class that turns twice or more ranks before one that turns
+# once, and that before one that does not turn, in every view.
+trfilter -e "$D/kernels" -F search -t RWM "$D/kernels.lk.gz" | tswindow | persist --classes 12 2>/dev/null >"$tmp/search.per"
+check "classes that recur rank first, then those that turn once, then the rest" \
+	"awk '/^#reftrace classes/ { t = 1; next } /^#/ { t = 0 } t { w = \$7 < 0 ? -\$7 : \$7; print \$1, (w >= 2 ? 2 : w) }' $tmp/search.per |
+	 sort -n | awk '{ n++; if (NR > 1 && \$2 > p) bad = 1; p = \$2; if (\$2 == 2) r++ } END { exit bad || n != 12 || r < 2 }'"
