@@ -145,13 +145,10 @@ main(int argc, char *argv[])
 	if ((r = rt_ropen(argc ? argv[0] : "-", RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	/* a stream for each view of the windows, the classes ranked across them */
-	do {
-		if (rt_pers_read(&p[nview], r, ebuf, sizeof ebuf))
-			u_die(1, "%s", ebuf);
-		ncls += p[nview++].ncls;
-	} while (nview < RT_MAXVIEW && rt_rpeek(r, "#reftrace persistence "));
-	if (rt_rpeek(r, "#reftrace persistence "))
-		u_die(1, "%s: more than %d views", rt_rpath(r), RT_MAXVIEW);
+	if (rt_pers_readall(p, &nview, r, ebuf, sizeof ebuf))
+		u_die(1, "%s", ebuf);
+	for (k = 0; k < nview; k++)
+		ncls += p[k].ncls;
 	rt_rclose(r);
 	if (nwant == 0) {
 		want = u_malloc(sizeof *want);

@@ -188,22 +188,26 @@ static int
 readinput(const char *path)
 {
 	struct rt_reader *r;
-	struct rt_pers pers;
+	struct rt_pers pers[RT_MAXVIEW];
 	char ebuf[1024];
 	int pers_kind;
+	size_t k, nview;
 
 	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
 		u_die(1, "%s", rt_rerror(r));
 	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE)) {
-		if (rt_pers_read(&pers, r, ebuf, sizeof ebuf))
+		/* of several views of the windows, the first's */
+		if (rt_pers_readall(pers, &nview, r, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
-		snprintf(ebuf, sizeof ebuf, "plotspiral: the %s of %zu bars, %zu classes",
-		    diagram ? "persistence diagram" : "barcode", pers.nbar, pers.ncls);
-		emit(rt_pers_figure(&pers, diagram, width, height, title, !nolegend),
+		snprintf(ebuf, sizeof ebuf, "plotspiral: the %s of %zu bars, %zu classes%s%s",
+		    diagram ? "persistence diagram" : "barcode", pers[0].nbar, pers[0].ncls,
+		    *pers[0].view ? ", view " : "", pers[0].view);
+		emit(rt_pers_figure(&pers[0], diagram, width, height, title, !nolegend),
 		    oflag, ebuf);
-		rt_pers_free(&pers);
+		for (k = 0; k < nview; k++)
+			rt_pers_free(&pers[k]);
 	} else if (rt_coords_read(&co, r, ebuf, sizeof ebuf))
 		u_die(1, "%s", ebuf);
 	rt_rclose(r);

@@ -550,3 +550,34 @@ fail:
 	rt_pers_free(p);
 	return -1;
 }
+
+int
+rt_pers_readall(struct rt_pers *p, size_t *nview, struct rt_reader *r, char *err,
+    size_t errlen)
+{
+	size_t k, i, j, m;
+
+	for (*nview = 0; *nview == 0 || rt_rpeek(r, "#reftrace persistence "); (*nview)++) {
+		if (*nview == RT_MAXVIEW) {
+			snprintf(err, errlen, "%s: more than %d views", rt_rpath(r), RT_MAXVIEW);
+			goto fail;
+		}
+		if (rt_pers_read(&p[*nview], r, err, errlen))
+			goto fail;
+	}
+	for (k = 1; k < *nview; k++)	/* one rank, one class, in any view */
+		for (i = 0; i < p[k].ncls; i++)
+			for (m = 0; m < k; m++)
+				for (j = 0; j < p[m].ncls; j++)
+					if (p[k].cls[i].rank == p[m].cls[j].rank) {
+						snprintf(err, errlen, "%s: class %zu in two views",
+						    rt_rpath(r), p[k].cls[i].rank);
+						goto fail;
+					}
+	return 0;
+fail:
+	for (k = 0; k < *nview; k++)
+		rt_pers_free(&p[k]);
+	*nview = 0;
+	return -1;
+}

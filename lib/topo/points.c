@@ -189,7 +189,7 @@ oom(char *err, size_t errlen, const char *path)
 static int
 header(char **f, int nf, int *w, int *nview, int *numeric)
 {
-	int k, v;
+	int k, v, n;
 
 	if (nf < 8 || strcmp(f[3], "seq") || (f[7][0] != 's' && f[7][0] != 'x'))
 		return -1;
@@ -197,13 +197,14 @@ header(char **f, int nf, int *w, int *nview, int *numeric)
 	for (k = 7; k < nf && f[k][0] == f[7][0]; k++)
 		;
 	*w = k - 7;
-	if (*w > 1024 || (nf - 7) % *w != 0 || (*nview = (nf - 7) / *w) > RT_MAXVIEW ||
-	    (*numeric && *nview > 1))
+	if (*w > 1024 || (nf - 7) % *w != 0 || (n = (nf - 7) / *w) > RT_MAXVIEW ||
+	    (*numeric && n > 1))
 		return -1;
-	for (v = 1; v < *nview; v++)
+	for (v = 1; v < n; v++)
 		for (k = 0; k < *w; k++)
 			if (f[7 + v * *w + k][0] != viewcol[v])
 				return -1;
+	*nview = n;
 	return 0;
 }
 
