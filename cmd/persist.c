@@ -92,10 +92,16 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 		    "%g of one%s", p->view, *p->view ? ": " : "", c->nv, nv, (double)got.cover,
 		    eflag >= 0 && !landasked ? " (the pairs within --threshold are too "
 		    "many; --landmarks 0 takes them all)" : "");
-	if (!got.known)
-		u_warn("%s%s%sthe %zu most persistent classes of dimension 1 are not "
-		    "known at the threshold %g: classes alive there may outlast "
-		    "them (see the barcode)", *p->view ? "view " : "", p->view,
+	if (!got.known && !got.landmarks && got.cover > 0)
+		u_warn("%s%sthe %zu most persistent classes of dimension 1 are not known at "
+		    "the threshold %g, where the pairs pass --edges: classes alive there may "
+		    "outlast them; --cover %g lets landmarks stand for the points, each "
+		    "within that of one", p->view, *p->view ? ": " : "", (size_t)cflag,
+		    (double)got.thresh, ceil(got.cover));
+	else if (!got.known)
+		u_warn("%s%sthe %zu most persistent classes of dimension 1 are not known at "
+		    "the threshold %g: classes alive there may outlast them (see the "
+		    "barcode; a larger --threshold or --edges goes further)", p->view,
 		    *p->view ? ": " : "", (size_t)cflag, (double)got.thresh);
 	u_progress("%s%sthe cocycles of %zu classes, along time", p->view, *p->view ? ": " : "",
 	    ncand);

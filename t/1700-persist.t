@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 60
+plan 62
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -234,3 +234,17 @@ check "progress on a terminal" \
 	"script -qec 'persist $tmp/bs.pts >/dev/null' /dev/null </dev/null | grep -q 'the complex and its barcode'"
 check "... and none when standard error is a file" \
 	"persist $tmp/bs.pts >$tmp/o 2>$tmp/e && test -s $tmp/o && ! grep -q 'barcode' $tmp/e"
+
+# A scan whose addresses advance: 18000 windows of op+address, all
+# distinct, never back; the pairs pass --edges before a class is known,
+# and the warning names what goes further, which does.
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"; n = 0
+	for (i = 2; i < 3000; i++) { printf "%d R 0x%x 4\n", n++, 4095000; printf "%d R 0x%x 4\n", n++, 1048576 + 4 * (i - 1)
+		printf "%d R 0x%x 4\n", n++, 4095000; printf "%d R 0x%x 4\n", n++, 1048576 + 4 * (i - 2)
+		printf "%d W 0x%x 4\n", n++, 1048576 + 4 * i; printf "%d M 0x%x 4\n", n++, 4095000 } }' |
+	tswindow -y opaddr >"$tmp/scan.pts"
+check "classes not known where the pairs pass --edges: the --cover that lets landmarks stand" \
+	"persist --classes 1 $tmp/scan.pts 2>$tmp/e >/dev/null && grep -q 'not known at the threshold 3, where the pairs pass --edges.*--cover [0-9]* lets landmarks' $tmp/e"
+c=$(sed -n 's/.*--cover \([0-9]*\) lets.*/\1/p' "$tmp/e")
+check "... and that --cover does: landmarks, the classes known" \
+	"persist --classes 1 --cover ${c:-0} $tmp/scan.pts 2>$tmp/e >$tmp/o && grep -q 'distinct=17979 cover=' $tmp/o && ! grep -q 'not known' $tmp/e"
