@@ -81,6 +81,25 @@ runtime(const char *dir, char *buf, size_t len)
 	return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
+static int
+inpath(const char *name)
+{
+	const char *p = getenv("PATH"), *e;
+	char buf[PATH_MAX];
+
+	for (; p != NULL && *p != '\0'; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (e == NULL)
+			e = p + strlen(p);
+		snprintf(buf, sizeof buf, "%.*s/%s", (int)(e - p), e > p ? p : ".", name);
+		if (e == p)
+			snprintf(buf, sizeof buf, "./%s", name);
+		if (access(buf, X_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* gcc or clang: by the name, else by what it says it is. */
 static int
 isclang(const char *cc)
@@ -147,8 +166,10 @@ main(int argc, char *argv[])
 	 * else is a usage error. */
 	if (inputs == 0 && !justinfo)
 		u_usage(&prog);
+	/* clang by choice: gcc drops the store of a read-modify-write and
+	 * the accesses to globals at constant offsets (rtcc(1), CAVEATS) */
 	if (cc == NULL || *cc == '\0')
-		cc = "cc";
+		cc = inpath("clang") ? "clang" : "cc";
 	clang = isclang(cc);
 	dir = selfdir();
 	rt = NULL;

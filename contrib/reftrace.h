@@ -2,7 +2,9 @@
  * traced programs, under rtcc or valgrind.
  *
  * Compiled by rtcc (which defines REFTRACE_RTCC) they call its runtime,
- * weakly, so that an object compiled so still links without it.  Under
+ * weakly, so that an object compiled so still links without it; the
+ * runtime makes valgrind's request too (not recorded, as it would be
+ * here: the request's words are on the stack).  Under
  * valgrind they print "**PID** reftrace mark NAME" and "**PID** reftrace
  * region NAME 0xBASE COUNT ELEMSIZE" through the VALGRIND_PRINTF client
  * request, which trfilter reads from lackey traces as in-band events;
@@ -43,15 +45,12 @@ extern void reftrace_region(const char *, const void *, unsigned long, unsigned 
     __attribute__((weak));
 extern void reftrace_on(void) __attribute__((weak));
 extern void reftrace_off(void) __attribute__((weak));
-#define REFTRACE_MARK(name) \
-	((void)(reftrace_mark ? reftrace_mark(name) : (void)0), REFTRACE_VG_MARK(name))
+#define REFTRACE_MARK(name) (reftrace_mark ? reftrace_mark(name) : (void)0)
 #define REFTRACE_REGION(name, ptr, count, elemsize) \
-	((void)(reftrace_region ? reftrace_region((name), (ptr), (unsigned long)(count), \
-	    (unsigned long)(elemsize)) : (void)0), REFTRACE_VG_REGION(name, ptr, count, elemsize))
-#define REFTRACE_ON() \
-	((void)(reftrace_on ? reftrace_on() : (void)0), REFTRACE_VG_MARK("reftrace:on"))
-#define REFTRACE_OFF() \
-	((void)(reftrace_off ? reftrace_off() : (void)0), REFTRACE_VG_MARK("reftrace:off"))
+	(reftrace_region ? reftrace_region((name), (ptr), (unsigned long)(count), \
+	    (unsigned long)(elemsize)) : (void)0)
+#define REFTRACE_ON() (reftrace_on ? reftrace_on() : (void)0)
+#define REFTRACE_OFF() (reftrace_off ? reftrace_off() : (void)0)
 #else
 #define REFTRACE_MARK(name) REFTRACE_VG_MARK(name)
 #define REFTRACE_REGION(name, ptr, count, elemsize) REFTRACE_VG_REGION(name, ptr, count, elemsize)

@@ -17,6 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>	/* marks for lackey too, as contrib/reftrace.h makes them */
+#else
+#define VALGRIND_PRINTF(...) 0
+#endif
+
 #include "reftrace.h"
 #include "trace/output.h"	/* the writer's encoder, called straight */
 
@@ -700,7 +706,8 @@ NOP2(__asan_poison_stack_memory, uintptr_t, size_t)
 NOP2(__asan_unpoison_stack_memory, uintptr_t, size_t)
 
 /* memcpy, memset and memmove of the code linked by rtcc (ld --wrap): the
- * reads and writes they make, one record each side, then the real one. */
+ * accesses they make, as a vector copy makes them: 32 bytes read, 32
+ * written, and so on (a copy backwards when memmove's would overlap). */
 void *__real_memcpy(void *d, const void *s, size_t n);
 void *__real_memmove(void *d, const void *s, size_t n);
 void *__real_memset(void *d, int c, size_t n);
@@ -708,31 +715,53 @@ void *__wrap_memcpy(void *d, const void *s, size_t n);
 void *__wrap_memmove(void *d, const void *s, size_t n);
 void *__wrap_memset(void *d, int c, size_t n);
 
+#define PIECE 32
+
+static inline __attribute__((always_inline)) void
+copy(uintptr_t d, uintptr_t s, size_t n, void *ret)
+{
+	size_t i, k;
+
+	if (d > s && d - s < n)		/* overlapping, from the end */
+		for (i = n; i > 0; i -= k) {
+			k = i % PIECE ? i % PIECE : PIECE;
+			rec(s + i - k, (uint32_t)k, E_READ, ret);
+			rec(d + i - k, (uint32_t)k, E_WRITE, ret);
+		}
+	else
+		for (i = 0; i < n; i += k) {
+			k = n - i < PIECE ? n - i : PIECE;
+			rec(s + i, (uint32_t)k, E_READ, ret);
+			rec(d + i, (uint32_t)k, E_WRITE, ret);
+		}
+}
+
 void *
 __wrap_memcpy(void *d, const void *s, size_t n)
 {
-	if (!ts.busy) {
-		recn((uintptr_t)s, n, E_READ, __builtin_return_address(0));
-		recn((uintptr_t)d, n, E_WRITE, __builtin_return_address(0));
-	}
+	if (!ts.busy)
+		copy((uintptr_t)d, (uintptr_t)s, n, __builtin_return_address(0));
 	return __real_memcpy(d, s, n);
 }
 
 void *
 __wrap_memmove(void *d, const void *s, size_t n)
 {
-	if (!ts.busy) {
-		recn((uintptr_t)s, n, E_READ, __builtin_return_address(0));
-		recn((uintptr_t)d, n, E_WRITE, __builtin_return_address(0));
-	}
+	if (!ts.busy)
+		copy((uintptr_t)d, (uintptr_t)s, n, __builtin_return_address(0));
 	return __real_memmove(d, s, n);
 }
 
 void *
 __wrap_memset(void *d, int c, size_t n)
 {
+	size_t i, k;
+
 	if (!ts.busy)
-		recn((uintptr_t)d, n, E_WRITE, __builtin_return_address(0));
+		for (i = 0; i < n; i += k) {
+			k = n - i < PIECE ? n - i : PIECE;
+			rec((uintptr_t)d + i, (uint32_t)k, E_WRITE, __builtin_return_address(0));
+		}
 	return __real_memset(d, c, n);
 }
 
@@ -789,6 +818,7 @@ reftrace_mark(const char *name)
 {
 	if (name == NULL)
 		name = "";
+	(void)VALGRIND_PRINTF("reftrace mark %s\n", name);
 	pushev(E_MARK, name, 0, 0, 0);
 	if (startmark != NULL && strcmp(name, startmark) == 0)
 		turn(1);
@@ -799,6 +829,8 @@ reftrace_mark(const char *name)
 void
 reftrace_region(const char *name, const void *p, unsigned long count, unsigned long elemsize)
 {
+	(void)VALGRIND_PRINTF("reftrace region %s %p %lu %lu\n", name != NULL ? name : "", p, count,
+	    elemsize);
 	pushev(E_REGION, name != NULL ? name : "", (uintptr_t)p, (uint64_t)count * elemsize,
 	    (uint32_t)elemsize);
 }
@@ -806,7 +838,7 @@ reftrace_region(const char *name, const void *p, unsigned long count, unsigned l
 void
 reftrace_on(void)
 {
-	pushev(E_MARK, "reftrace:on", 0, 0, 0);
+	reftrace_mark("reftrace:on");
 	turn(1);
 }
 
@@ -814,7 +846,7 @@ void
 reftrace_off(void)
 {
 	turn(0);
-	pushev(E_MARK, "reftrace:off", 0, 0, 0);
+	reftrace_mark("reftrace:off");
 }
 
 /* The end, by whatever path: every thread's buffer to the writer, a mark
