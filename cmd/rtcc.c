@@ -61,8 +61,9 @@ selfdir(void)
 	return dirname(path);
 }
 
-/* The runtime: RTCC_LIBDIR, the build tree (cmd/../rt), or where make
- * install put it. */
+/* The runtime: RTCC_LIBDIR, the build tree (cmd/../rt), beside an
+ * installed rtcc (bin/../lib/reftrace, whatever PREFIX make install was
+ * given), or where make was told it would be. */
 static const char *
 runtime(const char *dir, char *buf, size_t len)
 {
@@ -74,6 +75,9 @@ runtime(const char *dir, char *buf, size_t len)
 	}
 	if (dir != NULL) {
 		snprintf(buf, len, "%s/../rt/librtcc.a", dir);
+		if (access(buf, R_OK) == 0)
+			return buf;
+		snprintf(buf, len, "%s/../lib/reftrace/librtcc.a", dir);
 		if (access(buf, R_OK) == 0)
 			return buf;
 	}
@@ -128,7 +132,7 @@ int
 main(int argc, char *argv[])
 {
 	const char *cc = getenv("RTCC_CC"), *rt, *dir;
-	char **v, rtbuf[PATH_MAX + 16], inc[PATH_MAX + 16];
+	char **v, rtbuf[PATH_MAX + 16], inc[PATH_MAX + 16], hbuf[PATH_MAX + 32];
 	int i, n = 0, link = 1, inputs = 0, shared = 0, justinfo = 0, clang;
 
 	argv0 = "rtcc";
@@ -193,9 +197,13 @@ main(int argc, char *argv[])
 			v[n++] = gc[i];
 	}
 	v[n++] = "-DREFTRACE_RTCC=1";
-	/* reftrace.h: contrib/ in the build tree, else where it is installed */
+	/* reftrace.h: contrib/ in the build tree, else beside an installed
+	 * rtcc, else where it was to be installed */
 	snprintf(inc, sizeof inc, "-idirafter%s/../contrib", dir != NULL ? dir : ".");
 	if (dir == NULL || access(inc + 10, R_OK) != 0)
+		snprintf(inc, sizeof inc, "-idirafter%s/../include", dir != NULL ? dir : ".");
+	if (dir == NULL || strlen(inc) + 12 > sizeof inc ||
+	    access(strcat(strcpy(hbuf, inc + 10), "/reftrace.h"), R_OK) != 0)
 		snprintf(inc, sizeof inc, "-idirafter%s", RTCC_INCDIR);
 	v[n++] = inc;
 	for (i = 1; i < argc; i++) {
