@@ -187,7 +187,8 @@ main(int argc, char *argv[])
 	if (clang) {
 		static char *cl[] = { "-mllvm", "-asan-instrumentation-with-call-threshold=0",
 			"-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0",
-			"-mllvm", "-asan-opt=0", NULL };
+			"-mllvm", "-asan-opt=0",
+			"-Wno-unused-command-line-argument", NULL };	/* a link alone */
 		for (i = 0; cl[i] != NULL; i++)
 			v[n++] = cl[i];
 	} else {
