@@ -3,6 +3,7 @@
  * into per-thread buffers; a writer thread encodes them into reftrace's
  * binary trace with the library's writer.  Built without the hooks. */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -13,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,6 +91,10 @@ static uint64_t sburst, speriod;	/* RTCC_BURST: b of every p */
 static double srate = 1;		/* RTCC_HASH: SHARDS rate */
 static uint64_t sbytes = 64, hlimit;
 static const char *startmark, *stopmark;
+#define MAXFUNCS 64
+static uint64_t flo[MAXFUNCS], fhi[MAXFUNCS];	/* RTCC_FUNCS: their code */
+static int nfuncs;
+static uint64_t exebias;
 
 /* the writer's */
 static struct rt_writer *w;
@@ -331,6 +338,7 @@ object(struct dl_phdr_info *info, size_t size, void *arg)
 			return 0;
 		path[n] = '\0';
 		name = path;
+		exebias = info->dlpi_addr;
 	}
 	(*(int *)arg)++;
 	if (name == NULL || *name == '\0' || strncmp(name, "linux-vdso", 10) == 0)
@@ -350,6 +358,80 @@ object(struct dl_phdr_info *info, size_t size, void *arg)
 		free(v);
 	}
 	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+/* RTCC_FUNCS: the code of the functions named, from the program's
+ * symbol table (static functions too, unless it is stripped). */
+static void
+functions(const char *list)
+{
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+	struct stat st;
+	char *names, *tok, *save;
+	void *m;
+	int fd, found;
+	size_t i, j;
+
+	if ((fd = open("/proc/self/exe", O_RDONLY)) < 0)
+		return;
+	if (fstat(fd, &st) || (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
+	    MAP_FAILED) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	eh = m;
+	if ((size_t)st.st_size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof *sh > (uint64_t)st.st_size)
+		goto out;
+	sh = (const Elf64_Shdr *)((const char *)m + eh->e_shoff);
+	if ((names = strdup(list)) == NULL)
+		goto out;
+	for (tok = strtok_r(names, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		found = 0;
+		for (i = 0; i < eh->e_shnum; i++) {
+			const Elf64_Sym *sym;
+			const char *str;
+
+			if ((sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM) ||
+			    sh[i].sh_link >= eh->e_shnum ||
+			    sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
+			    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size >
+			    (uint64_t)st.st_size)
+				continue;
+			sym = (const Elf64_Sym *)((const char *)m + sh[i].sh_offset);
+			str = (const char *)m + sh[sh[i].sh_link].sh_offset;
+			for (j = 0; j < sh[i].sh_size / sizeof *sym; j++)
+				if (ELF64_ST_TYPE(sym[j].st_info) == STT_FUNC && sym[j].st_size > 0 &&
+				    sym[j].st_name < sh[sh[i].sh_link].sh_size &&
+				    strcmp(str + sym[j].st_name, tok) == 0 && nfuncs < MAXFUNCS &&
+				    !found) {
+					flo[nfuncs] = sym[j].st_value + exebias;
+					fhi[nfuncs++] = sym[j].st_value + exebias + sym[j].st_size;
+					found = 1;
+				}
+		}
+		if (!found)
+			say("rtcc: RTCC_FUNCS: %s: no such function in the program\n", tok);
+	}
+	free(names);
+	if (nfuncs == 0)
+		say("rtcc: RTCC_FUNCS=%s: none found; recording everything\n", list);
+out:
+	munmap(m, (size_t)st.st_size);
+}
+
+static int
+infunc(uint64_t pc)
+{
+	int i;
+
+	for (i = 0; i < nfuncs; i++)
+		if (pc >= flo[i] && pc < fhi[i])
+			return 1;
 	return 0;
 }
 
@@ -456,8 +538,14 @@ init(void)
 			sigaction(fatal[i], &sa, NULL);
 	tinit();
 	dl_iterate_phdr(object, &nobj);
+	if ((s = getenv_nonempty("RTCC_FUNCS")) != NULL)
+		functions(s);
 	ts.busy = 0;
 	/* the trace says what it samples, in a mark before the first record */
+	if (nfuncs) {
+		snprintf(name, sizeof name, "rtcc:funcs=%s", getenv("RTCC_FUNCS"));
+		reftrace_mark(name);
+	}
 	if (sint > 1) {
 		snprintf(name, sizeof name, "rtcc:interval=%llu", (unsigned long long)sint);
 		reftrace_mark(name);
@@ -611,6 +699,11 @@ slow(uint64_t addr, uint32_t size, uint32_t op, uint64_t pc)
 			tinit();
 	}
 	if (!atomic_load(&recording)) {
+		ts.skipped++;
+		ts.end = ts.cur;
+		return;
+	}
+	if (nfuncs && !infunc(pc)) {
 		ts.skipped++;
 		ts.end = ts.cur;
 		return;
@@ -808,7 +901,7 @@ static void
 turn(int on)
 {
 	atomic_store(&recording, on);
-	atomic_store(&fast, on && sint == 1 && sburst == 0 && hlimit == 0);
+	atomic_store(&fast, on && sint == 1 && sburst == 0 && hlimit == 0 && nfuncs == 0);
 	if (ts.c != NULL)
 		setend();
 }

@@ -3,14 +3,14 @@
 # its end by every path, threads, marks, on/off, sampling and partitions
 # at the source) and its exactness against lackey on the same binary.
 . "$(dirname "$0")/lib.sh"
-plan 55
+plan 57
 
 R=$(cd "$(dirname "$0")/.." && pwd)
 cd "$tmp" || exit 1
 need() { command -v "$1" >/dev/null 2>&1; }
 for p in clang gcc valgrind setarch objdump; do
 	need $p && continue
-	i=0; while [ $i -lt 55 ]; do skip "$p needed"; i=$((i + 1)); done
+	i=0; while [ $i -lt 57 ]; do skip "$p needed"; i=$((i + 1)); done
 	exit 0
 done
 # The same run twice: addresses without ASLR.
@@ -206,6 +206,21 @@ check_same "... each header says which" \
 check_same "... whose cachesim tables merge (-M) to the whole trace's" \
     "for k in 0 1 2 3; do cachesim -c 1K:2:64 p\$k.rtb >c\$k; done; cachesim -M c0 c1 c2 c3 | grep -v '^#amat'" \
     "cachesim -c 1K:2:64 f.rtb | grep -v '^#amat'"
+
+cat >fn.c <<'EOF'
+#include <stdio.h>
+int a[1000], b[1000];
+__attribute__((noinline)) static void f(void) { for (int i = 0; i < 1000; i++) a[i] = i; }
+__attribute__((noinline)) void g(void) { for (int i = 0; i < 1000; i++) b[i] = a[i] + 1; }
+int main(void) { f(); g(); f(); printf("%d\n", b[999]); return 0; }
+EOF
+rtcc -O1 -g -o fn fn.c && RTCC_OUT=fnall.rtb run ./fn >/dev/null
+check_same "RTCC_FUNCS=f: the records trfilter -F f keeps, a static function too" \
+    "RTCC_FUNCS=f run ./fn >/dev/null && trfilter fn.rtb | grep -v '^#' | cut -d' ' -f1-6" \
+    "trfilter -l -F f fnall.rtb | grep -v '^#' | cut -d' ' -f1-6"
+check_fail "... a name not in the program said, the others kept" 0 \
+    "^rtcc: RTCC_FUNCS: nosuch: no such function in the program\$" \
+    "RTCC_FUNCS=nosuch,g ./fn >/dev/null && test \$(trfilter fn.rtb | grep -vc '^#') = 2000"
 
 # Exactness: lackey on the same binary, run again with the recording off
 # (the arrays at a fixed address, without PIE: the same addresses).
