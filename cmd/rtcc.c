@@ -133,7 +133,7 @@ main(int argc, char *argv[])
 {
 	const char *cc = getenv("RTCC_CC"), *rt, *dir;
 	char **v, rtbuf[PATH_MAX + 16], inc[PATH_MAX + 16], hbuf[PATH_MAX + 32];
-	int i, n = 0, link = 1, inputs = 0, shared = 0, justinfo = 0, clang;
+	int i, n = 0, link = 1, inputs = 0, shared = 0, justinfo = 0, isstatic = 0, clang;
 
 	argv0 = "rtcc";
 	for (i = 1; i < argc; i++) {
@@ -161,6 +161,8 @@ main(int argc, char *argv[])
 			link = 0;
 		else if (strcmp(a, "-shared") == 0 || strcmp(a, "-r") == 0)
 			shared = 1;
+		else if (strcmp(a, "-static") == 0)
+			isstatic = 1;
 		else if (among(a, info) || strncmp(a, "-print-", 7) == 0)
 			justinfo = 1;
 		else if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
@@ -218,7 +220,9 @@ main(int argc, char *argv[])
 		v[n++] = argv[i];
 	}
 	if (rt != NULL) {
-		v[n++] = "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset";
+		/* not with -static: the C library's own copies would be wrapped */
+		if (!isstatic)
+			v[n++] = "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset";
 		/* the hooks for shared objects compiled by rtcc that it loads */
 		v[n++] = "-Wl,-u,__asan_load8_noabort,--export-dynamic-symbol=__asan_*,"
 		    "--export-dynamic-symbol=reftrace_*";

@@ -71,6 +71,7 @@ static atomic_int fast;
 static atomic_int finished;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pid_t mypid;
+static volatile int armed;	/* TLS exists: the wrappers may look at ts */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t filled = PTHREAD_COND_INITIALIZER;	/* the writer waits */
@@ -448,6 +449,7 @@ init(void)
 	int i, nobj = 0;
 	struct sigaction sa, old;
 
+	armed = 1;
 	ts.busy = 1;
 	mypid = getpid();
 	if ((fmt = getenv_nonempty("RTCC_FORMAT")) != NULL && (ofmt = rt_fmt_parse_out(fmt)) < 0) {
@@ -801,9 +803,10 @@ NOP2(__asan_unpoison_stack_memory, uintptr_t, size_t)
 /* memcpy, memset and memmove of the code linked by rtcc (ld --wrap): the
  * accesses they make, as a vector copy makes them: 32 bytes read, 32
  * written, and so on (a copy backwards when memmove's would overlap). */
-void *__real_memcpy(void *d, const void *s, size_t n);
-void *__real_memmove(void *d, const void *s, size_t n);
-void *__real_memset(void *d, int c, size_t n);
+/* weak: without --wrap (rtcc -static) nothing calls the wrappers */
+void *__real_memcpy(void *d, const void *s, size_t n) __attribute__((weak));
+void *__real_memmove(void *d, const void *s, size_t n) __attribute__((weak));
+void *__real_memset(void *d, int c, size_t n) __attribute__((weak));
 void *__wrap_memcpy(void *d, const void *s, size_t n);
 void *__wrap_memmove(void *d, const void *s, size_t n);
 void *__wrap_memset(void *d, int c, size_t n);
@@ -832,7 +835,7 @@ copy(uintptr_t d, uintptr_t s, size_t n, void *ret)
 void *
 __wrap_memcpy(void *d, const void *s, size_t n)
 {
-	if (!ts.busy)
+	if (armed && !ts.busy)
 		copy((uintptr_t)d, (uintptr_t)s, n, __builtin_return_address(0));
 	return __real_memcpy(d, s, n);
 }
@@ -840,7 +843,7 @@ __wrap_memcpy(void *d, const void *s, size_t n)
 void *
 __wrap_memmove(void *d, const void *s, size_t n)
 {
-	if (!ts.busy)
+	if (armed && !ts.busy)
 		copy((uintptr_t)d, (uintptr_t)s, n, __builtin_return_address(0));
 	return __real_memmove(d, s, n);
 }
@@ -850,7 +853,7 @@ __wrap_memset(void *d, int c, size_t n)
 {
 	size_t i, k;
 
-	if (!ts.busy)
+	if (armed && !ts.busy)
 		for (i = 0; i < n; i += k) {
 			k = n - i < PIECE ? n - i : PIECE;
 			rec((uintptr_t)d + i, (uint32_t)k, E_WRITE, __builtin_return_address(0));

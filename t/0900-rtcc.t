@@ -3,14 +3,14 @@
 # its end by every path, threads, marks, on/off, sampling and partitions
 # at the source) and its exactness against lackey on the same binary.
 . "$(dirname "$0")/lib.sh"
-plan 57
+plan 58
 
 R=$(cd "$(dirname "$0")/.." && pwd)
 cd "$tmp" || exit 1
 need() { command -v "$1" >/dev/null 2>&1; }
 for p in clang gcc valgrind setarch objdump; do
 	need $p && continue
-	i=0; while [ $i -lt 57 ]; do skip "$p needed"; i=$((i + 1)); done
+	i=0; while [ $i -lt 58 ]; do skip "$p needed"; i=$((i + 1)); done
 	exit 0
 done
 # The same run twice: addresses without ASLR.
@@ -129,6 +129,9 @@ check_same "... at their addresses" \
     "trfilter cp.rtb | awk '!/^#/ {printf \"%s \", \$3} END {print \"\"}'" \
     "nm cp | awk '\$3 == \"s\" {s = \$1} \$3 == \"d\" {d = \$1} END {print s, d}' | { read s d; s=\$((0x\$s)); d=\$((0x\$d));
      for a in \$s \$d \$((s + 32)) \$((d + 32)) \$((s + 64)) \$((d + 64)) \$d \$((d + 32)) \$((d + 32)) \$((d + 33)) \$d \$((d + 1)); do printf '0x%x ' \$a; done; echo; }"
+
+check_same "-static: a program that runs, its copies not recorded (the C library's would be)" \
+    "rtcc -O1 -static -o cps cp.c && ./cps && trfilter cps.rtb | grep -v '^#' | awk '\$4 == 32' | wc -l" "echo 0"
 
 # Threads: each its own buffer; trfilter -T selects one.
 cat >th.c <<'EOF'
