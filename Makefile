@@ -5,6 +5,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCDIR ?= $(PREFIX)/include
 SHAREDIR ?= $(PREFIX)/share/reftrace
+LIBDIR ?= $(PREFIX)/lib
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -66,6 +67,22 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
+# rtcc's runtime, linked into the programs it compiles: built without the
+# hooks and without SAN=1's sanitizers, the library's trace writer with
+# it (rt/o/), whatever CFLAGS say.
+RTCFLAGS = -O2 -g -fPIC
+RTSRC = rt/rtcc.c $(wildcard lib/trace/*.c lib/base/*.c)
+RTOBJ = $(RTSRC:%.c=rt/o/%.o)
+rt/o/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(RTCFLAGS) $(CPPFLAGS) -c -o $@ $<
+rt/librtcc.a: $(RTOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(RTOBJ)
+cmd/rtcc: rt/librtcc.a
+cmd/rtcc: override CPPFLAGS += -DRTCC_LIBDIR='"$(LIBDIR)/reftrace"' -DRTCC_INCDIR='"$(INCDIR)"'
+-include $(RTOBJ:.o=.d)
+
 # What the tests need is checked first (contrib/needs: installed as root
 # with apt-get, else the apt-get line that would).  Skips are counted and
 # listed; with RT_NOSKIP set (CI) one fails the check.
@@ -86,7 +103,7 @@ tests: all $(UNITS) $(PHUNITS)
 
 # The sanitizer build in a tree of its own, so the optimised build stays.
 asan:
-	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib util cmd t man contrib .asan/
+	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib util cmd rt t man contrib .asan/
 	RT_SMALL=1 ASAN_OPTIONS=exitcode=86 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1 \
 	    $(MAKE) -C .asan SAN=1 clean check
 
@@ -107,6 +124,8 @@ install: all
 	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
 	cp contrib/rttrace $(DESTDIR)$(BINDIR)/	# the recorder
+	mkdir -p $(DESTDIR)$(LIBDIR)/reftrace
+	cp rt/librtcc.a $(DESTDIR)$(LIBDIR)/reftrace/	# rtcc's runtime
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
 	cp contrib/*.gp contrib/README $(DESTDIR)$(SHAREDIR)/
 	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
@@ -117,14 +136,14 @@ uninstall:
 	for m in $(notdir $(MAN5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
 	for m in $(notdir $(MAN7)); do rm -f $(DESTDIR)$(MANDIR)/man7/$$m; done
 	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(INCDIR)/reftrace.h
-	rm -rf $(DESTDIR)$(SHAREDIR)
+	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(LIBDIR)/reftrace
 
 lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
 clean:
 	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) $(PHUNITS) $(PHUNITS:=.d)
-	rm -rf .asan
+	rm -rf .asan rt/o rt/librtcc.a
 
 # Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built
 # in a tree of their own with clang, ASan and UBSan.  AFL++ drives the

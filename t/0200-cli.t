@@ -82,6 +82,7 @@ pipecmd() {
 	circcoord) echo "circcoord $tmp/per.per" ;;
 	plotspiral) echo "plotspiral $tmp/per.cc" ;;
 	pli) echo "pli -x $tmp/big.pli" ;;
+	rtcc) echo "rtcc --help" ;;
 	*) echo "$1 $L" ;;
 	esac
 }
