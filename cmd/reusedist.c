@@ -110,6 +110,8 @@ merge(char **files, int n)
 		else if (in.block != cfg.block)
 			u_die(1, "%s: %llu-byte blocks, not %llu (-B)", files[i],
 			    (unsigned long long)in.block, (unsigned long long)cfg.block);
+		else
+			u_release();
 		sumr += in.rate;
 		rt_rclose(r);
 	}

@@ -225,6 +225,9 @@ int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
  * with the reason in errbuf (the reader is still the caller's to close);
  * then rt_foreach's loop over it, with its return values. */
 int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
+/* fn is called each time an input is recognised as a trace (rt_rtrace,
+ * rt_ropen): the programs write what they held back until then. */
+void rt_on_trace(void (*fn)(void));
 int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
     rt_diag_fn *diag);
 
