@@ -110,12 +110,14 @@ const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
 
-/* cachegrind's own model, for exact agreement with its summary line. */
+/* cachegrind's own model, for exact agreement with its summary line.
+ * The counts are in cachegrind's order (Ir I1mr ILmr Dr ...); an access
+ * adds to row too when row is not NULL. */
 struct rt_cgstats { uint64_t ir, i1mr, ilmr, dr, d1mr, dlmr, dw, d1mw, dlmw; };
 struct rt_cg;
 struct rt_cg *rt_cg_new(const struct rt_cache_cfg *i1, const struct rt_cache_cfg *d1,
     const struct rt_cache_cfg *ll);
-void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec);
+void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec, struct rt_cgstats *row);
 const struct rt_cgstats *rt_cg_stats(const struct rt_cg *g);
 void rt_cg_free(struct rt_cg *g);
 
@@ -250,6 +252,16 @@ int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *dia
     size_t errlen);
 int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
+/* cachegrind's counts by source location (rows of struct rt_cgstats by
+ * location id, lib/cache/cgfile.c): cachegrind's output file (desc lines,
+ * cmd, events, fl= fn= and a line of counts per source line, summary),
+ * which cg_annotate, cg_diff, cg_merge and KCachegrind read; a table by
+ * key (loc or func), rows by first-level misses (I1mr + D1mr + D1mw),
+ * most first; a summary for people, labelled as cachegrind's. */
+int rt_cgfile_write(FILE *f, const struct rt_tally *t, const char *const *desc, int ndesc,
+    const char *cmd);
+int rt_cgby_write(FILE *f, int key, const struct rt_tally *t);
+int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
  * each level evicted), --diff, --temperature. */
 int rt_cacherec_header(FILE *f, int nlevels);
@@ -283,7 +295,12 @@ struct rt_sim;
  * why out of memory, -3 with why for latencies that do not fit. */
 int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
     const struct rt_sim_cfg *c, char *why, size_t whylen);
-struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out);
+/* cachegrind's model; with a key (RT_KEY_LOC or RT_KEY_FUNC, else -1)
+ * the report is the table by that key.  With a key or bylocs the counts
+ * by location are kept (rt_sim_cgtally). */
+struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key,
+    int bylocs);
+const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
 int rt_sim_items(void *sim, struct rt_rec *v, int n);

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 77
+plan 84
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -202,6 +202,69 @@ for p in "bsort sorted" "bsort reversed" "bsort shuffled" "matmul standard" "mat
 done
 check "cachegrind mode = cachegrind's summary on all 9 example runs ($ok equal)" \
     "test -z '$bad' || { echo '$bad'; false; }"
+
+# cachegrind's file: a program without libc (its every instruction is
+# its own, so cachegrind's functions and addr2line's are the same ones),
+# under both tools with the same arguments; cg_annotate reads both files
+cat >"$tmp/nolibc.c" <<'EOF'
+#define N 24
+static double a[N][N], b[N][N], c[N][N];
+
+static void
+fill(void)
+{
+	int i, j;
+
+	for (i = 0; i < N; i++)
+		for (j = 0; j < N; j++) {
+			a[i][j] = i + j;
+			b[i][j] = i - j;
+		}
+}
+
+static void
+multiply(void)
+{
+	int i, j, k;
+
+	for (i = 0; i < N; i++)
+		for (j = 0; j < N; j++)
+			for (k = 0; k < N; k++)
+				c[i][j] += a[i][k] * b[k][j];
+}
+
+void
+entry(void)
+{
+	fill();
+	multiply();
+	__asm__ volatile("mov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall" ::: "memory");
+}
+EOF
+(cd "$tmp" && cc -g -O0 -static-pie -nostdlib -fpie -Wl,-e,entry -o nolibc nolibc.c)
+(cd "$tmp" && valgrind --tool=lackey --trace-mem=yes -v -v --log-file=nl.lk ./nolibc &&
+    valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=4096,2,64 --LL=65536,8,64 \
+    --cachegrind-out-file=nl.cg ./nolibc) >/dev/null 2>&1
+trfilter -e "$tmp/nolibc" -l "$tmp/nl.lk" >"$tmp/nl.txt"
+G="--cachegrind --icache 32K:8:64 -c 4K:2:64 -c 64K:8:64"
+cachesim $G --cachegrind-out "$tmp/ours.cg" "$tmp/nl.txt" >/dev/null
+check_same "--cachegrind-out: cachegrind's file but for cmd: (a program without libc)" \
+    "grep -v '^cmd:' $tmp/ours.cg" "grep -v '^cmd:' $tmp/nl.cg"
+check_same "cg_annotate's report of it = of cachegrind's file, but for the command and file lines" \
+    "cg_annotate $tmp/ours.cg | grep -v -e '^Command:' -e '^Data file:'" \
+    "cg_annotate $tmp/nl.cg | grep -v -e '^Command:' -e '^Data file:' | awk '{print} /multiply/ {m++} END {exit !m}'"
+check_same "cg_diff of the two: every count 0" \
+    "cg_diff $tmp/ours.cg $tmp/nl.cg | sed -n 's/^summary: //p'" "echo 0 0 0 0 0 0 0 0 0"
+check_same "cg_merge of it twice: the counts doubled" \
+    "cg_merge -o $tmp/two.cg $tmp/ours.cg $tmp/ours.cg && sed -n 's/^summary: //p' $tmp/two.cg" \
+    "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{for (i = 1; i <= NF; i++) \$i *= 2; print}'"
+check_same "-g func: cachegrind's counts by function, most first-level misses first, adding up" \
+    "cachesim $G -g func $tmp/nl.txt | awk '!/^#/ {print \$1; for (i = 2; i <= 10; i++) s[i] += \$i} END {for (i = 2; i <= 10; i++) printf \"%d \", s[i]; print \"\"}'" \
+    "printf 'multiply\nfill\nentry\n'; sed -n 's/^summary: //p' $tmp/nl.cg | sed 's/ *\$/ /'"
+check_same "-A: cachegrind's labelled summary, of the same counts" \
+    "cachesim $G -A $tmp/nl.txt | awk '/^I   refs:/ {print \$3} /^D1  misses:/ {print \$3, \$5, \$8}' | tr -d ," \
+    "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{print \$1; print \$5 + \$8, \$5, \$8}'"
+check_fail "--cachegrind -g set: refused" 2 "--cachegrind: -g loc or func" "cachesim --cachegrind -g set $tmp/nl.txt"
 
 # -g by location on a trace without locations: every row '-', said so
 check_fail "-g func without locations: said, with the fix" 0 \

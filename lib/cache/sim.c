@@ -87,8 +87,15 @@ item(struct rt_sim *s, struct rt_rec *rec)
 			s->err = S_WRITE;
 			s->errnum = errno;
 		}
-	} else if (s->cg != NULL)
-		rt_cg_access(s->cg, rec);
+	} else if (s->cg != NULL) {
+		struct rt_cgstats *row = NULL;
+
+		if (s->tally != NULL && (row = rt_tally_row(s->tally, rec->loc)) == NULL) {
+			s->err = S_GROUPS;
+			return;
+		}
+		rt_cg_access(s->cg, rec, row);
+	}
 	else {
 		if (s->mw != NULL)
 			s->cur = *rec;
@@ -166,7 +173,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 }
 
 struct rt_sim *
-rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out)
+rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylocs)
 {
 	struct rt_sim *s = calloc(1, sizeof *s);
 
@@ -174,9 +181,19 @@ rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out)
 		s->cg = g;
 		s->regs = regs;
 		s->c.out = out;
-		s->c.key = -1;
+		s->c.key = key;
+		if ((key >= 0 || bylocs) && (s->tally = rt_tally_new(sizeof(struct rt_cgstats))) == NULL) {
+			free(s);
+			return NULL;
+		}
 	}
 	return s;
+}
+
+const struct rt_tally *
+rt_sim_cgtally(const struct rt_sim *s)
+{
+	return s->tally;
 }
 
 void
@@ -238,7 +255,16 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	char msg[300];
 	FILE *f = s->c.out;
 
-	if (s->cg != NULL)
+	if (s->cg != NULL && s->c.key >= 0) {
+		why = rt_key_missing(s->c.key, s->tally);
+		rt_cgby_write(f, s->c.key, s->tally);
+		if (why != NULL) {
+			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
+			diag(msg, 0);
+		}
+	} else if (s->cg != NULL && summary)
+		rt_cgsum_write(f, rt_cg_stats(s->cg));
+	else if (s->cg != NULL)
 		rt_cgtab_write(f, rt_cg_stats(s->cg));
 	else if (s->tally != NULL) {
 		why = rt_key_missing(s->c.key, s->tally);
