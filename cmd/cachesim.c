@@ -18,7 +18,7 @@ static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc;
 static const char *oflag, *mapfile, *cgout;
-static char cgdesc[3][96], cgcmd[512];
+static char cgdesc[RT_MAXLEVEL + 1][96], cgcmd[512];
 static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
 static FILE *fo;
@@ -90,11 +90,28 @@ cgname(int k, const char *name, const struct rt_cache_cfg *c)
 static void
 cgwrite(void)
 {
-	const char *d[3] = { cgdesc[0], cgdesc[1], cgdesc[2] };
-	FILE *f = u_open(cgout);
-	int k;
+	const char *d[RT_MAXLEVEL + 1];
+	const struct rt_cache_cfg *lv;
+	const struct rt_tally *t;
+	char ev[512], name[8];
+	FILE *f;
+	int k, n, nev;
 
-	if ((k = rt_cgfile_write(f, rt_sim_cgtally(sim), d, 3, cgcmd)) == -2)
+	if (!cgflag) {	/* the hierarchy: a line per level */
+		lv = rt_ens_levels(ens, &n);
+		for (k = 0; k < n && k < RT_MAXLEVEL; k++) {
+			snprintf(name, sizeof name, "L%d", k + 1);
+			cgname(k, name, &lv[k]);
+		}
+		if (hasi)
+			cgname(k++, "L1I", &iflag);
+	} else
+		k = 3;
+	for (n = 0; n < k; n++)
+		d[n] = cgdesc[n];
+	t = rt_sim_cgtally(sim, &nev, ev, sizeof ev);
+	f = u_open(cgout);
+	if ((k = rt_cgfile_write(f, t, nev, ev, d, n, cgcmd)) == -2)
 		u_die(1, "out of memory");
 	if (k || u_close(f, cgout))
 		u_die(1, "%s:", cgout);
@@ -136,7 +153,7 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .mapw = mapfile ? mapw : 0 };
+	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL };
 	char why[200];
 	int k;
 
@@ -225,7 +242,7 @@ main(int argc, char *argv[])
 				u_bad("--width %s: 200 to 20000 pixels", optarg);
 			break;
 		case O_CG: cgflag = 1; break;
-		case O_CGOUT: cgout = optarg; cgflag = 1; break;
+		case O_CGOUT: cgout = optarg; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
 				u_bad("-I %s: unknown format", optarg);
@@ -281,6 +298,8 @@ main(int argc, char *argv[])
 	}
 	if (nE && nc)
 		u_bad("-E and -c: give the configurations one way");
+	if (cgout && (nE || dflag || misses || diffmode))
+		u_bad("--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff");
 	if (cgflag && (gflag == RT_KEY_SET || gflag == RT_KEY_REGION))
 		u_bad("--cachegrind: -g loc or func");
 	if (cgflag && (dflag || misses || threec || diffmode || mapfile || tempw))

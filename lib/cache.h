@@ -252,14 +252,16 @@ int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *dia
     size_t errlen);
 int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
-/* cachegrind's counts by source location (rows of struct rt_cgstats by
- * location id, lib/cache/cgfile.c): cachegrind's output file (desc lines,
- * cmd, events, fl= fn= and a line of counts per source line, summary),
- * which cg_annotate, cg_diff, cg_merge and KCachegrind read; a table by
- * key (loc or func), rows by first-level misses (I1mr + D1mr + D1mw),
- * most first; a summary for people, labelled as cachegrind's. */
-int rt_cgfile_write(FILE *f, const struct rt_tally *t, const char *const *desc, int ndesc,
-    const char *cmd);
+/* Counts by source location (rows of nev uint64_t by location id, as
+ * struct rt_cgstats for cachegrind's model; lib/cache/cgfile.c):
+ * cachegrind's output file (desc lines, cmd, events, fl= fn= and a line
+ * of counts per source line, summary), which cg_annotate, cg_diff,
+ * cg_merge and KCachegrind read; evnames NULL for cachegrind's nine.  A
+ * table of cachegrind's counts by key (loc or func), rows by first-level
+ * misses (I1mr + D1mr + D1mw), most first; a summary for people,
+ * labelled as cachegrind's. */
+int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
+    const char *const *desc, int ndesc, const char *cmd);
 int rt_cgby_write(FILE *f, int key, const struct rt_tally *t);
 int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
@@ -289,6 +291,7 @@ struct rt_sim_cfg {
 	FILE *out;			/* the streams and the table */
 	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
 	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
+	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
 };
 struct rt_sim;
 /* Build the hierarchies: 0, -1 with why for a bad configuration, -2 with
@@ -300,7 +303,12 @@ int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
  * by location are kept (rt_sim_cgtally). */
 struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key,
     int bylocs);
-const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s);
+/* The counts by location, and their number and names: cachegrind's
+ * nine, or for a hierarchy kept (rt_sim_cfg's bylocs) per
+ * kind Ir, Dr, Dw the block accesses and the misses at each level k
+ * (IkmR, DkmR, Dkmw; a modify is a read that may miss and a write). */
+const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names,
+    size_t len);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
 int rt_sim_items(void *sim, struct rt_rec *v, int n);

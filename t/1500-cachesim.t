@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 84
+plan 86
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -265,6 +265,11 @@ check_same "-A: cachegrind's labelled summary, of the same counts" \
     "cachesim $G -A $tmp/nl.txt | awk '/^I   refs:/ {print \$3} /^D1  misses:/ {print \$3, \$5, \$8}' | tr -d ," \
     "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{print \$1; print \$5 + \$8, \$5, \$8}'"
 check_fail "--cachegrind -g set: refused" 2 "--cachegrind: -g loc or func" "cachesim --cachegrind -g set $tmp/nl.txt"
+cachesim -c 4K:2:64 -c 64K:8:64 -c 256K:8:64 --cachegrind-out "$tmp/h.cg" "$tmp/nl.txt" >"$tmp/h.tab"
+check_same "--cachegrind-out of a hierarchy: events per level, adding up to the table's accesses and misses" \
+    "sed -n 's/^events: //p; s/^summary: //p' $tmp/h.cg | awk 'NR == 2 {print \$1 + \$5 + \$9, \$2 + \$6 + \$10, \$3 + \$7 + \$11, \$4 + \$8 + \$12; next} {print}'" \
+    "echo 'Ir I1mr I2mr I3mr Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw '; awk '\$1 == \"L1\" {printf \"%s %s\", \$6, \$10} \$1 ~ /^L[23]\$/ {printf \" %s\", \$10} END {print \"\"}' $tmp/h.tab"
+check "... and cg_annotate reads it" "cg_annotate $tmp/h.cg | grep -q 'nolibc.c:multiply'"
 
 # -g by location on a trace without locations: every row '-', said so
 check_fail "-g func without locations: said, with the fix" 0 \

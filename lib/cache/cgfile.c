@@ -1,6 +1,7 @@
-/* cgfile.c: cachegrind's counts by source location, written as
- * cachegrind writes them: its output file (read by cg_annotate, cg_diff,
- * cg_merge, KCachegrind), a table by line or function, and its summary. */
+/* cgfile.c: counts by source location written as cachegrind writes
+ * them: its output file (read by cg_annotate, cg_diff, cg_merge,
+ * KCachegrind), for cachegrind's model or any hierarchy; a table of
+ * cachegrind's counts by line or function; its summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,15 @@ struct row {
 static const uint64_t *
 counts(const struct rt_tally *t, uint64_t k)
 {
-	return &((const struct rt_cgstats *)rt_tally_get(t, k))->ir;
+	return rt_tally_get(t, k);
 }
 
 static int
-used(const uint64_t *v)
+used(const uint64_t *v, int nev)
 {
 	int i;
 
-	for (i = 0; i < NEV; i++)
+	for (i = 0; i < nev; i++)
 		if (v[i])
 			return 1;
 	return 0;
@@ -48,7 +49,7 @@ byplace(const void *a, const void *b)
 
 /* The rows in use, one per location, named as cachegrind names them. */
 static struct row *
-rows(const struct rt_tally *t, size_t *n)
+rows(const struct rt_tally *t, int nev, size_t *n)
 {
 	const struct rt_loc *l;
 	struct row *r;
@@ -57,7 +58,7 @@ rows(const struct rt_tally *t, size_t *n)
 	if ((r = calloc(rt_tally_keys(t) + 1, sizeof *r)) == NULL)
 		return NULL;
 	for (*n = 0, k = 0; k < rt_tally_keys(t); k++) {
-		if (!used(counts(t, k)))
+		if (!used(counts(t, k), nev))
 			continue;
 		l = rt_loc_get((uint32_t)k);
 		r[*n].key = k;
@@ -71,31 +72,37 @@ rows(const struct rt_tally *t, size_t *n)
 }
 
 static void
-putv(FILE *f, const uint64_t *v)
+putv(FILE *f, const uint64_t *v, int nev)
 {
 	int i;
 
-	for (i = 0; i < NEV; i++)
+	for (i = 0; i < nev; i++)
 		fprintf(f, " %llu", (unsigned long long)v[i]);
 	fputc('\n', f);
 }
 
 int
-rt_cgfile_write(FILE *f, const struct rt_tally *t, const char *const *desc, int ndesc,
-    const char *cmd)
+rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
+    const char *const *desc, int ndesc, const char *cmd)
 {
 	const char *fl = NULL, *fn = NULL;
-	uint64_t sum[NEV] = { 0 };
+	uint64_t *sum;
 	struct row *r;
 	size_t n, i;
 	int k;
 
-	if ((r = rows(t, &n)) == NULL)
+	if (evnames == NULL)
+		evnames = events;
+	if ((sum = calloc((size_t)nev, sizeof *sum)) == NULL)
 		return -2;
+	if ((r = rows(t, nev, &n)) == NULL) {
+		free(sum);
+		return -2;
+	}
 	qsort(r, n, sizeof *r, byplace);
 	for (k = 0; k < ndesc; k++)
 		fprintf(f, "desc: %s\n", desc[k]);
-	fprintf(f, "cmd: %s\nevents: %s \n", cmd, events);	/* cachegrind's space */
+	fprintf(f, "cmd: %s\nevents: %s \n", cmd, evnames);	/* cachegrind's space */
 	for (i = 0; i < n; i++) {
 		if (fl == NULL || strcmp(fl, r[i].file) != 0) {
 			fprintf(f, "fl=%s\n", r[i].file);
@@ -106,13 +113,14 @@ rt_cgfile_write(FILE *f, const struct rt_tally *t, const char *const *desc, int 
 		fl = r[i].file;
 		fn = r[i].func;
 		fprintf(f, "%u", r[i].line);
-		putv(f, r[i].v);
-		for (k = 0; k < NEV; k++)
+		putv(f, r[i].v, nev);
+		for (k = 0; k < nev; k++)
 			sum[k] += r[i].v[k];
 	}
 	fprintf(f, "summary:");
-	putv(f, sum);
+	putv(f, sum, nev);
 	free(r);
+	free(sum);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -150,7 +158,7 @@ rt_cgby_write(FILE *f, int key, const struct rt_tally *t)
 	char buf[4096];
 	int k;
 
-	if ((r = rows(t, &n)) == NULL)
+	if ((r = rows(t, NEV, &n)) == NULL)
 		return -2;
 	/* a row per key: per location, or the locations of a function summed */
 	g = calloc(n + 1, sizeof *g);

@@ -22,6 +22,7 @@ struct rt_sim {
 	struct rt_evmap *map;
 	struct rt_temp *temp;
 	struct rt_tally *tally;
+	struct rt_tally *bylocs;	/* a hierarchy's counts by location */
 	struct rt_writer *mw;		/* the miss stream */
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
@@ -44,6 +45,26 @@ down(void *ctx, uint64_t addr, int op)
 		s->err = S_WRITE;
 		s->errnum = errno;
 	}
+}
+
+/* A block access by location: Ir, Dr, Dw, each with the misses per level */
+static int
+locs(struct rt_sim *s, const struct rt_rec *rec, int lv)
+{
+	uint64_t *r = rt_tally_row(s->bylocs, rec->loc), *c;
+	int k;
+
+	if (r == NULL) {
+		s->err = S_GROUPS;
+		return -1;
+	}
+	c = r + (rec->op == RT_IFETCH ? 0 : rec->op == RT_WRITE ? 2 : 1) * (s->nc + 1);
+	c[0]++;
+	for (k = 0; k < lv && k < s->nc; k++)
+		c[1 + k]++;
+	if (rec->op == RT_MODIFY)	/* and its write, which hits */
+		r[2 * (s->nc + 1)]++;
+	return 0;
 }
 
 /* Every first-level block of an access, served: the per-access outputs. */
@@ -69,6 +90,8 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 		s->err = S_GROUPS;
 		return;
 	}
+	if (s->bylocs != NULL && locs(s, rec, lv[0]))
+		return;
 	if (s->c.records)
 		rt_cacherec_write(s->c.out, rec->seq, lv[0], n, rt_hier_evicted(h));
 }
@@ -127,7 +150,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	const struct rt_cache_cfg *cfg;
 	struct rt_sim *s;
 	uint64_t w;
-	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff;
+	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff || c->bylocs;
 
 	*sp = NULL;
 	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
@@ -167,6 +190,9 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	if (c->key >= 0 &&
 	    (s->tally = rt_tally_new((size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
 		return -2;
+	if (c->bylocs &&
+	    (s->bylocs = rt_tally_new(3 * (size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
+		return -2;
 	if (obs)
 		rt_ens_observe(e, served, s);
 	return 0;
@@ -191,9 +217,28 @@ rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylo
 }
 
 const struct rt_tally *
-rt_sim_cgtally(const struct rt_sim *s)
+rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names, size_t len)
 {
-	return s->tally;
+	static const char kind[] = "IDD", *rw[] = { "r", "r", "w" };
+	size_t n = 0;
+	int c, k;
+
+	if (s->cg != NULL) {
+		*nev = 9;
+		snprintf(names, len, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw");
+		return s->tally;
+	}
+	*nev = 3 * (s->nc + 1);
+	for (c = 0; c < 3; c++)
+		for (k = 0; k <= s->nc && n < len; k++) {
+			if (k == 0)
+				n += (size_t)snprintf(names + n, len - n, "%s%c%s", c ? " " : "",
+				    kind[c], rw[c]);
+			else
+				n += (size_t)snprintf(names + n, len - n, " %c%dm%s", kind[c], k,
+				    rw[c]);
+		}
+	return s->bylocs;
 }
 
 void
@@ -298,5 +343,6 @@ rt_sim_free(struct rt_sim *s)
 	rt_evmap_free(s->map);
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
+	rt_tally_free(s->bylocs);
 	free(s);
 }
