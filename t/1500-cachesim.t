@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 86
+plan 89
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -64,6 +64,13 @@ check_same "--by func: every access of the sort phase is bsort's or main's" \
     "cachesim $tmp/bsl | awk '\$1 == \"L1\" {print \$6}'"
 check "-g loc: rows are file:line" "cachesim -g loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
 check_fail "-g something else: exit 2" 2 "set, region, loc or func" "cachesim -g colour $tmp/r.txt"
+check "-g loc: rows by L1 misses, most first" \
+    "cachesim -c 128:1:64 -g loc $tmp/bsl | awk '!/^#/ {if (n++ && \$3 > p) exit 1; p = \$3} END {exit n < 5}'"
+check "-g func: fetches + reads + writes = accesses, L1_ratio = misses / accesses, shares add up to 1" \
+    "cachesim -c 128:1:64 -g func $tmp/bsl | awk '!/^#/ {n++; if (\$4 + \$5 + \$6 != \$2 || \$7 != sprintf(\"%.6f\", \$3 / \$2)) exit 1; s += \$8} END {exit !(n >= 2 && s > 0.9999 && s < 1.0001)}'"
+printf '#reftrace trace 1\n0 R 0x0 4 - - /src/p/a.c:3 f -\n1 R 0x40 4 - - /src/p/q/b.c:5 g -\n2 W 0x80 4 - - /src/p/q/b.c:5 g -\n' >"$tmp/roots"
+check_same "-g loc: paths relative to the directory they share, named in #root" \
+    "cachesim -g loc $tmp/roots | sed 1d" "printf '#root /src/p/\nq/b.c:5 2 2 2 2 0 1 1 1.000000 0.666667\na.c:3 1 1 1 1 0 1 0 1.000000 0.333333\n'"
 
 # hand-worked: 0x1000ccee, 256-byte blocks: block 0x1000cc, set 76 of 128
 printf 'R 0x1000ccee\nR %s\nR %s\n' $(printf '0x%x 0x%x' $((0x1000ccee + 32768)) $((0x1000ccee + 256))) | mk >"$tmp/set"

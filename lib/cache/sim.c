@@ -188,7 +188,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 			return -2;
 	}
 	if (c->key >= 0 &&
-	    (s->tally = rt_tally_new((size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
+	    (s->tally = rt_tally_new((size_t)(s->nc + 4) * sizeof(uint64_t))) == NULL)
 		return -2;
 	if (c->bylocs &&
 	    (s->bylocs = rt_tally_new(3 * (size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)

@@ -333,27 +333,59 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 	return ferror(f) ? -1 : 0;
 }
 
+struct byrow { uint64_t key; const uint64_t *r; };
+
+static int
+bymisses(const void *a, const void *b)
+{
+	const struct byrow *x = a, *y = b;
+
+	if (x->r[1] != y->r[1])
+		return x->r[1] < y->r[1] ? 1 : -1;
+	if (x->r[0] != y->r[0])
+		return x->r[0] < y->r[0] ? 1 : -1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Rows by L1 misses, most first (sets in their order); paths relative to
+ * the directory they share, named in a #root line. */
 int
 rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
 {
-	const uint64_t *r;
-	char buf[4096];
-	uint64_t g;
+	struct byrow *v;
+	char buf[4096], root[4096];
+	uint64_t g, all = 0;
+	size_t n = 0, i, rl;
 	int k;
 
+	if ((v = calloc(rt_tally_keys(t) + 1, sizeof *v)) == NULL)
+		return -2;
+	for (g = 0; g < rt_tally_keys(t); g++)
+		if ((v[n].r = rt_tally_get(t, g))[0] != 0) {
+			v[n++].key = g;
+			all += v[n - 1].r[1];
+		}
+	if (key != RT_KEY_SET)
+		qsort(v, n, sizeof *v, bymisses);
+	rl = rt_tally_root(key, t, sizeof(uint64_t), root, sizeof root);
 	fprintf(f, "#reftrace %s%s 1 %s accesses", rt_stream_name(RT_STREAM_CACHE_BY),
 	    rt_key_name(key), rt_key_name(key));
 	for (k = 1; k <= nlevels; k++)
 		fprintf(f, " L%d_misses", k);
-	fputc('\n', f);
-	for (g = 0; g < rt_tally_keys(t); g++) {
-		if ((r = rt_tally_get(t, g))[0] == 0)
-			continue;
-		fputs(rt_key_label(key, g, buf, sizeof buf), f);
-		for (k = 0; k <= nlevels; k++)
+	fprintf(f, " fetches reads writes L1_ratio share\n");
+	if (rl)
+		fprintf(f, "#root %s\n", root);
+	for (i = 0; i < n; i++) {
+		const uint64_t *r = v[i].r;
+		const char *lab = rt_key_label(key, v[i].key, buf, sizeof buf);
+
+		fputs(rl && strncmp(lab, root, rl) == 0 ? lab + rl : lab, f);
+		for (k = 0; k <= nlevels + 3; k++)
 			fprintf(f, " %llu", (unsigned long long)r[k]);
-		fputc('\n', f);
+		fprintf(f, " %.6f %.6f\n", r[0] ? (double)r[1] / (double)r[0] : 0,
+		    all ? (double)r[1] / (double)all : 0);
 	}
+	free(v);
 	return ferror(f) ? -1 : 0;
 }
 
