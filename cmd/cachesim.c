@@ -11,6 +11,7 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
+static int unfold;			/* --unfold: -g rows of every object */
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
@@ -29,7 +30,8 @@ static struct rt_writer *mw;		/* the miss stream */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
+enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
+	O_UNFOLD, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -54,6 +56,7 @@ static const struct u_opt opts[] = {
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
+	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
 	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
 	{ 0 }
 };
@@ -153,7 +156,7 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL };
+	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL, .fold = !unfold };
 	char why[200];
 	int k;
 
@@ -242,6 +245,7 @@ main(int argc, char *argv[])
 				u_bad("--width %s: 200 to 20000 pixels", optarg);
 			break;
 		case O_CG: cgflag = 1; break;
+		case O_UNFOLD: unfold = 1; break;
 		case O_CGOUT: cgout = optarg; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)

@@ -191,9 +191,15 @@ uint64_t rt_tally_keys(const struct rt_tally *t);	/* keys below have rows */
 const char *rt_key_missing(int key, const struct rt_tally *t);
 const void *rt_tally_get(const struct rt_tally *t, uint64_t key);
 void rt_tally_free(struct rt_tally *t);
-/* cachesim -g: a row is the accesses (a modify is two) and the misses
- * at each of n levels; served is the level that served the access. */
+/* cachesim -g: a row is the accesses (a modify is two), the misses at
+ * each of n levels, then the fetches, reads and writes (a modify is a
+ * read and a write): n + 4 counts; served is the level that served the
+ * access. */
 int rt_tally_access(struct rt_tally *t, uint64_t key, int op, int served, int n);
+/* The directory the absolute paths of a loc table's used rows (the first
+ * rowsize bytes not all zero) share, in root: its length, 0 if none. */
+size_t rt_tally_root(int key, const struct rt_tally *t, size_t rowsize, char *root,
+    size_t len);
 
 /* Running statistics (Welford) of distances, RT_COLD counted apart. */
 struct rt_welford { uint64_t n, cold; double mean, m2; };
@@ -292,6 +298,8 @@ struct rt_sim_cfg {
 	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
 	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
 	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
+	int fold;			/* -g loc, func: an object not the program's
+					 * (the trace's first) in one row, [name] */
 };
 struct rt_sim;
 /* Build the hierarchies: 0, -1 with why for a bad configuration, -2 with

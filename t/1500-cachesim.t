@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 89
+plan 91
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -68,6 +68,12 @@ check "-g loc: rows by L1 misses, most first" \
     "cachesim -c 128:1:64 -g loc $tmp/bsl | awk '!/^#/ {if (n++ && \$3 > p) exit 1; p = \$3} END {exit n < 5}'"
 check "-g func: fetches + reads + writes = accesses, L1_ratio = misses / accesses, shares add up to 1" \
     "cachesim -c 128:1:64 -g func $tmp/bsl | awk '!/^#/ {n++; if (\$4 + \$5 + \$6 != \$2 || \$7 != sprintf(\"%.6f\", \$3 / \$2)) exit 1; s += \$8} END {exit !(n >= 2 && s > 0.9999 && s < 1.0001)}'"
+trfilter -e "$D/bsort" -l "$D/bsort-reversed.lk.gz" >"$tmp/bsw"
+check "-g func: the loader's and libc's rows folded into one each, after the program's" \
+    "cachesim -g func $tmp/bsw | awk '!/^#/ {if (\$1 ~ /^\\[/) {f[\$1]++; last = 1} else if (last) exit 1; else if (\$1 == \"bsort\") b++} END {exit !(b && f[\"[ld-linux-x86-64.so.2]\"] && f[\"[libc.so.6]\"])}'"
+check_same "... the same accesses as --unfold's rows of every function, in fewer rows" \
+    "cachesim -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n < 30)}'" \
+    "cachesim --unfold -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n > 100)}'"
 printf '#reftrace trace 1\n0 R 0x0 4 - - /src/p/a.c:3 f -\n1 R 0x40 4 - - /src/p/q/b.c:5 g -\n2 W 0x80 4 - - /src/p/q/b.c:5 g -\n' >"$tmp/roots"
 check_same "-g loc: paths relative to the directory they share, named in #root" \
     "cachesim -g loc $tmp/roots | sed 1d" "printf '#root /src/p/\nq/b.c:5 2 2 2 2 0 1 1 1.000000 0.666667\na.c:3 1 1 1 1 0 1 0 1.000000 0.333333\n'"

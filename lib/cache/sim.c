@@ -23,6 +23,10 @@ struct rt_sim {
 	struct rt_temp *temp;
 	struct rt_tally *tally;
 	struct rt_tally *bylocs;	/* a hierarchy's counts by location */
+	struct rt_sym *objs;		/* -g loc, func: the objects, to fold */
+	uint32_t prog;			/* the first object's path: the program */
+	uint32_t *folded;		/* by object: the key of its one row */
+	size_t nfolded;
 	struct rt_writer *mw;		/* the miss stream */
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
@@ -45,6 +49,35 @@ down(void *ctx, uint64_t addr, int op)
 		s->err = S_WRITE;
 		s->errnum = errno;
 	}
+}
+
+/* The key of an access; by location, the accesses of an object other than
+ * the program fold into one row named [object] (the loader, libc). */
+static uint64_t
+key(struct rt_sim *s, const struct rt_rec *rec, uint64_t addr)
+{
+	const char *path, *b;
+	char name[256];
+	uint32_t *p, id;
+	int o;
+
+	if (s->objs == NULL || rec->loc == 0 || (o = rt_sym_object(s->objs, rec->pc,
+	    &path)) < 0 || (s->prog && strcmp(path, rt_str(s->prog)) == 0))
+		return rt_key_of(s->c.key, rec, addr, s->regs, s->hier);
+	if ((size_t)o >= s->nfolded) {
+		if ((p = realloc(s->folded, (size_t)(o + 1) * sizeof *p)) == NULL)
+			return rt_key_of(s->c.key, rec, addr, s->regs, s->hier);
+		memset(p + s->nfolded, 0, ((size_t)o + 1 - s->nfolded) * sizeof *p);
+		s->folded = p;
+		s->nfolded = (size_t)o + 1;
+	}
+	if (s->folded[o] == 0) {
+		b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		snprintf(name, sizeof name, "[%s]", b);
+		id = rt_str_intern(name, strlen(name));
+		s->folded[o] = s->c.key == RT_KEY_LOC ? rt_loc_intern(0, 0, id) : id;
+	}
+	return s->folded[o];
 }
 
 /* A block access by location: Ir, Dr, Dw, each with the misses per level */
@@ -85,8 +118,8 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 		    rt_hier_miss3c(h)[0], rt_hier_evicted(h)[0] != UINT64_MAX);
 	if (s->temp != NULL)
 		rt_temp_write(s->temp, s->c.out, rec->seq, lv[0]);
-	if (s->tally != NULL && rt_tally_access(s->tally,
-	    rt_key_of(s->c.key, rec, addr, s->regs, h), rec->op, lv[0], s->nc)) {
+	if (s->tally != NULL && rt_tally_access(s->tally, key(s, rec, addr), rec->op, lv[0],
+	    s->nc)) {
 		s->err = S_GROUPS;
 		return;
 	}
@@ -103,6 +136,11 @@ item(struct rt_sim *s, struct rt_rec *rec)
 		if (rec->kind == RT_REGION && rt_regions_add(s->regs, rec)) {
 			s->err = S_NOMEM;
 			return;
+		}
+		if (rec->kind == RT_OBJECT && s->objs != NULL) {
+			if (s->prog == 0)
+				s->prog = rec->name;
+			rt_sym_add(s->objs, rt_str(rec->name), rec->addr);	/* else not folded */
 		}
 		if (s->cg == NULL)	/* a flush: its write-backs go down before it */
 			rt_ens_event(s->ens, rec);
@@ -189,6 +227,9 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	}
 	if (c->key >= 0 &&
 	    (s->tally = rt_tally_new((size_t)(s->nc + 4) * sizeof(uint64_t))) == NULL)
+		return -2;
+	if ((c->key == RT_KEY_LOC || c->key == RT_KEY_FUNC) && c->fold &&
+	    (s->objs = rt_sym_new()) == NULL)
 		return -2;
 	if (c->bylocs &&
 	    (s->bylocs = rt_tally_new(3 * (size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
@@ -344,5 +385,8 @@ rt_sim_free(struct rt_sim *s)
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
 	rt_tally_free(s->bylocs);
+	if (s->objs != NULL)
+		rt_sym_free(s->objs);
+	free(s->folded);
 	free(s);
 }

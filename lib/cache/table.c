@@ -333,13 +333,15 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 	return ferror(f) ? -1 : 0;
 }
 
-struct byrow { uint64_t key; const uint64_t *r; };
+struct byrow { uint64_t key; const uint64_t *r; int folded; };
 
 static int
 bymisses(const void *a, const void *b)
 {
 	const struct byrow *x = a, *y = b;
 
+	if (x->folded != y->folded)	/* the program's rows first */
+		return x->folded - y->folded;
 	if (x->r[1] != y->r[1])
 		return x->r[1] < y->r[1] ? 1 : -1;
 	if (x->r[0] != y->r[0])
@@ -347,8 +349,9 @@ bymisses(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Rows by L1 misses, most first (sets in their order); paths relative to
- * the directory they share, named in a #root line. */
+/* Rows by L1 misses, most first (sets in their order), an object's folded
+ * row ([libc.so.6]) after the program's; paths relative to the directory
+ * they share, named in a #root line. */
 int
 rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
 {
@@ -362,6 +365,8 @@ rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
 		return -2;
 	for (g = 0; g < rt_tally_keys(t); g++)
 		if ((v[n].r = rt_tally_get(t, g))[0] != 0) {
+			v[n].folded = key != RT_KEY_SET && g &&
+			    *rt_key_label(key, g, buf, sizeof buf) == '[';
 			v[n++].key = g;
 			all += v[n - 1].r[1];
 		}
