@@ -400,7 +400,7 @@ struct rt_rdist_cfg {
 	uint64_t seed;
 	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none) */
 };
-struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; };
+struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; uint8_t op; };
 typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);
 struct rt_rdist;
 struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,

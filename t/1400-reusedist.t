@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 70
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -185,3 +185,24 @@ check "-M of a bin at distance 12 M: its bins, in under 32 MB" \
 printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 10\n#rate 1\n5 5 10 1 1\n100000 100000 0 0 1\n' >"$tmp/zero.h"
 check "-M: a bin of count 0 is left out" \
     "reusedist -M --exact $tmp/zero.h >$tmp/zero.out && test \"\$(grep -v '^#' $tmp/zero.out | cut -d' ' -f1-3)\" = '5 5 10'"
+
+# cachegrind's file of the misses of fully associative LRU caches of
+# chosen sizes, per source line: each size's misses are cachesim's
+trfilter -e "$D/bsort" -l "$D/bsort-reversed.lk.gz" >"$tmp/bsw"
+reusedist --cachegrind-out "$tmp/r.cg" --sizes 1K,8K "$tmp/bsw" >/dev/null
+check_same "--cachegrind-out --sizes 1K,8K: the misses of each size = cachesim's fully associative LRU" \
+    "sed -n 's/^summary: //p' $tmp/r.cg | awk '{print \$2 + \$5 + \$8; print \$3 + \$6 + \$9}'" \
+    "for s in 1K 8K; do cachesim -c \$s:full:64 $tmp/bsw | awk '\$1 == \"L1\" {print \$10}'; done"
+check_same "... and its accesses are the histogram's" \
+    "sed -n 's/^summary: //p' $tmp/r.cg | awk '{print \$1 + \$4 + \$7}'" \
+    "reusedist $tmp/bsw | sed -n 's/^#accesses //p'"
+check_same "... the events named by kind and size, a desc: line per size" \
+    "sed -n 's/^events: //p; s/^desc: //p' $tmp/r.cg" \
+    "printf 'LRU1 cache:       1024 B, 64 B, fully associative\nLRU2 cache:       8192 B, 64 B, fully associative\nIr I1mr I2mr Dr D1mr D2mr Dw D1mw D2mw \n'"
+if command -v cg_annotate >/dev/null; then
+	check "... and cg_annotate reads it" "cg_annotate $tmp/r.cg | grep -q 'dl-lookup.c:do_lookup_x'"
+else
+	skip "no cg_annotate (valgrind)"
+fi
+check_fail "--cachegrind-out of a sample: refused" 2 "exact reuse distances" \
+    "reusedist -H 0.5 --cachegrind-out $tmp/x.cg $tmp/bsw"

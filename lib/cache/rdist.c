@@ -262,6 +262,7 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	p->block = b;
 	p->loc = rec->loc;
 	p->var = rec->var;
+	p->op = rec->op;
 	if (d->npend <= TAHEAD && !rep)
 		rt_reuse_prefetch(d->eng, b);
 	return 0;
