@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 70
+plan 72
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -206,3 +206,12 @@ else
 fi
 check_fail "--cachegrind-out of a sample: refused" 2 "exact reuse distances" \
     "reusedist -H 0.5 --cachegrind-out $tmp/x.cg $tmp/bsw"
+
+# a sampled curve has no row for a cache smaller than its resolution,
+# 1/rate blocks, which it cannot tell from none (at 1 block, 0.003 for
+# an exact 0.80); from there on its rows are written
+reusedist -C -H 0.01 "$D/fir2dim.lk.gz" >"$tmp/s.mrc"
+check "-C -H 0.01: #resolution 100, no row of 1 to 99 blocks, one at 100, rows after" \
+    "grep -q '^#resolution 100\$' $tmp/s.mrc && awk '!/^#/ && \$1 > 0 && \$1 < 100 {exit 1} !/^#/ && \$1 == 100 {h++} !/^#/ && \$1 >= 100 {n++} END {exit h != 1 || n < 5}' $tmp/s.mrc"
+check "-C exact: no #resolution, a row at 1 block" \
+    "reusedist -C $D/fir2dim.lk.gz | awk '/^#resolution/ {exit 1} \$1 == 1 {n++} END {exit n != 1}'"
