@@ -3,7 +3,7 @@
 # axis against the regions touched, the array grid against a count from
 # the trace, pictures that decode.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 22
 
 T="python3 $(dirname "$0")/topo.py"
 # Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
@@ -39,6 +39,9 @@ check_same "standard input reads as a file does (the spool)" "trmap --counts <$t
 check_same "--regions: accesses and bytes per region, counted by awk" \
     "trmap --regions $tmp/two | awk '!/^#/ { print \$1, \$5, \$6 }'" \
     "awk '$HEX !/^#/ { k = hex(\$3) < 2^29 ? \"A\" : \"B\"; n[k]++; b[k] += \$4 } END { print \"A\", n[\"A\"], b[\"A\"]; print \"B\", n[\"B\"], b[\"B\"] }' $tmp/two"
+check_fail "--regions of a trace that registers none: said, status 0" 0 \
+    "^trmap: --regions: the trace registers no region" "grep -v '^#region' $tmp/two | trmap --regions"
+check "--regions with regions: no word on stderr" "trmap --regions $tmp/two 2>$tmp/re >/dev/null && test ! -s $tmp/re"
 check_same "--array B:8: each element's accesses = a count from the trace" \
     "trmap --array B:8 -O svg $tmp/two >$tmp/b.svg && python3 -c 'import sys, re, base64, zlib, struct
 s = open(sys.argv[1]).read(); d = base64.b64decode(re.search(\"base64,([^\\\"]*)\", s).group(1)); p, idat = 8, b\"\"
