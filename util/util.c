@@ -171,7 +171,9 @@ u_name(const char *path)
  * and the status, as a bad file among good ones. */
 #define HOLD (64 * 1024)
 static struct {
-	int real, rd, on, released, status, go;
+	int real, rd, on, released, status, go, tsv;
+	char *line;		/* RT_TSV: the line so far */
+	size_t nline, cline;
 	char *buf;
 	size_t n;
 	pthread_t thr;
@@ -180,7 +182,7 @@ static struct {
 } hold = { .real = -1 };
 
 static void
-holdwrite(const char *p, size_t n)
+rawwrite(const char *p, size_t n)
 {
 	ssize_t k;
 
@@ -194,6 +196,54 @@ holdwrite(const char *p, size_t n)
 		}
 		p += k;
 		n -= (size_t)k;
+	}
+}
+
+/* RT_TSV: a table as tab-separated values: a #reftrace line's columns
+ * (or a "# a b c" header's) as the one header line, other comments
+ * dropped, blanks between fields a tab. */
+static void
+tsvline(char *l, size_t n)
+{
+	char *f, *save = NULL, *o = l;
+	int i = 0, skip;
+
+	l[n] = '\0';
+	if (*l == '#') {
+		skip = strncmp(l, "#reftrace ", 10) == 0 ? 3 : strncmp(l, "# ", 2) == 0 ? 1 : -1;
+		if (skip < 0)
+			return;
+	} else
+		skip = 0;
+	for (f = strtok_r(l, " \t", &save); f; f = strtok_r(NULL, " \t", &save))
+		if (i++ >= skip) {
+			if (o != l)
+				*o++ = '\t';
+			memmove(o, f, strlen(f));
+			o += strlen(f);
+		}
+	*o++ = '\n';
+	if (o - l > 1)
+		rawwrite(l, (size_t)(o - l));
+}
+
+static void
+holdwrite(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!hold.tsv) {
+		rawwrite(p, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (hold.nline + 2 > hold.cline && (hold.line = realloc(hold.line,
+		    hold.cline = hold.cline ? 2 * hold.cline : 4096)) == NULL)
+			_exit(1);
+		if ((hold.line[hold.nline++] = p[i]) == '\n') {
+			tsvline(hold.line, hold.nline - 1);
+			hold.nline = 0;
+		}
 	}
 }
 
@@ -214,9 +264,11 @@ relay(void *arg)
 		if (hold.released) {
 			holdwrite(b, (size_t)k);
 			/* under way: the pipe straight to the output, where it can */
-			while (!nosplice &&
+			while (!nosplice && !hold.tsv &&
 			    (k = splice(hold.rd, NULL, hold.real, NULL, 1 << 20, SPLICE_F_MOVE)) > 0)
 				;
+			if (hold.tsv)
+				continue;
 			if (!nosplice && k == 0)
 				break;
 			if (!nosplice && errno == EPIPE)
@@ -236,6 +288,8 @@ relay(void *arg)
 	if (!hold.released && (__atomic_load_n(&hold.status, __ATOMIC_SEQ_CST) == 0 ||
 	    __atomic_load_n(&hold.go, __ATOMIC_SEQ_CST)))
 		holdwrite(hold.buf, hold.n);
+	if (hold.tsv && hold.nline && (hold.released || hold.status == 0 || hold.go))
+		tsvline(hold.line, hold.nline);	/* a last line without its newline */
 	return NULL;
 }
 
@@ -270,8 +324,9 @@ holdstart(void)
 
 	on_exit(holdend, NULL);
 	rt_on_trace(u_release);
-	if (isatty(STDOUT_FILENO) || fcntl(STDOUT_FILENO, F_GETFD) < 0 ||
-	    getenv("RT_NOHOLD") != NULL)
+	hold.tsv = getenv("RT_TSV") != NULL && *getenv("RT_TSV") != '\0';
+	if ((isatty(STDOUT_FILENO) && !hold.tsv) || fcntl(STDOUT_FILENO, F_GETFD) < 0 ||
+	    (getenv("RT_NOHOLD") != NULL && !hold.tsv))
 		return;
 	if ((hold.real = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0)
 		return;

@@ -66,7 +66,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec)
 	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
-		fprintf(f, " - - - - - - - - - - -%s\n", threec ? " - - -" : "");
+		fprintf(f, " - - - - - - - - - -%s\n", threec ? " - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -162,8 +162,8 @@ readrow(struct rt_cache_row *r, char **f, int nf, int cols3)
 	char *p, *save = NULL;
 	int i;
 
-	/* the memory row has always had a dash more than the header */
-	if (nf < 2 || nf != 19 + 3 * cols3 + (strcmp(f[1], "-") == 0) ||
+	/* the memory row of tables before 0.2 had a dash more than the header */
+	if (nf < 2 || (nf != 19 + 3 * cols3 && nf != 20 + 3 * cols3 + (strcmp(f[1], "-") != 0) * 99) ||
 	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
