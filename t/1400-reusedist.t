@@ -2,13 +2,14 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 72
+plan 73
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
 mk() { printf '#reftrace trace 1\n'; awk '{print NR - 1, ($2 ? $2 : "R"), $1, ($3 ? $3 : 1)}'; }
 dist() { awk '!/^#/ {print $3}'; }
-blocks() { trfilter | awk "$HEX"' !/^#/ {printf "%.0f\n", int(hex($3) / B)}' B=$1; }
+# a modify is a read and a write of its block (reftrace(7)): twice
+blocks() { trfilter | awk "$HEX"' !/^#/ {printf "%.0f\n", int(hex($3) / B); if ($2 == "M") printf "%.0f\n", int(hex($3) / B)}' B=$1; }
 
 # hand-worked
 printf '0\n64\n128\n0\n' | mk >"$tmp/abca"
@@ -23,7 +24,8 @@ printf '60 R 8\n0 R 4\n64 R 4\n' | mk >"$tmp/straddle"
 check_same "an access across a block boundary touches both blocks" \
     "reusedist -d $tmp/straddle | awk '!/^#/ {print \$2, \$3}'" "printf '0 -\n1 -\n0 1\n1 1\n'"
 printf '0 M 4\n0 M 4\n' | mk >"$tmp/mod"
-check_same "a modify is one access" "reusedist -d $tmp/mod | dist" "printf -- '-\n0\n'"
+check_same "a modify is a read and a write, as cachesim counts it: its write at distance 0" \
+    "reusedist -d $tmp/mod | dist" "printf -- '-\n0\n0\n0\n'"
 check_same "-B 1: byte addresses" "printf '0\n1\n0\n' | mk | reusedist -B 1 -d | dist" "printf -- '-\n-\n1\n'"
 check_same "-x: the exact histogram of a b c a a c" \
     "printf '0\n64\n128\n0\n0\n128\n' | mk | reusedist --exact | grep -v '^#'" \
@@ -61,16 +63,16 @@ for t in bsort-reversed matmul-blocked interchange-colwise; do
 	trfilter -t RWM "$D/$t.lk.gz" >"$tmp/$t"
 	check_same "$t (data): distances = the naive stack's" \
 	    "reusedist -d $tmp/$t | dist" \
-	    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/$t | $U/naive stack"
+	    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) for (m = 0; m <= (\$2 == \"M\"); m++) printf \"%.0f\\n\", b}' $tmp/$t | $U/naive stack"
 done
 zcat "$D/bsort-reversed.lk.gz" | head -30000 | trfilter >"$tmp/bsall"
 check_same "bsort with fetches, 30000 lines: the naive stack's" \
     "reusedist -d $tmp/bsall | dist" \
-    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/bsall | $U/naive stack"
+    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) for (m = 0; m <= (\$2 == \"M\"); m++) printf \"%.0f\\n\", b}' $tmp/bsall | $U/naive stack"
 
 # Mattson: the curve at C blocks = a fully associative LRU cache of C blocks
 reusedist -C "$tmp/matmul-blocked" >"$tmp/mm.mrc"
-awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) printf "%.0f\n", b}' "$tmp/matmul-blocked" >"$tmp/mm.blocks"
+awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) for (m = 0; m <= ($2 == "M"); m++) printf "%.0f\n", b}' "$tmp/matmul-blocked" >"$tmp/mm.blocks"
 for c in 1 2 3 5 8 13 21 34 55 89 144; do
 	check_same "matmul-blocked: misses at $c blocks = LRU simulation" \
 	    "awk -v c=$c '!/^#/ && \$1 <= c {m = \$3} END {print m}' $tmp/mm.mrc" "$U/naive lru $c <$tmp/mm.blocks"
@@ -215,3 +217,10 @@ check "-C -H 0.01: #resolution 100, no row of 1 to 99 blocks, one at 100, rows a
     "grep -q '^#resolution 100\$' $tmp/s.mrc && awk '!/^#/ && \$1 > 0 && \$1 < 100 {exit 1} !/^#/ && \$1 == 100 {h++} !/^#/ && \$1 >= 100 {n++} END {exit h != 1 || n < 5}' $tmp/s.mrc"
 check "-C exact: no #resolution, a row at 1 block" \
     "reusedist -C $D/fir2dim.lk.gz | awk '/^#resolution/ {exit 1} \$1 == 1 {n++} END {exit n != 1}'"
+
+# one definition of an access (reftrace(7)): reusedist's accesses and a
+# fully associative LRU cache's misses are cachesim's, modifies included
+trfilter -t RWM "$D/matmul-standard.lk.gz" >"$tmp/mmd"
+check_same "matmul (with modifies): accesses and 32K misses = cachesim -c 32K:full:64's" \
+    "reusedist -C $tmp/mmd | awk '/^#accesses/ {a = \$2} !/^#/ && \$1 <= 512 {m = \$3} END {print a, m}'" \
+    "cachesim -c 32K:full:64 $tmp/mmd | awk '\$1 == \"L1\" {print \$6, \$10}'"
