@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 91
+plan 93
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -160,25 +160,43 @@ check_fail "-E with -d is refused" 2 "one row per configuration" "cachesim -d -E
 awk 'BEGIN { for (k = 0; k < 32; k++) printf "R 0x%x\n", 4096 + 64 * (k % 16) }' >"$tmp/sweep"
 check "--map: a PNG 3:5 of the width asked, decoded" \
     "cachesim --map $tmp/m.png --width 600 $B >/dev/null && test \$($T png $tmp/m.png) = 600x360"
-check "--map: title, axes and a key of every colour (hit per level, the 3C kinds, evictions)" \
+check "--map: title, axes, and a key of the colours the map holds (the sweep: L1 hit, compulsory, no access)" \
     "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.svg $tmp/sweep >/dev/null && $T svg $tmp/sw.svg >/dev/null &&
-     for w in 'cache events' 'time (accesses)' 'L1 set' 'L1 hit' '>L2<' '>memory<' 'compulsory' 'capacity' 'conflict' 'evicted'; do grep -q \"\$w\" $tmp/sw.svg || exit 1; done"
-check_same "--map: a diagonal of compulsory misses, then one of L1 hits, at the right pixels" \
-    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.png $tmp/sweep >/dev/null &&
-     python3 -c 'import sys, zlib, struct
-d = open(sys.argv[1], \"rb\").read(); p, idat = 8, b\"\"
+     for w in 'cache events' 'time (accesses)' 'L1 set' '>L1 hit<' '>L1 miss, compulsory<' '>no access<'; do grep -q \"\$w\" $tmp/sw.svg || exit 1; done &&
+     for w in 'capacity' '>L2<' '>memory<' 'evicted'; do ! grep -q \"\$w\" $tmp/sw.svg || exit 1; done"
+# the colours inside the plot area of a PNG, and the key's swatches of the
+# same run's SVG (its desc says where the plot is and its columns)
+cat >"$tmp/plotcols.py" <<'EOF'
+import sys, zlib, struct, re
+d = open(sys.argv[1], "rb").read(); p, idat = 8, b""
 while p < len(d):
-    n, t = struct.unpack(\">I4s\", d[p:p + 8]); body = d[p + 8:p + 8 + n]
-    if t == b\"IHDR\": w, h = struct.unpack(\">II\", body[:8])
-    if t == b\"PLTE\": pal = body
-    if t == b\"IDAT\": idat += body
+    n, t = struct.unpack(">I4s", d[p:p + 8]); body = d[p + 8:p + 8 + n]
+    if t == b"IHDR": w, h = struct.unpack(">II", body[:8])
+    if t == b"PLTE": pal = body
+    if t == b"IDAT": idat += body
     p += 12 + n
 raw = zlib.decompress(idat)
-x0, y0, pw, ph = map(float, sys.argv[2:6])
-for k in range(32):
-    s = k % 16; x = int(x0 + k + 0.5); y = int(y0 + (15 - s + 0.5) * ph / 16)
-    i = raw[y * (w + 1) + 1 + x]; print(k, s, tuple(pal[3 * i:3 * i + 3]))' $tmp/sw.png \$(sed -n 's/.*; plot \\([0-9 ]*\\)<.*/\\1/p' $tmp/sw.svg)" \
-    "awk 'BEGIN { for (k = 0; k < 32; k++) print k, k % 16, k < 16 ? \"(117, 107, 177)\" : \"(171, 217, 233)\" }'"
+svg = open(sys.argv[2]).read()
+x0, y0, pw, ph, cols = map(float, re.search(r"; plot ([0-9]+) ([0-9]+) ([0-9]+) ([0-9]+); columns ([0-9]+)", svg).groups())
+px = lambda x, y: tuple(pal[3 * raw[y * (w + 1) + 1 + x]:3 * raw[y * (w + 1) + 1 + x] + 3])
+if sys.argv[3] == "colours":
+    seen = {px(x, y) for y in range(int(y0) + 1, int(y0 + ph) - 1) for x in range(int(x0) + 1, int(x0 + pw) - 1)}
+    key = {tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)) for c in re.findall(r'width="10.0" height="10.0" fill="#([0-9a-f]{6})"', svg)}
+    print(sorted(seen) == sorted(key) and len(key) >= 4, len(seen), len(key))
+else:	# the cells of the sweep: column k, set k % 16
+    for k in range(32):
+        s = k % 16; x = int(x0 + (k + 0.5) * pw / cols); y = int(y0 + (15 - s + 0.5) * ph / 16)
+        print(k, s, px(x, y))
+    print("edge", px(int(x0 + pw) - 1, int(y0 + 0.5 * ph / 16)))
+EOF
+check_same "--map: every colour inside the plot is in the key, and the key has no other (evictions, 3C)" \
+    "cachesim -3 -c 512:2:64 -c 4K:4:64 --map $tmp/mb.png $B >/dev/null && cachesim -3 -c 512:2:64 -c 4K:4:64 --map $tmp/mb.svg $B >/dev/null &&
+     python3 $tmp/plotcols.py $tmp/mb.png $tmp/mb.svg colours | cut -d' ' -f1 && grep -q 'evicted<' $tmp/mb.svg" "echo True"
+check_same "--map: a diagonal of compulsory misses, then one of L1 hits, at the right pixels; the last column at the plot's right edge" \
+    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.png $tmp/sweep >/dev/null && python3 $tmp/plotcols.py $tmp/sw.png $tmp/sw.svg cells" \
+    "awk 'BEGIN { for (k = 0; k < 32; k++) print k, k % 16, k < 16 ? \"(117, 107, 177)\" : \"(171, 217, 233)\"; print \"edge (171, 217, 233)\" }'"
+check "--map: each set's label at the middle of its band" \
+    "awk -F'\"' '/text-anchor=\"end\"/ && /<text x=\"72.0\"/ {split(\$0, a, \">\"); split(a[2], b, \"<\"); s = b[1]; c = 38 + (15 - s + 0.5) * 402 / 16; d = \$4 - 4 - c; if (d < -1.5 || d > 1.5) exit 1; n++} END {exit n < 8}' $tmp/sw.svg"
 
 # the cache table reader (cachesim -M will merge with it): a round trip
 cachesim -3 --icache 1K:2:64 -c 2K:4:64:fifo:wt:nwa -c 8K:8:64:plru "$B" >"$tmp/ct1"
