@@ -12,6 +12,8 @@ static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
 static int unfold;			/* --unfold: -g rows of every object */
+static const char *sortflag;		/* --sort: -g's column */
+static int sortcol = -1;
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
@@ -31,7 +33,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_UNFOLD, O_WIDTH };
+	O_SORT, O_UNFOLD, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -55,6 +57,7 @@ static const struct u_opt opts[] = {
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
+	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
 	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
@@ -142,7 +145,7 @@ cgsetup(void)
 		u_bad("--cachegrind: give D1 and LL with -c (and I1 with -i)");
 	i1 = hasi ? iflag : d1;
 	if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL ||
-	    (sim = rt_sim_cg(cg, regs, fo, gflag, cgout != NULL)) == NULL)
+	    (sim = rt_sim_cg(cg, regs, fo, gflag, cgout != NULL, sortcol)) == NULL)
 		u_die(1, "out of memory");
 	cgname(0, "I1", &i1);
 	cgname(1, "D1", &d1);
@@ -156,7 +159,8 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL, .fold = !unfold };
+	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL, .fold = !unfold,
+	    .sortcol = sortcol };
 	char why[200];
 	int k;
 
@@ -246,6 +250,7 @@ main(int argc, char *argv[])
 			break;
 		case O_CG: cgflag = 1; break;
 		case O_UNFOLD: unfold = 1; break;
+		case O_SORT: sortflag = optarg; break;
 		case O_CGOUT: cgout = optarg; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
@@ -320,6 +325,10 @@ main(int argc, char *argv[])
 	rt_ens_levels(ens, &k);
 	if (misses > k)
 		u_bad("--misses %d: there are %d levels", misses, k);
+	rt_ens_levels(ens, &k);
+	if (sortflag && (gflag < 0 || (sortcol = rt_bytab_column(sortflag, cgflag ? 2 : k,
+	    cgflag)) < 0))
+		u_bad("--sort %s: a column of the -g table", sortflag);
 	fo = misses ? stdout : u_open(oflag);	/* with --misses, -o names the trace */
 	if (cgflag)
 		cgsetup();

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 93
+plan 96
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -74,6 +74,12 @@ check "-g func: the loader's and libc's rows folded into one each, after the pro
 check_same "... the same accesses as --unfold's rows of every function, in fewer rows" \
     "cachesim -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n < 30)}'" \
     "cachesim --unfold -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n > 100)}'"
+check "--sort reads: rows by the reads column, largest first" \
+    "cachesim -g func --sort reads $tmp/bsw | awk '!/^#/ && \$1 !~ /^\\[/ {if (n++ && \$7 > p) exit 1; p = \$7} END {exit n < 5}'"
+check "--cachegrind -g loc --sort Dw: rows by Dw" \
+    "cachesim --cachegrind -c 1K:2:64 -c 8K:4:64 -g loc --sort Dw $tmp/bsw | awk '!/^#/ {if (n++ && \$8 > p) exit 1; p = \$8} END {exit n < 5}'"
+check_fail "--sort a column the table has not: usage error" 2 "--sort Dw: a column of the -g table" \
+    "cachesim -g func --sort Dw $tmp/bsw"
 printf '#reftrace trace 1\n0 R 0x0 4 - - /src/p/a.c:3 f -\n1 R 0x40 4 - - /src/p/q/b.c:5 g -\n2 W 0x80 4 - - /src/p/q/b.c:5 g -\n' >"$tmp/roots"
 check_same "-g loc: paths relative to the directory they share, named in #root" \
     "cachesim -g loc $tmp/roots | sed 1d" "printf '#root /src/p/\nq/b.c:5 2 2 2 2 0 1 1 1.000000 0.666667\na.c:3 1 1 1 1 0 1 0 1.000000 0.333333\n'"

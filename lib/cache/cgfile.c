@@ -13,6 +13,7 @@
 static const char *events = "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw";
 
 struct row {
+	double sk;		/* the column sorted on */
 	uint64_t key;
 	const char *file, *func, *label;
 	uint32_t line;
@@ -142,6 +143,8 @@ bymisses(const void *a, const void *b)
 	const struct row *x = a, *y = b;
 	uint64_t p = first(x->v), q = first(y->v);
 
+	if (x->sk != y->sk)
+		return x->sk < y->sk ? 1 : -1;
 	if (p != q)
 		return p < q ? 1 : -1;
 	if (x->v[0] + x->v[3] + x->v[6] != y->v[0] + y->v[3] + y->v[6])
@@ -149,13 +152,25 @@ bymisses(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
+static double
+cgratio(const uint64_t *v, int col, uint64_t all)
+{
+	switch (col) {
+	case 9: return ratio(v[1], v[0]);
+	case 10: return ratio(v[4] + v[7], v[3] + v[6]);
+	case 11: return ratio(v[2] + v[5] + v[8], v[0] + v[3] + v[6]);
+	case 12: return ratio(first(v), all);
+	default: return (double)v[col];
+	}
+}
+
 int
-rt_cgby_write(FILE *f, int key, const struct rt_tally *t)
+rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col)
 {
 	struct row *r, *g;
 	uint64_t *sums, all = 0;
-	size_t n, ng = 0, i, j;
-	char buf[4096];
+	size_t n, ng = 0, i, j, rl;
+	char buf[4096], root[4096];
 	int k;
 
 	if ((r = rows(t, NEV, &n)) == NULL)
@@ -186,13 +201,19 @@ rt_cgby_write(FILE *f, int key, const struct rt_tally *t)
 			sums[j * NEV + k] += r[i].v[k];
 		all += first(r[i].v);
 	}
+	for (i = 0; col >= 0 && i < ng; i++)
+		g[i].sk = cgratio(g[i].v, col, all);
 	qsort(g, ng, sizeof *g, bymisses);
+	rl = rt_tally_root(key, t, sizeof(struct rt_cgstats), root, sizeof root);
 	fprintf(f, "#reftrace %s%s 1 %s %s I1_ratio D1_ratio LL_ratio share\n",
 	    rt_stream_name(RT_STREAM_CACHE_BY), rt_key_name(key), rt_key_name(key), events);
+	if (rl)
+		fprintf(f, "#root %s\n", root);
 	for (i = 0; i < ng; i++) {
 		const uint64_t *v = g[i].v;
 
-		fputs(strcmp(g[i].label, "???") == 0 ? "-" : g[i].label, f);
+		fputs(strcmp(g[i].label, "???") == 0 ? "-" : rl && strncmp(g[i].label, root, rl) ==
+		    0 ? g[i].label + rl : g[i].label, f);
 		for (k = 0; k < NEV; k++)
 			fprintf(f, " %llu", (unsigned long long)v[k]);
 		fprintf(f, " %.6f %.6f %.6f %.6f\n", ratio(v[1], v[0]), ratio(v[4] + v[7], v[3] + v[6]),

@@ -240,7 +240,8 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 }
 
 struct rt_sim *
-rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylocs)
+rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylocs,
+    int sortcol)
 {
 	struct rt_sim *s = calloc(1, sizeof *s);
 
@@ -249,6 +250,7 @@ rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylo
 		s->regs = regs;
 		s->c.out = out;
 		s->c.key = key;
+		s->c.sortcol = sortcol;
 		if ((key >= 0 || bylocs) && (s->tally = rt_tally_new(sizeof(struct rt_cgstats))) == NULL) {
 			free(s);
 			return NULL;
@@ -343,7 +345,7 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 
 	if (s->cg != NULL && s->c.key >= 0) {
 		why = rt_key_missing(s->c.key, s->tally);
-		rt_cgby_write(f, s->c.key, s->tally);
+		rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
 		if (why != NULL) {
 			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
 			diag(msg, 0);
@@ -354,7 +356,7 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 		rt_cgtab_write(f, rt_cg_stats(s->cg));
 	else if (s->tally != NULL) {
 		why = rt_key_missing(s->c.key, s->tally);
-		rt_bytab_write(f, s->c.key, s->tally, s->nc);
+		rt_bytab_write(f, s->c.key, s->tally, s->nc, s->c.sortcol);
 		if (why != NULL) {
 			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
 			diag(msg, 0);

@@ -333,7 +333,7 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 	return ferror(f) ? -1 : 0;
 }
 
-struct byrow { uint64_t key; const uint64_t *r; int folded; };
+struct byrow { uint64_t key; const uint64_t *r; int folded; double sk; };
 
 static int
 bymisses(const void *a, const void *b)
@@ -342,6 +342,8 @@ bymisses(const void *a, const void *b)
 
 	if (x->folded != y->folded)	/* the program's rows first */
 		return x->folded - y->folded;
+	if (x->sk != y->sk)	/* a column asked for */
+		return x->sk < y->sk ? 1 : -1;
 	if (x->r[1] != y->r[1])
 		return x->r[1] < y->r[1] ? 1 : -1;
 	if (x->r[0] != y->r[0])
@@ -353,7 +355,32 @@ bymisses(const void *a, const void *b)
  * row ([libc.so.6]) after the program's; paths relative to the directory
  * they share, named in a #root line. */
 int
-rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
+rt_bytab_column(const char *name, int nlevels, int cg)
+{
+	static const char *cgcols[] = { "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw",
+	    "DLmw", "I1_ratio", "D1_ratio", "LL_ratio", "share" };
+	static const char *tail[] = { "fetches", "reads", "writes", "L1_ratio", "share" };
+	char b[32];
+	int k;
+
+	for (k = 0; cg && k < 13; k++)
+		if (strcmp(name, cgcols[k]) == 0)
+			return k;
+	if (cg)
+		return -1;
+	if (strcmp(name, "accesses") == 0)
+		return 0;
+	for (k = 1; k <= nlevels; k++)
+		if (snprintf(b, sizeof b, "L%d_misses", k) > 0 && strcmp(name, b) == 0)
+			return k;
+	for (k = 0; k < 5; k++)
+		if (strcmp(name, tail[k]) == 0)
+			return nlevels + 1 + k;
+	return -1;
+}
+
+int
+rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col)
 {
 	struct byrow *v;
 	char buf[4096], root[4096];
@@ -370,7 +397,10 @@ rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
 			v[n++].key = g;
 			all += v[n - 1].r[1];
 		}
-	if (key != RT_KEY_SET)
+	for (i = 0; col >= 0 && i < n; i++)	/* the ratios after the counts */
+		v[i].sk = col <= nlevels + 3 ? (double)v[i].r[col] : col == nlevels + 4 ?
+		    (double)v[i].r[1] / (double)v[i].r[0] : (double)v[i].r[1] / (double)(all ? all : 1);
+	if (key != RT_KEY_SET || col >= 0)
 		qsort(v, n, sizeof *v, bymisses);
 	rl = rt_tally_root(key, t, sizeof(uint64_t), root, sizeof root);
 	fprintf(f, "#reftrace %s%s 1 %s accesses", rt_stream_name(RT_STREAM_CACHE_BY),
