@@ -2,7 +2,7 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 73
+plan 74
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
@@ -224,3 +224,5 @@ trfilter -t RWM "$D/matmul-standard.lk.gz" >"$tmp/mmd"
 check_same "matmul (with modifies): accesses and 32K misses = cachesim -c 32K:full:64's" \
     "reusedist -C $tmp/mmd | awk '/^#accesses/ {a = \$2} !/^#/ && \$1 <= 512 {m = \$3} END {print a, m}'" \
     "cachesim -c 32K:full:64 $tmp/mmd | awk '\$1 == \"L1\" {print \$6, \$10}'"
+check "-g loc: rows by accesses, most first" \
+    "trfilter -e $D/bsort -l $D/bsort-reversed.lk.gz | reusedist -g loc | awk '!/^#/ {if (n++ && \$2 > p) exit 1; p = \$2} END {exit n < 10}'"
