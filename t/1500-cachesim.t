@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 96
+plan 97
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -301,6 +301,9 @@ check_same "-g func: cachegrind's counts by function, most first-level misses fi
 check_same "-A: cachegrind's labelled summary, of the same counts" \
     "cachesim $G -A $tmp/nl.txt | awk '/^I   refs:/ {print \$3} /^D1  misses:/ {print \$3, \$5, \$8}' | tr -d ," \
     "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{print \$1; print \$5 + \$8, \$5, \$8}'"
+check_same "--cachegrind on a terminal: the labelled summary, as -A" \
+    "script -qc 'cachesim $G $tmp/nl.txt' /dev/null | tr -d '\\r' | awk '{print} /^I   refs: / {n++} END {exit !n}'" \
+    "cachesim $G -A $tmp/nl.txt"
 check_fail "--cachegrind -g set: refused" 2 "--cachegrind: -g loc or func" "cachesim --cachegrind -g set $tmp/nl.txt"
 cachesim -c 4K:2:64 -c 64K:8:64 -c 256K:8:64 --cachegrind-out "$tmp/h.cg" "$tmp/nl.txt" >"$tmp/h.tab"
 check_same "--cachegrind-out of a hierarchy: events per level, adding up to the table's accesses and misses" \
