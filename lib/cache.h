@@ -256,7 +256,11 @@ int rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err,
  * capacity and conflict misses do not add up. */
 int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, char *err,
     size_t errlen);
-int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
+/* col: the data column (0 the first after the key) the rows are sorted on,
+ * largest first, or -1 for the misses; rt_bytab_column gives a column's
+ * number from its name, or -1 (cg: the table of cachegrind's counts). */
+int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col);
+int rt_bytab_column(const char *name, int nlevels, int cg);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Counts by source location (rows of nev uint64_t by location id, as
  * struct rt_cgstats for cachegrind's model; lib/cache/cgfile.c):
@@ -268,7 +272,7 @@ int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
  * labelled as cachegrind's. */
 int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
     const char *const *desc, int ndesc, const char *cmd);
-int rt_cgby_write(FILE *f, int key, const struct rt_tally *t);
+int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col);
 int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
  * each level evicted), --diff, --temperature. */
@@ -298,6 +302,7 @@ struct rt_sim_cfg {
 	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
 	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
 	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
+	int sortcol;			/* -g: the column sorted on, -1 the misses */
 	int fold;			/* -g loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
 };
@@ -310,7 +315,7 @@ int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
  * the report is the table by that key.  With a key or bylocs the counts
  * by location are kept (rt_sim_cgtally). */
 struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key,
-    int bylocs);
+    int bylocs, int sortcol);
 /* The counts by location, and their number and names: cachegrind's
  * nine, or for a hierarchy kept (rt_sim_cfg's bylocs) per
  * kind Ir, Dr, Dw the block accesses and the misses at each level k
