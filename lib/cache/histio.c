@@ -92,7 +92,8 @@ int
 rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in)
 {
 	double miss = 0, total = in->accesses;
-	uint64_t res = in->rate < 1 ? (uint64_t)ceil(1 / in->rate - 1e-9) : 1;
+	double inv = 1 / in->rate;	/* a read histogram's rate may be tiny */
+	uint64_t res = in->rate >= 1 ? 1 : inv < 0x1p62 ? (uint64_t)ceil(inv - 1e-9) : 1ULL << 62;
 	char buf[40];
 	size_t i;
 	int below = 0;
