@@ -100,9 +100,9 @@ traces:
 	sh contrib/mktraces.sh t/data
 
 # The installed pages and README name installed files: the traces their
-# examples read (in $(SHAREDIR)/data) and contrib's files where they go.
-EXDATA = bsort bsort-reversed.lk.gz fir2dim fir2dim.lk.gz matmul matmul-blocked.lk.gz \
-	matmul-standard.lk.gz matmul4 matmul4-standard.lk.gz
+# examples read (whichever they name, in $(SHAREDIR)/data) and contrib's
+# files where they go.
+EXDATA = $(shell grep -ho 't/data/[a-z][A-Za-z0-9._/-]*[A-Za-z0-9]' $(MAN1) $(MAN5) $(MAN7) | sort -u)
 INSTDOC = sed -e 's|t/data/\([a-z]\)|$(SHAREDIR)/data/\1|g' -e 's|contrib/\([a-z]*\.gp\)|$(SHAREDIR)/\1|g' \
 	-e 's,contrib/\(rttrace\|cgparity\|partrun\),\1,g' -e 's|contrib/reftrace\.h|$(INCDIR)/reftrace.h|g' \
 	-e 's|contrib/README|$(SHAREDIR)/README|g' -e 's|contrib/examples|$(SHAREDIR)/examples|g'
@@ -110,13 +110,13 @@ INSTDOC = sed -e 's|t/data/\([a-z]\)|$(SHAREDIR)/data/\1|g' -e 's|contrib/\([a-z
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	cp $(PROGS) $(DESTDIR)$(BINDIR)/
-	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples $(DESTDIR)$(SHAREDIR)/data/dinero
+	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
 	cp contrib/rttrace contrib/cgparity contrib/partrun $(DESTDIR)$(BINDIR)/	# recorders, recipes
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
 	cp contrib/*.gp $(DESTDIR)$(SHAREDIR)/
 	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
-	cp $(EXDATA:%=t/data/%) $(DESTDIR)$(SHAREDIR)/data/
-	cp t/data/dinero/mix.din $(DESTDIR)$(SHAREDIR)/data/dinero/
+	for f in $(EXDATA:t/data/%=%); do mkdir -p $(DESTDIR)$(SHAREDIR)/data/$$(dirname $$f) && \
+	    cp t/data/$$f $(DESTDIR)$(SHAREDIR)/data/$$f || exit 1; done
 	for m in $(MAN1) $(MAN5) $(MAN7); do $(INSTDOC) $$m >$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	$(INSTDOC) contrib/README >$(DESTDIR)$(SHAREDIR)/README
 
