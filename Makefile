@@ -116,26 +116,36 @@ demo:
 traces:
 	sh contrib/mktraces.sh t/data
 
+# The installed pages and README name installed files: the traces their
+# examples read (whichever they name, in $(SHAREDIR)/data) and contrib's
+# files where they go.
+EXDATA = $(shell grep -ho 't/data/[a-z][A-Za-z0-9._/-]*[A-Za-z0-9]' $(MAN1) $(MAN5) $(MAN7) | sort -u)
+INSTDOC = sed -e 's|t/data/\([a-z]\)|$(SHAREDIR)/data/\1|g' -e 's|contrib/\([a-z]*\.gp\)|$(SHAREDIR)/\1|g' \
+	-e 's,contrib/\(rttrace\|cgparity\|partrun\),\1,g' -e 's|contrib/reftrace\.h|$(INCDIR)/reftrace.h|g' \
+	-e 's|contrib/README|$(SHAREDIR)/README|g' -e 's|contrib/examples|$(SHAREDIR)/examples|g'
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	cp $(PROGS) $(DESTDIR)$(BINDIR)/
-	cp $(MAN1) $(DESTDIR)$(MANDIR)/man1/
-	cp $(MAN5) $(DESTDIR)$(MANDIR)/man5/
-	cp $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
-	cp contrib/rttrace $(DESTDIR)$(BINDIR)/	# the recorder
+	cp contrib/rttrace contrib/cgparity contrib/partrun $(DESTDIR)$(BINDIR)/	# recorders, recipes
 	mkdir -p $(DESTDIR)$(LIBDIR)/reftrace
 	cp rt/librtcc.a $(DESTDIR)$(LIBDIR)/reftrace/	# rtcc's runtime
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
-	cp contrib/*.gp contrib/README $(DESTDIR)$(SHAREDIR)/
+	cp contrib/*.gp $(DESTDIR)$(SHAREDIR)/
 	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
+	for f in $(EXDATA:t/data/%=%); do mkdir -p $(DESTDIR)$(SHAREDIR)/data/$$(dirname $$f) && \
+	    cp t/data/$$f $(DESTDIR)$(SHAREDIR)/data/$$f || exit 1; done
+	for m in $(MAN1) $(MAN5) $(MAN7); do $(INSTDOC) $$m >$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	$(INSTDOC) contrib/README >$(DESTDIR)$(SHAREDIR)/README
 
 uninstall:
 	for p in $(notdir $(PROGS)); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	for m in $(notdir $(MAN1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
 	for m in $(notdir $(MAN5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
 	for m in $(notdir $(MAN7)); do rm -f $(DESTDIR)$(MANDIR)/man7/$$m; done
-	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(INCDIR)/reftrace.h
+	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(BINDIR)/cgparity $(DESTDIR)$(BINDIR)/partrun \
+	    $(DESTDIR)$(INCDIR)/reftrace.h
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(LIBDIR)/reftrace
 
 lint:

@@ -11,13 +11,17 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
+static int unfold;			/* --unfold: -g rows of every object */
+static const char *sortflag;		/* --sort: -g's column */
+static int sortcol = -1;
 static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
 static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc;
-static const char *oflag, *mapfile;
+static const char *oflag, *mapfile, *cgout;
+static char cgdesc[RT_MAXLEVEL + 1][96], cgcmd[512];
 static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
 static FILE *fo;
@@ -28,7 +32,8 @@ static struct rt_writer *mw;		/* the miss stream */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_CG = U_LONG, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP, O_WIDTH };
+enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
+	O_SORT, O_UNFOLD, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -44,6 +49,7 @@ static const struct u_opt opts[] = {
 	{ 'S', "seed", "seed", "seed of the RANDOM policy (1)" },
 	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
+	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
 	{ O_FLUSH, "flush", NULL, "write back every dirty block at the end, as Dinero IV" },
 	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
@@ -51,7 +57,9 @@ static const struct u_opt opts[] = {
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
+	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
+	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
 	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
 	{ 0 }
 };
@@ -67,6 +75,52 @@ setlat(char *arg)
 			u_bad("--latency: want cycles per level and memory, like 3,15,300");
 		nlat++;
 	}
+}
+
+/* A level as cachegrind's desc: line says it */
+static void
+cgname(int k, const char *name, const struct rt_cache_cfg *c)
+{
+	uint64_t ways = c->assoc ? c->assoc : c->size / c->block;
+
+	if (ways == 1)
+		snprintf(cgdesc[k], sizeof cgdesc[k], "%s cache:         %llu B, %u B, direct-mapped",
+		    name, (unsigned long long)c->size, c->block);
+	else
+		snprintf(cgdesc[k], sizeof cgdesc[k], "%s cache:         %llu B, %u B, %llu-way "
+		    "associative", name, (unsigned long long)c->size, c->block,
+		    (unsigned long long)ways);
+}
+
+/* --cachegrind-out: the file cg_annotate reads; cmd: names the traces */
+static void
+cgwrite(void)
+{
+	const char *d[RT_MAXLEVEL + 1];
+	const struct rt_cache_cfg *lv;
+	const struct rt_tally *t;
+	char ev[512], name[8];
+	FILE *f;
+	int k, n, nev;
+
+	if (!cgflag) {	/* the hierarchy: a line per level */
+		lv = rt_ens_levels(ens, &n);
+		for (k = 0; k < n && k < RT_MAXLEVEL; k++) {
+			snprintf(name, sizeof name, "L%d", k + 1);
+			cgname(k, name, &lv[k]);
+		}
+		if (hasi)
+			cgname(k++, "L1I", &iflag);
+	} else
+		k = 3;
+	for (n = 0; n < k; n++)
+		d[n] = cgdesc[n];
+	t = rt_sim_cgtally(sim, &nev, ev, sizeof ev);
+	f = u_open(cgout);
+	if ((k = rt_cgfile_write(f, t, nev, ev, d, n, cgcmd)) == -2)
+		u_die(1, "out of memory");
+	if (k || u_close(f, cgout))
+		u_die(1, "%s:", cgout);
 }
 
 /* cachegrind's I1, D1 and LL: --icache, the first and the last -c */
@@ -90,8 +144,12 @@ cgsetup(void)
 	} else
 		u_bad("--cachegrind: give D1 and LL with -c (and I1 with -i)");
 	i1 = hasi ? iflag : d1;
-	if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL || (sim = rt_sim_cg(cg, regs, fo)) == NULL)
+	if ((cg = rt_cg_new(&i1, &d1, &ll)) == NULL ||
+	    (sim = rt_sim_cg(cg, regs, fo, gflag, cgout != NULL, sortcol)) == NULL)
 		u_die(1, "out of memory");
+	cgname(0, "I1", &i1);
+	cgname(1, "D1", &d1);
+	cgname(2, "LL", &ll);
 }
 
 /* The hierarchies, and what follows each access. */
@@ -101,7 +159,8 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .mapw = mapfile ? mapw : 0 };
+	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL, .fold = !unfold,
+	    .sortcol = sortcol };
 	char why[200];
 	int k;
 
@@ -190,6 +249,9 @@ main(int argc, char *argv[])
 				u_bad("--width %s: 200 to 20000 pixels", optarg);
 			break;
 		case O_CG: cgflag = 1; break;
+		case O_UNFOLD: unfold = 1; break;
+		case O_SORT: sortflag = optarg; break;
+		case O_CGOUT: cgout = optarg; break;
 		case 'I':
 			if ((Iflag = rt_fmt_parse(optarg)) < 0)
 				u_bad("-I %s: unknown format", optarg);
@@ -245,6 +307,15 @@ main(int argc, char *argv[])
 	}
 	if (nE && nc)
 		u_bad("-E and -c: give the configurations one way");
+	if (cgout && (nE || dflag || misses || diffmode))
+		u_bad("--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff");
+	if (cgflag && (gflag == RT_KEY_SET || gflag == RT_KEY_REGION))
+		u_bad("--cachegrind: -g loc or func");
+	if (cgflag && (dflag || misses || threec || diffmode || mapfile || tempw))
+		u_bad("--cachegrind: not with -d, --misses, -3, --diff, --map, --temperature");
+	for (k = 0; k < argc || (k == 0 && argc == 0); k++)
+		snprintf(cgcmd + strlen(cgcmd), sizeof cgcmd - strlen(cgcmd), "%s%s", k ? " " : "",
+		    argc ? argv[k] : "-");
 	if (diffmode && rt_ens_count(ens) != 2)
 		u_bad("--diff compares two configurations: give -E twice");
 	if (nE && (dflag || misses || gflag >= 0 || threec || cgflag))
@@ -254,6 +325,10 @@ main(int argc, char *argv[])
 	rt_ens_levels(ens, &k);
 	if (misses > k)
 		u_bad("--misses %d: there are %d levels", misses, k);
+	rt_ens_levels(ens, &k);
+	if (sortflag && (gflag < 0 || (sortcol = rt_bytab_column(sortflag, cgflag ? 2 : k,
+	    cgflag)) < 0))
+		u_bad("--sort %s: a column of the -g table", sortflag);
 	fo = misses ? stdout : u_open(oflag);	/* with --misses, -o names the trace */
 	if (cgflag)
 		cgsetup();
@@ -265,7 +340,7 @@ main(int argc, char *argv[])
 		rt_cachediff_header(fo);
 	if (dflag && !misses)
 		rt_cacherec_header(fo, nc);
-	if (!Aflag && !dflag && !misses && !cgflag && !nE && isatty(fileno(fo)))
+	if (!Aflag && !dflag && !misses && (!cgflag || gflag < 0) && !nE && isatty(fileno(fo)))
 		Aflag = 1;
 	if (!cgflag && rt_ens_needs_future(ens)) {
 		k = rt_ens_foresee(ens, argv, argc, Iflag, kflag, u_diag, tmp, sizeof tmp, why,
@@ -292,6 +367,8 @@ main(int argc, char *argv[])
 		unlink(tmp);
 	if (k)
 		u_status = 1;
+	if (cgout != NULL)
+		cgwrite();
 	report();
 	if (fo != NULL)
 		u_close(fo, oflag);

@@ -181,6 +181,8 @@ readfile(const char *file)
 		return;
 	}
 	kind = rt_rkind(r);
+	if (kind == RT_STREAM_CACHE_RECORDS || kind == RT_STREAM_REUSE || series)
+		u_release();
 	if (kind == RT_STREAM_CACHE_RECORDS || kind == RT_STREAM_REUSE)
 		readseries(r, kind);
 	else if (series)
@@ -219,6 +221,7 @@ expand(const char *file, struct rt_expander *x)
 	if ((lr = rt_loopr_open(r, ebuf, sizeof ebuf)) == NULL)
 		u_error("%s", ebuf);
 	else {
+		u_release();
 		/* each model's values in its own radix: none is left
 		 * buffered when the next model is read */
 		while ((k = rt_loopr_next(lr, &st)) > 0) {

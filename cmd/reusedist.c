@@ -15,7 +15,10 @@ static int out = OUT_HIST;
 static int gflag;
 static uint64_t wflag;
 static int Mflag, kflag, Iflag = RT_FMT_AUTO;
-static const char *oflag;
+static const char *oflag, *cgout;
+static uint64_t sizes[RT_MAXLEVEL] = { 32768, 262144, 8388608 };
+static int nsizes = 3;
+static struct rt_tally *cgt;		/* --cachegrind-out: counts by location */
 
 static FILE *fo;
 static struct rt_rdist *rd;
@@ -23,7 +26,7 @@ static struct rt_regions *regs;
 static struct rt_tally *groups;		/* -g: rt_welford by key */
 static struct rt_welford win;		/* -w: the window so far */
 
-enum { O_EXACT = U_LONG };
+enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES };
 static const struct u_opt opts[] = {
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
 	{ 'B', "block", "bytes", "block size (64)" },
@@ -41,10 +44,70 @@ static const struct u_opt opts[] = {
 	{ 'S', "seed", "seed", "seed of the hash (1)" },
 	{ 'w', "window", "n", "the mean distance over every n accesses" },
 	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
+	{ O_CGOUT, "cachegrind-out", "file", "misses of --sizes per source line, as cachegrind's file" },
+	{ O_SIZES, "sizes", "s1,s2,...", "--cachegrind-out: LRU cache sizes (32K,256K,8M)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "reusedist", "[file ...]", opts,
     "-M [-C] [--exact] [-B bytes] [-o file] histogram ..." };
+
+/* --cachegrind-out: per kind (fetch, read or modify, write) the block
+ * accesses, and the misses of each size (a cold block, or as many
+ * distinct blocks between as the cache holds) */
+static void
+cgcount(const struct rt_rdsample *s)
+{
+	uint64_t *r, *c;
+	int j;
+
+	if ((r = rt_tally_row(cgt, s->loc)) == NULL)
+		u_die(1, "out of memory");
+	c = r + (s->op == RT_IFETCH ? 0 : s->op == RT_WRITE ? 2 : 1) * (nsizes + 1);
+	c[0]++;
+	for (j = 0; j < nsizes; j++)
+		if (s->dist == RT_COLD || s->dist >= sizes[j] / cfg.block)
+			c[1 + j]++;
+}
+
+static void
+cgwrite(char **files, int n)
+{
+	char desc[RT_MAXLEVEL][96], ev[1024], cmd[512] = "";
+	const char *d[RT_MAXLEVEL];
+	size_t m = 0;
+	FILE *f;
+	int i, j, k;
+
+	for (j = 0; j < nsizes; j++) {
+		snprintf(desc[j], sizeof desc[j], "LRU%d cache:       %llu B, %llu B, fully "
+		    "associative", j + 1, (unsigned long long)sizes[j],
+		    (unsigned long long)cfg.block);
+		d[j] = desc[j];
+	}
+	for (k = 0; k < 3; k++)
+		for (j = 0; j <= nsizes && m < sizeof ev; j++)
+			m += (size_t)(j ? snprintf(ev + m, sizeof ev - m, " %c%dm%c", "IDD"[k], j,
+			    "rrw"[k]) : snprintf(ev + m, sizeof ev - m, "%s%c%c", k ? " " : "",
+			    "IDD"[k], "rrw"[k]));
+	for (i = 0; i < n; i++)
+		snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "", files[i]);
+	f = u_open(cgout);
+	if ((k = rt_cgfile_write(f, cgt, 3 * (nsizes + 1), ev, d, nsizes, cmd)) == -2)
+		u_die(1, "out of memory");
+	if (k || u_close(f, cgout))
+		u_die(1, "%s:", cgout);
+}
+
+static void
+setsizes(char *arg)
+{
+	char *p, *save = NULL;
+
+	for (nsizes = 0, p = strtok_r(arg, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (nsizes == RT_MAXLEVEL || rt_parse_size(p, &sizes[nsizes++]) ||
+		    sizes[nsizes - 1] == 0)
+			u_bad("--sizes: want up to %d cache sizes, like 32K,256K", RT_MAXLEVEL);
+}
 
 /* Every access measured: the per-access outputs. */
 static void
@@ -54,6 +117,8 @@ sample(void *ctx, const struct rt_rdsample *s)
 	struct rt_welford *a;
 
 	(void)ctx;
+	if (cgt != NULL)
+		cgcount(s);
 	switch (out) {
 	case OUT_RECORDS:
 		rt_reuserec_write(fo, s->seq, s->block, s->dist);
@@ -110,6 +175,8 @@ merge(char **files, int n)
 		else if (in.block != cfg.block)
 			u_die(1, "%s: %llu-byte blocks, not %llu (-B)", files[i],
 			    (unsigned long long)in.block, (unsigned long long)cfg.block);
+		else
+			u_release();
 		sumr += in.rate;
 		rt_rclose(r);
 	}
@@ -182,8 +249,11 @@ measure(char **files, int n)
 	const char *why;
 	int k;
 
+	if (cgout != NULL &&
+	    (cgt = rt_tally_new(3 * (size_t)(nsizes + 1) * sizeof(uint64_t))) == NULL)
+		u_die(1, "out of memory");
 	if ((rd = rt_rdist_new(&cfg, out == OUT_RECORDS || out == OUT_GROUPS ||
-	    out == OUT_WINDOW ? sample : NULL, event, NULL)) == NULL ||
+	    out == OUT_WINDOW || cgt ? sample : NULL, event, NULL)) == NULL ||
 	    (regs = rt_regions_new()) == NULL || (groups = rt_tally_new(sizeof win)) == NULL)
 		u_die(1, "out of memory");
 	if (out == OUT_HIST && isatty(fileno(fo)))
@@ -210,6 +280,8 @@ measure(char **files, int n)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (out == OUT_WINDOW && win.n > 0)
 		rt_reusewin_write(fo, rt_rdist_lastseq(rd), &win);
+	if (cgt != NULL)
+		cgwrite(n ? files : (char *[]){ "-" }, n ? n : 1);
 	switch (out) {
 	case OUT_HIST: rt_hist_write(fo, v, nb, &in, 0); break;
 	case OUT_EXACT: rt_hist_write(fo, v, nb, &in, 1); break;
@@ -225,6 +297,7 @@ measure(char **files, int n)
 	rt_rdist_free(rd);
 	rt_regions_free(regs);
 	rt_tally_free(groups);
+	rt_tally_free(cgt);
 }
 
 int
@@ -285,6 +358,8 @@ main(int argc, char *argv[])
 			out = OUT_WINDOW;
 			break;
 		case O_EXACT: out = OUT_EXACT; break;
+		case O_CGOUT: cgout = optarg; break;
+		case O_SIZES: setsizes(optarg); break;
 		default: u_usage(&prog);
 		}
 	}
@@ -296,6 +371,8 @@ main(int argc, char *argv[])
 		u_bad("-M writes histograms (--exact) or curves (-C)");
 	if (cfg.timed && (out == OUT_MRC || out == OUT_SUMMARY))
 		u_bad("-D time: miss-ratio curves come from reuse distances");
+	if (cgout && (Mflag || cfg.rate < 1 || cfg.size || cfg.pn || cfg.timed))
+		u_bad("--cachegrind-out: exact reuse distances (not with -M, -H, -N, -P, -D time)");
 	if (Mflag && argc == 0)
 		u_bad("-M: name the histograms to merge");
 	fo = u_open(oflag);

@@ -21,6 +21,8 @@ static struct rt_wparts *parts;		/* with -P, the partitions' */
 static struct rt_sym *sym;
 static struct rt_sel *sel;		/* -a, -F, -L, -m, -n, -p, -r, -T, -t */
 static int missing;		/* objects of the trace not found here */
+static int nobj, ematch;	/* objects the trace loaded; one was -e's */
+static char objs[1024];		/* their names, to say */
 static struct rt_regions *regs;
 
 static const struct u_opt opts[] = {
@@ -76,8 +78,13 @@ addobject(const struct rt_rec *rec)
 {
 	const char *path = rt_str(rec->name);
 
-	if (eflag && strcmp(base(path), base(eflag)) == 0)
+	if (eflag && strcmp(base(path), base(eflag)) == 0) {
 		path = eflag;
+		ematch = 1;
+	}
+	if (!strstr(objs, base(path)))
+		snprintf(objs + strlen(objs), sizeof objs - strlen(objs), "%s%s", nobj++ ? ", " : "",
+		    base(path));
 	if (rt_sym_add(sym, path, rec->addr)) {
 		if (!missing++) {	/* once, with the fix */
 			u_warn("%s (a trace recorded elsewhere: give the program with -e)",
@@ -234,6 +241,9 @@ main(int argc, char *argv[])
 		u_status = 1;
 	else
 		rt_sel_unmatched(sel, eflag != NULL, missing, u_diag);
+	if (eflag && nobj && !ematch)	/* else it took the place of another */
+		u_error("-e %s: the trace loaded no object of that name (it loaded %s): give the "
+		    "program that was traced", eflag, objs);
 	if (parts == NULL)
 		u_wclose(w, oflag);
 	for (v = 0; parts != NULL && v < rt_wparts_outputs(parts); v++)

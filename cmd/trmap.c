@@ -222,10 +222,10 @@ writecounts(FILE *f)
 static void
 writeregions(FILE *f)
 {
-	size_t k;
-
+	if (nvs == 0)	/* a header alone looked like regions never touched */
+		u_warn("--regions: the trace registers no region (REFTRACE_REGION, reftrace.h)");
 	fprintf(f, "# name base size elem accesses bytes read write modify fetch\n");
-	for (k = 0; k < nvs; k++)
+	for (size_t k = 0; k < nvs; k++)
 		fprintf(f, "%s 0x%llx %llu %llu %llu %llu %llu %llu %llu %llu\n", rt_str(vs[k].name),
 		    (unsigned long long)vs[k].base, (unsigned long long)vs[k].size,
 		    (unsigned long long)vs[k].elem, (unsigned long long)(vs[k].acc[0] +

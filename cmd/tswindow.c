@@ -172,6 +172,7 @@ readseries(const char *file)
 		rt_rclose(r);
 		return;
 	}
+	u_release();
 	for (;;) {
 		if ((s = rt_rfield(r, 1)) == NULL && !rt_rmalformed(r))
 			break;

@@ -50,7 +50,9 @@ set yrange [0:*]
 set grid
 set title sprintf("%s against cache size: %s%s", want, name, common eq "" ? "" : " (" . common . ")")
 set xlabel sprintf("cache size (bytes)")
-set ylabel want
+# the column as words: L2_ratio "L2 miss ratio", amat "average access time (cycles)"
+ylab(w) = w eq "amat" ? "average access time (cycles)" : strstrt(w, "_ratio") ? w[1:strstrt(w, "_ratio") - 1] . " miss ratio" : strstrt(w, "_misses") ? w[1:strstrt(w, "_misses") - 1] . " misses" : w
+set ylabel ylab(want)
 set key outside right top title (common eq "" ? "ways:block:policy" : "policy")
 plot for [i = 1:words(labels)] data index i - 1 using 1:2 with linespoints lw 2 pt 7 ps 0.8 \
 	title word(labels, i)

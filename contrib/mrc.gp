@@ -1,6 +1,8 @@
 # mrc.gp: miss-ratio curves written by reusedist -C, one line per trace,
-# named after its file (matmul-blocked.tsv: matmul-blocked), the cache
-# size in bytes on a log scale; a PNG.
+# named after its file (matmul-blocked.tsv: matmul-blocked; only .gz and
+# a table's .tsv .mrc .txt .dat are cut, so lua.mrc.h stays itself), the
+# cache size in bytes on a log scale; a PNG.  A sampled curve has no rows
+# below its #resolution.
 #   gnuplot -c contrib/mrc.gp mrc.png standard.tsv blocked.tsv
 #   gnuplot -e "file='a.tsv b.tsv'" contrib/mrc.gp > both.png	(the older form)
 if (ARGC >= 2) {
@@ -13,7 +15,7 @@ set terminal pngcairo size 800,500 noenhanced
 # bytes as B, KiB, MiB, GiB at powers of two, as the suite's pictures say them
 bytes(x) = x >= 2**30 ? sprintf("%g GiB", x / 2**30) : x >= 2**20 ? sprintf("%g MiB", x / 2**20) : \
 	x >= 2**10 ? sprintf("%g KiB", x / 2**10) : sprintf("%g B", x)
-name(f) = system("basename '" . f . "' | sed 's/\\.gz$//; s/\\.[^.]*$//'")
+name(f) = system("basename '" . f . "' | sed 's/\\.gz$//; s/\\.\\(tsv\\|mrc\\|txt\\|dat\\)$//'")
 lo = 1e300; hi = 0
 do for [f in file] {
 	stats f using ($2 > 0 ? $2 : NaN) nooutput

@@ -110,12 +110,14 @@ const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
 
-/* cachegrind's own model, for exact agreement with its summary line. */
+/* cachegrind's own model, for exact agreement with its summary line.
+ * The counts are in cachegrind's order (Ir I1mr ILmr Dr ...); an access
+ * adds to row too when row is not NULL. */
 struct rt_cgstats { uint64_t ir, i1mr, ilmr, dr, d1mr, dlmr, dw, d1mw, dlmw; };
 struct rt_cg;
 struct rt_cg *rt_cg_new(const struct rt_cache_cfg *i1, const struct rt_cache_cfg *d1,
     const struct rt_cache_cfg *ll);
-void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec);
+void rt_cg_access(struct rt_cg *g, const struct rt_rec *rec, struct rt_cgstats *row);
 const struct rt_cgstats *rt_cg_stats(const struct rt_cg *g);
 void rt_cg_free(struct rt_cg *g);
 
@@ -189,9 +191,15 @@ uint64_t rt_tally_keys(const struct rt_tally *t);	/* keys below have rows */
 const char *rt_key_missing(int key, const struct rt_tally *t);
 const void *rt_tally_get(const struct rt_tally *t, uint64_t key);
 void rt_tally_free(struct rt_tally *t);
-/* cachesim -g: a row is the accesses (a modify is two) and the misses
- * at each of n levels; served is the level that served the access. */
+/* cachesim -g: a row is the accesses (a modify is two), the misses at
+ * each of n levels, then the fetches, reads and writes (a modify is a
+ * read and a write): n + 4 counts; served is the level that served the
+ * access. */
 int rt_tally_access(struct rt_tally *t, uint64_t key, int op, int served, int n);
+/* The directory the absolute paths of a loc table's used rows (the first
+ * rowsize bytes not all zero) share, in root: its length, 0 if none. */
+size_t rt_tally_root(int key, const struct rt_tally *t, size_t rowsize, char *root,
+    size_t len);
 
 /* Running statistics (Welford) of distances, RT_COLD counted apart. */
 struct rt_welford { uint64_t n, cold; double mean, m2; };
@@ -248,8 +256,24 @@ int rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err,
  * capacity and conflict misses do not add up. */
 int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, char *err,
     size_t errlen);
-int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels);
+/* col: the data column (0 the first after the key) the rows are sorted on,
+ * largest first, or -1 for the misses; rt_bytab_column gives a column's
+ * number from its name, or -1 (cg: the table of cachegrind's counts). */
+int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col);
+int rt_bytab_column(const char *name, int nlevels, int cg);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
+/* Counts by source location (rows of nev uint64_t by location id, as
+ * struct rt_cgstats for cachegrind's model; lib/cache/cgfile.c):
+ * cachegrind's output file (desc lines, cmd, events, fl= fn= and a line
+ * of counts per source line, summary), which cg_annotate, cg_diff,
+ * cg_merge and KCachegrind read; evnames NULL for cachegrind's nine.  A
+ * table of cachegrind's counts by key (loc or func), rows by first-level
+ * misses (I1mr + D1mr + D1mw), most first; a summary for people,
+ * labelled as cachegrind's. */
+int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
+    const char *const *desc, int ndesc, const char *cmd);
+int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col);
+int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
  * each level evicted), --diff, --temperature. */
 int rt_cacherec_header(FILE *f, int nlevels);
@@ -277,13 +301,27 @@ struct rt_sim_cfg {
 	FILE *out;			/* the streams and the table */
 	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
 	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
+	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
+	int sortcol;			/* -g: the column sorted on, -1 the misses */
+	int fold;			/* -g loc, func: an object not the program's
+					 * (the trace's first) in one row, [name] */
 };
 struct rt_sim;
 /* Build the hierarchies: 0, -1 with why for a bad configuration, -2 with
  * why out of memory, -3 with why for latencies that do not fit. */
 int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
     const struct rt_sim_cfg *c, char *why, size_t whylen);
-struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out);
+/* cachegrind's model; with a key (RT_KEY_LOC or RT_KEY_FUNC, else -1)
+ * the report is the table by that key.  With a key or bylocs the counts
+ * by location are kept (rt_sim_cgtally). */
+struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key,
+    int bylocs, int sortcol);
+/* The counts by location, and their number and names: cachegrind's
+ * nine, or for a hierarchy kept (rt_sim_cfg's bylocs) per
+ * kind Ir, Dr, Dw the block accesses and the misses at each level k
+ * (IkmR, DkmR, Dkmw; a modify is a read that may miss and a write). */
+const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names,
+    size_t len);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
 int rt_sim_items(void *sim, struct rt_rec *v, int n);
@@ -367,7 +405,7 @@ struct rt_rdist_cfg {
 	uint64_t seed;
 	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none) */
 };
-struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; };
+struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; uint8_t op; };
 typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);
 struct rt_rdist;
 struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,

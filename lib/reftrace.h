@@ -225,6 +225,9 @@ int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
  * with the reason in errbuf (the reader is still the caller's to close);
  * then rt_foreach's loop over it, with its return values. */
 int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
+/* fn is called each time an input is recognised as a trace (rt_rtrace,
+ * rt_ropen): the programs write what they held back until then. */
+void rt_on_trace(void (*fn)(void));
 int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
     rt_diag_fn *diag);
 
@@ -290,6 +293,9 @@ struct rt_sym *rt_sym_new(void);
  * ET_EXEC, valgrind's amd64 PIE base 0x108000 for ET_DYN). */
 int rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias);
 uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
+/* The object whose loaded extent holds pc (no debug info asked): its
+ * index in the order added and its path, or -1. */
+int rt_sym_object(const struct rt_sym *s, uint64_t pc, const char **path);
 const char *rt_sym_error(const struct rt_sym *s);
 void rt_sym_free(struct rt_sym *s);
 

@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 48
+plan 50
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
@@ -138,6 +138,13 @@ check_fail "-r a region nothing touches" 0 "^trfilter: -r nosuch: no access to a
     "trfilter -r nosuch $L >/dev/null"
 check_fail "-L a file the trace has no record of" 0 "^trfilter: -L nosuch.c: no record of that file" \
     "trfilter -e $D/bsort -L nosuch.c $L >/dev/null"
+check_fail "-L lines of a file that match nothing: the lines said too" 0 \
+    "^trfilter: -L bsort.c:999: no record of that file and those lines\$" \
+    "trfilter -e $D/bsort -L bsort.c:999 $L >/dev/null"
+cp "$D/bsort" "$tmp/other"
+check_fail "-e naming no object the trace loaded: an error that names the trace's objects" 1 \
+    "^trfilter: -e $tmp/other: the trace loaded no object of that name \\(it loaded bsort, ld-linux" \
+    "trfilter -e $tmp/other -l $L >/dev/null"
 check "-F, -L, -m that match: no word on stderr, records out" \
     "trfilter -e $D/bsort -F bsort -L bsort.c -m sort,done $L 2>$tmp/e | grep -q '^[0-9]' && test ! -s $tmp/e"
 

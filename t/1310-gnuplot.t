@@ -2,12 +2,12 @@
 # contrib's gnuplot scripts on the programs' real output: each writes a
 # PNG that decodes, at its size, with more than axes in it.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 11
 
 T="python3 $(cd "$(dirname "$0")" && pwd)/topo.py"
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
 if ! command -v gnuplot >/dev/null; then
-	for i in 1 2 3 4 5 6 7 8; do skip "gnuplot is not installed (contrib/needs installs it)"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "gnuplot is not installed (contrib/needs installs it)"; done
 	exit 0
 fi
 cd "$tmp"
@@ -39,3 +39,14 @@ check "ensemble.gp: another column" \
 	"gnuplot -c $C/ensemble.gp amat.png ens.tsv amat && plotted amat.png 25000 && ! cmp -s amat.png ens.png"
 check_fail "ensemble.gp: a column the table has not, said" 1 "no column nosuch" \
 	"gnuplot -c $C/ensemble.gp bad.png ens.tsv nosuch"
+# the scripts' own definitions, evaluated: a curve's name cuts only .gz
+# and a table's extension; the y label says the column in words
+check_same "mrc.gp: lua.mrc.tsv and lua.mrc.h are two names" \
+    "gnuplot -e \"\$(grep '^name(f)' $C/mrc.gp); print name('d/lua.mrc.tsv'); print name('lua.mrc.h'); print name('x.tsv.gz')\" 2>&1" \
+    "printf 'lua.mrc\nlua.mrc.h\nx\n'"
+check_same "ensemble.gp: the y label in words" \
+    "gnuplot -e \"\$(grep '^ylab(w)' $C/ensemble.gp); print ylab('L2_ratio'); print ylab('amat'); print ylab('L1_misses')\" 2>&1" \
+    "printf 'L2 miss ratio\naverage access time (cycles)\nL1 misses\n'"
+reusedist -C -H 0.02 std.rt >sampled.tsv
+check "mrc.gp: a sampled curve (rows from its resolution up)" \
+    "gnuplot -c $C/mrc.gp s.png sampled.tsv && plotted s.png 16000"

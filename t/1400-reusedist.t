@@ -2,13 +2,14 @@
 # reusedist: distances against a naive LRU stack, miss-ratio curves against
 # direct LRU simulation, hand-worked examples, SHARDS accuracy.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 74
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
 MAE="$(dirname "$0")/mae.awk"
 mk() { printf '#reftrace trace 1\n'; awk '{print NR - 1, ($2 ? $2 : "R"), $1, ($3 ? $3 : 1)}'; }
 dist() { awk '!/^#/ {print $3}'; }
-blocks() { trfilter | awk "$HEX"' !/^#/ {printf "%.0f\n", int(hex($3) / B)}' B=$1; }
+# a modify is a read and a write of its block (reftrace(7)): twice
+blocks() { trfilter | awk "$HEX"' !/^#/ {printf "%.0f\n", int(hex($3) / B); if ($2 == "M") printf "%.0f\n", int(hex($3) / B)}' B=$1; }
 
 # hand-worked
 printf '0\n64\n128\n0\n' | mk >"$tmp/abca"
@@ -23,7 +24,8 @@ printf '60 R 8\n0 R 4\n64 R 4\n' | mk >"$tmp/straddle"
 check_same "an access across a block boundary touches both blocks" \
     "reusedist -d $tmp/straddle | awk '!/^#/ {print \$2, \$3}'" "printf '0 -\n1 -\n0 1\n1 1\n'"
 printf '0 M 4\n0 M 4\n' | mk >"$tmp/mod"
-check_same "a modify is one access" "reusedist -d $tmp/mod | dist" "printf -- '-\n0\n'"
+check_same "a modify is a read and a write, as cachesim counts it: its write at distance 0" \
+    "reusedist -d $tmp/mod | dist" "printf -- '-\n0\n0\n0\n'"
 check_same "-B 1: byte addresses" "printf '0\n1\n0\n' | mk | reusedist -B 1 -d | dist" "printf -- '-\n-\n1\n'"
 check_same "-x: the exact histogram of a b c a a c" \
     "printf '0\n64\n128\n0\n0\n128\n' | mk | reusedist --exact | grep -v '^#'" \
@@ -61,16 +63,16 @@ for t in bsort-reversed matmul-blocked interchange-colwise; do
 	trfilter -t RWM "$D/$t.lk.gz" >"$tmp/$t"
 	check_same "$t (data): distances = the naive stack's" \
 	    "reusedist -d $tmp/$t | dist" \
-	    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/$t | $U/naive stack"
+	    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) for (m = 0; m <= (\$2 == \"M\"); m++) printf \"%.0f\\n\", b}' $tmp/$t | $U/naive stack"
 done
 zcat "$D/bsort-reversed.lk.gz" | head -30000 | trfilter >"$tmp/bsall"
 check_same "bsort with fetches, 30000 lines: the naive stack's" \
     "reusedist -d $tmp/bsall | dist" \
-    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) printf \"%.0f\\n\", b}' $tmp/bsall | $U/naive stack"
+    "awk '$HEX !/^#/ {a = hex(\$3); for (b = int(a / 64); b <= int((a + \$4 - 1) / 64); b++) for (m = 0; m <= (\$2 == \"M\"); m++) printf \"%.0f\\n\", b}' $tmp/bsall | $U/naive stack"
 
 # Mattson: the curve at C blocks = a fully associative LRU cache of C blocks
 reusedist -C "$tmp/matmul-blocked" >"$tmp/mm.mrc"
-awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) printf "%.0f\n", b}' "$tmp/matmul-blocked" >"$tmp/mm.blocks"
+awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) for (m = 0; m <= ($2 == "M"); m++) printf "%.0f\n", b}' "$tmp/matmul-blocked" >"$tmp/mm.blocks"
 for c in 1 2 3 5 8 13 21 34 55 89 144; do
 	check_same "matmul-blocked: misses at $c blocks = LRU simulation" \
 	    "awk -v c=$c '!/^#/ && \$1 <= c {m = \$3} END {print m}' $tmp/mm.mrc" "$U/naive lru $c <$tmp/mm.blocks"
@@ -185,3 +187,42 @@ check "-M of a bin at distance 12 M: its bins, in under 32 MB" \
 printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 10\n#rate 1\n5 5 10 1 1\n100000 100000 0 0 1\n' >"$tmp/zero.h"
 check "-M: a bin of count 0 is left out" \
     "reusedist -M --exact $tmp/zero.h >$tmp/zero.out && test \"\$(grep -v '^#' $tmp/zero.out | cut -d' ' -f1-3)\" = '5 5 10'"
+
+# cachegrind's file of the misses of fully associative LRU caches of
+# chosen sizes, per source line: each size's misses are cachesim's
+trfilter -e "$D/bsort" -l "$D/bsort-reversed.lk.gz" >"$tmp/bsw"
+reusedist --cachegrind-out "$tmp/r.cg" --sizes 1K,8K "$tmp/bsw" >/dev/null
+check_same "--cachegrind-out --sizes 1K,8K: the misses of each size = cachesim's fully associative LRU" \
+    "sed -n 's/^summary: //p' $tmp/r.cg | awk '{print \$2 + \$5 + \$8; print \$3 + \$6 + \$9}'" \
+    "for s in 1K 8K; do cachesim -c \$s:full:64 $tmp/bsw | awk '\$1 == \"L1\" {print \$10}'; done"
+check_same "... and its accesses are the histogram's" \
+    "sed -n 's/^summary: //p' $tmp/r.cg | awk '{print \$1 + \$4 + \$7}'" \
+    "reusedist $tmp/bsw | sed -n 's/^#accesses //p'"
+check_same "... the events named by kind and size, a desc: line per size" \
+    "sed -n 's/^events: //p; s/^desc: //p' $tmp/r.cg" \
+    "printf 'LRU1 cache:       1024 B, 64 B, fully associative\nLRU2 cache:       8192 B, 64 B, fully associative\nIr I1mr I2mr Dr D1mr D2mr Dw D1mw D2mw \n'"
+if command -v cg_annotate >/dev/null; then
+	check "... and cg_annotate reads it" "cg_annotate $tmp/r.cg | grep -q 'dl-lookup.c:do_lookup_x'"
+else
+	skip "no cg_annotate (valgrind)"
+fi
+check_fail "--cachegrind-out of a sample: refused" 2 "exact reuse distances" \
+    "reusedist -H 0.5 --cachegrind-out $tmp/x.cg $tmp/bsw"
+
+# a sampled curve has no row for a cache smaller than its resolution,
+# 1/rate blocks, which it cannot tell from none (at 1 block, 0.003 for
+# an exact 0.80); from there on its rows are written
+reusedist -C -H 0.01 "$D/fir2dim.lk.gz" >"$tmp/s.mrc"
+check "-C -H 0.01: #resolution 100, no row of 1 to 99 blocks, one at 100, rows after" \
+    "grep -q '^#resolution 100\$' $tmp/s.mrc && awk '!/^#/ && \$1 > 0 && \$1 < 100 {exit 1} !/^#/ && \$1 == 100 {h++} !/^#/ && \$1 >= 100 {n++} END {exit h != 1 || n < 5}' $tmp/s.mrc"
+check "-C exact: no #resolution, a row at 1 block" \
+    "reusedist -C $D/fir2dim.lk.gz | awk '/^#resolution/ {exit 1} \$1 == 1 {n++} END {exit n != 1}'"
+
+# one definition of an access (reftrace(7)): reusedist's accesses and a
+# fully associative LRU cache's misses are cachesim's, modifies included
+trfilter -t RWM "$D/matmul-standard.lk.gz" >"$tmp/mmd"
+check_same "matmul (with modifies): accesses and 32K misses = cachesim -c 32K:full:64's" \
+    "reusedist -C $tmp/mmd | awk '/^#accesses/ {a = \$2} !/^#/ && \$1 <= 512 {m = \$3} END {print a, m}'" \
+    "cachesim -c 32K:full:64 $tmp/mmd | awk '\$1 == \"L1\" {print \$6, \$10}'"
+check "-g loc: rows by accesses, most first" \
+    "trfilter -e $D/bsort -l $D/bsort-reversed.lk.gz | reusedist -g loc | awk '!/^#/ {if (n++ && \$2 > p) exit 1; p = \$2} END {exit n < 10}'"

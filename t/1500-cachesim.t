@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 77
+plan 97
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -64,6 +64,25 @@ check_same "--by func: every access of the sort phase is bsort's or main's" \
     "cachesim $tmp/bsl | awk '\$1 == \"L1\" {print \$6}'"
 check "-g loc: rows are file:line" "cachesim -g loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
 check_fail "-g something else: exit 2" 2 "set, region, loc or func" "cachesim -g colour $tmp/r.txt"
+check "-g loc: rows by L1 misses, most first" \
+    "cachesim -c 128:1:64 -g loc $tmp/bsl | awk '!/^#/ {if (n++ && \$3 > p) exit 1; p = \$3} END {exit n < 5}'"
+check "-g func: fetches + reads + writes = accesses, L1_ratio = misses / accesses, shares add up to 1" \
+    "cachesim -c 128:1:64 -g func $tmp/bsl | awk '!/^#/ {n++; if (\$4 + \$5 + \$6 != \$2 || \$7 != sprintf(\"%.6f\", \$3 / \$2)) exit 1; s += \$8} END {exit !(n >= 2 && s > 0.9999 && s < 1.0001)}'"
+trfilter -e "$D/bsort" -l "$D/bsort-reversed.lk.gz" >"$tmp/bsw"
+check "-g func: the loader's and libc's rows folded into one each, after the program's" \
+    "cachesim -g func $tmp/bsw | awk '!/^#/ {if (\$1 ~ /^\\[/) {f[\$1]++; last = 1} else if (last) exit 1; else if (\$1 == \"bsort\") b++} END {exit !(b && f[\"[ld-linux-x86-64.so.2]\"] && f[\"[libc.so.6]\"])}'"
+check_same "... the same accesses as --unfold's rows of every function, in fewer rows" \
+    "cachesim -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n < 30)}'" \
+    "cachesim --unfold -g func $tmp/bsw | awk '!/^#/ {a += \$2; m += \$3; n++} END {print a, m, (n > 100)}'"
+check "--sort reads: rows by the reads column, largest first" \
+    "cachesim -g func --sort reads $tmp/bsw | awk '!/^#/ && \$1 !~ /^\\[/ {if (n++ && \$7 > p) exit 1; p = \$7} END {exit n < 5}'"
+check "--cachegrind -g loc --sort Dw: rows by Dw" \
+    "cachesim --cachegrind -c 1K:2:64 -c 8K:4:64 -g loc --sort Dw $tmp/bsw | awk '!/^#/ {if (n++ && \$8 > p) exit 1; p = \$8} END {exit n < 5}'"
+check_fail "--sort a column the table has not: usage error" 2 "--sort Dw: a column of the -g table" \
+    "cachesim -g func --sort Dw $tmp/bsw"
+printf '#reftrace trace 1\n0 R 0x0 4 - - /src/p/a.c:3 f -\n1 R 0x40 4 - - /src/p/q/b.c:5 g -\n2 W 0x80 4 - - /src/p/q/b.c:5 g -\n' >"$tmp/roots"
+check_same "-g loc: paths relative to the directory they share, named in #root" \
+    "cachesim -g loc $tmp/roots | sed 1d" "printf '#root /src/p/\nq/b.c:5 2 2 2 2 0 1 1 1.000000 0.666667\na.c:3 1 1 1 1 0 1 0 1.000000 0.333333\n'"
 
 # hand-worked: 0x1000ccee, 256-byte blocks: block 0x1000cc, set 76 of 128
 printf 'R 0x1000ccee\nR %s\nR %s\n' $(printf '0x%x 0x%x' $((0x1000ccee + 32768)) $((0x1000ccee + 256))) | mk >"$tmp/set"
@@ -147,25 +166,43 @@ check_fail "-E with -d is refused" 2 "one row per configuration" "cachesim -d -E
 awk 'BEGIN { for (k = 0; k < 32; k++) printf "R 0x%x\n", 4096 + 64 * (k % 16) }' >"$tmp/sweep"
 check "--map: a PNG 3:5 of the width asked, decoded" \
     "cachesim --map $tmp/m.png --width 600 $B >/dev/null && test \$($T png $tmp/m.png) = 600x360"
-check "--map: title, axes and a key of every colour (hit per level, the 3C kinds, evictions)" \
+check "--map: title, axes, and a key of the colours the map holds (the sweep: L1 hit, compulsory, no access)" \
     "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.svg $tmp/sweep >/dev/null && $T svg $tmp/sw.svg >/dev/null &&
-     for w in 'cache events' 'time (accesses)' 'L1 set' 'L1 hit' '>L2<' '>memory<' 'compulsory' 'capacity' 'conflict' 'evicted'; do grep -q \"\$w\" $tmp/sw.svg || exit 1; done"
-check_same "--map: a diagonal of compulsory misses, then one of L1 hits, at the right pixels" \
-    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.png $tmp/sweep >/dev/null &&
-     python3 -c 'import sys, zlib, struct
-d = open(sys.argv[1], \"rb\").read(); p, idat = 8, b\"\"
+     for w in 'cache events' 'time (accesses)' 'L1 set' '>L1 hit<' '>L1 miss, compulsory<' '>no access<'; do grep -q \"\$w\" $tmp/sw.svg || exit 1; done &&
+     for w in 'capacity' '>L2<' '>memory<' 'evicted'; do ! grep -q \"\$w\" $tmp/sw.svg || exit 1; done"
+# the colours inside the plot area of a PNG, and the key's swatches of the
+# same run's SVG (its desc says where the plot is and its columns)
+cat >"$tmp/plotcols.py" <<'EOF'
+import sys, zlib, struct, re
+d = open(sys.argv[1], "rb").read(); p, idat = 8, b""
 while p < len(d):
-    n, t = struct.unpack(\">I4s\", d[p:p + 8]); body = d[p + 8:p + 8 + n]
-    if t == b\"IHDR\": w, h = struct.unpack(\">II\", body[:8])
-    if t == b\"PLTE\": pal = body
-    if t == b\"IDAT\": idat += body
+    n, t = struct.unpack(">I4s", d[p:p + 8]); body = d[p + 8:p + 8 + n]
+    if t == b"IHDR": w, h = struct.unpack(">II", body[:8])
+    if t == b"PLTE": pal = body
+    if t == b"IDAT": idat += body
     p += 12 + n
 raw = zlib.decompress(idat)
-x0, y0, pw, ph = map(float, sys.argv[2:6])
-for k in range(32):
-    s = k % 16; x = int(x0 + k + 0.5); y = int(y0 + (15 - s + 0.5) * ph / 16)
-    i = raw[y * (w + 1) + 1 + x]; print(k, s, tuple(pal[3 * i:3 * i + 3]))' $tmp/sw.png \$(sed -n 's/.*; plot \\([0-9 ]*\\)<.*/\\1/p' $tmp/sw.svg)" \
-    "awk 'BEGIN { for (k = 0; k < 32; k++) print k, k % 16, k < 16 ? \"(117, 107, 177)\" : \"(171, 217, 233)\" }'"
+svg = open(sys.argv[2]).read()
+x0, y0, pw, ph, cols = map(float, re.search(r"; plot ([0-9]+) ([0-9]+) ([0-9]+) ([0-9]+); columns ([0-9]+)", svg).groups())
+px = lambda x, y: tuple(pal[3 * raw[y * (w + 1) + 1 + x]:3 * raw[y * (w + 1) + 1 + x] + 3])
+if sys.argv[3] == "colours":
+    seen = {px(x, y) for y in range(int(y0) + 1, int(y0 + ph) - 1) for x in range(int(x0) + 1, int(x0 + pw) - 1)}
+    key = {tuple(int(c[i:i + 2], 16) for i in (0, 2, 4)) for c in re.findall(r'width="10.0" height="10.0" fill="#([0-9a-f]{6})"', svg)}
+    print(sorted(seen) == sorted(key) and len(key) >= 4, len(seen), len(key))
+else:	# the cells of the sweep: column k, set k % 16
+    for k in range(32):
+        s = k % 16; x = int(x0 + (k + 0.5) * pw / cols); y = int(y0 + (15 - s + 0.5) * ph / 16)
+        print(k, s, px(x, y))
+    print("edge", px(int(x0 + pw) - 1, int(y0 + 0.5 * ph / 16)))
+EOF
+check_same "--map: every colour inside the plot is in the key, and the key has no other (evictions, 3C)" \
+    "cachesim -3 -c 512:2:64 -c 4K:4:64 --map $tmp/mb.png $B >/dev/null && cachesim -3 -c 512:2:64 -c 4K:4:64 --map $tmp/mb.svg $B >/dev/null &&
+     python3 $tmp/plotcols.py $tmp/mb.png $tmp/mb.svg colours | cut -d' ' -f1 && grep -q 'evicted<' $tmp/mb.svg" "echo True"
+check_same "--map: a diagonal of compulsory misses, then one of L1 hits, at the right pixels; the last column at the plot's right edge" \
+    "cachesim -3 -c 1K:1:64 -c 8K:2:64 --map $tmp/sw.png $tmp/sweep >/dev/null && python3 $tmp/plotcols.py $tmp/sw.png $tmp/sw.svg cells" \
+    "awk 'BEGIN { for (k = 0; k < 32; k++) print k, k % 16, k < 16 ? \"(117, 107, 177)\" : \"(171, 217, 233)\"; print \"edge (171, 217, 233)\" }'"
+check "--map: each set's label at the middle of its band" \
+    "awk -F'\"' '/text-anchor=\"end\"/ && /<text x=\"72.0\"/ {split(\$0, a, \">\"); split(a[2], b, \"<\"); s = b[1]; c = 38 + (15 - s + 0.5) * 402 / 16; d = \$4 - 4 - c; if (d < -1.5 || d > 1.5) exit 1; n++} END {exit n < 8}' $tmp/sw.svg"
 
 # the cache table reader (cachesim -M will merge with it): a round trip
 cachesim -3 --icache 1K:2:64 -c 2K:4:64:fifo:wt:nwa -c 8K:8:64:plru "$B" >"$tmp/ct1"
@@ -202,6 +239,77 @@ for p in "bsort sorted" "bsort reversed" "bsort shuffled" "matmul standard" "mat
 done
 check "cachegrind mode = cachegrind's summary on all 9 example runs ($ok equal)" \
     "test -z '$bad' || { echo '$bad'; false; }"
+
+# cachegrind's file: a program without libc (its every instruction is
+# its own, so cachegrind's functions and addr2line's are the same ones),
+# under both tools with the same arguments; cg_annotate reads both files
+cat >"$tmp/nolibc.c" <<'EOF'
+#define N 24
+static double a[N][N], b[N][N], c[N][N];
+
+static void
+fill(void)
+{
+	int i, j;
+
+	for (i = 0; i < N; i++)
+		for (j = 0; j < N; j++) {
+			a[i][j] = i + j;
+			b[i][j] = i - j;
+		}
+}
+
+static void
+multiply(void)
+{
+	int i, j, k;
+
+	for (i = 0; i < N; i++)
+		for (j = 0; j < N; j++)
+			for (k = 0; k < N; k++)
+				c[i][j] += a[i][k] * b[k][j];
+}
+
+void
+entry(void)
+{
+	fill();
+	multiply();
+	__asm__ volatile("mov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall" ::: "memory");
+}
+EOF
+(cd "$tmp" && cc -g -O0 -static-pie -nostdlib -fpie -Wl,-e,entry -o nolibc nolibc.c)
+(cd "$tmp" && valgrind --tool=lackey --trace-mem=yes -v -v --log-file=nl.lk ./nolibc &&
+    valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=4096,2,64 --LL=65536,8,64 \
+    --cachegrind-out-file=nl.cg ./nolibc) >/dev/null 2>&1
+trfilter -e "$tmp/nolibc" -l "$tmp/nl.lk" >"$tmp/nl.txt"
+G="--cachegrind --icache 32K:8:64 -c 4K:2:64 -c 64K:8:64"
+cachesim $G --cachegrind-out "$tmp/ours.cg" "$tmp/nl.txt" >/dev/null
+check_same "--cachegrind-out: cachegrind's file but for cmd: (a program without libc)" \
+    "grep -v '^cmd:' $tmp/ours.cg" "grep -v '^cmd:' $tmp/nl.cg"
+check_same "cg_annotate's report of it = of cachegrind's file, but for the command and file lines" \
+    "cg_annotate $tmp/ours.cg | grep -v -e '^Command:' -e '^Data file:'" \
+    "cg_annotate $tmp/nl.cg | grep -v -e '^Command:' -e '^Data file:' | awk '{print} /multiply/ {m++} END {exit !m}'"
+check_same "cg_diff of the two: every count 0" \
+    "cg_diff $tmp/ours.cg $tmp/nl.cg | sed -n 's/^summary: //p'" "echo 0 0 0 0 0 0 0 0 0"
+check_same "cg_merge of it twice: the counts doubled" \
+    "cg_merge -o $tmp/two.cg $tmp/ours.cg $tmp/ours.cg && sed -n 's/^summary: //p' $tmp/two.cg" \
+    "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{for (i = 1; i <= NF; i++) \$i *= 2; print}'"
+check_same "-g func: cachegrind's counts by function, most first-level misses first, adding up" \
+    "cachesim $G -g func $tmp/nl.txt | awk '!/^#/ {print \$1; for (i = 2; i <= 10; i++) s[i] += \$i} END {for (i = 2; i <= 10; i++) printf \"%d \", s[i]; print \"\"}'" \
+    "printf 'multiply\nfill\nentry\n'; sed -n 's/^summary: //p' $tmp/nl.cg | sed 's/ *\$/ /'"
+check_same "-A: cachegrind's labelled summary, of the same counts" \
+    "cachesim $G -A $tmp/nl.txt | awk '/^I   refs:/ {print \$3} /^D1  misses:/ {print \$3, \$5, \$8}' | tr -d ," \
+    "sed -n 's/^summary: //p' $tmp/nl.cg | awk '{print \$1; print \$5 + \$8, \$5, \$8}'"
+check_same "--cachegrind on a terminal: the labelled summary, as -A" \
+    "script -qc 'cachesim $G $tmp/nl.txt' /dev/null | tr -d '\\r' | awk '{print} /^I   refs: / {n++} END {exit !n}'" \
+    "cachesim $G -A $tmp/nl.txt"
+check_fail "--cachegrind -g set: refused" 2 "--cachegrind: -g loc or func" "cachesim --cachegrind -g set $tmp/nl.txt"
+cachesim -c 4K:2:64 -c 64K:8:64 -c 256K:8:64 --cachegrind-out "$tmp/h.cg" "$tmp/nl.txt" >"$tmp/h.tab"
+check_same "--cachegrind-out of a hierarchy: events per level, adding up to the table's accesses and misses" \
+    "sed -n 's/^events: //p; s/^summary: //p' $tmp/h.cg | awk 'NR == 2 {print \$1 + \$5 + \$9, \$2 + \$6 + \$10, \$3 + \$7 + \$11, \$4 + \$8 + \$12; next} {print}'" \
+    "echo 'Ir I1mr I2mr I3mr Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw '; awk '\$1 == \"L1\" {printf \"%s %s\", \$6, \$10} \$1 ~ /^L[23]\$/ {printf \" %s\", \$10} END {print \"\"}' $tmp/h.tab"
+check "... and cg_annotate reads it" "cg_annotate $tmp/h.cg | grep -q 'nolibc.c:multiply'"
 
 # -g by location on a trace without locations: every row '-', said so
 check_fail "-g func without locations: said, with the fix" 0 \

@@ -103,10 +103,11 @@ check_fail "random replacement: refused" 1 "random replacement draws for every s
 check_fail "-M with -c: usage error" 2 "only -A and -o" "cachesim -M -c i7 $tmp/c0"
 
 # reusedist: the partitions' histograms add up to the sum of each
-# partition's own stack distances x n (a naive stack per partition)
+# partition's own stack distances x n (a naive stack per partition; a
+# modify is a read and a write of its block, reftrace(7))
 for k in 0 1 2 3; do reusedist --exact "$tmp/p$k.rtb" >"$tmp/h$k"; done
 for k in 0 1 2 3; do
-	trfilter "$tmp/all.rtb" | awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) if (b % 4 == k) printf "%.0f\n", b}' k=$k | "$U/naive" stack
+	trfilter "$tmp/all.rtb" | awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 64); b <= int((a + $4 - 1) / 64); b++) if (b % 4 == k) for (m = 0; m <= ($2 == "M"); m++) printf "%.0f\n", b}' k=$k | "$U/naive" stack
 done | awk '{c[$1 == "-" ? "cold" : $1 * 4]++} END {for (d in c) print d, c[d]}' | sort >"$tmp/naive"
 check_same "reusedist -M of 4 partitions = the naive stack per partition, distances x 4" \
     "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3 | awk '!/^#/ {print \$1, \$3}' | sort" "cat $tmp/naive"

@@ -3,7 +3,7 @@
 # axis against the regions touched, the array grid against a count from
 # the trace, pictures that decode.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 24
 
 T="python3 $(dirname "$0")/topo.py"
 # Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
@@ -39,6 +39,9 @@ check_same "standard input reads as a file does (the spool)" "trmap --counts <$t
 check_same "--regions: accesses and bytes per region, counted by awk" \
     "trmap --regions $tmp/two | awk '!/^#/ { print \$1, \$5, \$6 }'" \
     "awk '$HEX !/^#/ { k = hex(\$3) < 2^29 ? \"A\" : \"B\"; n[k]++; b[k] += \$4 } END { print \"A\", n[\"A\"], b[\"A\"]; print \"B\", n[\"B\"], b[\"B\"] }' $tmp/two"
+check_fail "--regions of a trace that registers none: said, status 0" 0 \
+    "^trmap: --regions: the trace registers no region" "grep -v '^#region' $tmp/two | trmap --regions"
+check "--regions with regions: no word on stderr" "trmap --regions $tmp/two 2>$tmp/re >/dev/null && test ! -s $tmp/re"
 check_same "--array B:8: each element's accesses = a count from the trace" \
     "trmap --array B:8 -O svg $tmp/two >$tmp/b.svg && python3 -c 'import sys, re, base64, zlib, struct
 s = open(sys.argv[1]).read(); d = base64.b64decode(re.search(\"base64,([^\\\"]*)\", s).group(1)); p, idat = 8, b\"\"
@@ -111,3 +114,13 @@ printf '%s\n' 'START PID 517' 'X THREAD CREATE 0:1' 'S 7ff000490 8 1 S main LV _
 check_same "--regions: Gleipnir's variables, their accesses, bytes and ops" \
 	"trmap --regions $tmp/g.txt | grep -v '^#'" \
 	"printf '%s\n' '_zzq_result 0x7ff000490 8 0 1 8 0 1 0 0' 'glScalar 0x601070 12 0 2 8 1 1 0 0' 'i 0x7ff000498 4 0 1 4 0 0 1 0' 'glStrcArray[0].var1 0x601080 16 0 2 16 1 1 0 0'"
+
+# near-empty segments next to each other (a whole program's loader and
+# libc data beside its arrays) share one band of the least height; the
+# arrays that are used get the room
+awk 'BEGIN { print "#reftrace trace 1"; n = 0; for (i = 0; i < 20000; i++) { printf "%d R 0x%x 8\n", n++, 65536 + 8 * (i % 1000); printf "%d R 0x%x 8\n", n++, 2097152 + 8 * (i % 1000) }
+    for (k = 0; k < 20; k++) printf "%d R 0x%x 8\n", n++, 67108864 + k * 65536 }' >"$tmp/sparse"
+check_same "20 near-empty segments after two arrays: three bands, not 22" \
+    "trmap --counts $tmp/sparse | grep -c '^#segment'" "echo 3"
+check "... each array over 40% of the height, the shared band at most 20 rows" \
+    "trmap --counts $tmp/sparse | awk '/^#segment/ {h[++n] = \$5 - \$4 + 1} END {exit !(h[1] > 0.4 * 482 && h[2] > 0.4 * 482 && h[3] <= 20)}'"

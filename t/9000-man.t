@@ -31,6 +31,7 @@ while IFS='	' read -r page cmd; do
 	case $cmd in
 	*rttrace*) command -v valgrind >/dev/null || { skip "$page: valgrind needed: $cmd"; continue; } ;;
 	*gnuplot*) command -v gnuplot >/dev/null || { skip "$page: gnuplot needed: $cmd"; continue; } ;;
+	*cg_annotate*) command -v cg_annotate >/dev/null || { skip "$page: valgrind needed: $cmd"; continue; } ;;
 	esac
 	check "$page: $cmd" "cd $tmp/ex && ($cmd) >/dev/null 2>$tmp/ex.err && test ! -s $tmp/ex.err"
 done <"$tmp/examples"

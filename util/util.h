@@ -80,6 +80,10 @@ void *u_grow(void *p, size_t *cap, size_t need, size_t size);
  * closes, reporting a write error (status 1); a closed pipe exits
  * quietly.  u_wfail does the same after a failed rt_write, and exits. */
 FILE *u_open(const char *path);
+/* Until an input is recognised (a trace is, by itself: rt_on_trace),
+ * standard output is held and the files made are removed if the program
+ * fails: a program that fails on its first input writes nothing. */
+void u_release(void);
 /* rt_wopen, or exit: binary or gzip output is not written to a terminal
  * (as gzip refuses), nor is a file that cannot be made. */
 struct rt_writer *u_wopen(const char *path, int fmt, int gz);

@@ -950,20 +950,23 @@ rt_cg_new(const struct rt_cache_cfg *i1, const struct rt_cache_cfg *d1, const st
 }
 
 void
-rt_cg_access(struct rt_cg *g, const struct rt_rec *r)
+rt_cg_access(struct rt_cg *g, const struct rt_rec *r, struct rt_cgstats *row)
 {
-	uint64_t *ref, *m1, *ml;
+	uint64_t *s = &g->s.ir, *t = row ? &row->ir : NULL;
+	int k = r->op == RT_IFETCH ? 0 : r->op == RT_WRITE ? 6 : 3;	/* R, M: 3 */
 
-	switch (r->op) {
-	case RT_IFETCH: ref = &g->s.ir; m1 = &g->s.i1mr; ml = &g->s.ilmr; break;
-	case RT_WRITE: ref = &g->s.dw; m1 = &g->s.d1mw; ml = &g->s.dlmw; break;
-	default: ref = &g->s.dr; m1 = &g->s.d1mr; ml = &g->s.dlmr; break;	/* R, M */
-	}
-	(*ref)++;
+	s[k]++;
+	if (t)
+		t[k]++;
 	if (cg_ismiss(g, r->op == RT_IFETCH ? &g->i1 : &g->d1, r)) {
-		(*m1)++;
-		if (cg_ismiss(g, &g->ll, r))
-			(*ml)++;
+		s[k + 1]++;
+		if (t)
+			t[k + 1]++;
+		if (cg_ismiss(g, &g->ll, r)) {
+			s[k + 2]++;
+			if (t)
+				t[k + 2]++;
+		}
 	}
 }
 

@@ -77,26 +77,51 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 
 /* A fully associative LRU cache of C blocks misses on the cold accesses
  * and on every distance >= C (Mattson et al., 1970). */
+static void
+mrcrow(FILE *f, uint64_t blocks, double miss, const struct rt_histinfo *in)
+{
+	char buf[40];
+	double m = miss < 1e-9 ? 0 : miss;	/* not below 0 by rounding */
+
+	fprintf(f, "%llu %llu %s %.6g\n", (unsigned long long)blocks,
+	    (unsigned long long)blocks * in->block, shown(m, buf, sizeof buf),
+	    in->accesses ? m / in->accesses : 0);
+}
+
 int
 rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in)
 {
-	double miss = 0, m, total = in->accesses;
+	double miss = 0, total = in->accesses;
+	double inv = 1 / in->rate;	/* a read histogram's rate may be tiny */
+	uint64_t res = in->rate >= 1 ? 1 : inv < 0x1p62 ? (uint64_t)ceil(inv - 1e-9) : 1ULL << 62;
 	char buf[40];
 	size_t i;
+	int below = 0;
 
 	header(f, RT_STREAM_MRC, mrccols, in);
+	/* a sample's distances are multiples of about 1/rate blocks: it
+	 * cannot tell a smaller cache from none, so the steps below come
+	 * as one, at the resolution */
+	if (res > 1)
+		fprintf(f, "#resolution %llu\n", (unsigned long long)res);
 	for (i = 0; i < n; i++)
 		miss += v[i].w;
 	fprintf(f, "0 0 %s %.6g\n", shown(miss, buf, sizeof buf), total ? miss / total : 0);
 	for (i = 0; i < n && v[i].key != RT_COLD; i++) {
+		if (v[i].key + 1 > res && below) {
+			mrcrow(f, res, miss, in);
+			below = 0;
+		}
 		miss -= v[i].w;
 		if (i + 1 < n && v[i + 1].key == v[i].key)
 			continue;
-		m = miss < 1e-9 ? 0 : miss;	/* not below 0 by rounding */
-		fprintf(f, "%llu %llu %s %.6g\n", (unsigned long long)v[i].key + 1,
-		    (unsigned long long)(v[i].key + 1) * in->block, shown(m, buf, sizeof buf),
-		    total ? m / total : 0);
+		if (v[i].key + 1 < res)
+			below = 1;
+		else
+			mrcrow(f, v[i].key + 1, miss, in);
 	}
+	if (below)
+		mrcrow(f, res, miss, in);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -262,6 +262,7 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	p->block = b;
 	p->loc = rec->loc;
 	p->var = rec->var;
+	p->op = rec->op;
 	if (d->npend <= TAHEAD && !rep)
 		rt_reuse_prefetch(d->eng, b);
 	return 0;
@@ -273,14 +274,19 @@ static __attribute__((noinline)) int
 other(struct rt_rdist *d, const struct rt_rec *rec)
 {
 	struct rt_span s;
+	struct rt_rec w;
 
 	if (rec->kind != RT_ACCESS) {
 		if (drain(d))	/* what follows the event sees it */
 			return -1;
 		return d->event != NULL ? d->event(d->ctx, (struct rt_rec *)rec) : 0;
 	}
+	/* a modify is a read and a write of each block, as caches count it
+	 * (reftrace(7)): the write's distance is 0 */
+	w = *rec;
+	w.op = RT_WRITE;
 	for (rt_span_start(&s, rec->addr, rt_last(rec), d->c.block); rt_span_next(&s);)
-		if (block(d, rec, s.block))
+		if (block(d, rec, s.block) || (rec->op == RT_MODIFY && block(d, &w, s.block)))
 			return -1;
 	return 0;
 }
@@ -299,7 +305,7 @@ item(struct rt_rdist *d, const struct rt_rec *rec)
 			first = rec->addr / d->c.block;
 			last = rt_last(rec) / d->c.block;
 		}
-		if (first == last)
+		if (first == last && rec->op != RT_MODIFY)
 			return block(d, rec, first);	/* within one block, as most are */
 	}
 	return other(d, rec);

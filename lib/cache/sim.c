@@ -22,6 +22,11 @@ struct rt_sim {
 	struct rt_evmap *map;
 	struct rt_temp *temp;
 	struct rt_tally *tally;
+	struct rt_tally *bylocs;	/* a hierarchy's counts by location */
+	struct rt_sym *objs;		/* -g loc, func: the objects, to fold */
+	uint32_t prog;			/* the first object's path: the program */
+	uint32_t *folded;		/* by object: the key of its one row */
+	size_t nfolded;
 	struct rt_writer *mw;		/* the miss stream */
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
@@ -46,6 +51,55 @@ down(void *ctx, uint64_t addr, int op)
 	}
 }
 
+/* The key of an access; by location, the accesses of an object other than
+ * the program fold into one row named [object] (the loader, libc). */
+static uint64_t
+key(struct rt_sim *s, const struct rt_rec *rec, uint64_t addr)
+{
+	const char *path, *b;
+	char name[256];
+	uint32_t *p, id;
+	int o;
+
+	if (s->objs == NULL || rec->loc == 0 || (o = rt_sym_object(s->objs, rec->pc,
+	    &path)) < 0 || (s->prog && strcmp(path, rt_str(s->prog)) == 0))
+		return rt_key_of(s->c.key, rec, addr, s->regs, s->hier);
+	if ((size_t)o >= s->nfolded) {
+		if ((p = realloc(s->folded, (size_t)(o + 1) * sizeof *p)) == NULL)
+			return rt_key_of(s->c.key, rec, addr, s->regs, s->hier);
+		memset(p + s->nfolded, 0, ((size_t)o + 1 - s->nfolded) * sizeof *p);
+		s->folded = p;
+		s->nfolded = (size_t)o + 1;
+	}
+	if (s->folded[o] == 0) {
+		b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		snprintf(name, sizeof name, "[%s]", b);
+		id = rt_str_intern(name, strlen(name));
+		s->folded[o] = s->c.key == RT_KEY_LOC ? rt_loc_intern(0, 0, id) : id;
+	}
+	return s->folded[o];
+}
+
+/* A block access by location: Ir, Dr, Dw, each with the misses per level */
+static int
+locs(struct rt_sim *s, const struct rt_rec *rec, int lv)
+{
+	uint64_t *r = rt_tally_row(s->bylocs, rec->loc), *c;
+	int k;
+
+	if (r == NULL) {
+		s->err = S_GROUPS;
+		return -1;
+	}
+	c = r + (rec->op == RT_IFETCH ? 0 : rec->op == RT_WRITE ? 2 : 1) * (s->nc + 1);
+	c[0]++;
+	for (k = 0; k < lv && k < s->nc; k++)
+		c[1 + k]++;
+	if (rec->op == RT_MODIFY)	/* and its write, which hits */
+		r[2 * (s->nc + 1)]++;
+	return 0;
+}
+
 /* Every first-level block of an access, served: the per-access outputs. */
 static void
 served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
@@ -64,11 +118,13 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 		    rt_hier_miss3c(h)[0], rt_hier_evicted(h)[0] != UINT64_MAX);
 	if (s->temp != NULL)
 		rt_temp_write(s->temp, s->c.out, rec->seq, lv[0]);
-	if (s->tally != NULL && rt_tally_access(s->tally,
-	    rt_key_of(s->c.key, rec, addr, s->regs, h), rec->op, lv[0], s->nc)) {
+	if (s->tally != NULL && rt_tally_access(s->tally, key(s, rec, addr), rec->op, lv[0],
+	    s->nc)) {
 		s->err = S_GROUPS;
 		return;
 	}
+	if (s->bylocs != NULL && locs(s, rec, lv[0]))
+		return;
 	if (s->c.records)
 		rt_cacherec_write(s->c.out, rec->seq, lv[0], n, rt_hier_evicted(h));
 }
@@ -81,14 +137,26 @@ item(struct rt_sim *s, struct rt_rec *rec)
 			s->err = S_NOMEM;
 			return;
 		}
+		if (rec->kind == RT_OBJECT && s->objs != NULL) {
+			if (s->prog == 0)
+				s->prog = rec->name;
+			rt_sym_add(s->objs, rt_str(rec->name), rec->addr);	/* else not folded */
+		}
 		if (s->cg == NULL)	/* a flush: its write-backs go down before it */
 			rt_ens_event(s->ens, rec);
 		if (s->mw != NULL && !s->err && rt_write(s->mw, rec)) {
 			s->err = S_WRITE;
 			s->errnum = errno;
 		}
-	} else if (s->cg != NULL)
-		rt_cg_access(s->cg, rec);
+	} else if (s->cg != NULL) {
+		struct rt_cgstats *row = NULL;
+
+		if (s->tally != NULL && (row = rt_tally_row(s->tally, rec->loc)) == NULL) {
+			s->err = S_GROUPS;
+			return;
+		}
+		rt_cg_access(s->cg, rec, row);
+	}
 	else {
 		if (s->mw != NULL)
 			s->cur = *rec;
@@ -120,7 +188,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	const struct rt_cache_cfg *cfg;
 	struct rt_sim *s;
 	uint64_t w;
-	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff;
+	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff || c->bylocs;
 
 	*sp = NULL;
 	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
@@ -158,7 +226,13 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 			return -2;
 	}
 	if (c->key >= 0 &&
-	    (s->tally = rt_tally_new((size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
+	    (s->tally = rt_tally_new((size_t)(s->nc + 4) * sizeof(uint64_t))) == NULL)
+		return -2;
+	if ((c->key == RT_KEY_LOC || c->key == RT_KEY_FUNC) && c->fold &&
+	    (s->objs = rt_sym_new()) == NULL)
+		return -2;
+	if (c->bylocs &&
+	    (s->bylocs = rt_tally_new(3 * (size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
 		return -2;
 	if (obs)
 		rt_ens_observe(e, served, s);
@@ -166,7 +240,8 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 }
 
 struct rt_sim *
-rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out)
+rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylocs,
+    int sortcol)
 {
 	struct rt_sim *s = calloc(1, sizeof *s);
 
@@ -174,9 +249,39 @@ rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out)
 		s->cg = g;
 		s->regs = regs;
 		s->c.out = out;
-		s->c.key = -1;
+		s->c.key = key;
+		s->c.sortcol = sortcol;
+		if ((key >= 0 || bylocs) && (s->tally = rt_tally_new(sizeof(struct rt_cgstats))) == NULL) {
+			free(s);
+			return NULL;
+		}
 	}
 	return s;
+}
+
+const struct rt_tally *
+rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names, size_t len)
+{
+	static const char kind[] = "IDD", *rw[] = { "r", "r", "w" };
+	size_t n = 0;
+	int c, k;
+
+	if (s->cg != NULL) {
+		*nev = 9;
+		snprintf(names, len, "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw");
+		return s->tally;
+	}
+	*nev = 3 * (s->nc + 1);
+	for (c = 0; c < 3; c++)
+		for (k = 0; k <= s->nc && n < len; k++) {
+			if (k == 0)
+				n += (size_t)snprintf(names + n, len - n, "%s%c%s", c ? " " : "",
+				    kind[c], rw[c]);
+			else
+				n += (size_t)snprintf(names + n, len - n, " %c%dm%s", kind[c], k,
+				    rw[c]);
+		}
+	return s->bylocs;
 }
 
 void
@@ -238,11 +343,20 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	char msg[300];
 	FILE *f = s->c.out;
 
-	if (s->cg != NULL)
+	if (s->cg != NULL && s->c.key >= 0) {
+		why = rt_key_missing(s->c.key, s->tally);
+		rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
+		if (why != NULL) {
+			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
+			diag(msg, 0);
+		}
+	} else if (s->cg != NULL && summary)
+		rt_cgsum_write(f, rt_cg_stats(s->cg));
+	else if (s->cg != NULL)
 		rt_cgtab_write(f, rt_cg_stats(s->cg));
 	else if (s->tally != NULL) {
 		why = rt_key_missing(s->c.key, s->tally);
-		rt_bytab_write(f, s->c.key, s->tally, s->nc);
+		rt_bytab_write(f, s->c.key, s->tally, s->nc, s->c.sortcol);
 		if (why != NULL) {
 			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
 			diag(msg, 0);
@@ -272,5 +386,9 @@ rt_sim_free(struct rt_sim *s)
 	rt_evmap_free(s->map);
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
+	rt_tally_free(s->bylocs);
+	if (s->objs != NULL)
+		rt_sym_free(s->objs);
+	free(s->folded);
 	free(s);
 }

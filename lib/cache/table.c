@@ -66,7 +66,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec)
 	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
-		fprintf(f, " - - - - - - - - - - -%s\n", threec ? " - - -" : "");
+		fprintf(f, " - - - - - - - - - -%s\n", threec ? " - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -162,8 +162,8 @@ readrow(struct rt_cache_row *r, char **f, int nf, int cols3)
 	char *p, *save = NULL;
 	int i;
 
-	/* the memory row has always had a dash more than the header */
-	if (nf < 2 || nf != 19 + 3 * cols3 + (strcmp(f[1], "-") == 0) ||
+	/* the memory row of tables before 0.2 had a dash more than the header */
+	if (nf < 2 || (nf != 19 + 3 * cols3 && nf != 20 + 3 * cols3 + (strcmp(f[1], "-") != 0) * 99) ||
 	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
@@ -333,27 +333,94 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 	return ferror(f) ? -1 : 0;
 }
 
-int
-rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels)
+struct byrow { uint64_t key; const uint64_t *r; int folded; double sk; };
+
+static int
+bymisses(const void *a, const void *b)
 {
-	const uint64_t *r;
-	char buf[4096];
-	uint64_t g;
+	const struct byrow *x = a, *y = b;
+
+	if (x->folded != y->folded)	/* the program's rows first */
+		return x->folded - y->folded;
+	if (x->sk != y->sk)	/* a column asked for */
+		return x->sk < y->sk ? 1 : -1;
+	if (x->r[1] != y->r[1])
+		return x->r[1] < y->r[1] ? 1 : -1;
+	if (x->r[0] != y->r[0])
+		return x->r[0] < y->r[0] ? 1 : -1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Rows by L1 misses, most first (sets in their order), an object's folded
+ * row ([libc.so.6]) after the program's; paths relative to the directory
+ * they share, named in a #root line. */
+int
+rt_bytab_column(const char *name, int nlevels, int cg)
+{
+	static const char *cgcols[] = { "Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw",
+	    "DLmw", "I1_ratio", "D1_ratio", "LL_ratio", "share" };
+	static const char *tail[] = { "fetches", "reads", "writes", "L1_ratio", "share" };
+	char b[32];
 	int k;
 
+	for (k = 0; cg && k < 13; k++)
+		if (strcmp(name, cgcols[k]) == 0)
+			return k;
+	if (cg)
+		return -1;
+	if (strcmp(name, "accesses") == 0)
+		return 0;
+	for (k = 1; k <= nlevels; k++)
+		if (snprintf(b, sizeof b, "L%d_misses", k) > 0 && strcmp(name, b) == 0)
+			return k;
+	for (k = 0; k < 5; k++)
+		if (strcmp(name, tail[k]) == 0)
+			return nlevels + 1 + k;
+	return -1;
+}
+
+int
+rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col)
+{
+	struct byrow *v;
+	char buf[4096], root[4096];
+	uint64_t g, all = 0;
+	size_t n = 0, i, rl;
+	int k;
+
+	if ((v = calloc(rt_tally_keys(t) + 1, sizeof *v)) == NULL)
+		return -2;
+	for (g = 0; g < rt_tally_keys(t); g++)
+		if ((v[n].r = rt_tally_get(t, g))[0] != 0) {
+			v[n].folded = key != RT_KEY_SET && g &&
+			    *rt_key_label(key, g, buf, sizeof buf) == '[';
+			v[n++].key = g;
+			all += v[n - 1].r[1];
+		}
+	for (i = 0; col >= 0 && i < n; i++)	/* the ratios after the counts */
+		v[i].sk = col <= nlevels + 3 ? (double)v[i].r[col] : col == nlevels + 4 ?
+		    (double)v[i].r[1] / (double)v[i].r[0] : (double)v[i].r[1] / (double)(all ? all : 1);
+	if (key != RT_KEY_SET || col >= 0)
+		qsort(v, n, sizeof *v, bymisses);
+	rl = rt_tally_root(key, t, sizeof(uint64_t), root, sizeof root);
 	fprintf(f, "#reftrace %s%s 1 %s accesses", rt_stream_name(RT_STREAM_CACHE_BY),
 	    rt_key_name(key), rt_key_name(key));
 	for (k = 1; k <= nlevels; k++)
 		fprintf(f, " L%d_misses", k);
-	fputc('\n', f);
-	for (g = 0; g < rt_tally_keys(t); g++) {
-		if ((r = rt_tally_get(t, g))[0] == 0)
-			continue;
-		fputs(rt_key_label(key, g, buf, sizeof buf), f);
-		for (k = 0; k <= nlevels; k++)
+	fprintf(f, " fetches reads writes L1_ratio share\n");
+	if (rl)
+		fprintf(f, "#root %s\n", root);
+	for (i = 0; i < n; i++) {
+		const uint64_t *r = v[i].r;
+		const char *lab = rt_key_label(key, v[i].key, buf, sizeof buf);
+
+		fputs(rl && strncmp(lab, root, rl) == 0 ? lab + rl : lab, f);
+		for (k = 0; k <= nlevels + 3; k++)
 			fprintf(f, " %llu", (unsigned long long)r[k]);
-		fputc('\n', f);
+		fprintf(f, " %.6f %.6f\n", r[0] ? (double)r[1] / (double)r[0] : 0,
+		    all ? (double)r[1] / (double)all : 0);
 	}
+	free(v);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -135,5 +135,48 @@ rt_tally_access(struct rt_tally *t, uint64_t key, int op, int served, int n)
 	r[0] += op == RT_MODIFY ? 2 : 1;	/* a read and a write */
 	for (k = 0; k < served && k < n; k++)
 		r[1 + k]++;
+	if (op == RT_IFETCH)
+		r[n + 1]++;
+	if (op != RT_IFETCH && op != RT_WRITE)
+		r[n + 2]++;
+	if (op == RT_WRITE || op == RT_MODIFY)
+		r[n + 3]++;
 	return 0;
+}
+
+/* The directory that the absolute paths of the files of a table's rows
+ * share ("" if none), for labels relative to it. */
+size_t
+rt_tally_root(int key, const struct rt_tally *t, size_t rowsize, char *root, size_t len)
+{
+	const struct rt_loc *l;
+	const unsigned char *row;
+	const char *f;
+	size_t n = 0, i, j;
+	uint64_t k;
+	int any = 0;
+
+	*root = '\0';
+	if (key != RT_KEY_LOC || len == 0)
+		return 0;
+	for (k = 1; k < t->n; k++) {
+		row = t->row + k * t->size;
+		for (j = 0; j < rowsize && row[j] == 0; j++)
+			;
+		if (j == rowsize || !(l = rt_loc_get((uint32_t)k))->file ||
+		    *(f = rt_str(l->file)) != '/')
+			continue;
+		if (!any) {
+			snprintf(root, len, "%s", f);
+			n = strlen(root);
+			any = 1;
+		}
+		for (i = 0; i < n && f[i] == root[i]; i++)
+			;
+		n = i;
+	}
+	while (n > 0 && root[n - 1] != '/')
+		n--;
+	root[n] = '\0';
+	return n;
 }

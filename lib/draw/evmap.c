@@ -49,9 +49,11 @@ darker(unsigned char rgb[3])
 		rgb[c] = (unsigned char)(rgb[c] * 5 / 9);
 }
 
-#define NKEY (RT_EVMAX + 5)
+/* Every colour a map can hold: the categories, those that evicted a block
+ * (darker; an L1 hit evicts nothing), and white where nothing happened. */
+#define NKEY (2 * (RT_EVMAX + 4) + 1)
 struct key {
-	char name[NKEY][40];
+	char name[NKEY][48];
 	const char *np[NKEY];
 	unsigned char rgb[NKEY][3];
 	int n, ncat;
@@ -76,12 +78,28 @@ key(struct key *k, int nlevels, int threec)
 			snprintf(k->name[c], sizeof k->name[c], "%s", kinds[c - nlevels - 1]);
 		catcolour(c, nlevels, k->rgb[c]);
 	}
-	snprintf(k->name[c], sizeof k->name[c], "darker: evicted a block");
-	catcolour(nlevels, nlevels, k->rgb[c]);
-	darker(k->rgb[c]);
+	for (c = 1; c < k->ncat; c++) {	/* index ncat + c - 1 */
+		snprintf(k->name[k->ncat + c - 1], sizeof k->name[0], "%s, evicted", k->name[c]);
+		memcpy(k->rgb[k->ncat + c - 1], k->rgb[c], 3);
+		darker(k->rgb[k->ncat + c - 1]);
+	}
+	c = 2 * k->ncat - 1;
+	snprintf(k->name[c], sizeof k->name[c], "no access");
+	memset(k->rgb[c], 255, 3);
 	k->n = c + 1;
 	for (c = 0; c < k->n; c++)
 		k->np[c] = k->name[c];
+}
+
+/* The key's entry of a cell's value, or -1 for none */
+static int
+keyof(const struct key *k, unsigned char v)
+{
+	int c = (v & ~EVICT) - 1;
+
+	if (c < 0)
+		return 2 * k->ncat - 1;
+	return v & EVICT && c > 0 ? k->ncat + c - 1 : c;
 }
 
 /* The raster has a column per pixel of the plot area of a W x H
@@ -156,12 +174,13 @@ int
 rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 {
 	char sub[300];
-	const char *subp[1] = { sub };
-	unsigned char pal[3 * 256], *img;
+	const char *subp[1] = { sub }, *np[NKEY];
+	unsigned char pal[3 * 256], *img, rgb[NKEY][3], used_[NKEY] = { 0 };
 	uint32_t used = (uint32_t)((m->n + m->per - 1) / m->per), x, y;
 	struct rt_axis ax, ay;
 	struct rt_fig *fig;
 	struct key k;
+	size_t nk = 0;
 	int c, e;
 
 	key(&k, m->nlevels, m->threec);
@@ -179,8 +198,14 @@ rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 		for (x = 0; x < used; x++) {
 			unsigned char v = m->cell[(size_t)(m->rows - 1 - y) * m->cols + x];
 
+			used_[keyof(&k, v)] = 1;
 			img[(size_t)y * used + x] = (unsigned char)(v & EVICT ?
 			    (v & ~EVICT) + k.ncat : v);
+		}
+	for (c = 0; c < k.n; c++)	/* the key: the colours the map holds */
+		if (used_[c]) {
+			np[nk] = k.np[c];
+			memcpy(rgb[nk++], k.rgb[c], 3);
 		}
 	if ((fig = rt_fig_new(m->W, m->H)) == NULL) {
 		free(img);
@@ -190,16 +215,17 @@ rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 	    "a cell shows the worst in it", (unsigned long long)m->n, (unsigned long long)m->per);
 	rt_plot_title(fig, m->W, title ? title : "cache events: where each access was served",
 	    subp, 1);
-	rt_fig_image(fig, m->p.x, m->p.y, used, m->rows, m->p.w * used / m->cols, m->p.h, img,
-	    pal, 1 + 2 * k.ncat);
-	ax = (struct rt_axis){ 0, (double)m->cols * (double)m->per, RT_AX_NUM, "time (accesses)" };
-	ay = (struct rt_axis){ 0, (double)m->nsets, RT_AX_INT, "L1 set" };
+	/* the columns used fill the plot: time ends where the trace does */
+	rt_fig_image(fig, m->p.x, m->p.y, used, m->rows, m->p.w, m->p.h, img, pal, 1 + 2 * k.ncat);
+	ax = (struct rt_axis){ 0, (double)used * (double)m->per, RT_AX_NUM, "time (accesses)" };
+	/* a set's band from k - 0.5 to k + 0.5: its label at its middle */
+	ay = (struct rt_axis){ -0.5, (double)m->nsets - 0.5, RT_AX_INT, "L1 set" };
 	rt_plot_axes(fig, &m->p, &ax, &ay);
-	rt_legend(fig, m->p.keyx, m->p.y, m->p.h, "served by", k.np,
-	    (const unsigned char (*)[3])k.rgb, (size_t)k.n);
+	rt_legend(fig, m->p.keyx, m->p.y, m->p.h, "served by", np, (const unsigned char (*)[3])rgb,
+	    nk);
 	/* where the cells are, for whoever reads the picture back */
-	snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; plot %.0f %.0f %.0f %.0f",
-	    m->p.x, m->p.y, m->p.w, m->p.h);
+	snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; plot %.0f %.0f %.0f %.0f; columns %u",
+	    m->p.x, m->p.y, m->p.w, m->p.h, used);
 	e = svg ? rt_fig_svg(fig, f, NULL, sub) : rt_fig_png(fig, f);
 	rt_fig_free(fig);
 	free(img);

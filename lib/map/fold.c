@@ -7,6 +7,10 @@
 #include "reftrace.h"
 #include "map.h"
 
+#define SPARSE 500	/* a segment of under 0.2% of the touches is near empty */
+/* a band's room by extent: none for near-empty ones sharing a band */
+#define EXTENT(s) ((s)->y0 ? 0 : (s)->hi - (s)->lo + 1)
+
 struct gran { uint64_t g, lo, hi, n; };	/* granule, its least and greatest byte, touches */
 
 struct rt_fold {
@@ -124,6 +128,21 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 	for (i = 0; i < f->cap; i++)	/* the hash is spent: make it empty again */
 		f->h[i].g = UINT64_MAX;
 	f->n = 0;
+	/* segments next to each other that are near empty (under 1/SPARSE of
+	 * the touches: the loader's and libc's data of a whole program) share
+	 * one band, so that the arrays that are used get the room */
+	for (k = 0; k < f->nseg; k++)
+		touches += f->seg[k].n;
+	for (k = 1; k < f->nseg;)
+		if (f->seg[k].n * SPARSE < touches && f->seg[k - 1].n * SPARSE < touches) {
+			f->seg[k - 1].hi = f->seg[k].hi;
+			f->seg[k - 1].n += f->seg[k].n;
+			f->seg[k - 1].y0 = 1;	/* shared: its extent is mostly gaps */
+			memmove(f->seg + k, f->seg + k + 1, (f->nseg - k - 1) * sizeof *f->seg);
+			f->nseg--;
+		} else
+			k++;
+	touches = 0;
 	/* too many to show: the two closest in address become one */
 	while (f->nseg > 1 && (uint64_t)f->nseg * (minh + gap) > height) {
 		for (best = 1, bestd = UINT64_MAX, k = 1; k < f->nseg; k++)
@@ -131,11 +150,12 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 				bestd = d, best = k;
 		f->seg[best - 1].hi = f->seg[best].hi;
 		f->seg[best - 1].n += f->seg[best].n;
+		f->seg[best - 1].y0 &= f->seg[best].y0;
 		memmove(f->seg + best, f->seg + best + 1, (f->nseg - best - 1) * sizeof *f->seg);
 		f->nseg--;
 	}
 	for (k = 0; k < f->nseg; k++) {
-		total += f->seg[k].hi - f->seg[k].lo + 1;
+		total += EXTENT(&f->seg[k]);
 		touches += f->seg[k].n;
 	}
 	avail = (double)height - (double)gap * (f->nseg ? f->nseg - 1 : 0) - (double)minh * f->nseg;
@@ -143,7 +163,7 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 		avail = 0;
 	for (y = 0, k = 0; k < f->nseg; k++) {
 		/* half by extent, half by use: a hot array gets room */
-		share = total ? avail / 2 * ((double)(f->seg[k].hi - f->seg[k].lo + 1) / (double)total +
+		share = total ? avail / 2 * ((double)EXTENT(&f->seg[k]) / (double)total +
 		    (double)f->seg[k].n / (double)touches) : 0;
 		f->seg[k].y0 = y;
 		f->seg[k].y1 = y + minh + (uint32_t)share - 1;

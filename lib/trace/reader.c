@@ -124,6 +124,14 @@ unknown(char *errbuf, size_t errlen, const char *name)
 		snprintf(errbuf + n, errlen - n, ")");
 }
 
+static void (*recognised)(void);
+
+void
+rt_on_trace(void (*fn)(void))
+{
+	recognised = fn;
+}
+
 int
 rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 {
@@ -151,6 +159,8 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "%s", r->err);
 		return -1;
 	}
+	if (recognised != NULL)
+		recognised();
 	return 0;
 }
 

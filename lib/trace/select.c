@@ -18,7 +18,7 @@ struct rt_sel {
 	int na, np;
 	const char *r[MAXSEL], *F[MAXSEL];
 	int nr, nF;
-	struct { const char *file; uint64_t lo, hi; } L[MAXSEL];
+	struct { const char *file, *lines; uint64_t lo, hi; } L[MAXSEL];	/* lines: as given */
 	int nL;
 	uint32_t T[MAXSEL];
 	int nT;
@@ -104,10 +104,12 @@ addloc(struct rt_sel *s, char *arg, char *why, size_t whylen)
 		return full(s->nL, why, whylen);
 	s->L[s->nL].lo = 0;
 	s->L[s->nL].hi = UINT64_MAX;
+	s->L[s->nL].lines = NULL;
 	if (c != NULL && c[1] >= '0' && c[1] <= '9') {
 		if (rt_parse_range(c + 1, &s->L[s->nL].lo, &s->L[s->nL].hi))
 			return bad("bad line range", why, whylen);
 		*c = '\0';
+		s->L[s->nL].lines = c + 1;
 	}
 	s->L[s->nL++].file = arg;
 	return 0;
@@ -289,9 +291,14 @@ rt_sel_unmatched(const struct rt_sel *s, int program, int missing, rt_diag_fn *d
 			say(diag, missing != 0, 'F', s->F[i], "no record in a function of that name",
 			    why);
 	for (i = 0; i < s->nL; i++)
-		if (!s->hitL[i])
-			say(diag, missing != 0, 'L', s->L[i].file,
-			    "no record of that file and those lines", why);
+		if (!s->hitL[i]) {
+			char arg[4096];
+
+			snprintf(arg, sizeof arg, "%s%s%s", s->L[i].file, s->L[i].lines ? ":" : "",
+			    s->L[i].lines ? s->L[i].lines : "");
+			say(diag, missing != 0, 'L', arg, s->L[i].lines ?
+			    "no record of that file and those lines" : "no record of that file", why);
+		}
 	for (i = 0; i < s->nr; i++)
 		if (!s->hitr[i])
 			say(diag, 0, 'r', s->r[i], "no access to a region of that name", "");

@@ -315,6 +315,19 @@ rt_sym_lookup(struct rt_sym *s, uint64_t pc)
 	return loc;
 }
 
+int
+rt_sym_object(const struct rt_sym *s, uint64_t pc, const char **path)
+{
+	size_t i;
+
+	for (i = s->n; i-- > 0;)	/* the newest mapping first */
+		if (pc >= s->o[i].lo && pc < s->o[i].hi) {
+			*path = s->o[i].path;
+			return (int)i;
+		}
+	return -1;
+}
+
 const char *
 rt_sym_error(const struct rt_sym *s)
 {

@@ -1,0 +1,27 @@
+#!/bin/sh
+# A program that fails writes nothing that looks like a complete result:
+# given no input it recognises, nothing on standard output (a pipe or a
+# file) and no -o file; a good input among bad ones is still written.
+. "$(dirname "$0")/lib.sh"
+progs="trfilter trsample cachesim reusedist tswindow trmap pli"
+plan $((2 * $(echo $progs | wc -w) + 6))
+
+trfilter -t RWM "$D/bsort-reversed.lk.gz" >"$tmp/t.txt"
+reusedist -H 1 "$tmp/t.txt" >"$tmp/hist.tsv"
+for p in $progs; do
+	check_fail "$p given a histogram: status 1, said, nothing on standard output" 1 \
+	    "^$p: .*hist.tsv: a reuse-distance histogram, not a trace" \
+	    "$p $tmp/hist.tsv >$tmp/$p.out; st=\$?; test ! -s $tmp/$p.out || st=9; exit \$st"
+	check "... and with -o, no file left" "! $p -o $tmp/$p.o $tmp/hist.tsv 2>/dev/null && test ! -e $tmp/$p.o"
+done
+check_same "a missing file then a good one: the good one's records are written (status 1)" \
+    "trfilter $tmp/nosuch $tmp/t.txt 2>/dev/null; echo \$?" "cat $tmp/t.txt; echo 1"
+check_same "cachesim: a histogram then a trace: the trace's table (status 1)" \
+    "cachesim $tmp/hist.tsv $tmp/t.txt 2>/dev/null; echo \$?" "cachesim $tmp/t.txt; echo 1"
+check_same "a long stream passes whole through the hold" \
+    "trfilter $D/matmul-standard.lk.gz | cksum" "RT_NOHOLD=1 trfilter $D/matmul-standard.lk.gz | cksum"
+check_same "... and ends quietly when the reader stops" \
+    "trfilter $D/matmul-standard.lk.gz 2>&1 | head -n 3" "RT_NOHOLD=1 trfilter $D/matmul-standard.lk.gz | head -n 3"
+check_same "a program that succeeds writes all of a small output" \
+    "cachesim $tmp/t.txt | wc -l" "echo 6"
+check "--help still writes to standard output, status 0" "cachesim --help | grep -q '^usage: cachesim'"
