@@ -67,12 +67,16 @@ echo "== recurrences: windows of 10 data accesses inside bsort(), Vietoris-Rips 
 tswindow -w 10 $O/bsort.rtb >$O/bsort.pts
 persist $O/bsort.pts >$O/bsort.per
 sed -n 's/^# threshold/  threshold/p' $O/bsort.per
-awk '/^#reftrace bars/ {t = 1; next} /^#reftrace/ {t = 0}
-    t && $1 == 0 {c0++} t && $1 == 1 {c1++; if ($2 <= 8) top = top sprintf("    H1 #%d  [%s, %s)  persistence %s\n", $2, $3, $4, $5)}
-    END {printf "  %d points; %d H0 bars, %d H1 bars; the most persistent H1 classes:\n%s", p, c0, c1, top}' \
+awk '/^# persist / {for (i = 1; i <= NF; i++) if ($i ~ /^view=/) v = substr($i, 6)}
+    /^#reftrace bars/ {t = 1; next} /^#reftrace/ {t = 0}
+    /^#reftrace classes/ {c = 1; next} /^#/ {c = 0}
+    t && $1 == 0 {c0[v]++} t && $1 == 1 {c1[v]++}
+    c {top[$1] = sprintf("    class %d (%s, bar %d)  [%s, %s)  winds %d along time", $1, v, $6, $2, $3, $7); if ($1 > n) n = $1}
+    END {printf "  %d points, two views of each window:", p
+	for (v in c0) printf " %s %d H0 bars, %d H1 bars;", v, c0[v], c1[v]
+	printf " the classes ranked across them:\n"
+	for (r = 1; r <= n; r++) if (r in top) print top[r]}' \
     p="$(grep -v -c '^#' $O/bsort.pts)" $O/bsort.per
-plotspiral --title "bubble sort: barcode" -o $O/bsort-bars.png $O/bsort.per
-plotspiral --diagram --title "bubble sort: persistence diagram" -o $O/bsort-diagram.png $O/bsort.per
 echo "written: $O/bsort.pts (points), $O/bsort.per (barcode, cocycles), $O/bsort-bars.png, $O/bsort-diagram.png"
 
 echo
@@ -84,6 +88,15 @@ plotspiral --title "bubble sort: class 1" -o $O/bsort-spiral.png $O/bsort.cc
 plotspiral --mode circle --title "bubble sort: circular plot" -o $O/bsort-circle.svg $O/bsort.cc
 plotspiral --morph 1,2 --animate -o $O/bsort-morph.svg $O/bsort.cc
 echo "written: $O/bsort-spiral.svg and .png (the spiral), $O/bsort-circle.svg, $O/bsort-morph.svg (class 1 -> 2, animated)"
+
+echo
+echo "== recording without valgrind: rtcc builds the 16x16 multiply, which writes its own trace"
+rtcc -O0 -g -o $O/matmul contrib/examples/matmul.c
+RTCC_OUT=$O/matmul-rtcc.rtb $O/matmul standard >/dev/null
+trfilter -t RWM -m matmul,done $O/matmul-rtcc.rtb >$O/matmul-rtcc.txt
+cachesim -c 512:2:64 -c 4K:4:64 $O/matmul-rtcc.txt >$O/matmul-rtcc.cache
+awk '/^L1/ {printf "  the trace rtcc recorded: %d data references to the matrices in the multiply (the stack, its loop counters, is not instrumented), %d L1 misses\n", $6, $10}' $O/matmul-rtcc.cache
+echo "written: $O/matmul-rtcc.rtb"
 
 echo
 echo "== loop model: the reads of array[] in fir2dim (DSPStone, IMAGEDIM 100) as 8-byte blocks"
