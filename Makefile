@@ -132,6 +132,7 @@ install: all
 	mkdir -p $(DESTDIR)$(LIBDIR)/reftrace
 	cp rt/librtcc.a $(DESTDIR)$(LIBDIR)/reftrace/	# rtcc's runtime
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
+	cp contrib/reftrace.h $(DESTDIR)$(SHAREDIR)/	# beside examples/, which include "../reftrace.h"
 	cp contrib/*.gp $(DESTDIR)$(SHAREDIR)/
 	cp contrib/examples/*.c $(DESTDIR)$(SHAREDIR)/examples/
 	for f in $(EXDATA:t/data/%=%); do mkdir -p $(DESTDIR)$(SHAREDIR)/data/$$(dirname $$f) && \

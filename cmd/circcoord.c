@@ -74,11 +74,18 @@ rankof(const struct rt_pers *p, size_t rank)
 static void
 nosuch(const struct rt_pers *p, size_t nview, size_t rank, size_t ncls)
 {
-	size_t k, i, nbar = 0;
+	size_t k, i, nbar = 0, nall = 0;
 
-	for (k = 0; k < nview; k++)
-		for (i = 0; i < p[k].nbar; i++)
-			nbar += p[k].bar[i].dim == 1;
+	for (k = 0; k < nview; k++)	/* bars of some persistence: classes to be had */
+		for (i = 0; i < p[k].nbar; i++) {
+			nall += p[k].bar[i].dim == 1;
+			nbar += p[k].bar[i].dim == 1 && (isinf(p[k].bar[i].death) ?
+			    p[k].threshold : p[k].bar[i].death) > p[k].bar[i].birth;
+		}
+	if (nbar == 0 && nall > 0)
+		u_die(1, "class %zu: persist's classes of dimension 1 are all born at "
+		    "its threshold %g, none yet persistent (persist's warning says what "
+		    "goes further)", rank, p[0].threshold);
 	if (nbar == 0)
 		u_die(1, "class %zu: persist found no class of dimension 1 up to its "
 		    "threshold %g: the windows never come back, no recurrence", rank,

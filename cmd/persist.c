@@ -69,7 +69,8 @@ viewname(const char *about, int k, char *buf, size_t len)
 static void
 view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *p)
 {
-	struct rt_plan pl = { .exact = lflag, .asked = landasked, .maxedges = Eflag, .classes = cflag,
+	struct rt_plan pl = { .exact = lflag, .asked = landasked, .coverasked = rflag >= 0,
+	    .maxedges = Eflag, .classes = cflag,
 	    .cover = rflag >= 0 ? rflag : c->dim / 3.0, .thresh = eflag,
 	    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
 	    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
@@ -91,7 +92,9 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 		u_warn("%s%s%zu landmarks stand for the %zu distinct points, each within "
 		    "%g of one%s", p->view, *p->view ? ": " : "", c->nv, nv, (double)got.cover,
 		    eflag >= 0 && !landasked ? " (the pairs within --threshold are too "
-		    "many; --landmarks 0 takes them all)" : "");
+		    "many; --landmarks 0 takes them all)" : got.cover > pl.cover ?
+		    " (farther than --cover: the pairs passed --edges before any class "
+		    "persisted)" : "");
 	if (!got.known && !got.landmarks && got.cover > 0)
 		u_warn("%s%sthe %zu most persistent classes of dimension 1 are not known at "
 		    "the threshold %g, where the pairs pass --edges: classes alive there may "

@@ -77,6 +77,8 @@ awk '/^# persist / {for (i = 1; i <= NF; i++) if ($i ~ /^view=/) v = substr($i, 
 	printf " the classes ranked across them:\n"
 	for (r = 1; r <= n; r++) if (r in top) print top[r]}' \
     p="$(grep -v -c '^#' $O/bsort.pts)" $O/bsort.per
+plotspiral --title "bubble sort: barcode" -o $O/bsort-bars.png $O/bsort.per
+plotspiral --diagram --title "bubble sort: persistence diagram" -o $O/bsort-diagram.png $O/bsort.per
 echo "written: $O/bsort.pts (points), $O/bsort.per (barcode, cocycles), $O/bsort-bars.png, $O/bsort-diagram.png"
 
 echo

@@ -238,6 +238,7 @@ float rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metri
 struct rt_plan {
 	size_t exact, maxedges, classes;
 	int asked;		/* exact was asked for, not the default */
+	int coverasked;		/* and cover */
 	double cover;
 	double thresh;		/* given, or -1: chosen */
 	int metric, maxdim, collapse;

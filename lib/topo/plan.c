@@ -92,6 +92,19 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	return dense(x, c, tri, pl, out);
 }
 
+/* Has ph a class of dimension 1 of some persistence at threshold t? */
+static int
+persists(const struct rt_ph *ph, float t)
+{
+	size_t i;
+
+	for (i = 0; i < ph->nbar; i++)
+		if (ph->bar[i].dim == 1 && (isinf(ph->bar[i].death) ? t : ph->bar[i].death) >
+		    ph->bar[i].birth)
+			return 1;
+	return 0;
+}
+
 int
 rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out)
@@ -124,8 +137,11 @@ rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt
 		return 0;
 	}
 	/* too dense before the classes show: landmarks, if they come near
-	 * enough to every point to stand for it */
-	if (landmarks(c, pl, pl->exact, pl->cover, isnan(t), out)) {
+	 * enough to every point to stand for it; farther when the sparse
+	 * levels hold no class yet, unless the cover was asked for (a
+	 * threshold where nothing persists is a dead end) */
+	if (landmarks(c, pl, pl->exact, pl->cover, isnan(t) || (!pl->coverasked &&
+	    !persists(&sx.ph, t)), out)) {
 		if (!isnan(t))
 			rt_rips_free(&sx);
 		return -1;
