@@ -684,6 +684,23 @@ hashed(uint64_t addr, uint32_t size)
 	return 0;
 }
 
+/* This thread may record: not inside the runtime, not after the end,
+ * the runtime and the thread's buffer set up. */
+static int
+ready(void)
+{
+	if (ts.busy || atomic_load(&finished))
+		return 0;
+	if (!ts.inited) {
+		pthread_once(&once, init);
+		if (atomic_load(&finished))
+			return 0;
+		if (!ts.inited)
+			tinit();
+	}
+	return 1;
+}
+
 /* Every access that does not go straight into the buffer. */
 static __attribute__((noinline)) void
 slow(uint64_t addr, uint32_t size, uint32_t op, uint64_t pc)
@@ -691,15 +708,8 @@ slow(uint64_t addr, uint32_t size, uint32_t op, uint64_t pc)
 	struct ent *e;
 	uint64_t i;
 
-	if (ts.busy || atomic_load(&finished))
+	if (!ready())
 		return;
-	if (!ts.inited) {
-		pthread_once(&once, init);
-		if (atomic_load(&finished))
-			return;
-		if (!ts.inited)
-			tinit();
-	}
 	if (!atomic_load(&recording)) {
 		ts.skipped++;
 		ts.end = ts.cur;
@@ -868,15 +878,8 @@ pushev(int op, const char *name, uint64_t addr, uint64_t size, uint32_t elem)
 	struct ev *v;
 	struct ent *e;
 
-	if (ts.busy || atomic_load(&finished))
+	if (!ready())
 		return;
-	if (!ts.inited) {
-		pthread_once(&once, init);
-		if (atomic_load(&finished))
-			return;
-		if (!ts.inited)
-			tinit();
-	}
 	ts.busy = 1;
 	if ((v = calloc(1, sizeof *v)) != NULL && (v->name = strdup(name)) != NULL &&
 	    (e = room()) != NULL) {
