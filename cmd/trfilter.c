@@ -77,6 +77,7 @@ static void
 addobject(const struct rt_rec *rec)
 {
 	const char *path = rt_str(rec->name);
+	int r;
 
 	if (eflag && strcmp(base(path), base(eflag)) == 0) {
 		path = eflag;
@@ -85,7 +86,12 @@ addobject(const struct rt_rec *rec)
 	if (!strstr(objs, base(path)))
 		snprintf(objs + strlen(objs), sizeof objs - strlen(objs), "%s%s", nobj++ ? ", " : "",
 		    base(path));
-	if (rt_sym_add(sym, path, rec->addr)) {
+	if ((r = rt_sym_add(sym, path, rec->addr, rt_str(rec->var))) == RT_EBAD) {
+		if (!kflag)	/* its locations would be another program's */
+			u_die(1, path == eflag ? "-e %s" : "%s (give the program that was "
+			    "traced with -e)", rt_sym_error(sym));
+		u_warn("%s: its accesses have no location", rt_sym_error(sym));
+	} else if (r) {
 		if (!missing++) {	/* once, with the fix */
 			u_warn("%s (a trace recorded elsewhere: give the program with -e)",
 			    rt_sym_error(sym));
@@ -227,7 +233,7 @@ main(int argc, char *argv[])
 	if (lflag || rt_sel_locations(sel) || eflag) {
 		if ((sym = rt_sym_new()) == NULL)
 			u_die(1, "out of memory");
-		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX))
+		if (eflag && rt_sym_add(sym, eflag, UINT64_MAX, NULL))
 			u_die(1, "%s", rt_sym_error(sym));
 		rt_sel_locate(sel, locate, NULL);
 	}

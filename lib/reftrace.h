@@ -33,7 +33,8 @@ struct rt_rec {
 	uint64_t pc;	/* instruction address or RT_NOPC */
 	uint32_t tid;	/* thread or RT_NOTID */
 	uint32_t loc;	/* source location id, 0 = unknown */
-	uint32_t var;	/* variable / region name string id, 0 = none */
+	uint32_t var;	/* variable / region name string id, 0 = none; an
+			 * object's identity (rt_objid) */
 	uint32_t name;	/* events: name or path string id */
 	uint32_t elem;	/* region element size */
 	uint8_t kind;	/* enum rt_kind */
@@ -290,13 +291,19 @@ void rt_wparts_free(struct rt_wparts *ws);
 struct rt_sym;
 struct rt_sym *rt_sym_new(void);
 /* Register an object at a load bias; bias UINT64_MAX means guess (0 for
- * ET_EXEC, valgrind's amd64 PIE base 0x108000 for ET_DYN). */
-int rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias);
+ * ET_EXEC, valgrind's amd64 PIE base 0x108000 for ET_DYN).  Given the
+ * identity the trace recorded (rt_objid; NULL or "" for none), a file that
+ * is not that object is refused with RT_EBAD; -1 for a file that cannot
+ * be read as ELF. */
+int rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias, const char *id);
 uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
 /* The object whose loaded extent holds pc (no debug info asked): its
  * index in the order added and its path, or -1. */
 int rt_sym_object(const struct rt_sym *s, uint64_t pc, const char **path);
 const char *rt_sym_error(const struct rt_sym *s);
+/* An object file's identity, as traces record it: "build-id:HEX" from its
+ * GNU build-id note, else "cksum:CRC:SIZE" as POSIX cksum(1) computes. */
+int rt_objid(const char *path, char *id, size_t idlen);
 void rt_sym_free(struct rt_sym *s);
 
 /* The dominant period of a trace, from its first limit records: the

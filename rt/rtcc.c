@@ -150,6 +150,12 @@ event(int kind, const struct ev *v)
 	r.addr = v->addr;
 	r.size = v->size;
 	r.elem = v->elem;
+	if (kind == RT_OBJECT) {	/* a symbolizer refuses a rebuilt file */
+		char id[256];
+
+		if (rt_objid(v->name, id, sizeof id) == 0)
+			r.var = rt_str_intern(id, strlen(id));
+	}
 	put(&r);
 }
 

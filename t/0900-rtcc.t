@@ -3,7 +3,7 @@
 # its end by every path, threads, marks, on/off, sampling and partitions
 # at the source) and its exactness against lackey on the same binary.
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 59
 
 R=$(cd "$(dirname "$0")/.." && pwd)
 cd "$tmp" || exit 1
@@ -62,6 +62,9 @@ check "... at its addresses, one after the other" \
 check "the trace ends with the mark rtcc:exit" "trfilter hello.rtb | tail -1 | grep -q '^#mark [0-9]* rtcc:exit\$'"
 check "trfilter -l symbolizes the pc (a PIE: its object event)" \
     "trfilter -l -m sum hello.rtb | awk '!/^#/ && \$8 == \"main\" && \$7 ~ /hello.c:15\$/ {n++} END {exit n != 1000}'"
+check_same "the program's object event carries its build id, as readelf reads it" \
+    "trfilter hello.rtb | awk '/^#object/ && \$3 ~ /\\/hello\$/ {print \$5}'" \
+    "readelf -n hello | awk '/Build ID:/ {print \"build-id:\" \$3}' | grep ."
 check "RTCC_OUT names the trace" "run ./hello >/dev/null 2>&1 && RTCC_OUT=t.rtb run ./hello >/dev/null 2>&1 && cmp -s t.rtb hello.rtb"
 check_same "RTCC_FORMAT=text writes the same records as text" \
     "RTCC_OUT=t.txt RTCC_FORMAT=text run ./hello >/dev/null 2>&1 && cat t.txt" "trfilter hello.rtb"

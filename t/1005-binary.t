@@ -4,7 +4,7 @@
 # still read, block errors with their place, -k past a bad block, blocks
 # that decode alone, and the size against gzip -9 of the lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 41
 
 nrec() { grep -v -c '^#'; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
@@ -21,6 +21,11 @@ check_same "a hand-worked version 2 file reads as worked out" "trfilter $tmp/h.r
 check_same "and the writer makes those bytes (-O binary2; -b too, as deflate would not shrink it)" \
     "trfilter -O binary2 $tmp/h.txt | od -An -c; trfilter -b $tmp/h.txt | od -An -c" \
     "od -An -c $tmp/h.rtb; od -An -c $tmp/h.rtb"
+
+# an object with its identity is item 0x87 (reftrace(5)); without, 0x82
+printf '#reftrace trace 1 seq op addr size tid pc loc func var\n#object 0 /bin/x 0x1000 build-id:ab12\n#object 0 /bin/y 0x2000\n0 R 0x100 8 - - - - -\n' >"$tmp/o.txt"
+check_same "objects with and without an identity: text -> binary2, deflated or not -> text the same" \
+    "trfilter -O binary2 $tmp/o.txt | trfilter; trfilter -b $tmp/o.txt | trfilter" "cat $tmp/o.txt $tmp/o.txt"
 
 # every bundled lackey trace: text -> v2 -> text, deflated (-b) and not
 # (-O binary2), and smaller than gzip -9 of the lackey text

@@ -2,12 +2,12 @@
 # contrib: the marker header and the tracing script, on a fresh build of
 # the bubble sort example (skipped without valgrind or a C compiler).
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 18
 
 C=$(cd "$(dirname "$0")/../contrib" && pwd)
 cc=${CC:-cc}
 if ! command -v "$cc" >/dev/null; then
-	for i in 1 2 3 4 5 6; do skip "no C compiler"; done
+	for i in $(seq 1 18); do skip "no C compiler"; done
 	exit 0
 fi
 check "the example builds without valgrind's header (REFTRACE_OFF)" \
@@ -15,7 +15,7 @@ check "the example builds without valgrind's header (REFTRACE_OFF)" \
 (cd "$C/examples" && $cc -g -O0 -o "$tmp/bsort" bsort.c)
 check "with valgrind's header, it runs natively and sorts" "$tmp/bsort reversed | grep -q '^1 2 3 4 5\$'"
 if ! command -v valgrind >/dev/null; then
-	for i in 3 4 5 6 7 8 9 10 11 12; do skip "no valgrind"; done
+	for i in $(seq 3 18); do skip "no valgrind"; done
 	exit 0
 fi
 check "rttrace writes a gzipped lackey trace" "$C/rttrace -o $tmp/t.lk.gz $tmp/bsort reversed 2>/dev/null && gzip -t $tmp/t.lk.gz"
@@ -37,6 +37,29 @@ check_same "rttrace: the program's standard output is standard output" \
 check_fail "rttrace: a program that cannot start: said, status 127" 127 \
     "rttrace: $tmp/nosuch did not run: no trace written" "$C/rttrace -o $tmp/no.lk.gz $tmp/nosuch"
 check "... and no trace file left" "test ! -e $tmp/no.lk.gz"
+# The trace names the program it ran by its build id (readelf's); a
+# rebuilt program of that name is refused, at its recorded path and with
+# -e; with -k its accesses go without locations.
+objid() { trfilter "$1" | awk '/^#object/ && $3 ~ /\/bsort$/ {print $5}'; }
+check_same "rttrace records the program's build id, as readelf reads it" \
+    "objid $tmp/t.lk.gz" "readelf -n $tmp/bsort | awk '/Build ID:/ {print \"build-id:\" \$3}' | grep ."
+mkdir "$tmp/orig" && cp "$tmp/bsort" "$tmp/orig/"
+(cd "$C/examples" && $cc -g -O1 -o "$tmp/bsort" bsort.c)
+check_fail "the program rebuilt since: refused with both build ids" 1 \
+    "^trfilter: $tmp/bsort is not the object traced: its build-id:[0-9a-f]+, the trace's \
+$(objid $tmp/t.lk.gz) \\(give the program that was traced with -e\\)\$" "trfilter -l $tmp/t.lk.gz >/dev/null"
+check_fail "... and given with -e: refused" 1 "^trfilter: -e bsort is not the object traced" \
+    "cd $tmp && trfilter -l -e bsort $tmp/t.lk.gz >/dev/null"
+check_same "... with -k: warned, bsort's accesses without a location; the traced copy with -e: with" \
+    "trfilter -k -l $tmp/t.lk.gz 2>/dev/null | awk '\$7 ~ /bsort[.]c:/' | wc -l" \
+    "trfilter -l -e $tmp/orig/bsort $tmp/t.lk.gz | awk '\$7 ~ /bsort[.]c:/ {n++} END {print (n > 0 ? 0 : -1)}'"
+# without a build id, cksum(1)'s CRC and size
+(cd "$C/examples" && $cc -g -O0 -Wl,--build-id=none -o "$tmp/bsort" bsort.c)
+$C/rttrace -o $tmp/t3.lk.gz $tmp/bsort reversed >/dev/null 2>&1
+check_same "a program without a build id: cksum(1)'s CRC and size" \
+    "objid $tmp/t3.lk.gz" "cksum <$tmp/bsort | awk '{print \"cksum:\" \$1 \":\" \$2}'"
+check_fail "... changed since: refused" 1 "is not the object traced: its cksum:[0-9]+:[0-9]+, the trace's cksum:" \
+    "echo >>$tmp/bsort && trfilter -l $tmp/t3.lk.gz >/dev/null"
 # make install puts the recorder, the marker header and the gnuplot script
 # beside the programs and pages; make uninstall takes every file back
 R=$(cd "$(dirname "$0")/.." && pwd)

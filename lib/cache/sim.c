@@ -140,7 +140,7 @@ item(struct rt_sim *s, struct rt_rec *rec)
 		if (rec->kind == RT_OBJECT && s->objs != NULL) {
 			if (s->prog == 0)
 				s->prog = rec->name;
-			rt_sym_add(s->objs, rt_str(rec->name), rec->addr);	/* else not folded */
+			rt_sym_add(s->objs, rt_str(rec->name), rec->addr, NULL);	/* else not folded */
 		}
 		if (s->cg == NULL)	/* a flush: its write-backs go down before it */
 			rt_ens_event(s->ens, rec);

@@ -511,18 +511,23 @@ item(struct rt_reader *r, struct dec *d, unsigned h, const unsigned char **pp,
 	case RTB_OBJECT:
 	case RTB_FLUSH:
 	case RTB_INVAL:
+	case RTB_OBJID:
 		NEXT(v);
 		a = 0;
-		if (h < RTB_FLUSH)	/* a flush has no name */
+		if (h != RTB_FLUSH && h != RTB_INVAL)	/* a flush has no name */
 			NEXT(a);
 		if (mapid(&d->smap, a, &id))
 			return BADITEM;
 		rt_in_event(rec, h == RTB_MARK ? RT_MARK : h == RTB_REGION ?
-		    RT_REGION : h == RTB_OBJECT ? RT_OBJECT : h == RTB_FLUSH ?
-		    RT_FLUSH : RT_INVAL, *seq + 1 + unzig(v), id);
+		    RT_REGION : h == RTB_OBJECT || h == RTB_OBJID ? RT_OBJECT :
+		    h == RTB_FLUSH ? RT_FLUSH : RT_INVAL, *seq + 1 + unzig(v), id);
 		if (h != RTB_MARK)
 			NEXT(rec->addr);
-		if (h != RTB_MARK && h != RTB_OBJECT)
+		if (h == RTB_OBJID) {
+			NEXT(b);
+			if (mapid(&d->smap, b, &rec->var))
+				return BADITEM;
+		} else if (h != RTB_MARK && h != RTB_OBJECT)
 			NEXT(rec->size);
 		if (h == RTB_REGION) {
 			NEXT(v);
@@ -1128,10 +1133,12 @@ event(struct rt_writer *w, struct enc *e, const struct rt_rec *r, uint64_t *seq)
 	static const unsigned char byte[] = { 0, RTB_MARK, RTB_REGION, RTB_OBJECT,
 		RTB_FLUSH, RTB_INVAL };
 	int named = r->kind <= RT_OBJECT;	/* a flush has no name */
+	int objid = r->kind == RT_OBJECT && r->var != 0;
 	unsigned char *p;
 
-	if ((named && defstr(w, e, r->name)) ||
-	    itemstart(w, e, byte[r->kind <= RT_INVAL ? r->kind : RT_MARK], 64))
+	if ((named && defstr(w, e, r->name)) || (objid && defstr(w, e, r->var)) ||
+	    itemstart(w, e, objid ? RTB_OBJID : byte[r->kind <= RT_INVAL ? r->kind :
+	    RT_MARK], 64))
 		return -1;
 	p = e->blk.b + e->blk.len;
 	p = putvar(p, zig(r->seq - (*seq + 1)));
@@ -1139,6 +1146,8 @@ event(struct rt_writer *w, struct enc *e, const struct rt_rec *r, uint64_t *seq)
 		p = putvar(p, r->name);
 	if (r->kind != RT_MARK)
 		p = putvar(p, r->addr);
+	if (objid)
+		p = putvar(p, r->var);
 	if (r->kind == RT_REGION || !named)
 		p = putvar(p, r->size);
 	if (r->kind == RT_REGION)

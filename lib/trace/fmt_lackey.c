@@ -11,6 +11,7 @@ struct lackey {
 	uint64_t seq;		/* of the next record */
 	uint64_t pc;		/* the last instruction fetched */
 	uint32_t objpath;	/* "Reading syms from" awaiting its svma line */
+	uint32_t idpath, id;	/* rttrace's "reftrace object ID PATH" */
 };
 
 /* The PID prefix of valgrind's own lines: ==123==, --123--, **123**. */
@@ -41,7 +42,9 @@ sniff(const struct rt_sniff *s)
 }
 
 /* **PID** lines: "reftrace mark NAME", "reftrace region NAME BASE COUNT
- * ELEM"; other client requests are no business of ours. */
+ * ELEM", and rttrace's "reftrace object ID PATH" (the identity of the
+ * program it runs, for the object event valgrind's lines make later);
+ * other client requests are no business of ours. */
 static int
 client(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 {
@@ -72,7 +75,23 @@ client(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 		rec->elem = (uint32_t)elem;
 		return 1;
 	}
+	if (n == 4 && strcmp(f[1], "object") == 0) {
+		if (rt_in_str(r, f[2], strlen(f[2]), &k->id) ||
+		    rt_in_str(r, f[3], strlen(f[3]), &k->idpath))
+			return RT_EIO;
+		return 0;
+	}
 	return rt_in_bad(r, "unknown reftrace client request '%s'", f[1]);
+}
+
+/* rttrace names the program as it was given, valgrind by its absolute
+ * path. */
+static int
+samebase(const char *a, const char *b)
+{
+	const char *s = strrchr(a, '/'), *t = strrchr(b, '/');
+
+	return strcmp(s ? s + 1 : a, t ? t + 1 : b) == 0;
 }
 
 /* --PID-- lines: "Reading syms from PATH" then "svma 0x.., avma 0x..":
@@ -100,6 +119,8 @@ tool(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 			return rt_in_bad(r, "bad svma/avma line");
 		rt_in_event(rec, RT_OBJECT, k->seq, k->objpath);
 		rec->addr = avma - svma;
+		if (k->idpath && samebase(rt_str(k->objpath), rt_str(k->idpath)))
+			rec->var = k->id;
 		k->objpath = 0;
 		return 1;
 	}

@@ -68,15 +68,16 @@ open_text(struct rt_reader *r)
 	return headpart(r);
 }
 
-/* #mark seq name, #region seq name addr size elem, #object seq path bias,
- * #flush seq addr size, #inval seq addr size; 0 for any other comment. */
+/* #mark seq name, #region seq name addr size elem, #object seq path bias
+ * [identity], #flush seq addr size, #inval seq addr size; 0 for any other
+ * comment. */
 static int
 event(struct rt_reader *r, char *p, struct rt_rec *rec)
 {
 	char *f[8];
 	int n, kind;
 	uint64_t seq, a = 0, b = 0, c = 0;
-	uint32_t name;
+	uint32_t name, id = 0;
 
 	n = rt_in_split(p + 1, f, 7);
 	if (n == 3 && strcmp(f[0], "mark") == 0) {
@@ -89,9 +90,11 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		    c > UINT32_MAX || rt_wraps(a, b))
 			return rt_in_bad(r, "bad region line");
 		kind = RT_REGION;
-	} else if (n == 4 && strcmp(f[0], "object") == 0) {
+	} else if ((n == 4 || n == 5) && strcmp(f[0], "object") == 0) {
 		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a))
 			return rt_in_bad(r, "bad object line");
+		if (n == 5 && rt_in_str(r, f[4], strlen(f[4]), &id))
+			return RT_EIO;
 		kind = RT_OBJECT;
 	} else if (n == 4 && (strcmp(f[0], "flush") == 0 || strcmp(f[0], "inval") == 0)) {
 		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[2], &a) ||
@@ -111,6 +114,7 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 	rec->addr = a;
 	rec->size = b;
 	rec->elem = (uint32_t)c;
+	rec->var = id;
 	return 1;
 }
 
@@ -307,6 +311,12 @@ write_event(struct rt_writer *w, const struct rt_rec *r)
 		p = rt_out_dec(p, r->size);
 		*p++ = ' ';
 		p = rt_out_dec(p, r->elem);
+	}
+	if (r->kind == RT_OBJECT && r->var != 0) {
+		*p++ = ' ';
+		if (rt_out(w, line, p - line) || putfield(w, rt_str(r->var)))
+			return -1;
+		p = line;
 	}
 	*p++ = '\n';
 	return rt_out(w, line, p - line);

@@ -38,6 +38,8 @@
 #define RTB_LOCDEF 0x84
 #define RTB_FLUSH 0x85	/* seq delta, addr, size */
 #define RTB_INVAL 0x86
+#define RTB_OBJID 0x87	/* an object with its identity: seq delta, path,
+			 * bias, identity string */
 
 /* Version 2's control bytes.  Below 0x80: a record that missed its
  * prediction, op in the low two bits, and the bits that say which
@@ -51,7 +53,7 @@
 #define RTB2_RUN 0x80	/* 0x80-0xee: 1-111 records as predicted */
 #define RTB2_LONGRUN 0xef	/* a varint count of records as predicted
 				 * follows in the control stream */
-#define RTB2_ITEM 0x70	/* 0xf0-0xf6: item 0x80-0x86 of version 1, its
+#define RTB2_ITEM 0x70	/* 0xf0-0xf7: item 0x80-0x87 of version 1, its
 			 * fields in the residual stream */
 
 /* The text format's first line. */

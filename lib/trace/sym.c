@@ -53,18 +53,55 @@ rt_sym_new(void)
 	return s;
 }
 
-/* The ELF type and the extent of the PT_LOAD segments, unbiased. */
+/* The GNU build id in a PT_NOTE segment's notes, as hex into id (an
+ * empty string if there is none). */
+static void
+buildid(FILE *f, uint64_t off, uint64_t len, uint64_t align, char *id, size_t idlen)
+{
+	unsigned char buf[4096], *p, *end;
+	uint32_t nsz, dsz, type;
+	size_t i, a = align == 8 ? 8 : 4;
+
+	if (len > sizeof buf || fseek(f, (long)off, SEEK_SET) || fread(buf, 1, len, f) != len)
+		return;
+	for (p = buf, end = buf + len; end - p >= 12; ) {
+		memcpy(&nsz, p, 4);
+		memcpy(&dsz, p + 4, 4);
+		memcpy(&type, p + 8, 4);
+		p += 12;
+		if (nsz > (size_t)(end - p) || (nsz + a - 1) / a * a > (size_t)(end - p))
+			return;
+		if (type == NT_GNU_BUILD_ID && nsz == 4 && memcmp(p, "GNU", 4) == 0) {
+			p += 4;
+			if (dsz > (size_t)(end - p) || 2 * (size_t)dsz + 10 > idlen || dsz == 0)
+				return;
+			i = (size_t)snprintf(id, idlen, "build-id:");
+			for (; dsz > 0; dsz--, p++, i += 2)
+				snprintf(id + i, idlen - i, "%02x", *p);
+			return;
+		}
+		p += (nsz + a - 1) / a * a;
+		if ((dsz + a - 1) / a * a > (size_t)(end - p))
+			return;
+		p += (dsz + a - 1) / a * a;
+	}
+}
+
+/* The ELF type, the extent of the PT_LOAD segments (unbiased) and, when
+ * id is not NULL, the build id. */
 static int
-elfextent(const char *path, int *type, uint64_t *lo, uint64_t *hi)
+elfinfo(const char *path, int *type, uint64_t *lo, uint64_t *hi, char *id, size_t idlen)
 {
 	FILE *f = fopen(path, "rb");
-	unsigned char id[EI_NIDENT];
-	uint64_t l = UINT64_MAX, h = 0;
-	int i, ok = -1;
+	unsigned char ident[EI_NIDENT];
+	uint64_t l = UINT64_MAX, h = 0, noff[4], nlen[4], nal[4];
+	int i, ok = -1, nn = 0;
 
+	if (id != NULL)
+		*id = '\0';
 	if (f == NULL)
 		return -1;
-	if (fread(id, 1, EI_NIDENT, f) != EI_NIDENT || memcmp(id, ELFMAG, SELFMAG) != 0)
+	if (fread(ident, 1, EI_NIDENT, f) != EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG) != 0)
 		goto out;
 	rewind(f);
 	/* the same walk for either class of ELF, with its own structs */
@@ -83,15 +120,22 @@ elfextent(const char *path, int *type, uint64_t *lo, uint64_t *hi)
 				l = p.p_vaddr;					\
 			if (p.p_type == PT_LOAD && (uint64_t)p.p_vaddr + p.p_memsz > h) \
 				h = (uint64_t)p.p_vaddr + p.p_memsz;		\
+			if (p.p_type == PT_NOTE && nn < 4) {			\
+				noff[nn] = p.p_offset;				\
+				nlen[nn] = p.p_filesz;				\
+				nal[nn++] = p.p_align;				\
+			}							\
 		}								\
 	} while (0)
-	if (id[EI_CLASS] == ELFCLASS64)
+	if (ident[EI_CLASS] == ELFCLASS64)
 		SEGMENTS(Elf64_Ehdr, Elf64_Phdr);
-	else if (id[EI_CLASS] == ELFCLASS32)
+	else if (ident[EI_CLASS] == ELFCLASS32)
 		SEGMENTS(Elf32_Ehdr, Elf32_Phdr);
 	else
 		goto out;
 #undef SEGMENTS
+	for (i = 0; id != NULL && i < nn && *id == '\0'; i++)
+		buildid(f, noff[i], nlen[i], nal[i], id, idlen);
 	if (l < h) {
 		*lo = l;
 		*hi = h;
@@ -102,8 +146,85 @@ out:
 	return ok;
 }
 
+/* POSIX cksum(1)'s CRC of a file and its size: the identity of an object
+ * without a build id. */
+static int
+cksum(const char *path, char *id, size_t idlen)
+{
+	static uint32_t tab[256];
+	unsigned char buf[65536];
+	uint32_t crc = 0;
+	uint64_t len = 0, n;
+	size_t k, i;
+	int b;
+	FILE *f;
+
+	if (tab[1] == 0)
+		for (i = 0; i < 256; i++) {
+			uint32_t c = (uint32_t)i << 24;
+
+			for (b = 0; b < 8; b++)
+				c = c & 0x80000000u ? c << 1 ^ 0x04c11db7u : c << 1;
+			tab[i] = c;
+		}
+	if ((f = fopen(path, "rb")) == NULL)
+		return -1;
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+		for (i = 0; i < k; i++)
+			crc = crc << 8 ^ tab[(crc >> 24 ^ buf[i]) & 0xff];
+		len += k;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	for (n = len; n > 0; n >>= 8)
+		crc = crc << 8 ^ tab[(crc >> 24 ^ n) & 0xff];
+	snprintf(id, idlen, "cksum:%lu:%llu", (unsigned long)~crc & 0xffffffffu,
+	    (unsigned long long)len);
+	return 0;
+}
+
 int
-rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias)
+rt_objid(const char *path, char *id, size_t idlen)
+{
+	int type;
+	uint64_t lo, hi;
+
+	errno = 0;
+	if (elfinfo(path, &type, &lo, &hi, id, idlen) == 0 && *id != '\0')
+		return 0;
+	return cksum(path, id, idlen);
+}
+
+/* Is the file at path the object whose identity the trace recorded?  Its
+ * identity is computed the way the recorded one was. */
+static int
+sameobject(struct rt_sym *s, const char *path, const char *id)
+{
+	char now[256];
+	int r;
+
+	if (strncmp(id, "cksum:", 6) == 0)
+		r = cksum(path, now, sizeof now);
+	else
+		r = rt_objid(path, now, sizeof now);
+	if (r != 0) {
+		snprintf(s->err, sizeof s->err, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	if (strcmp(now, id) == 0)
+		return 1;
+	if (strncmp(now, "build-id:", 9) != 0 && strncmp(id, "build-id:", 9) == 0)
+		snprintf(now, sizeof now, "none");
+	snprintf(s->err, sizeof s->err, "%s is not the object traced: its %s, the trace's %s",
+	    path, now, id);
+	return 0;
+}
+
+int
+rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias, const char *id)
 {
 	struct obj *o, *no;
 	int type;
@@ -111,11 +232,14 @@ rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias)
 	size_t i;
 
 	errno = 0;
-	if (elfextent(path, &type, &lo, &hi)) {
+	if (elfinfo(path, &type, &lo, &hi, NULL, 0)) {
 		snprintf(s->err, sizeof s->err, "%s: %s", path,
 		    errno ? strerror(errno) : "not an ELF object with loadable segments");
 		return -1;
 	}
+	*s->err = '\0';
+	if (id != NULL && *id != '\0' && !sameobject(s, path, id))
+		return *s->err ? RT_EBAD : -1;
 	if (bias == UINT64_MAX)
 		bias = type == ET_DYN ? RT_VG_PIE_BASE : 0;
 	for (i = 0; i < s->n; i++)	/* the same object again: the newest bias */
