@@ -32,6 +32,8 @@ static struct rt_grid grid;
 static int gridon;
 static int catkey = -1;		/* --colour region, line or func: an RT_KEY */
 static struct rt_mapcats *cats;
+static struct rt_sym *objs;	/* the objects loaded: their extents */
+static uint32_t progname;	/* the first object: the program */
 
 enum { O_ARRAY = U_LONG, O_COLOUR, O_COUNTS, O_GRANULE, O_RECENCY, O_REGIONS, O_SIZE, O_TITLE };
 static const struct u_opt opts[] = {
@@ -123,6 +125,11 @@ first(void *ctx, struct rt_rec *r)
 		u_die(1, "the spool file: cannot write");
 	if (r->kind == RT_REGION)
 		region(r);
+	if (r->kind == RT_OBJECT && objs != NULL) {
+		if (progname == 0)
+			progname = r->name;
+		rt_sym_add(objs, rt_str(r->name), r->addr, NULL);	/* else not folded */
+	}
 	if (r->kind != RT_ACCESS)
 		return 0;
 	if (fold != NULL && rt_fold_touch(fold, r->addr, rt_last(r)))
@@ -234,16 +241,41 @@ writeregions(FILE *f)
 		    (unsigned long long)vs[k].acc[2], (unsigned long long)vs[k].acc[3]);
 }
 
-/* Each segment's name: the regions registered in it. */
+/* The object other than the program where lo .. hi starts, or -1 (a
+ * segment may run on past its data into what the loader mapped next). */
+static int
+owner(void *ctx, uint64_t lo, uint64_t hi)
+{
+	const char *path;
+	int k = rt_sym_object(objs, lo, &path);
+
+	(void)ctx;
+	(void)hi;
+	return k < 0 || strcmp(path, rt_str(progname)) == 0 ? -1 : k;
+}
+
+/* Each segment's name: the object other than the program that holds it,
+ * or the regions registered in it. */
 static char **
 segnames(void)
 {
 	size_t k, i, nseg = rt_fold_count(fold);
 	char **names = u_calloc(nseg + 1, sizeof *names), buf[64];
+	const char *path, *base;
 
 	for (k = 0; k < nseg; k++) {
 		const struct rt_seg *s = rt_fold_seg(fold, k);
 
+		if (s->obj >= 0 && rt_sym_object(objs, s->lo, &path) == s->obj) {
+			/* libc.so.6 as libc: the margin has room for 15 */
+			base = strrchr(path, '/');
+			base = base ? base + 1 : path;
+			snprintf(buf, sizeof buf, "%.*s", strstr(base, ".so") ?
+			    (int)(strstr(base, ".so") - base) : 15, base);
+			buf[15] = '\0';
+			names[k] = u_strdup(buf);
+			continue;
+		}
 		for (*buf = 0, i = 0; i < nreg; i++)
 			if (reg[i].addr <= s->hi && reg[i].addr + reg[i].size > s->lo &&
 			    strlen(buf) + strlen(rt_str(reg[i].name)) + 2 < sizeof buf)
@@ -329,6 +361,7 @@ main(int argc, char *argv[])
 	regs = rt_regions_new();
 	if (!regions && array == NULL &&
 	    ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
+	    (objs = rt_sym_new()) == NULL ||
 	    (catkey >= 0 && (cats = rt_mapcats_new(catkey)) == NULL)))
 		u_die(1, "out of memory");
 	/* the map reads twice: standard input is kept in a binary spool */
@@ -362,7 +395,7 @@ main(int argc, char *argv[])
 		rt_map_layout(&area, width, height, cats);
 		if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
 		    (cats != NULL && rt_density_classes(&dens)) ||
-		    rt_fold_layout(fold, dens.rows, 14, 5))
+		    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL))
 			u_die(1, "out of memory");
 		if (spool != NULL) {
 			argv = spooled;
@@ -389,6 +422,7 @@ main(int argc, char *argv[])
 	if (spool != NULL)
 		unlink(tmp);
 	rt_fold_free(fold);
+	rt_sym_free(objs);
 	rt_density_free(&dens);
 	rt_grid_free(&grid);
 	rt_regions_free(regs);

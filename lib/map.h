@@ -12,13 +12,19 @@
  * separate segments (stack, heap, globals), each from the least to the
  * greatest byte touched in it.  rt_fold_layout gives the segments rows
  * of a height: each at least minh, gap rows between them (segments
- * closest in address merge while they do not fit), half of the rest by their extent, half by their touches.  Row
- * 0 is the lowest address. */
-struct rt_seg { uint64_t lo, hi; uint32_t y0, y1; uint64_t n; };	/* hi, y1 inclusive */
+ * closest in address merge while they do not fit), half of the rest by
+ * their extent, half by their touches.  Row 0 is the lowest address.
+ * Given owner, the segments it places in one object (an id >= 0, for a
+ * loaded object other than the program's; -1 for none) share one band,
+ * its extent not counted: a whole program's loader and libc data then
+ * take a band each, not a score of them. */
+struct rt_seg { uint64_t lo, hi; uint32_t y0, y1; uint64_t n; int obj; };	/* hi, y1 inclusive */
 struct rt_fold;
+typedef int rt_fold_owner(void *ctx, uint64_t lo, uint64_t hi);
 struct rt_fold *rt_fold_new(unsigned shift);
 int rt_fold_touch(struct rt_fold *f, uint64_t addr, uint64_t last);	/* -1 no memory */
-int rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap);
+int rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap,
+    rt_fold_owner *owner, void *ctx);
 size_t rt_fold_count(const struct rt_fold *f);
 const struct rt_seg *rt_fold_seg(const struct rt_fold *f, size_t k);
 long rt_fold_row(const struct rt_fold *f, uint64_t addr);	/* -1: in no segment */

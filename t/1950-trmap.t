@@ -3,7 +3,7 @@
 # axis against the regions touched, the array grid against a count from
 # the trace, pictures that decode.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 27
 
 T="python3 $(dirname "$0")/topo.py"
 # Two regions far apart: A, 1000 doubles swept (a diagonal), and B, 64
@@ -124,3 +124,23 @@ check_same "20 near-empty segments after two arrays: three bands, not 22" \
     "trmap --counts $tmp/sparse | grep -c '^#segment'" "echo 3"
 check "... each array over 40% of the height, the shared band at most 20 rows" \
     "trmap --counts $tmp/sparse | awk '/^#segment/ {h[++n] = \$5 - \$4 + 1} END {exit !(h[1] > 0.4 * 482 && h[2] > 0.4 * 482 && h[3] <= 20)}'"
+
+# the segments of an object other than the program (its loaded extent
+# from readelf, at the bias of its #object line) share one band named
+# after it, with room by use alone: here bsort's read-only data and its
+# data, 8 KiB apart, beside an array of the program's and a heap
+set -- $(readelf -lW "$D/bsort" | awk "$HEX"' $1 == "LOAD" {print hex($3)}')
+awk -v D="$D" -v ro=$((0x4000000 + $1 + 16)) -v rw=$((0x4000000 + $4 + 16)) 'BEGIN { print "#reftrace trace 1"
+    printf "#object 0 %s 0x100000\n#object 0 %s 0x4000000\n", D "/kernels", D "/bsort"; n = 0
+    for (i = 0; i < 3000; i++) printf "%d R 0x%x 8\n", n++, 1114112 + 8 * (i % 2000)
+    for (i = 0; i < 300; i++) { printf "%d R 0x%x 8\n", n++, ro + 8 * (i % 4); printf "%d W 0x%x 8\n", n++, rw + 8 * (i % 4) }
+    for (i = 0; i < 300; i++) printf "%d R 0x%x 8\n", n++, 83886080 + 8 * (i % 8) }' >"$tmp/objs"
+check_same "an object's two segments: one band; the program's array and the heap each their own" \
+    "trmap --counts $tmp/objs | awk '/^#segment/ {print \$2, \$3}'" \
+    "printf '0x110000 0x113e7f\n0x%x 0x%x\n0x5000000 0x500003f\n' $((0x4000000 + $1 + 16)) $((0x4000000 + $4 + 16 + 31))"
+# 482 rows: 2 gaps of 5, 3 bands of at least 14, half the 430 left by
+# use (600 of 3900 accesses), none by extent
+check "... its band has room by use alone: 14 + 215 * 600 / 3900 rows, within one" \
+    "trmap --counts $tmp/objs | awk '/^#segment/ {h[++n] = \$5 - \$4 + 1} END {d = h[2] - (14 + 215 * 600 / 3900); exit !(n == 3 && d > -1 && d < 1)}'"
+check "... and is named after the object" \
+    "trmap -o $tmp/objs.svg $tmp/objs && grep -q '>bsort</text>' $tmp/objs.svg"

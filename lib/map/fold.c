@@ -101,8 +101,22 @@ bygran(const void *a, const void *b)
 	return x->g < y->g ? -1 : x->g > y->g;
 }
 
+/* Segment k - 1 takes in segment k. */
+static void
+join(struct rt_fold *f, size_t k, int shared)
+{
+	f->seg[k - 1].hi = f->seg[k].hi;
+	f->seg[k - 1].n += f->seg[k].n;
+	f->seg[k - 1].y0 = shared;
+	if (f->seg[k - 1].obj != f->seg[k].obj)
+		f->seg[k - 1].obj = -1;
+	memmove(f->seg + k, f->seg + k + 1, (f->nseg - k - 1) * sizeof *f->seg);
+	f->nseg--;
+}
+
 int
-rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
+rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap,
+    rt_fold_owner *owner, void *ctx)
 {
 	size_t i, n = 0, k, best;
 	uint64_t total = 0, touches = 0, d, bestd;
@@ -123,8 +137,15 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 			f->seg[f->nseg - 1].hi = f->h[i].hi;
 			f->seg[f->nseg - 1].n += f->h[i].n;
 		} else
-			f->seg[f->nseg++] = (struct rt_seg){ f->h[i].lo, f->h[i].hi, 0, 0, f->h[i].n };
+			f->seg[f->nseg++] = (struct rt_seg){ f->h[i].lo, f->h[i].hi, 0, 0, f->h[i].n, -1 };
 	}
+	for (k = 0; owner != NULL && k < f->nseg; k++)	/* an object's: room by use */
+		f->seg[k].y0 = (f->seg[k].obj = owner(ctx, f->seg[k].lo, f->seg[k].hi)) >= 0;
+	for (k = 1; k < f->nseg;)	/* an object's segments: one band */
+		if (f->seg[k].obj >= 0 && f->seg[k].obj == f->seg[k - 1].obj)
+			join(f, k, 1);
+		else
+			k++;
 	for (i = 0; i < f->cap; i++)	/* the hash is spent: make it empty again */
 		f->h[i].g = UINT64_MAX;
 	f->n = 0;
@@ -134,13 +155,10 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 	for (k = 0; k < f->nseg; k++)
 		touches += f->seg[k].n;
 	for (k = 1; k < f->nseg;)
-		if (f->seg[k].n * SPARSE < touches && f->seg[k - 1].n * SPARSE < touches) {
-			f->seg[k - 1].hi = f->seg[k].hi;
-			f->seg[k - 1].n += f->seg[k].n;
-			f->seg[k - 1].y0 = 1;	/* shared: its extent is mostly gaps */
-			memmove(f->seg + k, f->seg + k + 1, (f->nseg - k - 1) * sizeof *f->seg);
-			f->nseg--;
-		} else
+		if (f->seg[k].n * SPARSE < touches && f->seg[k - 1].n * SPARSE < touches &&
+		    f->seg[k].obj == f->seg[k - 1].obj)
+			join(f, k, 1);	/* shared: its extent is mostly gaps */
+		else
 			k++;
 	touches = 0;
 	/* too many to show: the two closest in address become one */
@@ -148,11 +166,7 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap)
 		for (best = 1, bestd = UINT64_MAX, k = 1; k < f->nseg; k++)
 			if ((d = f->seg[k].lo - f->seg[k - 1].hi) < bestd)
 				bestd = d, best = k;
-		f->seg[best - 1].hi = f->seg[best].hi;
-		f->seg[best - 1].n += f->seg[best].n;
-		f->seg[best - 1].y0 &= f->seg[best].y0;
-		memmove(f->seg + best, f->seg + best + 1, (f->nseg - best - 1) * sizeof *f->seg);
-		f->nseg--;
+		join(f, best, f->seg[best - 1].y0 & f->seg[best].y0);
 	}
 	for (k = 0; k < f->nseg; k++) {
 		total += EXTENT(&f->seg[k]);

@@ -79,8 +79,8 @@ rt_map_layout(struct rt_plot *p, double W, double H, const struct rt_mapcats *c)
 		freelines(v, n);
 	}
 	rt_plot_layout(p, W, H, keyw, 1);
-	p->x += 40;		/* addresses in hex on the left */
-	p->w -= 40;
+	p->x += 54;		/* addresses in hex, names of 15 letters, on the left */
+	p->w -= 54;
 }
 
 /* A colour paler for fewer accesses: level 1 to levels. */
@@ -129,7 +129,10 @@ axis(struct rt_fig *fig, const struct rt_fold *f, const struct rt_plot *p,
 		yhi = p->y + p->h - s->y1 - 1;
 		snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)s->lo);
 		rt_fig_line(fig, p->x - 4, ylo - 0.5, p->x, ylo - 0.5, black);
-		rt_fig_text(fig, p->x - 6, ylo, RT_RIGHT, 0, black, buf);
+		if (names != NULL && names[k] != NULL && ylo - yhi < 22)	/* the name tells more */
+			rt_fig_text(fig, p->x - 6, ylo, RT_RIGHT, RT_BOLD, black, names[k]);
+		else
+			rt_fig_text(fig, p->x - 6, ylo, RT_RIGHT, 0, black, buf);
 		if (ylo - yhi >= 34) {
 			snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)s->hi);
 			rt_fig_line(fig, p->x - 4, yhi + 0.5, p->x, yhi + 0.5, black);
