@@ -117,7 +117,7 @@ cgwrite(void)
 		d[n] = cgdesc[n];
 	t = rt_sim_cgtally(sim, &nev, ev, sizeof ev);
 	f = u_open(cgout);
-	if ((k = rt_cgfile_write(f, t, nev, ev, d, n, cgcmd)) == -2)
+	if ((k = rt_cgfile_write(f, t, nev, ev, d, n, cgcmd)) == RT_ENOMEM)
 		u_die(1, "out of memory");
 	if (k || u_close(f, cgout))
 		u_die(1, "%s:", cgout);
@@ -164,10 +164,9 @@ simsetup(int nE)
 	char why[200];
 	int k;
 
-	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) == -2)
-		u_die(1, "%s", why);
-	else if (k)
-		u_bad(nE && k == -1 ? "-E: %s" : "%s", why);
+	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
+		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
+		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
 	nc = rt_ens_depth(ens);
 	if (misses) {
 		mw = u_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag);
@@ -183,7 +182,7 @@ simfail(const char *tmp)
 
 	if (*tmp)
 		unlink(tmp);
-	if (rt_sim_failed(sim, why, sizeof why) > 0)
+	if (rt_sim_failed(sim, why, sizeof why) == RT_EIO)
 		u_wfail(oflag);
 	u_die(1, "%s", why);
 }
@@ -197,8 +196,12 @@ report(void)
 	if (mw != NULL) {
 		u_wclose(mw, oflag);
 		fo = NULL;
-	} else
-		rt_sim_report(sim, Aflag, &part, u_diag);
+	} else {
+		if (rt_sim_report(sim, Aflag, &part, u_diag))
+			u_die(1, "out of memory");
+		if (rt_sim_missing(sim) != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), rt_sim_missing(sim));
+	}
 	if (mapfile != NULL && cg == NULL) {
 		if ((f = fopen(mapfile, "wb")) == NULL)
 			u_die(1, "%s:", mapfile);
@@ -232,11 +235,8 @@ main(int argc, char *argv[])
 		case O_DIFF: diffmode = 1; break;
 		case O_FLUSH: flush = 1; break;
 		case 'E':
-			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0) {
-				if (k == -2)
-					u_die(1, "%s", why);
-				u_bad("-E %s: %s", optarg, why);
-			}
+			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
+				u_fail(k, "-E %s: %s", optarg, why);
 			nE++;
 			break;
 		case O_MAP: mapfile = optarg; break;
@@ -345,12 +345,10 @@ main(int argc, char *argv[])
 	if (!cgflag && rt_ens_needs_future(ens)) {
 		k = rt_ens_foresee(ens, argv, argc, Iflag, kflag, u_diag, tmp, sizeof tmp, why,
 		    sizeof why);
-		if (k == -2)
-			u_bad("-E: %s", why);
 		if (k < 0) {
 			if (*tmp)
 				unlink(tmp);
-			u_die(1, "%s", why);
+			u_fail(k, k == RT_EUSAGE ? "-E: %s" : "%s", why);
 		}
 		if (k)
 			u_status = 1;

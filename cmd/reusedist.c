@@ -92,7 +92,7 @@ cgwrite(char **files, int n)
 	for (i = 0; i < n; i++)
 		snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "", files[i]);
 	f = u_open(cgout);
-	if ((k = rt_cgfile_write(f, cgt, 3 * (nsizes + 1), ev, d, nsizes, cmd)) == -2)
+	if ((k = rt_cgfile_write(f, cgt, 3 * (nsizes + 1), ev, d, nsizes, cmd)) == RT_ENOMEM)
 		u_die(1, "out of memory");
 	if (k || u_close(f, cgout))
 		u_die(1, "%s:", cgout);
@@ -168,7 +168,8 @@ merge(char **files, int n)
 			u_error("%s", err);
 			continue;
 		}
-		if ((c = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, &in, err, sizeof err)) == -2)
+		c = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, &in, err, sizeof err);
+		if (c == RT_EUSAGE || c == RT_ENOMEM)	/* no merge can be had */
 			u_die(1, "%s", err);
 		else if (c)
 			u_error("%s", err);
@@ -287,7 +288,8 @@ measure(char **files, int n)
 	case OUT_EXACT: rt_hist_write(fo, v, nb, &in, 1); break;
 	case OUT_MRC: rt_mrc_write(fo, v, nb, &in); break;
 	case OUT_GROUPS:
-		rt_reuseby_write(fo, gflag, groups);
+		if (rt_reuseby_write(fo, gflag, groups))
+			u_die(1, "out of memory");
 		if ((why = rt_key_missing(gflag, groups)) != NULL)
 			u_warn("-g %s: %s", rt_key_name(gflag), why);
 		break;

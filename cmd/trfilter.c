@@ -200,10 +200,8 @@ main(int argc, char *argv[])
 		switch (c) {
 		case 'a': case 'F': case 'L': case 'm': case 'n': case 'p': case 'r': case 'T':
 		case 't':
-			if ((k = rt_sel_add(sel, c, optarg, why, sizeof why)) == -2)
-				u_bad("-%c: %s", c, why);
-			else if (k)
-				u_bad("-%c %s: %s", c, optarg, why);
+			if ((k = rt_sel_add(sel, c, optarg, why, sizeof why)) != 0)
+				u_fail(k, "-%c %s: %s", c, optarg, why);
 			break;
 		case 'B':
 			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)

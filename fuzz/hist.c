@@ -27,7 +27,8 @@ bins(struct rt_reader *r, int flags, struct rt_histinfo *in, size_t *n)
 	if (h == NULL)
 		abort();
 	if ((k = rt_hist_read(r, h, flags, in, err, sizeof err)) != 0) {
-		fuzz_assert(k == -1 || (k == -2 && (flags & RT_HIST_EXACT)), "%d", k);
+		fuzz_assert(k == RT_EBAD || k == RT_ENOMEM || (k == RT_EUSAGE && (flags & RT_HIST_EXACT)),
+		    "%d", k);
 		fuzz_err(err, rt_rpath(r));
 	} else if ((v = rt_hist_sorted(h, n)) == NULL)
 		abort();

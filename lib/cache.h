@@ -132,7 +132,7 @@ double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
  * pass.  Configurations come from -c levels (presets such as "i7" too) or
  * from -E specs ("1K..2M:8:64:lru,plru" is every size and policy, '/'
  * parts the levels); they share the split I-cache, the inclusion and the
- * seed.  Errors: -1 with why for a bad spec, -2 out of memory. */
+ * seed.  Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
 struct rt_ens;
 struct rt_ens *rt_ens_new(void);
 int rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen);
@@ -164,8 +164,9 @@ void rt_ens_free(struct rt_ens *e);
  * once per level with such a policy, before the simulation.  Standard
  * input is first copied to a temporary file, named in tmp when it was
  * made (then read that instead, in the binary format, and remove it).
- * Returns 0, 1 if some input failed (diag was told), -1 with err, -2
- * with err for configurations that cannot be foreseen together. */
+ * Returns 0, 1 if some input failed (diag was told), or with err
+ * RT_EUSAGE for configurations that cannot be foreseen together, RT_EIO
+ * or RT_ENOMEM. */
 int rt_ens_needs_future(const struct rt_ens *e);
 int rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
     rt_diag_fn *diag, char *tmp, size_t tmplen, char *err, size_t errlen);
@@ -259,7 +260,7 @@ int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *dia
 /* col: the data column (0 the first after the key) the rows are sorted on,
  * largest first, or -1 for the misses; rt_bytab_column gives a column's
  * number from its name, or -1 (cg: the table of cachegrind's counts). */
-int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col);
+int rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col) RT_WUR;
 int rt_bytab_column(const char *name, int nlevels, int cg);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Counts by source location (rows of nev uint64_t by location id, as
@@ -269,10 +270,10 @@ int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
  * cg_merge and KCachegrind read; evnames NULL for cachegrind's nine.  A
  * table of cachegrind's counts by key (loc or func), rows by first-level
  * misses (I1mr + D1mr + D1mw), most first; a summary for people,
- * labelled as cachegrind's. */
+ * labelled as cachegrind's.  The writers of rows: 0, or RT_ENOMEM. */
 int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
-    const char *const *desc, int ndesc, const char *cmd);
-int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col);
+    const char *const *desc, int ndesc, const char *cmd) RT_WUR;
+int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col) RT_WUR;
 int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
  * each level evicted), --diff, --temperature. */
@@ -307,8 +308,8 @@ struct rt_sim_cfg {
 					 * (the trace's first) in one row, [name] */
 };
 struct rt_sim;
-/* Build the hierarchies: 0, -1 with why for a bad configuration, -2 with
- * why out of memory, -3 with why for latencies that do not fit. */
+/* Build the hierarchies: 0, or RT_EUSAGE (a configuration or latencies
+ * that do not fit) or RT_ENOMEM, with why. */
 int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
     const struct rt_sim_cfg *c, char *why, size_t whylen);
 /* cachegrind's model; with a key (RT_KEY_LOC or RT_KEY_FUNC, else -1)
@@ -327,13 +328,16 @@ void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
 int rt_sim_items(void *sim, struct rt_rec *v, int n);
 /* The accesses still batched; with flush, every dirty block written back. */
 int rt_sim_end(struct rt_sim *s, int flush);
-/* After rt_sim_items or rt_sim_end failed: 1 if writing the miss stream
- * did (errno says why), else -1 with why. */
+/* After rt_sim_items or rt_sim_end failed: RT_EIO if writing the miss
+ * stream did (errno says why), else RT_ENOMEM with why. */
 int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
 /* The table at the end, if a stream was not the output (for people with
- * summary; part: the trace's partition); diag warns. */
-void rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
-    rt_diag_fn *diag);
+ * summary; part: the trace's partition); diag warns.  0 or RT_ENOMEM. */
+int rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
+    rt_diag_fn *diag) RT_WUR;
+/* Why a table by key lacks what its key needs (no locations in the
+ * trace, say), or NULL. */
+const char *rt_sim_missing(const struct rt_sim *s);
 int rt_sim_picture(const struct rt_sim *s, FILE *f, int svg);	/* --map's */
 void rt_sim_free(struct rt_sim *s);
 
@@ -352,9 +356,9 @@ int rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_h
     int timed);
 /* Add a histogram stream's bins to h (with RT_HIST_RATE, each times the
  * stream's own rate: the counts of the whole its sample stands for); in
- * gets the stream's block, accesses and rate.  Returns 0, or -1 with err
- * ("path:line: reason"; bins read so far stay added); with RT_HIST_EXACT,
- * -2 for log2 bins, which do not merge. */
+ * gets the stream's block, accesses and rate.  Returns 0, or with err
+ * ("path:line: reason"; bins read so far stay added) RT_EBAD, RT_ENOMEM,
+ * or with RT_HIST_EXACT, RT_EUSAGE for log2 bins, which do not merge. */
 #define RT_HIST_RATE 1
 #define RT_HIST_EXACT 2
 int rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histinfo *in,
@@ -368,7 +372,8 @@ int rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct 
  * and over running windows. */
 int rt_reuserec_header(FILE *f, int timed);
 int rt_reuserec_write(FILE *f, uint64_t seq, uint64_t block, uint64_t dist);
-int rt_reuseby_write(FILE *f, int key, const struct rt_tally *t);	/* rows: rt_welford */
+/* rows: rt_welford; 0 or RT_ENOMEM */
+int rt_reuseby_write(FILE *f, int key, const struct rt_tally *t) RT_WUR;
 int rt_reusewin_header(FILE *f);
 int rt_reusewin_write(FILE *f, uint64_t seq, const struct rt_welford *w);
 

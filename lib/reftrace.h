@@ -7,6 +7,18 @@
 
 #define RT_VERSION "0.2"
 
+/* Errors.  A fallible function returns 0 (or a count, or an object) on
+ * success, else one of these (or NULL); its message, where it has one, is
+ * in the object it works on or in the buffer its caller gave, and says
+ * what is wrong with the data or the request, never which option asked
+ * (the program adds that).  A program maps a usage error to status 2,
+ * the others to 1 (u_fail). */
+#define RT_EIO (-1)	/* reading or writing failed; a stream ends there */
+#define RT_EBAD (-2)	/* the data are malformed (a reader may go on after) */
+#define RT_ENOMEM (-3)	/* out of memory */
+#define RT_EUSAGE (-4)	/* the request cannot be met: an argument, a combination */
+#define RT_WUR __attribute__((warn_unused_result))
+
 /* Kinds of stream item.  Events travel in band, in order, with the seq of
  * the record that follows them. */
 enum rt_kind {
@@ -155,8 +167,6 @@ const char *rt_fmt_name(int fmt);
 /* Reading.  rt_read returns 1 with an item, 0 at the end, RT_EBAD for a
  * malformed line (the caller may go on: the line is consumed), RT_EIO for
  * an error that ends the stream.  rt_rerror says which, with file:line. */
-#define RT_EBAD (-2)
-#define RT_EIO (-1)
 struct rt_reader;
 struct rt_reader *rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen);
 int rt_read(struct rt_reader *r, struct rt_rec *rec);
@@ -329,8 +339,7 @@ void rt_regions_free(struct rt_regions *g);
  * threads, -r regions (registered in regs, or a variable's name), -F
  * functions, -L file[:lines], -m from[,to] marks; a record passes all the
  * kinds given, one of each kind.  The strings are kept, not copied (-L
- * and -m cut theirs).  rt_sel_add: 0, -2 with why of the option, -1 of
- * its argument.  -F and -L need the record's location: rt_sel_test asks
+ * and -m cut theirs).  rt_sel_add: 0, or RT_EUSAGE with why.  -F and -L need the record's location: rt_sel_test asks
  * locate for it where it has none.  rt_sel_event follows the marks.
  * rt_sel_unmatched tells diag of each selection no record matched (-F
  * and -L fatal with objects of the trace missing); program: -e gave it. */

@@ -125,6 +125,23 @@ u_bad(const char *fmt, ...)
 	exit(2);
 }
 
+int
+u_exitcode(int code)
+{
+	return code == RT_EUSAGE ? 2 : 1;
+}
+
+void
+u_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(u_exitcode(code));
+}
+
 void
 u_diag(const char *msg, int fatal)
 {

@@ -58,6 +58,10 @@ void u_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 /* A usage error (status 2): "prog: -c 12Q: reason" and no usage text. */
 void u_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* A library error (RT_E*, reftrace.h) as the program's response: the
+ * message, and status 2 for a usage error, 1 for the others. */
+int u_exitcode(int code);
+void u_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 /* Progress on standard error when it is a terminal, at most twice a
  * second, on one line that the next message or u_progress(NULL) clears;
  * never in a pipe's data. */

@@ -95,10 +95,10 @@ rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
 	if (evnames == NULL)
 		evnames = events;
 	if ((sum = calloc((size_t)nev, sizeof *sum)) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	if ((r = rows(t, nev, &n)) == NULL) {
 		free(sum);
-		return -2;
+		return RT_ENOMEM;
 	}
 	qsort(r, n, sizeof *r, byplace);
 	for (k = 0; k < ndesc; k++)
@@ -122,7 +122,7 @@ rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
 	putv(f, sum, nev);
 	free(r);
 	free(sum);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 static double
@@ -174,7 +174,7 @@ rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col)
 	int k;
 
 	if ((r = rows(t, NEV, &n)) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	/* a row per key: per location, or the locations of a function summed */
 	g = calloc(n + 1, sizeof *g);
 	sums = calloc((n + 1) * NEV, sizeof *sums);
@@ -182,7 +182,7 @@ rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col)
 		free(r);
 		free(g);
 		free(sums);
-		return -2;
+		return RT_ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		const char *lab = key == RT_KEY_FUNC ? r[i].func :

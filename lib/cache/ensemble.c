@@ -52,15 +52,15 @@ rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 		if (strcmp(spec, presets[p].name) == 0) {
 			for (i = 0; i < 3 && presets[p].levels[i]; i++)
 				if (rt_ens_level(e, presets[p].levels[i], why, whylen))
-					return -1;
+					return RT_EUSAGE;
 			return 0;
 		}
 	if (e->nlv == RT_MAXLEVEL) {
 		snprintf(why, whylen, "at most %d levels", RT_MAXLEVEL);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (rt_cache_parse(spec, &e->lv[e->nlv], why, whylen))
-		return -1;
+		return RT_EUSAGE;
 	e->nlv++;
 	return 0;
 }
@@ -80,12 +80,12 @@ range(const char *f, const char *what, uint64_t *lo, uint64_t *hi, char *why, si
 		*p = '\0';
 		if (rt_parse_size(buf, lo) || rt_parse_size(p + 2, hi) || *lo == 0 || *hi < *lo) {
 			snprintf(why, whylen, "bad %s range %s..%s", what, buf, p + 2);
-			return -1;
+			return RT_EUSAGE;
 		}
 	} else if (strcmp(what, "size") == 0) {
 		if (rt_parse_size(buf, lo)) {
 			snprintf(why, whylen, "bad %s %s", what, buf);
-			return -1;
+			return RT_EUSAGE;
 		}
 		*hi = *lo;
 	}
@@ -108,11 +108,11 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 	if (rest == NULL || *rest == '\0') {
 		if (e->nname == MAXH) {
 			snprintf(why, whylen, "at most %d configurations", MAXH);
-			return -1;
+			return RT_EUSAGE;
 		}
 		if ((e->name[e->nname] = strdup(prefix)) == NULL) {
 			snprintf(why, whylen, "out of memory");
-			return -2;
+			return RT_ENOMEM;
 		}
 		e->nname++;
 		return 0;
@@ -123,11 +123,11 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 		f[n++] = p;
 	if (n < 3) {
 		snprintf(why, whylen, "%s: want SIZE:ASSOC:BLOCK[:POLICY...] per level", rest);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (range(f[0], "size", &lo, &hi, why, whylen) ||
 	    range(f[1], "associativity", &alo, &ahi, why, whylen))
-		return -1;
+		return RT_EUSAGE;
 	if (n > 3)
 		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
 			pols[np++] = p;
@@ -143,7 +143,7 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 				    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "",
 				    n > 5 ? f[5] : "");
 				snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
-				if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) < 0)
+				if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) != 0)
 					return rc;
 			}
 	return 0;
@@ -154,7 +154,7 @@ rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 {
 	if (*spec == '\0') {	/* not a configuration of no levels */
 		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY...] per level");
-		return -1;
+		return RT_EUSAGE;
 	}
 	return expand(e, "", spec, why, whylen);
 }
@@ -177,15 +177,15 @@ parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t why
 	for (p = strtok_r(spec, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
 		if (*nlv == RT_MAXLEVEL) {
 			snprintf(why, whylen, "at most %d levels", RT_MAXLEVEL);
-			return -1;
+			return RT_EUSAGE;
 		}
 		if (rt_cache_parse(p, &lv[*nlv], r, sizeof r)) {
 			snprintf(why, whylen, "%s: %s", p, r);
-			return -1;
+			return RT_EUSAGE;
 		}
 		if (lv[*nlv].policy >= RT_OPT && *nlv > 0) {
 			snprintf(why, whylen, "OPT and PES are simulated at the first level only");
-			return -1;
+			return RT_EUSAGE;
 		}
 		(*nlv)++;
 	}
@@ -239,14 +239,14 @@ group(struct rt_ens *e)
 			continue;
 		}
 		if ((e->aa[e->naa] = rt_aa_new(c, n)) == NULL)
-			return -1;
+			return RT_ENOMEM;
 		e->naa++;
 	}
 	for (i = 0; i < e->nh; i++) {
 		rt_hier_stats(e->h[i], 0, &ci);
 		if (e->grp[i] == 0 && rt_hier_levels(e->h[i]) == 1 && rt_pl_fits(ci) &&
 		    (e->pl[i] = rt_pl_new(ci)) == NULL)
-			return -1;
+			return RT_ENOMEM;
 	}
 	return 0;
 }
@@ -325,19 +325,19 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		    (threec && rt_hier_3c(h))) {
 			rt_hier_free(h);
 			snprintf(why, whylen, "cannot allocate the caches");
-			return -2;
+			return RT_ENOMEM;
 		}
 		e->h[e->nh++] = h;
 		e->depth = e->nlv;
 	}
 	for (k = 0; k < e->nname; k++) {
 		if (parse(e->name[k], k == 0 ? e->lv : other, &nlv, why, whylen))
-			return -1;
+			return RT_EUSAGE;
 		if (k == 0)
 			e->nlv = nlv;
 		if ((h = rt_hier_new(k == 0 ? e->lv : other, nlv, icache, inclusion, seed)) == NULL) {
 			snprintf(why, whylen, "cannot allocate the caches");
-			return -2;
+			return RT_ENOMEM;
 		}
 		e->h[e->nh++] = h;
 		if (nlv > e->depth)
@@ -347,12 +347,13 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 	e->batched = e->nh > 1 && !observed;
 	if (e->batched && group(e)) {
 		snprintf(why, whylen, "cannot allocate the caches");
-		return -2;
+		return RT_ENOMEM;
 	}
 	owners(e);
 	if (!e->uniform && observed) {
-		snprintf(why, whylen, "--diff, --map, --temperature and OPT need one first-level block size");
-		return -1;
+		snprintf(why, whylen, "comparing configurations, mapping events and OPT "
+		    "need one first-level block size");
+		return RT_EUSAGE;
 	}
 	for (k = 0; k < e->nh; k++)
 		for (j = 1; j < rt_hier_levels(e->h[k]); j++) {
@@ -363,7 +364,7 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 			 * configurations to foresee. */
 			if (c->policy >= RT_OPT && (inclusion != RT_NINE || e->nh > 1)) {
 				snprintf(why, whylen, "OPT and PES below the first level: one non-inclusive configuration only");
-				return -1;
+				return RT_EUSAGE;
 			}
 		}
 	return 0;

@@ -86,22 +86,22 @@ tospool(char **files, int nfiles, int fmt, int skipbad, rt_diag_fn *diag, char *
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		*tmp = '\0';
-		return -1;
+		return RT_EIO;
 	}
 	close(fd);
 	if ((p.spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
+		return RT_EIO;
 	}
 	st = rt_foreach(files, nfiles, fmt, skipbad, spool, &p, diag);
 	if (st < 0) {
 		snprintf(err, errlen, "spooling standard input: %s", strerror(errno));
 		rt_wclose(p.spool);
-		return -1;
+		return RT_EIO;
 	}
 	if (rt_wclose(p.spool)) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		return -1;
+		return RT_EIO;
 	}
 	return st;
 }
@@ -120,7 +120,7 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 		spooled |= strcmp(files[i], "-") == 0;
 	if (spooled) {
 		if ((st = tospool(files, nfiles, fmt, skipbad, diag, tmp, tmplen, err, errlen)) < 0)
-			return -1;
+			return st;
 		files = one;
 		nfiles = 1;
 		fmt = RT_FMT_BINARY;
@@ -133,7 +133,7 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 			if (c != NULL && c->policy >= RT_OPT) {
 				if (c->block != (k < 0 ? e->icache.block : e->lv[k].block)) {
 					snprintf(err, errlen, "OPT and PES in an ensemble need one first-level block size");
-					return -2;
+					return RT_EUSAGE;
 				}
 				j = 1;
 			}
@@ -143,7 +143,7 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 		if ((p.pre = rt_hier_new(e->lv, k < 0 ? 1 : k + 1, e->hasi ? &e->icache : NULL,
 		    e->incl, e->seed)) == NULL) {
 			snprintf(err, errlen, "cannot allocate the caches");
-			return -1;
+			return RT_ENOMEM;
 		}
 		for (j = e->hasi ? -1 : 0; j < k; j++)
 			if (e->fut[j + 1] != NULL)
@@ -155,7 +155,7 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 		if (p.nomem || (p.n && rt_future(p.arr, p.n))) {
 			snprintf(err, errlen, "OPT/PES: no memory for %zu accesses", p.n);
 			free(p.arr);
-			return -1;
+			return RT_ENOMEM;
 		}
 		if (i)
 			st = 1;

@@ -237,27 +237,27 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 			continue;
 		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c) || c < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
-			return -1;
+			return RT_EBAD;
 		}
 		w = flags & RT_HIST_RATE ? c * in->rate : c;
 		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0)
 			lo = RT_COLD;
 		else if (rt_parse_u64(f[0], &lo) || rt_parse_u64(f[1], &hi) || hi < lo) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
-			return -1;
+			return RT_EBAD;
 		} else if (lo != hi && (flags & RT_HIST_EXACT)) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "log2 bins do not merge: write "
 			    "histograms with --exact"));
-			return -2;
+			return RT_EUSAGE;
 		}
 		if (rt_hist_add(h, lo, w)) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "out of memory"));
-			return -1;
+			return RT_ENOMEM;
 		}
 	}
 	if (*err == '\0' && *rt_rerror(r))
 		snprintf(err, errlen, "%s", rt_rerror(r));
-	return *err ? -1 : 0;
+	return *err ? RT_EBAD : 0;
 }
 
 int

@@ -77,7 +77,7 @@ rt_reuseby_write(FILE *f, int key, const struct rt_tally *t)
 	const char *lab;
 
 	if ((v = calloc(rt_tally_keys(t) + 1, sizeof *v)) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	for (g = 0; g < rt_tally_keys(t); g++)
 		if ((v[n].a = rt_tally_get(t, g))->n != 0)
 			v[n++].key = g;

@@ -193,10 +193,10 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	*sp = NULL;
 	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
 	    whylen)) != 0)
-		return k == -2 ? -2 : -1;
+		return k;
 	if ((s = calloc(1, sizeof *s)) == NULL) {
 		snprintf(why, whylen, "out of memory");
-		return -2;
+		return RT_ENOMEM;
 	}
 	*sp = s;
 	s->c = *c;
@@ -207,14 +207,15 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	for (k = 0; k <= s->nc; k++)
 		s->lat[k] = k < c->nlat ? c->lat[k] : k == s->nc ? 300 : deflat[k];
 	if (c->nlat && c->nlat != s->nc + 1) {
-		snprintf(why, whylen, "--latency: %d levels and memory want %d numbers", s->nc,
+		snprintf(why, whylen, "%d levels and memory want %d latencies", s->nc,
 		    s->nc + 1);
-		return -3;
+		return RT_EUSAGE;
 	}
 	if (c->tempw && ((double)c->tempw * rt_hier_levels(s->hier) > rt_memory() ||
 	    (s->temp = rt_temp_new(c->tempw, rt_hier_levels(s->hier))) == NULL)) {
-		snprintf(why, whylen, "--temperature: no memory for the window");
-		return -2;
+		snprintf(why, whylen, "no memory for a window of %llu accesses",
+		    (unsigned long long)c->tempw);
+		return RT_ENOMEM;
 	}
 	snprintf(why, whylen, "out of memory");
 	if (c->mapw) {	/* 3 wide by 5 high, the height never less than 200 */
@@ -223,17 +224,17 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 		if ((s->map = rt_evmap_new((double)w, w < 334 ? 200 : (double)(w * 3 / 5),
 		    cfg->size / ((uint64_t)cfg->assoc * cfg->block), rt_hier_levels(s->hier),
 		    c->threec)) == NULL)
-			return -2;
+			return RT_ENOMEM;
 	}
 	if (c->key >= 0 &&
 	    (s->tally = rt_tally_new((size_t)(s->nc + 4) * sizeof(uint64_t))) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	if ((c->key == RT_KEY_LOC || c->key == RT_KEY_FUNC) && c->fold &&
 	    (s->objs = rt_sym_new()) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	if (c->bylocs &&
 	    (s->bylocs = rt_tally_new(3 * (size_t)(s->nc + 1) * sizeof(uint64_t))) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	if (obs)
 		rt_ens_observe(e, served, s);
 	return 0;
@@ -296,10 +297,12 @@ rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 {
 	if (s->err == S_WRITE) {
 		errno = s->errnum;
-		return 1;
+		snprintf(why, whylen, "%s", strerror(errno));
+		return RT_EIO;
 	}
-	snprintf(why, whylen, "%s", s->err == S_GROUPS ? "--by: too many groups" : "out of memory");
-	return -1;
+	snprintf(why, whylen, "%s", s->err == S_GROUPS ? "too many groups for a table" :
+	    "out of memory");
+	return RT_ENOMEM;
 }
 
 int
@@ -334,34 +337,23 @@ partof(const struct rt_sim *s, struct rt_cache_table *t, const struct rt_part *p
 	}
 }
 
-void
+int
 rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
     rt_diag_fn *diag)
 {
 	struct rt_cache_table t;
-	const char *why;
-	char msg[300];
 	FILE *f = s->c.out;
+	int k = 0;
 
-	if (s->cg != NULL && s->c.key >= 0) {
-		why = rt_key_missing(s->c.key, s->tally);
-		rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
-		if (why != NULL) {
-			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
-			diag(msg, 0);
-		}
-	} else if (s->cg != NULL && summary)
+	if (s->cg != NULL && s->c.key >= 0)
+		k = rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
+	else if (s->cg != NULL && summary)
 		rt_cgsum_write(f, rt_cg_stats(s->cg));
 	else if (s->cg != NULL)
 		rt_cgtab_write(f, rt_cg_stats(s->cg));
-	else if (s->tally != NULL) {
-		why = rt_key_missing(s->c.key, s->tally);
-		rt_bytab_write(f, s->c.key, s->tally, s->nc, s->c.sortcol);
-		if (why != NULL) {
-			snprintf(msg, sizeof msg, "-g %s: %s", rt_key_name(s->c.key), why);
-			diag(msg, 0);
-		}
-	} else if (s->c.diff || s->c.tempw)
+	else if (s->tally != NULL)
+		k = rt_bytab_write(f, s->c.key, s->tally, s->nc, s->c.sortcol);
+	else if (s->c.diff || s->c.tempw)
 		;	/* the stream was the output */
 	else if (s->c.ensemble)
 		rt_enstab_write(f, s->ens, s->lat);
@@ -370,6 +362,13 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 		partof(s, &t, part, diag);
 		rt_cachetab_put(f, &t, summary);
 	}
+	return k < 0 ? RT_ENOMEM : 0;
+}
+
+const char *
+rt_sim_missing(const struct rt_sim *s)
+{
+	return s->c.key >= 0 && s->tally != NULL ? rt_key_missing(s->c.key, s->tally) : NULL;
 }
 
 int

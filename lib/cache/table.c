@@ -389,7 +389,7 @@ rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col)
 	int k;
 
 	if ((v = calloc(rt_tally_keys(t) + 1, sizeof *v)) == NULL)
-		return -2;
+		return RT_ENOMEM;
 	for (g = 0; g < rt_tally_keys(t); g++)
 		if ((v[n].r = rt_tally_get(t, g))[0] != 0) {
 			v[n].folded = key != RT_KEY_SET && g &&

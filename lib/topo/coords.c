@@ -90,16 +90,16 @@ point(struct rt_coords *c, struct rt_reader *r, char **f, int nf, size_t *cap)
 	size_t k;
 
 	if ((size_t)nf != 6 + c->ncirc)
-		return rt_rbad(r, "%d columns, the header says %zu", nf, 6 + c->ncirc), -1;
+		return rt_rbad(r, "%d columns, the header says %zu", nf, 6 + c->ncirc), RT_EBAD;
 	if (rt_parse_u64(f[0], &u[0]) || u[0] != c->pm.n || rt_parse_u64(f[1], &u[1]) ||
 	    u[1] > UINT32_MAX - 1 || rt_parse_u64(f[2], &u[2]))
-		return rt_rbad(r, "bad point, vertex or seq (points are numbered 0, 1, ...)"), -1;
+		return rt_rbad(r, "bad point, vertex or seq (points are numbered 0, 1, ...)"), RT_EBAD;
 	if (rt_grow(&c->theta, cap, (c->pm.n + 1) * c->ncirc, sizeof *c->theta) ||
 	    rt_pointmap_add(&c->pm, (uint32_t)u[1], u[2], f[3], f[4], f[5]))
-		return -2;
+		return RT_ENOMEM;
 	for (k = 0; k < c->ncirc; k++) {
 		if (number(f[6 + k], &x) || isinf(x))
-			return rt_rbad(r, "bad theta: %s", f[6 + k]), -1;
+			return rt_rbad(r, "bad theta: %s", f[6 + k]), RT_EBAD;
 		c->theta[(c->pm.n - 1) * c->ncirc + k] = c->radians ? x / (2 * M_PI) : x;
 	}
 	return 0;
@@ -121,11 +121,11 @@ circle(struct rt_coords *c, struct rt_reader *r, char **f, int nf, size_t *cap)
 	    number(f[2], &a[0]) || number(f[3], &a[1]) || number(f[4], &a[2]) ||
 	    rt_parse_u64(f[5], &u[1]) || rt_parse_u64(f[6], &u[2]) ||
 	    rt_parse_u64(f[7], &u[3]) || number(f[8], &a[3]) || number(f[9], &a[4]))
-		return rt_rbad(r, "bad circle row (theta1, theta2, ... in order)"), -1;
+		return rt_rbad(r, "bad circle row (theta1, theta2, ... in order)"), RT_EBAD;
 	if (c->ncirc == MAXCIRC)
-		return rt_rbad(r, "more than %d circles", MAXCIRC), -1;
+		return rt_rbad(r, "more than %d circles", MAXCIRC), RT_EBAD;
 	if (rt_grow(&c->circ, cap, c->ncirc + 1, sizeof *c->circ))
-		return -2;
+		return RT_ENOMEM;
 	k = &c->circ[c->ncirc++];
 	*k = (struct rt_circle){ u[0], a[0], a[1], a[2], u[1], u[2], u[3], a[3], a[4], u[4],
 	    u[5] };
@@ -175,7 +175,7 @@ rt_coords_read(struct rt_coords *c, struct rt_reader *r, char *err, size_t errle
 		if ((nf = split(s, f, MAXCIRC + 7)) == 0)
 			continue;
 		k = t == 0 ? circle(c, r, f, nf, &capc) : point(c, r, f, nf, &capp);
-		if (k == -2)
+		if (k == RT_ENOMEM)
 			goto nomem;
 		if (k)
 			goto bad;

@@ -24,12 +24,12 @@ numbers(struct rt_reader *r, char *s, double **v, size_t *nv, size_t *cap)
 		end = s;
 		if (rt_scan_double(&end, &x) || (*end && !strchr(" \t,", *end))) {
 			rt_rbad(r, "not a number: %.*s", (int)strcspn(s, " \t,"), s);
-			return -1;
+			return RT_EBAD;
 		}
 		if (*nv == *cap) {
 			*cap = *cap ? 2 * *cap : 64;
 			if ((*v = realloc(*v, *cap * sizeof **v)) == NULL)
-				return -2;
+				return RT_ENOMEM;
 		}
 		(*v)[(*nv)++] = x;
 		s = (char *)end;
@@ -90,10 +90,10 @@ flat(struct rt_reader *r, double *row, size_t nrow, float **v, size_t *nv,
 	size_t i;
 
 	if (rt_grow(v, cap, *nv + nrow + 1, sizeof **v))
-		return -2;
+		return RT_ENOMEM;
 	for (i = 0; i < nrow; i++) {
 		if (row[i] < 0)
-			return rt_rbad(r, "a negative distance"), -1;
+			return rt_rbad(r, "a negative distance"), RT_EBAD;
 		(*v)[(*nv)++] = (float)row[i];
 	}
 	return 0;
@@ -147,13 +147,13 @@ sparse(struct rt_reader *r, double *row, size_t nrow, struct pair **v, size_t *n
 		return 0;
 	if (nrow != 3 || row[0] != floor(row[0]) || row[1] != floor(row[1]) ||
 	    row[0] < 0 || row[1] < 0 || row[0] >= UINT32_MAX || row[1] >= UINT32_MAX)
-		return rt_rbad(r, "want i j distance, i and j vertices 0, 1, ..."), -1;
+		return rt_rbad(r, "want i j distance, i and j vertices 0, 1, ..."), RT_EBAD;
 	if (row[2] < 0)
-		return rt_rbad(r, "a negative distance"), -1;
+		return rt_rbad(r, "a negative distance"), RT_EBAD;
 	if (row[0] == row[1])
 		return 0;	/* as Ripser: no edge */
 	if (rt_grow(v, cap, *nv + 1, sizeof **v))
-		return -2;
+		return RT_ENOMEM;
 	(*v)[*nv].i = (uint32_t)(row[0] < row[1] ? row[0] : row[1]);
 	(*v)[*nv].j = (uint32_t)(row[0] < row[1] ? row[1] : row[0]);
 	(*v)[(*nv)++].d = (float)row[2];
@@ -182,20 +182,20 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 		line++;
 		if (*s == '#')
 			continue;
-		if ((k = numbers(r, s, &row, &nrow, &cap)) == -2)
+		if ((k = numbers(r, s, &row, &nrow, &cap)) == RT_ENOMEM)
 			goto nomem;
 		if (k)
 			goto bad;
 		if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
 			rows(&lay, kind, nrow, line);
-			if ((k = flat(r, row, nrow, &fv, &nflat, &capflat)) == -2)
+			if ((k = flat(r, row, nrow, &fv, &nflat, &capflat)) == RT_ENOMEM)
 				goto nomem;
 			if (k)
 				goto bad;
 			continue;
 		}
 		if (kind == RT_MATRIX_SPARSE) {
-			if ((k = sparse(r, row, nrow, &pv, &nflat, &capflat, &n)) == -2)
+			if ((k = sparse(r, row, nrow, &pv, &nflat, &capflat, &n)) == RT_ENOMEM)
 				goto nomem;
 			if (k)
 				goto bad;

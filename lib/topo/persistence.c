@@ -378,9 +378,9 @@ row(struct rd *d, int t, char *s)
 		if ((nf != 5 && nf != 6) || count(f[0], 2, &u[0]) ||
 		    count(f[1], UINT32_MAX, &u[1]) || num(f[2], &a[0]) || num(f[3], &a[1]) ||
 		    num(f[4], &a[2]) || (nf == 6 && count(f[5], u[1], &u[2])))
-			return rt_rbad(d->r, "bad bar row"), -1;
+			return rt_rbad(d->r, "bad bar row"), RT_EBAD;
 		if (rt_grow(&p->bar, &d->capbar, p->nbar + 1, sizeof *p->bar))
-			return -2;
+			return RT_ENOMEM;
 		p->bar[p->nbar++] = (struct rt_pbar){ (int)u[0], u[1], a[0], a[1],
 		    nf == 6 ? u[2] : u[1] };
 		return 0;
@@ -391,9 +391,9 @@ row(struct rd *d, int t, char *s)
 		    isinf(a[2]) || a[2] < 0 || count(f[4], UINT32_MAX, &u[1]) ||
 		    (nf == 9 && (count(f[5], UINT32_MAX, &u[2]) || integer(f[6], &w) ||
 		    rt_parse_u64(f[7], &u[3]) || rt_parse_u64(f[8], &sq))))
-			return rt_rbad(d->r, "bad class row (ranks rising)"), -1;
+			return rt_rbad(d->r, "bad class row (ranks rising)"), RT_EBAD;
 		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls))
-			return -2;
+			return RT_ENOMEM;
 		c = &p->cls[p->ncls++];
 		memset(c, 0, sizeof *c);
 		c->rank = u[0];
@@ -415,28 +415,28 @@ row(struct rd *d, int t, char *s)
 		    u[1] >= u[2] || count(f[3], p->modulus - 1, &u[3]) || u[3] == 0)
 			return rt_rbad(d->r, "bad cocycle row (want rank i j coef: a class "
 			    "above, vertices i < j below %zu, 0 < coef < %u)", p->nvert,
-			    p->modulus), -1;
+			    p->modulus), RT_EBAD;
 		c = &p->cls[k];
 		if (rt_grow(&c->z, &d->capz[k], c->nz + 1, sizeof *c->z))
-			return -2;
+			return RT_ENOMEM;
 		c->z[c->nz++] = (struct rt_cocycle_entry){ (uint32_t)u[1], (uint32_t)u[2],
 		    (uint32_t)u[3] };
 		return 0;
 	case T_POINTMAP:
 		if (nf != 5 || count(f[0], p->nvert - 1, &u[0]) || rt_parse_u64(f[1], &u[1]))
 			return rt_rbad(d->r, "bad pointmap row (want vertex seq loc func "
-			    "region, the vertex below %zu)", p->nvert), -1;
+			    "region, the vertex below %zu)", p->nvert), RT_EBAD;
 		if (rt_pointmap_add(&p->pm, (uint32_t)u[0], u[1], f[2], f[3], f[4]))
-			return -2;
+			return RT_ENOMEM;
 		p->npoints = p->pm.n;
 		return 0;
 	case T_EDGES:
 		if (nf != 3 || count(f[0], p->nvert - 1, &u[0]) || count(f[1], p->nvert - 1, &u[1]) ||
 		    u[0] >= u[1] || num(f[2], &a[0]) || isinf(a[0]) || a[0] < 0)
 			return rt_rbad(d->r, "bad edge row (want i j distance, vertices "
-			    "i < j below %zu)", p->nvert), -1;
+			    "i < j below %zu)", p->nvert), RT_EBAD;
 		if (rt_grow(&d->e, &d->cape, d->ne + 1, sizeof *d->e))
-			return -2;
+			return RT_ENOMEM;
 		d->e[d->ne++] = (struct rt_edge){ (uint32_t)u[0], (uint32_t)u[1], (float)a[0] };
 		return 0;
 	}
@@ -500,7 +500,7 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		}
 		if (*s == '#' || t < 0 || t == NTABLES)
 			continue;
-		if ((e = row(&d, t, s)) == -2)
+		if ((e = row(&d, t, s)) == RT_ENOMEM)
 			goto nomem;
 		if (e)
 			goto bad;

@@ -57,21 +57,20 @@ rt_sel_locate(struct rt_sel *s, rt_locate_fn *fn, void *ctx)
 	s->ctx = ctx;
 }
 
-/* Errors: -2 with why of the option, -1 of its argument. */
 static int
 full(int n, char *why, size_t whylen)
 {
 	if (n < MAXSEL)
 		return 0;
-	snprintf(why, whylen, "at most %d", MAXSEL);
-	return -2;
+	snprintf(why, whylen, "at most %d of a kind", MAXSEL);
+	return RT_EUSAGE;
 }
 
 static int
 bad(const char *reason, char *why, size_t whylen)
 {
 	snprintf(why, whylen, "%s", reason);
-	return -1;
+	return RT_EUSAGE;
 }
 
 static int
