@@ -447,7 +447,8 @@ rt_in_close(struct rt_reader *r)
 /* din, MTV and bare addresses look like too much else to name a stream
  * by: only a sure format's sniff makes it a trace here. */
 int
-rt_in_describe(struct rt_reader *r, char *buf, size_t len, const char **what)
+rt_in_describe(struct rt_reader *r, char *buf, size_t len, const char **what,
+    int *shape)
 {
 	const char *p, *e;
 	int k, fmt;
@@ -455,10 +456,13 @@ rt_in_describe(struct rt_reader *r, char *buf, size_t len, const char **what)
 	rt_in_need(r, 4096);
 	p = r->buf + r->pos;
 	*what = "not a reftrace stream";
+	*shape = RT_DESC_FOREIGN;
 	if (r->len == r->pos) {
 		*what = "empty";
+		*shape = RT_DESC_EMPTY;
 		return RT_STREAM_NONE;
 	}
+	*shape = RT_DESC_KNOWN;
 	e = memchr(p, '\n', r->len - r->pos);
 	if (e == NULL)
 		e = r->buf + r->len;
@@ -478,7 +482,8 @@ rt_in_describe(struct rt_reader *r, char *buf, size_t len, const char **what)
 		snprintf(buf, len, "a trace (%s)", rt_fmt_name(fmt));
 		*what = buf;
 		return RT_STREAM_TRACE;
-	}
+	} else
+		*shape = RT_DESC_FOREIGN;
 	return RT_STREAM_NONE;
 }
 
@@ -487,8 +492,9 @@ rt_rkind(struct rt_reader *r)
 {
 	char buf[64];
 	const char *w;
+	int shape;
 
-	return rt_in_describe(r, buf, sizeof buf, &w);
+	return rt_in_describe(r, buf, sizeof buf, &w, &shape);
 }
 
 int
@@ -496,7 +502,7 @@ rt_rexpect2(struct rt_reader *r, int kind, int kind2)
 {
 	char buf[64], what[128], maker[64];
 	const char *w;
-	int k = rt_in_describe(r, buf, sizeof buf, &w);
+	int shape, k = rt_in_describe(r, buf, sizeof buf, &w, &shape);
 
 	if (k == kind || (kind2 != RT_STREAM_NONE && k == kind2))
 		return 0;
@@ -508,9 +514,9 @@ rt_rexpect2(struct rt_reader *r, int kind, int kind2)
 		snprintf(maker, sizeof maker, "%s or %s", rt_stream_maker(kind),
 		    rt_stream_maker(kind2));
 	}
-	if (strcmp(w, "not a reftrace stream") == 0)
+	if (shape == RT_DESC_FOREIGN)
 		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path, what, maker);
-	else if (k == RT_STREAM_NONE && strcmp(w, "empty") == 0)
+	else if (shape == RT_DESC_EMPTY)
 		snprintf(r->err, sizeof r->err, "%s: empty, not %s (%s makes one; a "
 		    "stage that failed upstream leaves nothing)", r->path, what, maker);
 	else

@@ -137,12 +137,13 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 {
 	char what[64];
 	const char *w;
+	int shape;
 
 	if (fmt == RT_FMT_AUTO && (fmt = rt_format_detect(r)) < 0) {
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
-		else if (rt_in_describe(r, what, sizeof what, &w) != RT_STREAM_NONE ||
-		    strcmp(w, "not a reftrace stream") != 0)
+		else if (rt_in_describe(r, what, sizeof what, &w, &shape) != RT_STREAM_NONE ||
+		    shape != RT_DESC_FOREIGN)
 			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
 		else
 			unknown(errbuf, errlen, r->path);
