@@ -46,9 +46,9 @@ check_same "rttrace records the program's build id, as readelf reads it" \
 mkdir "$tmp/orig" && cp "$tmp/bsort" "$tmp/orig/"
 (cd "$C/examples" && $cc -g -O1 -o "$tmp/bsort" bsort.c)
 check_fail "the program rebuilt since: refused with both build ids" 1 \
-    "^trfilter: $tmp/bsort is not the object traced: its build-id:[0-9a-f]+, the trace's \
+    "^trfilter: $tmp/bsort: not the object traced: its build-id:[0-9a-f]+, the trace's \
 $(objid $tmp/t.lk.gz) \\(give the program that was traced with -e\\)\$" "trfilter -l $tmp/t.lk.gz >/dev/null"
-check_fail "... and given with -e: refused" 1 "^trfilter: -e bsort is not the object traced" \
+check_fail "... and given with -e: refused" 1 "^trfilter: -e bsort: not the object traced" \
     "cd $tmp && trfilter -l -e bsort $tmp/t.lk.gz >/dev/null"
 check_same "... with -k: warned, bsort's accesses without a location; the traced copy with -e: with" \
     "trfilter -k -l $tmp/t.lk.gz 2>/dev/null | awk '\$7 ~ /bsort[.]c:/' | wc -l" \
@@ -58,7 +58,7 @@ check_same "... with -k: warned, bsort's accesses without a location; the traced
 $C/rttrace -o $tmp/t3.lk.gz $tmp/bsort reversed >/dev/null 2>&1
 check_same "a program without a build id: cksum(1)'s CRC and size" \
     "objid $tmp/t3.lk.gz" "cksum <$tmp/bsort | awk '{print \"cksum:\" \$1 \":\" \$2}'"
-check_fail "... changed since: refused" 1 "is not the object traced: its cksum:[0-9]+:[0-9]+, the trace's cksum:" \
+check_fail "... changed since: refused" 1 ": not the object traced: its cksum:[0-9]+:[0-9]+, the trace's cksum:" \
     "echo >>$tmp/bsort && trfilter -l $tmp/t3.lk.gz >/dev/null"
 # make install puts the recorder, the marker header and the gnuplot script
 # beside the programs and pages; make uninstall takes every file back

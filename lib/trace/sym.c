@@ -218,7 +218,7 @@ sameobject(struct rt_sym *s, const char *path, const char *id)
 		return 1;
 	if (strncmp(now, "build-id:", 9) != 0 && strncmp(id, "build-id:", 9) == 0)
 		snprintf(now, sizeof now, "none");
-	snprintf(s->err, sizeof s->err, "%s is not the object traced: its %s, the trace's %s",
+	snprintf(s->err, sizeof s->err, "%s: not the object traced: its %s, the trace's %s",
 	    path, now, id);
 	return 0;
 }
