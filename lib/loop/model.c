@@ -171,8 +171,7 @@ litform(uint64_t prev, uint64_t v, int first, int hex, uint64_t *d, int *sign)
 /* A line of literals: the numbers alone, as many bytes as pli -x writes
  * for them (fewer in hex: no 0x), and in hex each after the first as its
  * difference from the one before where that is shorter (+8 for 4033b88
- * after 4033b80: addresses an instruction touches near each other; the
- * stream sections of gzip's whole trace 6.1 MB -> 4.1 MB). */
+ * after 4033b80: addresses an instruction touches are near each other). */
 static void
 flushlit(struct rt_loopw *w)
 {
