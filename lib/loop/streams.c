@@ -235,8 +235,8 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 
 	if (last != NULL && last->next != NULL)	/* or the one after last before */
 		want = (s = last->next)->num;
-	/* the prediction is looked at first, then the hash table (probing it
-	 * was a tenth of pli's samples on a whole trace) */
+	/* the prediction is looked at first, then the hash table (the
+	 * prediction is right most of the time, a probe a cache miss) */
 	if (s == NULL || s->key != pc || s->fetch != fetch) {
 		if ((s = find(m, pc, fetch)) == NULL) {
 			errno = ENOMEM;

@@ -21,8 +21,7 @@ struct rt_valw {
 
 /* The 8 hex digits of v as a word whose bytes are the digits in order
  * in memory, all 8 at once: its nibbles spread to bytes, 9 or less made
- * '0'-'9' and the others 'a'-'f' by a mask (a digit at a time was a
- * quarter of pli -x's time). */
+ * '0'-'9' and the others 'a'-'f' by a mask, not a digit at a time. */
 static uint64_t
 hex8(uint32_t v)
 {

@@ -105,7 +105,7 @@ struct ctx {
 
 /* Buffers a thread sorts in, its own whatever column it holds: they are
  * as large as the longest coboundary summed, and a slot would free them
- * (page faults and reallocation were a fifth of the time). */
+ * (and pay page faults and reallocation again for every column). */
 struct scratch {
 	struct hentry *a, *b;	/* terms gathered, and rsort's copy */
 	size_t capa, capb;
@@ -496,8 +496,7 @@ cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t 
 
 /* The top cursor's term, taken: its coefficient times the cursor's
  * factor, not reduced mod p (below 2^32: wnext sums them in 64 bits and
- * reduces once a term, where a division a cursor's term was a fifth of
- * the time). */
+ * reduces once a term, not a division for every cursor's term). */
 static uint64_t
 cpop(struct wk *w)
 {
@@ -1103,8 +1102,8 @@ workadd(struct wk *w, const struct simplex *s, uint32_t coef)
 }
 
 /* The working reduction column with equal terms summed, zeros dropped,
- * in key order: its keys sorted by rsort (qsort was a tenth of the
- * time), the terms gathered in that order. */
+ * in key order: its keys sorted by rsort (no comparison calls, as
+ * qsort's), the terms gathered in that order. */
 static int
 worksum(struct wk *w)
 {
@@ -1488,8 +1487,8 @@ segment(struct wk *w, size_t *np)
  * longer than the coboundaries its reduction column replays (pushed of
  * them): adding the column later then costs a cursor over its surviving
  * terms, not every cofacet of every term.  Every term left is needed, so
- * they are not popped one at a time (half of persist's time on i.i.d.
- * windows): the heap is sorted (by key, summed, the order reversed, then
+ * they are not popped one at a time (a cache miss a level for each, on
+ * heaps of millions of terms): the heap is sorted (by key, summed, the order reversed, then
  * stably by diameter) and made a run like the kept ones, and the runs are
  * merged a segment at a time (the sorting buffers stay small).  The
  * working coboundary is emptied.  1 if kept. */
