@@ -1,5 +1,5 @@
 /* model.c: the loop-model stream, "#reftrace loops 1": its writer and its
- * reader (reftrace(5) has the grammar). */
+ * reader (reftrace-streams(5) has the grammar). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -344,7 +344,7 @@ rt_loopw_close(struct rt_loopw *w)
 }
 
 /* The reader: statements are parsed into a tree, a root loop whole.  A
- * model of streams has its sections (reftrace(5)). */
+ * model of streams has its sections (reftrace-streams(5)). */
 /* What a model has had at the top level: statements of no stream, stream
  * lines (and their statements), a fetch line last, the order. */
 enum { SECT_PLAIN = 1, SECT_STREAMS, SECT_FETCH, SECT_ORDER };
