@@ -45,7 +45,7 @@ int rt_loopb_end(struct rt_loopb *b);
 void rt_loopb_free(struct rt_loopb *b);
 
 /* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
- * a line (reftrace(5)).  The writer puts the header on f at open, writes
+ * a line (reftrace-streams(5)).  The writer puts the header on f at open, writes
  * literals 16 a line, the numbers alone, and loops as nests, a loop
  * only where it is no longer than its values as literals (a model is
  * never longer than its values as text); it never closes f.  With hex,
@@ -81,7 +81,7 @@ void rt_loopr_close(struct rt_loopr *lr);
  * too, the order, so that the model expands back to the very sequence.
  * The model is written "stream N [fetch] PC" and its statements for each
  * stream in the order of their first values, then "order" and a model of
- * the stream numbers (reftrace(5)); it is held in memory until
+ * the stream numbers (reftrace-streams(5)); it is held in memory until
  * rt_loopm_end writes it.  With one, the values are modelled as one
  * stream too, the other hypothesis, and the shorter model is written:
  * the order costs bytes a value, and one stream finds loops across
@@ -145,7 +145,7 @@ void rt_valw_free(struct rt_valw *w);	/* does not flush */
  * hex, 0x hex) lines, and against gzip -6 and, where an xz program is on
  * the PATH, xz -6 of those lines (kept in a temporary file).  Hand it
  * every value and every phase; rt_loopstat_write writes the
- * "#reftrace pli-stats 1" stream (reftrace(5)) for a model of model
+ * "#reftrace pli-stats 1" stream (reftrace-streams(5)) for a model of model
  * bytes: 0, or -1 after a write error.  new: NULL with errno. */
 struct rt_loopstat;
 struct rt_loopstat *rt_loopstat_new(void);

@@ -8,9 +8,10 @@
  * map: small distances are the common case and a map would cost a cache
  * miss each.  The array grows (to the power of two above a key) only as
  * far as 8 entries a weight added so far: a few bins far apart, as in a
- * histogram read back, stay in the map, where one bin at 12 M took a
- * 128 MB array and a scan of all of it for each read (fuzzing: 1.4 s and
- * 400 MB for a 154-byte histogram).  Every key in the map is at or above
+ * histogram read back, stay in the map, where one bin far out would take
+ * an array up to it and a scan of all of it for each read (as fuzzing
+ * found: a histogram of a few bytes costing hundreds of MB).  Every key
+ * in the map is at or above
  * the array's end: those it grows over move into it. */
 #define DENSE (1u << 24)
 

@@ -16,8 +16,8 @@
 
 /* A queued access to the block queued just before it is at distance 0 and
  * leaves the stack as it was (its block on top): the engine is not asked.
- * Accesses within a block one after another are common (48% of
- * bench/reusedist's: 8-byte accesses sweeping 64-byte blocks).  Not with
+ * Accesses within a block one after another are common (small accesses
+ * sweeping larger blocks, as in bench/reusedist).  Not with
  * time distances, whose clock the engine keeps. */
 #define REPEAT (RT_NOWHERE - 1)
 

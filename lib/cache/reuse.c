@@ -41,9 +41,8 @@ struct rt_reuse {
 };
 
 /* The whole block number hashed.  Homes shared by runs of eight
- * consecutive blocks (a cache line for a sweep) made linear probing's
- * clusters long: 8.6 probes an access on bench/reusedist's trace against
- * 1.1, and the time went to the misses of the probes. */
+ * consecutive blocks (a cache line for a sweep) make linear probing's
+ * clusters long, and the time goes to the misses of the probes. */
 static size_t
 home(uint64_t block, size_t mask)
 {
@@ -177,7 +176,7 @@ clearslot(struct rt_reuse *r, uint32_t s)
  * its rank among the live ones, which the bitmap already knows.  The slot
  * space (a bit each) doubles when the live slots fill more than an eighth
  * of it, so a compaction comes at most every 7 live counts of accesses
- * (a quarter and 3 spent 6% of the time compacting). */
+ * (a fuller space compacts more often for no gain). */
 CLONES static int
 compact(struct rt_reuse *r)
 {

@@ -414,8 +414,8 @@ prefix(struct rt_loopb *b, struct rt_term *u, uint64_t p, struct rt_term **out)
 }
 
 /* The buffers settle and predict work in, made at the first loop that
- * needs them: most of a whole trace's thousands of streams make none
- * (made with each builder they were a third of pli's time there). */
+ * needs them: most of a whole trace's thousands of streams make none,
+ * and would pay for them with each builder. */
 static int
 scratch(struct rt_loopb *b)
 {
@@ -465,9 +465,8 @@ cuttable(const struct rt_term *u, uint64_t p, const struct rt_term *loop)
  * iteration match, begun inside a term, the loop turns to begin with them
  * (its last iteration's same terms then stand after it, for the next
  * iteration to take).  A loop of loops is not cut: a guess that breaks
- * the nest it was found in more often than it helps (fir2dim's block
- * numbers: 20% longer when cut term by term; cut value by value,
- * fir2dim()'s data 4775 -> 5219 bytes, the matmul kind 249 -> 449).
+ * the nest it was found in more often than it helps (the models of
+ * fir2dim and the matrix multiplies grew when loops of loops were cut).
  * 0, or -1 out of memory.
  */
 static int
@@ -634,8 +633,8 @@ setdue(struct rt_loopb *b)
  * and if they are, the loop takes them.  The loop is read again there,
  * not trusted from arm().  Loops of loops only: a loop of values takes
  * its next iteration term by term all the same (its body is values), and
- * arming every loop at every iteration cost 14-21% more instructions a
- * value (callgrind, 10^6 values), against 3-9% so.
+ * arming every loop at every iteration would cost work a value for
+ * nothing.
  */
 static void
 arm(struct rt_loopb *b)

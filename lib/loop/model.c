@@ -1,5 +1,5 @@
 /* model.c: the loop-model stream, "#reftrace loops 1": its writer and its
- * reader (reftrace(5) has the grammar). */
+ * reader (reftrace-streams(5) has the grammar). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -171,8 +171,7 @@ litform(uint64_t prev, uint64_t v, int first, int hex, uint64_t *d, int *sign)
 /* A line of literals: the numbers alone, as many bytes as pli -x writes
  * for them (fewer in hex: no 0x), and in hex each after the first as its
  * difference from the one before where that is shorter (+8 for 4033b88
- * after 4033b80: addresses an instruction touches near each other; the
- * stream sections of gzip's whole trace 6.1 MB -> 4.1 MB). */
+ * after 4033b80: addresses an instruction touches are near each other). */
 static void
 flushlit(struct rt_loopw *w)
 {
@@ -345,7 +344,7 @@ rt_loopw_close(struct rt_loopw *w)
 }
 
 /* The reader: statements are parsed into a tree, a root loop whole.  A
- * model of streams has its sections (reftrace(5)). */
+ * model of streams has its sections (reftrace-streams(5)). */
 /* What a model has had at the top level: statements of no stream, stream
  * lines (and their statements), a fetch line last, the order. */
 enum { SECT_PLAIN = 1, SECT_STREAMS, SECT_FETCH, SECT_ORDER };

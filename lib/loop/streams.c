@@ -8,10 +8,9 @@
  * came as predicted, each followed by the stream that came instead, as
  * its number's difference from the last stream's (a program's
  * instructions follow each other as they did before but at its
- * branches: gzip's whole trace has 9.5 M values and 0.2 M jumps, where
- * the stream numbers of every value were 70% of its model; a branch's
- * target is near it, and as differences the jumps were a third
- * shorter).  The model is written whole at the end: "stream N KEY" and
+ * branches, so jumps are far fewer than values; a branch's target is
+ * near it, so differences are short).  The model is written whole at
+ * the end: "stream N KEY" and
  * the stream's statements, for each stream, then "jumps" or "order" (the
  * shorter) and its model. */
 #include <errno.h>
@@ -57,10 +56,10 @@ struct rt_loopm {
 	uint64_t run;		/* streams as predicted since the last jump */
 	/* the other order: the stream numbers, a value each (a loop nest's
 	 * few instructions are a nest of stream numbers, where the jumps at
-	 * the first iterations of its loops break the nest: the blocked
-	 * multiply's data, 3.5 KB as numbers and 5.8 KB as jumps); dropped
-	 * as soon as it is far longer than the jumps (NULL), as on a whole
-	 * trace, where it was two thirds of pli's time */
+	 * the first iterations of its loops break the nest, as in the
+	 * blocked multiply's data); dropped as soon as it is far longer than
+	 * the jumps (NULL), as on a whole trace, where building it would be
+	 * most of pli's work */
 	struct stream *order;
 	uint64_t added;
 	/* the other hypothesis: all values as one stream, written instead
@@ -81,8 +80,7 @@ phase(void *ctx, const struct rt_term *t)
 	/* a memory stream starts at 8 KB (glibc), shrunk to its text when
 	 * closed: opened at a stream's first statement, not with the stream,
 	 * the thousands of streams of a whole trace that hand their few
-	 * values over at the end take one at a time (fir2dim's whole trace:
-	 * 184 MB -> 26 MB at the most, and a quarter less time) */
+	 * values over at the end take one at a time, not a buffer each */
 	if (s->w == NULL) {
 		if ((s->f = open_memstream(&s->buf, &s->len)) == NULL)
 			return -1;
@@ -237,8 +235,8 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 
 	if (last != NULL && last->next != NULL)	/* or the one after last before */
 		want = (s = last->next)->num;
-	/* the prediction is looked at first, then the hash table (probing it
-	 * was a tenth of pli's samples on a whole trace) */
+	/* the prediction is looked at first, then the hash table (the
+	 * prediction is right most of the time, a probe a cache miss) */
 	if (s == NULL || s->key != pc || s->fetch != fetch) {
 		if ((s = find(m, pc, fetch)) == NULL) {
 			errno = ENOMEM;
@@ -305,10 +303,9 @@ shorter(uint64_t prev, uint64_t v, size_t n, uint64_t *d)
  * have nothing to write but the address: the next such streams share a
  * fetch line, each address written as its difference from the address
  * written before it where that is not longer (a whole trace's thousands of
- * instructions run once: their stream lines were over half of a model).
+ * instructions run once: a stream line each would be most of a model).
  * A stream line's address is such a difference too, but for streams with
- * a loop, the ones a reader looks up by their instruction (fir2dim's
- * whole trace: 338 -> 303 KB, 309 KB with them absolute). */
+ * a loop, the ones a reader looks up by their instruction. */
 #define FETCHCOLS 72	/* a fetch line ends past this column */
 static size_t
 table(const struct rt_loopm *m, FILE *f)

@@ -1,6 +1,6 @@
 /* values.c: a loop model's values as lines of text (pli -x), formatted
- * by hand, eight digits at a time: expansion is bound by this, and
- * snprintf a value is several times slower. */
+ * by hand, eight digits at a time: expansion is bound by formatting, and
+ * snprintf pays for generality it does not need here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +21,7 @@ struct rt_valw {
 
 /* The 8 hex digits of v as a word whose bytes are the digits in order
  * in memory, all 8 at once: its nibbles spread to bytes, 9 or less made
- * '0'-'9' and the others 'a'-'f' by a mask (a digit at a time was a
- * quarter of pli -x's time). */
+ * '0'-'9' and the others 'a'-'f' by a mask, not a digit at a time. */
 static uint64_t
 hex8(uint32_t v)
 {
@@ -63,9 +62,8 @@ dec8(uint32_t v)
 
 /* The last d (1 to 8) digits of word w at o, 8 bytes stored (those past
  * them are written over next); past them.  Written straight to the
- * output: digits put together in a buffer and copied out were read back
- * from stores of another size, a stall each line (perf: formatting was
- * 62% of pli -x on the fir2dim series, most of it at that copy). */
+ * output: digits put together in a buffer and copied out are read back
+ * from stores of another size, a store-forwarding stall each line. */
 static char *
 put(char *o, uint64_t w, unsigned d)
 {

@@ -19,16 +19,15 @@ struct later { float f; uint32_t w; };
  * of the pairs, the current values also sit in a square matrix, so that
  * a domination test costs one look-up per neighbour.  On sparser graphs
  * the look-ups miss the cache where merging two lists of neighbours
- * streams (o3_4096 at 1.4, 2.8% of the pairs: 113 MB and 1.26 s with
- * the matrix, 65 MB and 1.15 s without). */
+ * streams, and the matrix costs memory for nothing (see
+ * bench/RESULTS.persist.history). */
 #define DENSE 8192
 
 /* With few distinct values (the edit distances of windows take w + 1),
  * also one adjacency bitset per vertex per value: a domination test is
  * then a few nwords of AND whatever the number of common neighbours.
  * Not with many (Euclidean distances are all distinct): setting up and
- * walking a row a value took 77% of persist's time on the 12662 edges of
- * Ripser's sphere_3_192. */
+ * walking a row a value would then cost more than the tests it saves. */
 #define BITSETMAX (256u << 20)
 #define MAXLEVELS 256
 
@@ -36,17 +35,16 @@ struct later { float f; uint32_t w; };
  * than one in TRYGONE of the last TRY of them have gone: the edges left
  * keep their values (each move keeps the persistence, so any prefix of
  * them does).  Where few edges go the tests cost far more than the
- * collapse saves (edges moved later but not gone are columns still):
- * of the 693264 edges of Ripser's o3_2048 within 2.2, 488 went, and
- * persist took 21.6 s (4.8 s with --no-collapse). */
+ * collapse saves (edges moved later but not gone are columns still),
+ * as on Ripser's o3_2048, where almost no edge goes. */
 #define TRY 4096
 #define TRYGONE 64
 
 /* Without bitsets, only the CENTRAL common neighbours nearest to both
  * ends of the edge are tried as its dominator (any move found is one
  * that keeps the persistence; an edge whose dominator is missed stays):
- * trying them all, persist took 0.08 s on Ripser's sphere_3_192, where
- * every vertex is a common neighbour of the longest edges, 0.04 with 16. */
+ * where every vertex is a common neighbour of the longest edges (Ripser's
+ * sphere_3_192), trying them all is quadratic. */
 #ifndef CENTRAL
 #define CENTRAL 16
 #endif
@@ -179,9 +177,7 @@ earlier(const struct later *p, const struct later *q)
 }
 
 /* The neighbours that join later come off a heap, earliest first: most
- * edges tried take a few of them or none, and sorting them all was a
- * quarter of persist's time on Ripser's sphere_3_192 (82 ms, 63 with
- * the heap). */
+ * edges tried take a few of them or none, so sorting them all is wasted. */
 static void
 latdown(struct later *h, size_t n, size_t i)
 {
@@ -381,8 +377,7 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		}
 		/* common neighbours: u's list against v's values in a row,
 		 * its row of the matrix or spread over one (merging the two
-		 * lists mispredicted a branch a step: o3_2048 at 1.8 took
-		 * 0.44 s of CPU, 0.37 with the row) */
+		 * lists mispredicts a branch a step) */
 		dv = x.dense != NULL ? x.dense + (size_t)v * n : row;
 		if (x.dense == NULL)
 			for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)

@@ -105,7 +105,7 @@ struct ctx {
 
 /* Buffers a thread sorts in, its own whatever column it holds: they are
  * as large as the longest coboundary summed, and a slot would free them
- * (page faults and reallocation were a fifth of the time). */
+ * (and pay page faults and reallocation again for every column). */
 struct scratch {
 	struct hentry *a, *b;	/* terms gathered, and rsort's copy */
 	size_t capa, capb;
@@ -158,11 +158,10 @@ struct pend {
 #ifndef SPILL			/* t/1700 builds one of 8 */
 #define SPILL 1024		/* runs added before spill() is worth it */
 #endif
-/* Reduced coboundaries are kept up to 2^27 terms (2 GiB): on i.i.d.
- * windows a cap of 2^24 filled at 1500 windows, and the columns reduced
- * after that (the long-lived classes, whose reductions add the most)
- * replayed instead: 350 M terms pushed where keeping them pushes 62 M
- * (45 s to 17 s; 1500 windows keep 32 M terms). */
+/* Reduced coboundaries are kept up to 2^27 terms (2 GiB): a smaller cap
+ * fills early on i.i.d. windows, and the columns reduced after that (the
+ * long-lived classes, whose reductions add the most) are replayed
+ * instead, pushing several times the terms. */
 #define MAXRPOOL ((size_t)1 << 27)
 /* Coboundaries of columns of one simplex, kept from their second
  * addition: up to 2^25 terms (512 MiB). */
@@ -343,8 +342,7 @@ rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam)
  * increasing key order (the heap order lost).  A working coboundary
  * holds terms many times over, which a pop at a time sums at a cache miss
  * per level; sorting streams through memory, where a hash table of a heap
- * of millions of terms missed the cache at every term (2000 i.i.d.
- * windows: 237 s of CPU with a hash table, 157 s sorting). */
+ * of millions of terms misses the cache at every term. */
 static int
 hsum(struct wk *w, struct hentry *h, size_t *np)
 {
@@ -366,8 +364,8 @@ hsum(struct wk *w, struct hentry *h, size_t *np)
 }
 
 /* hsum, then the heap order again (bottom up), when the heap has grown
- * four times since it was last compacted: on 2000 i.i.d. windows this
- * halves the memory (1.3 GB to 0.78) for a few per cent of time. */
+ * four times since it was last compacted: memory that a heap of repeated
+ * terms would take, for little time. */
 static int
 compact(struct wk *w)
 {
@@ -444,9 +442,9 @@ hpop(struct wk *w)
  * replayed ones) and the kept coboundaries added to it, each a run in
  * filtration order read by a cursor; the cursors are a binary heap by
  * their next terms.  An addition of a kept column costs a cursor, and a
- * term is touched only when the pivot search reaches it: on 1000 i.i.d.
- * windows 32 M pushes of kept terms onto the heap, and their sorting and
- * popping, were 60% of persist's time. */
+ * term is touched only when the pivot search reaches it, where pushing
+ * every kept term onto the heap, then sorting and popping them, was most
+ * of persist's time. */
 static int
 cearlier(const struct cursor *a, const struct cursor *b)
 {
@@ -498,8 +496,7 @@ cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t 
 
 /* The top cursor's term, taken: its coefficient times the cursor's
  * factor, not reduced mod p (below 2^32: wnext sums them in 64 bits and
- * reduces once a term, where a division a cursor's term was a fifth of
- * the time). */
+ * reduces once a term, not a division for every cursor's term). */
 static uint64_t
 cpop(struct wk *w)
 {
@@ -547,11 +544,10 @@ spfree(struct wk *w)
 /* Gather what is left of the runs shorter than SHORT, times their
  * factors: into the heap's array (keepr sorts it), or (with order) into
  * one run of their own, sorted, that a cursor reads.  A column that adds
- * many short runs (the coboundaries cobrun keeps: about 800 a column on
- * the columns of 1500 i.i.d. windows committed one after the other) would
- * pop among as many cursors, and keepr merge as many runs; pushed on the
- * heap one term at a time they cost as much as the replays they replace
- * (2.05 of those columns' 7 s). */
+ * many short runs (the coboundaries cobrun keeps: hundreds a column on
+ * i.i.d. windows) would pop among as many cursors, and keepr merge as
+ * many runs; pushed on the heap one term at a time they cost as much as
+ * the replays they replace. */
 static int
 spill(struct wk *w, int order)
 {
@@ -699,9 +695,8 @@ struct cofit {
 
 /* Rows of bits and the distance matrix, for a graph small enough and
  * dense enough that a row has fewer words than a vertex has neighbours:
- * the common neighbours of an edge are then the AND of two rows, where
- * merging two lists of neighbours took a fifth of the time on i.i.d.
- * windows. */
+ * the common neighbours of an edge are then the AND of two rows, not a
+ * merge of two lists of neighbours that branches at every step. */
 static int
 dense(struct ctx *x)
 {
@@ -828,9 +823,8 @@ cof_next(const struct ctx *x, struct cofit *it, uint64_t *key, float *diam, int 
  * s is t's last facet of that diameter in the filtration (the smallest
  * key).  They are pairs of the persistence whatever the reduction does,
  * seen from either side without the pivot table: such a column is not
- * entered in it and never looked for there.  On the million triangles
- * of Ripser's sphere_3_192 the look-ups, a cache miss each, were two
- * fifths of persist's time in dimension 2. */
+ * entered in it and never looked for there, saving a look-up, a cache
+ * miss each, for most columns of dimension 2. */
 static float
 dist(const struct ctx *x, uint32_t a, uint32_t b)
 {
@@ -983,7 +977,7 @@ apparentcol(const struct ctx *x, const struct hentry *piv, struct simplex *f, ui
 
 /* Move the columns in apparent pairs with a cofacet after the others,
  * *napp of them: they are not reduced, and apparentcol finds them when
- * a column needs them (on 2000 i.i.d. windows 306 thousand of 324). */
+ * a column needs them (on i.i.d. windows nearly all of them are). */
 static int
 unapparent(struct ctx *x, int nv, struct simplex *col, size_t *ncol, size_t *napp)
 {
@@ -1045,12 +1039,10 @@ coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
 /* The coboundary of column j, whose reduction column is one simplex, in
  * filtration order, coefficients 1 and -1: *run its terms after run[-1],
  * whose key is their number; made by the thread that adds the column the
- * second time, and kept (on 1500 i.i.d. windows 171 thousand such columns
- * are added 1.1 million times: their cofacets, found again at every
- * addition and pushed on the heap, were 2.3 of the 7.3 s the columns
- * committed one after the other took; kept from the first addition,
- * persist took 1.16 GB there, from the second 1.11, and on the standard
- * multiply's 1500 windows 517 MB against 403).  *run NULL at the first
+ * second time, and kept: such columns are added many times each, and
+ * their cofacets found again at every addition cost much of the
+ * reduction; kept from the first addition, the many added once would
+ * cost memory for nothing.  *run NULL at the first
  * addition, or when MAXCOB terms are kept already: the caller replays
  * the column. */
 static struct hentry once;	/* x->cob[j]: added once */
@@ -1110,8 +1102,8 @@ workadd(struct wk *w, const struct simplex *s, uint32_t coef)
 }
 
 /* The working reduction column with equal terms summed, zeros dropped,
- * in key order: its keys sorted by rsort (qsort was a tenth of the
- * time), the terms gathered in that order. */
+ * in key order: its keys sorted by rsort (no comparison calls, as
+ * qsort's), the terms gathered in that order. */
 static int
 worksum(struct wk *w)
 {
@@ -1382,9 +1374,9 @@ upto(const struct cursor *r, const struct hentry *t)
  * w->kept (equal terms summed, zeros dropped), *np of them: the terms up
  * to a term of the longest run, every run cut there, merged two at a
  * time by Huffman's tree over their lengths, the two shortest first (a
- * long run is merged once or twice, not in every round of pairs: on 1500
- * i.i.d. windows, 153 runs a segment at the median, 603 M merge steps
- * where rounds of pairs took 872 M, and 4% less time).  The pieces are
+ * long run is merged once or twice, not in every round of pairs, which
+ * takes fewer merge steps when runs are of very unequal lengths).  The
+ * pieces are
  * read where they are, and the merges' outputs laid out in the order of
  * the tree's leaves, every left child's in sc->a and right child's in
  * sc->b at the same places, so that the two runs of every merge are
@@ -1495,8 +1487,8 @@ segment(struct wk *w, size_t *np)
  * longer than the coboundaries its reduction column replays (pushed of
  * them): adding the column later then costs a cursor over its surviving
  * terms, not every cofacet of every term.  Every term left is needed, so
- * they are not popped one at a time (half of persist's time on i.i.d.
- * windows): the heap is sorted (by key, summed, the order reversed, then
+ * they are not popped one at a time (a cache miss a level for each, on
+ * heaps of millions of terms): the heap is sorted (by key, summed, the order reversed, then
  * stably by diameter) and made a run like the kept ones, and the runs are
  * merged a segment at a time (the sorting buffers stay small).  The
  * working coboundary is emptied.  1 if kept. */
@@ -1960,8 +1952,8 @@ out:
 
 /* Sort columns into reverse filtration order (diameter decreasing, then
  * key increasing) by rsort: by key, reversed, stably by diameter,
- * reversed again.  qsort was a quarter of persist's time on the million
- * triangles of Ripser's sphere_3_192 in dimension 2. */
+ * reversed again: a radix sort streams where qsort's comparisons call
+ * out and branch, on columns that number millions in dimension 2. */
 static int
 colsort(struct simplex *col, size_t n)
 {

@@ -926,9 +926,8 @@ le32put(unsigned char *h, uint32_t n)
 /* deflate's level for a block of raw bytes coding n records: 6 where the
  * records are few bytes each (they followed their predictions: what is
  * left is little, and level 6 finds in it what level 1 misses), 1 where
- * they are more than two (they did not: level 6 took four times as long
- * over the bytes for 7% less, and bench/gen's synthetic trace was written
- * at 2 M records/s; with 1, 9 M/s). */
+ * they are more than two (they did not: level 6 takes far longer over
+ * such bytes for little less; see bench/RESULTS.trace.history). */
 static int
 level(size_t raw, uint32_t n)
 {
