@@ -101,7 +101,7 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 		return -1;
 	}
 	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (1u << 20)) {
-		snprintf(why, whylen, "block size '%s' is not a power of two", f[2]);
+		snprintf(why, whylen, "block size '%s': want a power of two up to 1M", f[2]);
 		return -1;
 	}
 	c->block = (uint32_t)v;
