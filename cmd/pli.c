@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "reftrace.h"
 #include "loop.h"
@@ -42,6 +44,41 @@ static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [mo
 
 /* The model's writer, opened at its first phase: a series is in hex if
  * its first integer is. */
+/* The bytes xz -6 makes of the text, or -1 without an xz program: xz is
+ * not a library we link, so --stats asks the program where there is one. */
+static int64_t
+xzsize(FILE *text)
+{
+	char buf[65536];
+	int fd[2], st;
+	int64_t n = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (text == NULL || pipe(fd))
+		return -1;
+	if ((pid = fork()) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		if (dup2(fileno(text), 0) < 0 || dup2(fd[1], 1) < 0 ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execlp("xz", "xz", "-6", "-c", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((k = read(fd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR))
+		n += k > 0 ? k : 0;
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 && n > 0 ? n : -1;
+}
+
 static void
 openmodel(void)
 {
@@ -355,7 +392,7 @@ main(int argc, char *argv[])
 	if (sflag) {
 		if (fflush(mf) == EOF)
 			u_wfail("a temporary file");
-		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf)))
+		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf), xzsize(rt_loopstat_text(stats))))
 			u_wfail(oflag);
 		rt_loopstat_free(stats);
 	}

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "reftrace.h"
+
 /*
  * Clauss and Kenmei's periodic-linear model, built bottom-up as Ketterlin
  * and Clauss's nested loop recognition does (CGO 2008).  A model is a
@@ -142,16 +144,18 @@ int rt_valw_flush(struct rt_valw *w);
 void rt_valw_free(struct rt_valw *w);	/* does not flush */
 
 /* pli --stats: a model's size against the sequence as decimal (or, with
- * hex, 0x hex) lines, and against gzip -6 and, where an xz program is on
- * the PATH, xz -6 of those lines (kept in a temporary file).  Hand it
- * every value and every phase; rt_loopstat_write writes the
- * "#reftrace pli-stats 1" stream (reftrace-streams(5)) for a model of model
- * bytes: 0, or -1 after a write error.  new: NULL with errno. */
+ * hex, 0x hex) lines, against gzip -6 of those lines and against the size
+ * xz made of them (the caller's measure: rt_loopstat_text is the lines,
+ * in a temporary file, from their start).  Hand it every value and every
+ * phase; rt_loopstat_write writes the "#reftrace pli-stats 1" stream
+ * (reftrace-streams(5)) for a model of model bytes, xz bytes (below 1:
+ * unknown): 0, or RT_EIO.  new: NULL with errno. */
 struct rt_loopstat;
 struct rt_loopstat *rt_loopstat_new(void);
 void rt_loopstat_value(struct rt_loopstat *s, uint64_t v, int hex);
 void rt_loopstat_term(struct rt_loopstat *s, const struct rt_term *phase);
-int rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model);
+FILE *rt_loopstat_text(struct rt_loopstat *s);
+int rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model, int64_t xz) RT_WUR;
 void rt_loopstat_free(struct rt_loopstat *s);
 
 #endif

@@ -80,24 +80,22 @@ rt_loopstat_term(struct rt_loopstat *s, const struct rt_term *t)
 	}
 }
 
-int
-rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model)
+FILE *
+rt_loopstat_text(struct rt_loopstat *s)
 {
-	char cmd[64];
-	uint64_t xzbytes = 0;
-	FILE *p;
-	int xzok = 0;
+	if (fflush(s->seqf) == EOF)
+		return NULL;
+	rewind(s->seqf);
+	return s->seqf;
+}
+
+int
+rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model, int64_t xz)
+{
+	uint64_t xzbytes = xz > 0 ? (uint64_t)xz : 0;
+	int xzok = xz > 0;
 
 	deflated(s, Z_FINISH);
-	if (fflush(s->seqf) == 0) {
-		/* xz is not a library we link: use the program where there is one */
-		rewind(s->seqf);
-		snprintf(cmd, sizeof cmd, "xz -c </dev/fd/%d 2>/dev/null | wc -c", fileno(s->seqf));
-		if ((p = popen(cmd, "r")) != NULL) {
-			xzok = fscanf(p, "%" SCNu64, &xzbytes) == 1 && xzbytes > 0;
-			pclose(p);
-		}
-	}
 	fprintf(f, "#reftrace pli-stats 1 values phases loops depth coverage "
 	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
 	fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.4f %" PRIu64
@@ -113,7 +111,7 @@ rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model)
 		fprintf(f, "%.1f\n", (double)s->rawbytes / xzbytes);
 	else
 		fputs("-\n", f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 void
