@@ -6,6 +6,7 @@
 
 #include "reftrace.h"
 #include "cache.h"
+#include "draw.h"
 #include "util.h"
 
 static struct rt_cache_cfg iflag;
@@ -21,6 +22,7 @@ static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc;
 static const char *oflag, *mapfile, *cgout;
+static struct rt_evmap *evmap;	/* --map */
 static char cgdesc[RT_MAXLEVEL + 1][96], cgcmd[512];
 static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
@@ -152,6 +154,27 @@ cgsetup(void)
 	cgname(2, "LL", &ll);
 }
 
+/* --map: MTV's cache view of the first configuration. */
+static void
+mapwatch(void *ctx, uint64_t set, int level, int kind, int evicted)
+{
+	rt_evmap_add(*(struct rt_evmap **)ctx, set, level, kind, evicted);
+}
+
+static struct rt_evmap *
+mapnew(void)
+{
+	const struct rt_cache_cfg *l1;
+	struct rt_hier *h = rt_ens_hier(ens, 0);
+	struct rt_evmap *m;
+
+	rt_hier_stats(h, 0, &l1);	/* 3 wide by 5 high, never less than 200 high */
+	if ((m = rt_evmap_new((double)mapw, mapw < 334 ? 200 : (double)(mapw * 3 / 5),
+	    l1->size / ((uint64_t)l1->assoc * l1->block), rt_hier_levels(h), threec)) == NULL)
+		u_die(1, "out of memory");
+	return m;
+}
+
 /* The hierarchies, and what follows each access. */
 static void
 simsetup(int nE)
@@ -159,14 +182,18 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .mapw = mapfile ? mapw : 0, .bylocs = cgout != NULL, .fold = !unfold,
+	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
 	    .sortcol = sortcol };
 	char why[200];
 	int k;
 
+	if (mapfile != NULL)	/* made once the levels are known, before a record */
+		c.watchctx = &evmap;
 	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
 		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
 		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
+	if (mapfile != NULL)
+		evmap = mapnew();
 	nc = rt_ens_depth(ens);
 	if (misses) {
 		mw = u_wopen(oflag, bflag ? RT_FMT_BINARY : RT_FMT_TEXT, zflag);
@@ -205,8 +232,8 @@ report(void)
 	if (mapfile != NULL && cg == NULL) {
 		if ((f = fopen(mapfile, "wb")) == NULL)
 			u_die(1, "%s:", mapfile);
-		if (rt_sim_picture(sim, f, (n = strlen(mapfile)) > 4 &&
-		    strcmp(mapfile + n - 4, ".svg") == 0) || fclose(f))
+		if (rt_evmap_write(evmap, f, (n = strlen(mapfile)) > 4 &&
+		    strcmp(mapfile + n - 4, ".svg") == 0, NULL) || fclose(f))
 			u_die(1, "%s:", mapfile);
 	}
 }
@@ -371,6 +398,7 @@ main(int argc, char *argv[])
 	if (fo != NULL)
 		u_close(fo, oflag);
 	rt_sim_free(sim);
+	rt_evmap_free(evmap);
 	rt_ens_free(ens);
 	rt_cg_free(cg);
 	rt_regions_free(regs);

@@ -292,7 +292,12 @@ void rt_temp_free(struct rt_temp *t);
 /* A cachesim run (lib/cache/sim.c): records in, a batch at a time
  * (rt_sim_items is an rt_batch_fn), to an ensemble's hierarchies or to
  * cachegrind's model, and what follows each access: the streams above
- * to out, --map's picture, the tally by key (-g), the miss stream. */
+ * to out, the caller's watch, the tally by key (-g), the miss stream. */
+/* What served each first-level block of an access: the first level's
+ * set, the level (rt_hier_levels: memory), with 3C the kind of a first-
+ * level miss (1 compulsory, 2 capacity, 3 conflict, else 0), and whether
+ * it evicted a block. */
+typedef void rt_sim_watch_fn(void *ctx, uint64_t set, int level, int kind, int evicted);
 struct rt_sim_cfg {
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
 	int incl, threec, ensemble;	/* RT_NINE ...; -3; the ensemble's table (-E) */
@@ -301,7 +306,9 @@ struct rt_sim_cfg {
 	int nlat;
 	FILE *out;			/* the streams and the table */
 	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
-	uint64_t tempw, mapw;		/* --temperature's window, --map's width, or 0 */
+	uint64_t tempw;			/* --temperature's window, or 0 */
+	rt_sim_watch_fn *watch;		/* or NULL */
+	void *watchctx;
 	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
 	int sortcol;			/* -g: the column sorted on, -1 the misses */
 	int fold;			/* -g loc, func: an object not the program's
@@ -338,7 +345,6 @@ int rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *par
 /* Why a table by key lacks what its key needs (no locations in the
  * trace, say), or NULL. */
 const char *rt_sim_missing(const struct rt_sim *s);
-int rt_sim_picture(const struct rt_sim *s, FILE *f, int svg);	/* --map's */
 void rt_sim_free(struct rt_sim *s);
 
 /* Reuse-distance histograms and miss-ratio curves (lib/cache/histio.c).

@@ -1,7 +1,7 @@
 /* sim.c: a cachesim run: records in, a batch at a time, to the
  * hierarchies of an ensemble or to cachegrind's model; what follows each
- * access (-d's records, --diff, --temperature, --map's picture, the tally
- * by key, the miss stream); the table at the end. */
+ * access (-d's records, --diff, --temperature, the caller's watch, the
+ * tally by key, the miss stream); the table at the end. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,6 @@
 
 #include "reftrace.h"
 #include "cache.h"
-#include "draw.h"
 
 enum { S_OK, S_WRITE, S_NOMEM, S_GROUPS };
 
@@ -19,7 +18,6 @@ struct rt_sim {
 	struct rt_hier *hier;		/* the first (or only) configuration */
 	struct rt_cg *cg;
 	struct rt_regions *regs;
-	struct rt_evmap *map;
 	struct rt_temp *temp;
 	struct rt_tally *tally;
 	struct rt_tally *bylocs;	/* a hierarchy's counts by location */
@@ -113,8 +111,8 @@ served(void *ctx, const struct rt_rec *rec, uint64_t addr, const int *lv)
 	if (s->c.diff && lv[0] != lv[1])
 		rt_cachediff_write(s->c.out, rec->seq, lv[0], n, lv[1],
 		    rt_hier_levels(rt_ens_hier(s->ens, 1)));
-	if (s->map != NULL)	/* the first level's set; with -3, its kind of miss */
-		rt_evmap_add(s->map, rt_hier_set(h, addr, rec->op), lv[0],
+	if (s->c.watch != NULL)	/* the first level's set; with -3, its kind of miss */
+		s->c.watch(s->c.watchctx, rt_hier_set(h, addr, rec->op), lv[0],
 		    rt_hier_miss3c(h)[0], rt_hier_evicted(h)[0] != UINT64_MAX);
 	if (s->temp != NULL)
 		rt_temp_write(s->temp, s->c.out, rec->seq, lv[0]);
@@ -185,10 +183,8 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
     const struct rt_sim_cfg *c, char *why, size_t whylen)
 {
 	static const double deflat[] = { 3, 15, 40, 80, 120, 160, 200, 240 };
-	const struct rt_cache_cfg *cfg;
 	struct rt_sim *s;
-	uint64_t w;
-	int k, obs = c->records || c->mapw || c->tempw || c->key >= 0 || c->diff || c->bylocs;
+	int k, obs = c->records || c->watch || c->tempw || c->key >= 0 || c->diff || c->bylocs;
 
 	*sp = NULL;
 	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
@@ -218,14 +214,6 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 		return RT_ENOMEM;
 	}
 	snprintf(why, whylen, "out of memory");
-	if (c->mapw) {	/* 3 wide by 5 high, the height never less than 200 */
-		w = c->mapw;
-		rt_hier_stats(s->hier, 0, &cfg);
-		if ((s->map = rt_evmap_new((double)w, w < 334 ? 200 : (double)(w * 3 / 5),
-		    cfg->size / ((uint64_t)cfg->assoc * cfg->block), rt_hier_levels(s->hier),
-		    c->threec)) == NULL)
-			return RT_ENOMEM;
-	}
 	if (c->key >= 0 &&
 	    (s->tally = rt_tally_new((size_t)(s->nc + 4) * sizeof(uint64_t))) == NULL)
 		return RT_ENOMEM;
@@ -371,18 +359,11 @@ rt_sim_missing(const struct rt_sim *s)
 	return s->c.key >= 0 && s->tally != NULL ? rt_key_missing(s->c.key, s->tally) : NULL;
 }
 
-int
-rt_sim_picture(const struct rt_sim *s, FILE *f, int svg)
-{
-	return s->map == NULL ? 0 : rt_evmap_write(s->map, f, svg, NULL);
-}
-
 void
 rt_sim_free(struct rt_sim *s)
 {
 	if (s == NULL)
 		return;
-	rt_evmap_free(s->map);
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
 	rt_tally_free(s->bylocs);
