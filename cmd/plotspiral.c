@@ -8,6 +8,7 @@
 
 #include "reftrace.h"
 #include "draw.h"
+#include "fig.h"
 #include "topo.h"
 #include "util.h"
 

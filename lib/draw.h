@@ -1,5 +1,6 @@
 /* draw.h: pictures: colours, primitives, SVG, a palette raster, PNG, and
- * the spiral plots of circular coordinates. */
+ * the spiral plots of circular coordinates, knowing nothing of what the
+ * suite computes (fig.h draws that). */
 #ifndef RT_DRAW_H
 #define RT_DRAW_H
 
@@ -167,27 +168,6 @@ int rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, doub
 size_t rt_spiral_readable(const double *theta, size_t stride, size_t col, size_t n,
     double most, double *turns);
 
-/* The spiral's colours (plotspiral --colour, lib/draw/spiralcol.c): each
- * point's layer and the layers' colours.  By category (the point's source
- * line, function or region), the categories in the order rt_label_sort
- * gives their names, labelled by rt_label_short, in rt_colour_category's
- * colours; by time, a ramp of 64 steps (rt_colour_ramp); by theta column
- * theta (from 1), its turn cut into 64 (rt_colour_cyclic).  -1 out of
- * memory; rt_spcolour_free frees what it made, either way. */
-enum { RT_SPC_LINE, RT_SPC_FUNC, RT_SPC_REGION, RT_SPC_TIME, RT_SPC_THETA };
-struct rt_coords;
-struct rt_spcolour {
-	size_t *layer;			/* each point's */
-	struct rt_layer *lay;		/* the layers, with their colours */
-	size_t nlay;
-	uint32_t *name;			/* by category: category k's text, an rt_str id */
-	const char **label;		/* the name its legend shows */
-	size_t *count, ncat;		/* its points */
-	size_t nother;			/* categories folded into the last, "others" */
-};
-int rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int theta);
-void rt_spcolour_free(struct rt_spcolour *c);
-
 /* The spiral's page, a w x h figure: the title and under it what is
  * drawn how (the points, theta's column, pre- and post-amble, "colour:
  * what"), the spiral's square in the plot area, to its right a key: a
@@ -224,17 +204,5 @@ void rt_spiral_page_free(struct rt_spiral_page *pg);
  * without animation shows the first.  -1 out of memory. */
 int rt_spiral_anim(FILE *f, const struct rt_spiral_page *pg, struct rt_spiral *s,
     struct rt_layer *lay, size_t nlay, int nfr, const char *style);
-
-/* The persistence stream drawn (plotspiral): its barcode, a panel per
- * dimension, bars by rank (the most persistent on top) from birth to
- * death on the scale axis, a bar alive at the threshold running past
- * the threshold line to an arrow, the classes with cocycles in a colour
- * of their own and labelled by rank; or (diagram) birth against death,
- * the bars alive at the threshold on a line above it, coinciding bars
- * one mark sized and labelled by their count.  Each bar or mark has a
- * tooltip saying what it is.  NULL when out of memory. */
-struct rt_pers;
-struct rt_fig *rt_pers_figure(const struct rt_pers *p, int diagram, double W, double H,
-    const char *title, int legend);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "reftrace.h"
 #include "topo.h"
-#include "draw.h"
+#include "fig.h"
 
 static const unsigned char black[3] = { 0, 0, 0 }, grey[3] = { 150, 150, 150 },
     chosen[3] = { 255, 127, 14 };

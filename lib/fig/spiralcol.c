@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "reftrace.h"
-#include "draw.h"
+#include "fig.h"
 #include "topo.h"
 
 #define NRAMP 64		/* continuous maps are cut into this many colours */
