@@ -97,13 +97,6 @@ char *rt_in_data(struct rt_reader *r);
  * NUL (the next call goes on after it). */
 #define RT_IN_END(r) ((r)->eof == 2 ? RT_EIO : (r)->bad ? ((r)->bad = 0, RT_EBAD) : 0)
 
-/* What the start of the stream is: its kind (RT_STREAM_NONE for none),
- * and in words in *what ("a points stream", "a trace (lackey)", "empty",
- * "not a reftrace stream"), which buf may hold; *shape says which of
- * these it is, for the callers' decisions. */
-enum { RT_DESC_KNOWN, RT_DESC_EMPTY, RT_DESC_FOREIGN };
-int rt_in_describe(struct rt_reader *r, char *buf, size_t len, const char **what,
-    int *shape);
 
 /* Errors, in r->err: "path:line: reason" for a malformed line (RT_EBAD:
  * the caller may go on), "path: reason" for one that ends the stream

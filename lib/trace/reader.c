@@ -132,6 +132,99 @@ rt_on_trace(void (*fn)(void))
 	recognised = fn;
 }
 
+/* What the start of the stream is: its kind (RT_STREAM_NONE for none),
+ * and in words in *what ("a points stream", "a trace (lackey)", "empty",
+ * "not a reftrace stream"), which buf may hold; *shape says which of
+ * these it is, for the callers' decisions.  din, MTV and bare addresses
+ * look like too much else to name a stream by: only a sure format's
+ * sniff makes it a trace here. */
+enum { RT_DESC_KNOWN, RT_DESC_EMPTY, RT_DESC_FOREIGN };
+
+static int
+describe(struct rt_reader *r, char *buf, size_t len, const char **what,
+    int *shape)
+{
+	const char *p, *e;
+	int k, fmt;
+
+	rt_in_need(r, 4096);
+	p = r->buf + r->pos;
+	*what = "not a reftrace stream";
+	*shape = RT_DESC_FOREIGN;
+	if (r->len == r->pos) {
+		*what = "empty";
+		*shape = RT_DESC_EMPTY;
+		return RT_STREAM_NONE;
+	}
+	*shape = RT_DESC_KNOWN;
+	e = memchr(p, '\n', r->len - r->pos);
+	if (e == NULL)
+		e = r->buf + r->len;
+	if ((k = rt_stream_kind(p, (size_t)(e - p))) >= 0) {
+		*what = rt_stream_what(k);
+		return k;
+	}
+	if (e - p >= 10 && memcmp(p, "#reftrace ", 10) == 0)
+		*what = "a reftrace stream of another kind";
+	else if (r->len - r->pos >= 4 && memcmp(p, "\211PNG", 4) == 0)
+		*what = "a PNG picture";
+	else if ((e - p >= 5 && memcmp(p, "<?xml", 5) == 0) ||
+	    (e - p >= 4 && memcmp(p, "<svg", 4) == 0))
+		*what = "an SVG picture";
+	else if (r->pos == 0 && (fmt = rt_format_detect(r)) >= 0 &&
+	    rt_format_row(fmt)->sure) {
+		snprintf(buf, len, "a trace (%s)", rt_fmt_name(fmt));
+		*what = buf;
+		return RT_STREAM_TRACE;
+	} else
+		*shape = RT_DESC_FOREIGN;
+	return RT_STREAM_NONE;
+}
+
+int
+rt_rkind(struct rt_reader *r)
+{
+	char buf[64];
+	const char *w;
+	int shape;
+
+	return describe(r, buf, sizeof buf, &w, &shape);
+}
+
+int
+rt_rexpect2(struct rt_reader *r, int kind, int kind2)
+{
+	char buf[64], what[128], maker[64];
+	const char *w;
+	int shape, k = describe(r, buf, sizeof buf, &w, &shape);
+
+	if (k == kind || (kind2 != RT_STREAM_NONE && k == kind2))
+		return 0;
+	if (kind2 == RT_STREAM_NONE) {
+		snprintf(what, sizeof what, "%s", rt_stream_what(kind));
+		snprintf(maker, sizeof maker, "%s", rt_stream_maker(kind));
+	} else {
+		snprintf(what, sizeof what, "%s or %s", rt_stream_what(kind), rt_stream_what(kind2));
+		snprintf(maker, sizeof maker, "%s or %s", rt_stream_maker(kind),
+		    rt_stream_maker(kind2));
+	}
+	if (shape == RT_DESC_FOREIGN)
+		snprintf(r->err, sizeof r->err, "%s: not %s (%s makes one)", r->path, what, maker);
+	else if (shape == RT_DESC_EMPTY)
+		snprintf(r->err, sizeof r->err, "%s: empty, not %s (%s makes one; a "
+		    "stage that failed upstream leaves nothing)", r->path, what, maker);
+	else
+		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path, w, what,
+		    maker);
+	return -1;
+}
+
+int
+rt_rexpect(struct rt_reader *r, int kind)
+{
+	return rt_rexpect2(r, kind, RT_STREAM_NONE);
+}
+
 int
 rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 {
@@ -142,7 +235,7 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 	if (fmt == RT_FMT_AUTO && (fmt = rt_format_detect(r)) < 0) {
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
-		else if (rt_in_describe(r, what, sizeof what, &w, &shape) != RT_STREAM_NONE ||
+		else if (describe(r, what, sizeof what, &w, &shape) != RT_STREAM_NONE ||
 		    shape != RT_DESC_FOREIGN)
 			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
 		else
