@@ -1,7 +1,7 @@
 /* input.c: the input layer: bytes from a file or gzip members, lines,
- * fields, interning and errors with their place; what kind of stream it
- * is; and the reader calls of streams that are not traces (rt_rgetline,
- * rt_rfield, rt_rpeek). */
+ * fields, interning and errors with their place; and the reader calls of
+ * streams that are not traces (rt_rgetline, rt_rfield, rt_rpeek).  What
+ * kind of stream it is, reader.c says. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

@@ -1,5 +1,6 @@
 /* reader.c: the trace formats as a table: names, detection by the rows'
- * sniffs, and reading through the chosen row's decoder. */
+ * sniffs, and reading through the chosen row's decoder; what kind of
+ * stream a reader holds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
