@@ -230,8 +230,7 @@ report(void)
 			u_warn("-g %s: %s", rt_key_name(gflag), rt_sim_missing(sim));
 	}
 	if (mapfile != NULL && cg == NULL) {
-		if ((f = fopen(mapfile, "wb")) == NULL)
-			u_die(1, "%s:", mapfile);
+		f = u_outfile(mapfile);
 		if (rt_evmap_write(evmap, f, (n = strlen(mapfile)) > 4 &&
 		    strcmp(mapfile + n - 4, ".svg") == 0, NULL) || fclose(f))
 			u_die(1, "%s:", mapfile);
@@ -317,6 +316,9 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	u_notinput(oflag);	/* before a record is read, and the table written */
+	u_notinput(mapfile);
+	u_notinput(cgout);
 	if (Mflag) {
 		if (nc || nE || hasi || nlat || threec || dflag || misses || gflag >= 0 ||
 		    cgflag || diffmode || mapfile || tempw || incl != RT_NINE)

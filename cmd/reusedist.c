@@ -367,6 +367,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	u_notinput(oflag);	/* before a record is read */
+	u_notinput(cgout);
 	if (cfg.pn && (cfg.rate < 1 || cfg.size))
 		u_bad("-P samples by partition: not with -H or -N");
 	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC))

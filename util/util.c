@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -404,6 +405,37 @@ holdstart(void)
 	hold.on = 1;
 }
 
+/* The operands, once the options are read: the inputs, for outinput. */
+static char **operands;
+static int noperands;
+
+/* An output that names an input would be cut to nothing before it is
+ * read (and removed, were the run to fail): refused, as a usage error. */
+void
+u_notinput(const char *path)
+{
+	struct stat o, i;
+	int k;
+
+	if (path == NULL || strcmp(path, "-") == 0 || stat(path, &o) || !S_ISREG(o.st_mode))
+		return;
+	for (k = 0; k < noperands; k++)
+		if (strcmp(operands[k], "-") != 0 && stat(operands[k], &i) == 0 &&
+		    i.st_dev == o.st_dev && i.st_ino == o.st_ino)
+			u_bad("%s: an input, not written over: name another output", path);
+}
+
+FILE *
+u_outfile(const char *path)
+{
+	FILE *f;
+
+	u_notinput(path);
+	if ((f = fopen(path, "wb")) == NULL)
+		u_die(1, "%s:", path);
+	return f;
+}
+
 /* A file the program makes: removed if it fails. */
 static void
 holdfile(const char *path)
@@ -419,8 +451,7 @@ u_open(const char *path)
 
 	if (path == NULL || strcmp(path, "-") == 0)
 		return stdout;
-	if ((f = fopen(path, "w")) == NULL)
-		u_die(1, "%s:", path);
+	f = u_outfile(path);
 	holdfile(path);
 	return f;
 }
@@ -442,6 +473,7 @@ u_wopen(const char *path, int fmt, int gz)
 	    isatty(STDOUT_FILENO))
 		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe",
 		    gz ? "compressed" : "binary");
+	u_notinput(path);
 	if ((w = rt_wopen(path, fmt, gz)) == NULL)
 		u_die(1, "%s:", u_name(path));
 	holdfile(path);
@@ -686,6 +718,8 @@ u_getopt(int argc, char *argv[], const struct u_prog *p)
 	c = getopt_long(argc, argv, shorts, longs, NULL);
 	switch (c) {
 	case -1:	/* the input is standard input, and a person is at it */
+		operands = argv + optind;
+		noperands = argc - optind;
 		for (i = (size_t)optind; i < (size_t)argc && strcmp(argv[i], "-") != 0; i++)
 			;
 		if ((optind == argc || i < (size_t)argc) && isatty(STDIN_FILENO))

@@ -80,6 +80,12 @@ char *u_strdup(const char *s);
 /* Grow *p to hold at least need items of size bytes; *cap doubles. */
 void *u_grow(void *p, size_t *cap, size_t need, size_t size);
 
+/* A file written by the program other than its output (a picture
+ * beside a table): opened, or the program ends; one that names an input
+ * is refused (status 2), as u_open and u_wopen refuse theirs.
+ * u_notinput refuses it before anything is read. */
+FILE *u_outfile(const char *path);
+void u_notinput(const char *path);
 /* Output: path NULL or "-" is standard output.  u_close flushes and
  * closes, reporting a write error (status 1); a closed pipe exits
  * quietly.  u_wfail does the same after a failed rt_write, and exits. */
