@@ -3,7 +3,7 @@
 # flips, truncations, garbage lines) end with status 0, or 1 and an error
 # naming the file. Under make asan a sanitizer report exits 86.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 16
 
 zcat "$D/bsort-reversed.lk.gz" | head -4000 >"$tmp/s.lk"
 trfilter "$tmp/s.lk" >"$tmp/s.txt"
@@ -57,3 +57,17 @@ for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.xdin s.mtv s.addr; do
 	check "$s: 60 mutants x 3 option sets end cleanly ($errs named errors)" \
 	    "test -z '$bad' && test $errs -gt 0 || { echo 'bad:$bad'; false; }"
 done
+
+# An event line with a field too many or too few is malformed, not a
+# comment: the flush, region, mark or object would be lost.  With -k, a
+# warning and the rest of the trace.
+H='#reftrace trace 1 seq op addr size tid pc loc func var'
+for l in '#flush 1 0x1000' '#region 40 arr 0x1000 64' '#mark 45 a b' '#object 0 /bin/true' '#inval 3 0x40 8 9'; do
+	w=${l%% *}
+	check_fail "'$l': an error at line 2 that says what a ${w#\#} line wants" 1 \
+	    "^trfilter: <stdin>:2: ${w#\#} line of [0-9]+ fields: want $w seq " \
+	    "printf '%s\n%s\n0 R 0x10 4\n' '$H' '$l' | trfilter"
+done
+check_same "a comment that only begins with an event's word stays a comment; -k skips a bad event" \
+    "printf '%s\n#marks are fine\n#mark 45 a b\n0 R 0x10 4\n' '$H' | trfilter -k 2>/dev/null" \
+    "printf '%s\n0 R 0x10 4 - - - - -\n' '$H'"

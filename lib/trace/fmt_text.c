@@ -68,14 +68,30 @@ open_text(struct rt_reader *r)
 	return headpart(r);
 }
 
+/* The events' words, and the fields each wants. */
+static const char *const kws[] = { "mark", "region", "object", "flush", "inval" };
+static const char *const want[] = { "mark seq name", "region seq name addr size elem",
+	"object seq path bias [identity]", "flush seq addr size", "inval seq addr size" };
+
+static int
+event_kw(const char *w)
+{
+	int k;
+
+	for (k = 0; k < 5; k++)
+		if (strcmp(w, kws[k]) == 0)
+			return k;
+	return -1;
+}
+
 /* #mark seq name, #region seq name addr size elem, #object seq path bias
  * [identity], #flush seq addr size, #inval seq addr size; 0 for any other
- * comment. */
+ * comment; an event's word with other fields is a malformed line. */
 static int
 event(struct rt_reader *r, char *p, struct rt_rec *rec)
 {
 	char *f[8];
-	int n, kind;
+	int n, k, kind;
 	uint64_t seq, a = 0, b = 0, c = 0;
 	uint32_t name, id = 0;
 
@@ -104,7 +120,10 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		rec->addr = a;
 		rec->size = b;
 		return 1;
-	} else
+	} else if (n > 0 && (k = event_kw(f[0])) >= 0)	/* not a comment: lost, else */
+		return rt_in_bad(r, "%s line of %d fields: want #%s", f[0], n > 7 ? 7 : n,
+		    want[k]);
+	else
 		return 0;	/* a comment */
 	if (strcmp(f[2], "-") == 0)
 		name = 0;	/* the writer's empty name ("%2D" is a '-') */
