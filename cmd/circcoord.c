@@ -33,8 +33,8 @@ coordinate(const struct rt_pers *p, const struct rt_pclass *c, struct rt_circ *r
 	double eps = eflag >= 0 ? eflag : rt_circ_scale(&p->g, c->birth, c->death,
 	    c->scale, fflag);
 
-	if (eps < c->birth || (!isinf(c->death) && eps >= c->death))
-		u_warn("class %zu: scale %g is outside [%g, %g), where the cocycle is a "
+	if (eps < c->birth || (!isinf(c->death) && eps >= c->death))	/* no class there */
+		u_die(1, "class %zu: --scale %g is outside [%g, %g), where the cocycle is a "
 		    "nonzero class", c->rank, eps, c->birth, c->death);
 	if (eps > c->scale)
 		u_warn("class %zu: scale %g is beyond %g, the largest persist gave "
@@ -131,8 +131,8 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case O_CLASS: nwant = ranks(optarg, &want); break;
 		case O_SCALE:
-			if (rt_parse_double(optarg, &eflag) || eflag < 0)
-				u_bad("--scale %s: bad scale", optarg);
+			if (rt_parse_double(optarg, &eflag) || !(eflag > 0) || isinf(eflag))
+				u_bad("--scale %s: want a distance above 0", optarg);
 			break;
 		case O_FRACTION:
 			if (rt_parse_double(optarg, &fflag) || fflag < 0 || fflag >= 1)

@@ -2,7 +2,7 @@
 # The trace formats: every reader on real and malformed input, gzip,
 # and lossless text <-> binary round trips.
 . "$(dirname "$0")/lib.sh"
-plan 54
+plan 55
 
 L=$D/bsort-reversed.lk.gz
 nrec() { grep -v -c '^#'; }
@@ -175,6 +175,10 @@ check_fail "truncated gzip is an error, not a short trace" 1 "truncated gzip inp
 # what is not a trace
 printf 'hello world, this is prose\n' >"$tmp/prose"
 check_fail "an unknown format is refused" 1 "prose: unknown trace format" "trfilter $tmp/prose"
+printf '#reftrace trace 2 seq op addr size tid pc loc func var\n0 R 0x10 4\n' >"$tmp/v2"
+check_fail "a text trace of another version: said so, with the header this version reads" 1 \
+    "v2:1: a trace header of another version \\(reftrace [0-9.]+ reads '#reftrace trace 1'\\)\$" \
+    "trfilter $tmp/v2"
 check_same "empty input is an empty trace" "trfilter </dev/null" "echo '#reftrace trace 1 seq op addr size tid pc loc func var'"
 check_same "an empty binary trace is its 16-byte header and reads back empty" \
     "trfilter -b </dev/null | wc -c | tr -d ' '; trfilter -b </dev/null | trfilter" \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # circcoord: circular coordinates against known angles and windings.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 25
 
 T="python3 $(dirname "$0")/topo.py"
 
@@ -29,9 +29,11 @@ for qr in 12:20 16:10; do
 done
 
 $T periodic 12 20 | tswindow | persist >"$tmp/p.per"
-check_fail "no edge at the scale: reported, theta nan" 0 "no edge at scale 1" \
-	"circcoord --scale 1 $tmp/p.per >$tmp/o"
-check "... and the points' theta are nan" "grep -v '^#' $tmp/o | awk 'NF == 7 { n++; if (\$7 != \"nan\") bad = 1 } END { exit bad || n == 0 }'"
+# a scale where the cocycle is no class: no coordinates at all (before: a
+# warning, theta nan everywhere, status 0)
+check_fail "--scale below the class's birth: refused, with the class's interval" 1 \
+	"class 1: --scale 1 is outside \\[2, 8\\)" "circcoord --scale 1 $tmp/p.per >$tmp/o"
+check "... and nothing written" "test -f $tmp/o && test ! -s $tmp/o"
 check_fail "a class past those there are: how many there are" 1 \
 	"class 9: persist found 1 class of dimension 1" "circcoord --class 9 $tmp/p.per"
 check_fail "a class persist wrote no cocycle for: how many it wrote, of how many, and what gives more" 1 \
@@ -72,6 +74,14 @@ cat >"$tmp/ok.per" <<'EOF2'
 2 3 1
 0 3 1
 EOF2
+# a fifth point alone, no edge at the scale: said, its theta nan, the
+# square's four numbers
+sed 's/points=4 vertices=4/points=5 vertices=5/; s/^3 3 - - -$/3 3 - - -\
+4 4 - - -/' "$tmp/ok.per" >"$tmp/lone.per"
+check_fail "a vertex with no edge at the scale: reported" 0 "1 vertices have no edge at scale 1" \
+	"circcoord $tmp/lone.per >$tmp/o"
+check "... its theta nan, the others numbers" \
+	"grep -v '^#' $tmp/o | awk 'NF == 7 { n++; if ((\$1 == 4) != (\$7 == \"nan\")) bad = 1 } END { exit bad || n != 5 }'"
 # theta must step a quarter turn from point to point: three steps along
 # time wind 0.75 (the fourth closes the loop, after the last point)
 check "a square, hand-made: a quarter turn a point, 0.75 along time" \

@@ -247,6 +247,11 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 		goto bad;
 	free(row);
 	row = NULL;
+	if (line == 0) {	/* not one line: no matrix, not a matrix of nothing */
+		snprintf(err, errlen, "%s: empty: no points (a stage that failed upstream "
+		    "leaves nothing)", rt_rpath(r));
+		goto fail;
+	}
 	if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
 		if ((tri = fromflat(kind, &lay, fv, nflat, &n, why, sizeof why)) == NULL)
 			goto nomem;

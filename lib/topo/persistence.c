@@ -377,8 +377,9 @@ row(struct rd *d, int t, char *s)
 	case T_BARS:
 		if ((nf != 5 && nf != 6) || count(f[0], 2, &u[0]) ||
 		    count(f[1], UINT32_MAX, &u[1]) || num(f[2], &a[0]) || num(f[3], &a[1]) ||
-		    num(f[4], &a[2]) || (nf == 6 && count(f[5], u[1], &u[2])))
-			return rt_rbad(d->r, "bad bar row"), RT_EBAD;
+		    num(f[4], &a[2]) || (nf == 6 && count(f[5], u[1], &u[2])) ||
+		    !(a[1] >= a[0]) || a[0] < 0)
+			return rt_rbad(d->r, "bad bar row (0 <= birth <= death)"), RT_EBAD;
 		if (rt_grow(&p->bar, &d->capbar, p->nbar + 1, sizeof *p->bar))
 			return RT_ENOMEM;
 		p->bar[p->nbar++] = (struct rt_pbar){ (int)u[0], u[1], a[0], a[1],
@@ -388,10 +389,12 @@ row(struct rd *d, int t, char *s)
 		if ((nf != 5 && nf != 9) || count(f[0], UINT32_MAX, &u[0]) || u[0] == 0 ||
 		    (p->ncls && u[0] <= p->cls[p->ncls - 1].rank) ||
 		    num(f[1], &a[0]) || num(f[2], &a[1]) || num(f[3], &a[2]) ||
-		    isinf(a[2]) || a[2] < 0 || count(f[4], UINT32_MAX, &u[1]) ||
+		    isinf(a[2]) || a[2] < 0 || !(a[1] >= a[0]) || a[0] < 0 ||
+		    count(f[4], UINT32_MAX, &u[1]) ||
 		    (nf == 9 && (count(f[5], UINT32_MAX, &u[2]) || integer(f[6], &w) ||
 		    rt_parse_u64(f[7], &u[3]) || rt_parse_u64(f[8], &sq))))
-			return rt_rbad(d->r, "bad class row (ranks rising)"), RT_EBAD;
+			return rt_rbad(d->r, "bad class row (ranks rising, 0 <= birth <= death, "
+			    "a finite scale)"), RT_EBAD;
 		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls))
 			return RT_ENOMEM;
 		c = &p->cls[p->ncls++];

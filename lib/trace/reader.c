@@ -231,13 +231,15 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 {
 	char what[64];
 	const char *w;
-	int shape;
+	int shape, k;
 
 	if (fmt == RT_FMT_AUTO && (fmt = rt_format_detect(r)) < 0) {
 		if (r->eof == 2)
 			snprintf(errbuf, errlen, "%s", r->err);
-		else if (describe(r, what, sizeof what, &w, &shape) != RT_STREAM_NONE ||
-		    shape != RT_DESC_FOREIGN)
+		else if ((k = describe(r, what, sizeof what, &w, &shape)) == RT_STREAM_TRACE)
+			snprintf(errbuf, errlen, "%s:1: a trace header of another version "
+			    "(reftrace %s reads '%s')", r->path, RT_VERSION, RT_TEXT_MAGIC);
+		else if (k != RT_STREAM_NONE || shape != RT_DESC_FOREIGN)
 			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
 		else
 			unknown(errbuf, errlen, r->path);
