@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 62
+plan 63
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -220,6 +220,9 @@ printf '' >"$tmp/empty"
 check_fail "empty input: said so, with what leaves nothing (not 'Cannot allocate memory')" 1 \
     "^persist: $tmp/empty: empty: no points \\(a stage that failed upstream leaves nothing\\)\$" \
     "persist $tmp/empty"
+printf '1 2\n\033]0;pwned\007\033[2J 3\n' >"$tmp/esc"
+check "an input's control bytes in a message are escaped, not sent to the terminal" \
+    "persist -I point-cloud $tmp/esc 2>$tmp/esc.err; grep -q 'not a number: .x1b]0;pwned.x07.x1b\\[2J' $tmp/esc.err && ! tr -d '\\n' <$tmp/esc.err | grep -q \"\$(printf '[\\001-\\037]')\""
 printf '1 2\n3 4 5\n' >"$tmp/mixed"
 check_fail "mixed point dimensions are named by line" 1 "mixed:2: a point of dimension 3" \
 	"persist -I cloud $tmp/mixed"

@@ -68,16 +68,25 @@ u_progress(const char *fmt, ...)
 	shown = 1;
 }
 
+/* A message, its control bytes escaped: an input's bytes quoted in it
+ * (a line of a file, a name) must not retitle or clear the terminal. */
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	char buf[2048];
+	const unsigned char *p;
 	size_t n = strlen(fmt);
 	int e = errno;
 
 	fflush(stdout);
 	u_progress(NULL);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	fprintf(stderr, "%s: ", argv0);
-	vfprintf(stderr, fmt, ap);
+	for (p = (const unsigned char *)buf; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
 	if (n > 0 && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(e));
 	fputc('\n', stderr);
