@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 52
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
@@ -158,3 +158,21 @@ check_same "from the repository root, -F bsort without -e = with -e" \
 check_fail "elsewhere: the missing program said once, with -e as the fix; -F fails" 1 \
     "^trfilter: t/data/bsort: No such file or directory \\(a trace recorded elsewhere: give the program with -e\\)\$" \
     "cd $tmp && trfilter -F bsort $L >/dev/null 2>$tmp/e2; st=\$?; cat $tmp/e2 >&2; test \$(grep -c 'No such file' $tmp/e2) -eq 1 && exit \$st; exit 3"
+
+# One addr2line per file, however often the trace loaded it, and at most
+# 32 at once: under a limit of 40 descriptors, 400 loads of bsort and 40
+# copies of it each get every location (before: a process per load, and
+# locations lost past the limit)
+a=$(nm "$D/bsort" | awk "$HEX"' $3 == "bsort" {print hex($1)}')
+for k in $(seq 1 40); do cp "$D/bsort" "$tmp/bs$k"; done
+awk -v D="$D" -v T="$tmp" -v a="$a" 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"
+    for (k = 0; k < 400; k++) { b = (k + 1) * 1048576; printf "#object %d %s 0x%x\n%d R 0x10 4 - 0x%x\n", k, D "/bsort", b, k, b + a + 4 }
+    for (k = 1; k <= 40; k++) { b = (k + 500) * 1048576; printf "#object %d %s/bs%d 0x%x\n%d R 0x10 4 - 0x%x\n", 400 + k, T, k, b, 400 + k, b + a + 4 }
+    for (k = 1; k <= 40; k++) { b = (k + 500) * 1048576; printf "%d R 0x10 4 - 0x%x\n", 500 + k, b + a + 8 } }' >"$tmp/loads.txt"
+check_same "400 loads of one file, 40 files: every record located, 40 descriptors" \
+    "(ulimit -n 40; trfilter -l $tmp/loads.txt) | awk '!/^#/ && \$7 ~ /bsort[.]c:[0-9]+\$/ && \$8 == \"bsort\"' | wc -l" "echo 480"
+mkdir "$tmp/a2l"
+printf '#!/bin/sh\necho "$*" >>%s/a2l.log\nexec %s "$@"\n' "$tmp" "$(command -v addr2line)" >"$tmp/a2l/addr2line"
+chmod +x "$tmp/a2l/addr2line"
+check_same "... one addr2line for the 400 loads of bsort" \
+    "PATH=$tmp/a2l:\$PATH trfilter -l $tmp/loads.txt >/dev/null && grep -c -- '-e $D/bsort\$' $tmp/a2l.log" "echo 1"

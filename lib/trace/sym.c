@@ -21,15 +21,24 @@
 struct obj {
 	char *path;
 	uint64_t bias, lo, hi;	/* loaded extent [lo, hi) */
-	pid_t pid;		/* addr2line, 0 if not started, -1 if failed */
+	uint64_t used;		/* when its addr2line last answered */
+	pid_t pid;		/* addr2line, 0 if not started, -1 if failed; held
+				 * by the first object of the path */
 	int to;			/* its input: a socket, so that a dead addr2line
 				 * is an error (MSG_NOSIGNAL), never SIGPIPE */
 	FILE *from;
 };
 
+/* One addr2line per file, however often it was loaded (400 object
+ * events made 283 processes and lost locations past the descriptor
+ * limit), and at most MAXRUN at once: the least recently asked stops. */
+#define MAXRUN 32
+
 struct rt_sym {
 	struct obj *o;
 	size_t n;
+	uint64_t tick;
+	int nrun;
 	uint64_t *key;		/* pc + 1; 0 = empty */
 	uint32_t *val;
 	size_t ncache, used;
@@ -266,7 +275,7 @@ rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias, const char *id)
 static int
 start(struct rt_sym *s, struct obj *o)
 {
-	int in[2], outp[2];
+	int in[2], outp[2], e;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in)) {
@@ -275,12 +284,18 @@ start(struct rt_sym *s, struct obj *o)
 	}
 	if (pipe2(outp, O_CLOEXEC)) {
 		snprintf(s->err, sizeof s->err, "pipe: %s", strerror(errno));
+		e = errno;
 		close(in[0]);
 		close(in[1]);
+		errno = e;
 		return -1;
 	}
 	if ((pid = fork()) < 0) {
 		snprintf(s->err, sizeof s->err, "fork: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(outp[0]);
+		close(outp[1]);
 		return -1;
 	}
 	if (pid == 0) {
@@ -298,12 +313,16 @@ start(struct rt_sym *s, struct obj *o)
 	o->to = in[1];
 	o->from = fdopen(outp[0], "r");
 	o->pid = pid;
+	s->nrun++;
 	return o->from ? 0 : -1;
 }
 
+/* failed: -1, not to be asked again; else 0, to be started again */
 static void
-stop(struct obj *o)
+stop(struct rt_sym *s, struct obj *o, int failed)
 {
+	if (o->pid > 0)
+		s->nrun--;
 	if (o->to >= 0)
 		close(o->to);
 	if (o->from)
@@ -312,7 +331,39 @@ stop(struct obj *o)
 		waitpid(o->pid, NULL, 0);
 	o->to = -1;
 	o->from = NULL;
-	o->pid = -1;
+	o->pid = failed ? -1 : 0;
+}
+
+/* The object that holds the addr2line of o's file: the first of its path. */
+static struct obj *
+holder(struct rt_sym *s, struct obj *o)
+{
+	size_t i;
+
+	for (i = 0; &s->o[i] != o; i++)
+		if (strcmp(s->o[i].path, o->path) == 0)
+			return &s->o[i];
+	return o;
+}
+
+/* Room for one more addr2line (at most MAXRUN, or as many as the
+ * descriptors allow: full set): the least recently asked stops.  0 if
+ * none was running. */
+static int
+room(struct rt_sym *s, int full)
+{
+	struct obj *old = NULL;
+	size_t i;
+
+	if (s->nrun < MAXRUN && !full)
+		return 1;
+	for (i = 0; i < s->n; i++)
+		if (s->o[i].pid > 0 && (old == NULL || s->o[i].used < old->used))
+			old = &s->o[i];
+	if (old == NULL)
+		return 0;
+	stop(s, old, 0);
+	return 1;
 }
 
 static void
@@ -332,14 +383,23 @@ ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 	char fn[4096], fl[4096], q[32], *c, *sp;
 	const char *d;
 	uint32_t file = 0, func = 0;
-	uint64_t line = 0;
+	uint64_t line = 0, at = pc - o->bias;
 	int ok, n;
 
-	if (o->pid == 0 && start(s, o))
-		o->pid = -1;
+	o = holder(s, o);
+	if (o->pid == 0) {
+		room(s, 0);
+		for (n = 0; start(s, o) && (errno == EMFILE || errno == ENFILE) && room(s, 1); n++)
+			;	/* out of descriptors: another stops */
+		if (o->pid == 0)
+			o->pid = -1;
+		else if (n > 0)
+			*s->err = '\0';	/* said too soon: it started */
+	}
 	if (o->pid < 0)
 		return 0;
-	n = snprintf(q, sizeof q, "0x%llx\n", (unsigned long long)(pc - o->bias));
+	o->used = ++s->tick;
+	n = snprintf(q, sizeof q, "0x%llx\n", (unsigned long long)at);
 	while ((ok = send(o->to, q, (size_t)n, MSG_NOSIGNAL) == n) == 0 && errno == EINTR)
 		;
 	ok = ok && fgets(fn, sizeof fn, o->from) != NULL &&
@@ -347,7 +407,7 @@ ask(struct rt_sym *s, struct obj *o, uint64_t pc)
 	if (!ok) {
 		snprintf(s->err, sizeof s->err, "addr2line -e %s: no answer "
 		    "(is binutils installed?)", o->path);
-		stop(o);
+		stop(s, o, 1);
 		return 0;
 	}
 	chomp(fn);
@@ -466,7 +526,7 @@ rt_sym_free(struct rt_sym *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->n; i++) {
-		stop(&s->o[i]);
+		stop(s, &s->o[i], 1);
 		free(s->o[i].path);
 	}
 	free(s->o);
