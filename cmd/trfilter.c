@@ -237,8 +237,10 @@ main(int argc, char *argv[])
 	}
 	if (Psplit && Oflag < 0)
 		Oflag = RT_FMT_BINARY;	/* the partitions are for programs */
-	if (!Psplit)
+	if (!Psplit) {
 		w = u_wopen(oflag, Oflag < 0 ? RT_FMT_TEXT : Oflag, zflag);
+		u_keeppart(w, argv, argc);
+	}
 	if (Pn)
 		openparts();
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))

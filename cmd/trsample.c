@@ -268,6 +268,7 @@ main(int argc, char *argv[])
 	    (respos = u_trycalloc(Nflag, sizeof *respos)) == NULL))
 		u_die(1, "-N %llu: no memory for the reservoir", (unsigned long long)Nflag);
 	w = u_wopen(oflag, Oflag, zflag);
+	u_keeppart(w, argv, argc);
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag) > 0)
 		u_status = 1;
 	if (Nflag)

@@ -237,8 +237,9 @@ int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
  * then rt_foreach's loop over it, with its return values. */
 int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
 /* fn is called each time an input is recognised as a trace (rt_rtrace,
- * rt_ropen): the programs write what they held back until then. */
-void rt_on_trace(void (*fn)(void));
+ * rt_ropen), with its reader: the programs write what they held back
+ * until then, and may ask what its header says (rt_rpart). */
+void rt_on_trace(void (*fn)(const struct rt_reader *r));
 int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
     rt_diag_fn *diag);
 

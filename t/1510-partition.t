@@ -5,7 +5,7 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 45
+plan 48
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
@@ -114,6 +114,19 @@ check_same "reusedist -M of 4 partitions = the naive stack per partition, distan
 for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/all.rtb" >"$tmp/g$k"; done
 check_same "... = reusedist -P k/4 of the whole, merged" \
     "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3" "reusedist -M $tmp/g0 $tmp/g1 $tmp/g2 $tmp/g3"
+# a partition's trace filtered is still that partition (before: its
+# #partition line dropped, the filtered partitions merged into a curve of
+# a quarter of the accesses); inputs of two partitions are refused
+for k in 0 1 2 3; do trfilter -t R "$tmp/p$k.rtb" | reusedist --exact >"$tmp/r$k"; done
+trfilter -t R "$tmp/all.rtb" >"$tmp/allr"
+for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/allr" >"$tmp/s$k"; done
+check_same "partitions filtered by trfilter -t R merge as -P k/4 of the whole's reads do" \
+    "reusedist -M $tmp/r0 $tmp/r1 $tmp/r2 $tmp/r3" "reusedist -M $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3"
+check_same "... and trsample keeps the partition line" \
+    "trfilter -b $tmp/p2.rtb | trsample -i 3 | sed -n 2p" "echo '#partition 2/4:64'"
+check_same "two partitions filtered together: an output of none, one of them: its" \
+    "trfilter $tmp/p0.rtb $tmp/p1.rtb | sed -n 2p | cut -c1-10; trfilter $tmp/p3.rtb $tmp/p3.rtb | sed -n 2p" \
+    "trfilter $tmp/all.rtb | sed -n 2p | cut -c1-10; echo '#partition 3/4:64'"
 check_same "a partition on standard input = the file" \
     "reusedist --exact <$tmp/p1.rtb" "cat $tmp/h1"
 check_fail "a partition's trace with -H: usage error" 2 "partition 1/4's trace: not with -P, -H or -N" \

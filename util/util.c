@@ -385,13 +385,71 @@ holdend(int status, void *arg)
 	pthread_join(hold.thr, NULL);
 }
 
+static void (*oninput)(const struct rt_reader *r);
+
+void
+u_on_input(void (*fn)(const struct rt_reader *r))
+{
+	oninput = fn;
+}
+
+static void
+recognised(const struct rt_reader *r)
+{
+	u_release();
+	if (oninput != NULL)
+		oninput(r);
+}
+
+/* u_keeppart's writer, for standard input's partition. */
+static struct rt_writer *partw;
+
+static void
+keeppart(const struct rt_reader *r)
+{
+	struct rt_part p;
+
+	if (rt_rpart(r, &p) && rt_wpart(partw, &p) < 0)
+		u_die(1, "%s: partition %llu/%llu: the output cannot record it",
+		    rt_rpath(r), (unsigned long long)p.k, (unsigned long long)p.n);
+}
+
+void
+u_keeppart(struct rt_writer *w, char **files, int n)
+{
+	struct rt_part p, first = { 0, 0, 0 };
+	struct rt_reader *r;
+	char err[512];
+	int i;
+
+	if (n == 0 || (n == 1 && strcmp(files[0], "-") == 0)) {
+		partw = w;	/* known once it is read */
+		u_on_input(keeppart);
+		return;
+	}
+	for (i = 0; i < n; i++) {	/* files: their headers first */
+		if (strcmp(files[i], "-") == 0 ||
+		    (r = rt_ropen(files[i], RT_FMT_AUTO, err, sizeof err)) == NULL)
+			return;	/* the reading says why */
+		rt_rpart(r, &p);
+		rt_rclose(r);
+		if (i == 0)
+			first = p;
+		else if (p.n != first.n || p.k != first.k || p.bytes != first.bytes)
+			return;	/* not one partition: the output is none */
+	}
+	if (first.n && rt_wpart(w, &first) < 0)
+		u_die(1, "%s: partition %llu/%llu: the output cannot record it", files[0],
+		    (unsigned long long)first.k, (unsigned long long)first.n);
+}
+
 static void
 holdstart(void)
 {
 	int p[2];
 
 	on_exit(holdend, NULL);
-	rt_on_trace(u_release);
+	rt_on_trace(recognised);
 	hold.tsv = getenv("RT_TSV") != NULL && *getenv("RT_TSV") != '\0';
 	if ((isatty(STDOUT_FILENO) && !hold.tsv) || fcntl(STDOUT_FILENO, F_GETFD) < 0 ||
 	    (getenv("RT_NOHOLD") != NULL && !hold.tsv))

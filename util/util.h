@@ -94,6 +94,13 @@ FILE *u_open(const char *path);
  * standard output is held and the files made are removed if the program
  * fails: a program that fails on its first input writes nothing. */
 void u_release(void);
+/* fn is told of each trace input as it is recognised, its reader open. */
+void u_on_input(void (*fn)(const struct rt_reader *r));
+/* A partition's trace rewritten (filtered, sampled) is still that
+ * partition: the partition the inputs (files, or standard input) all
+ * record goes to w's header; inputs of different partitions, or some
+ * with and some without, make an output of none. */
+void u_keeppart(struct rt_writer *w, char **files, int n);
 /* rt_wopen, or exit: binary or gzip output is not written to a terminal
  * (as gzip refuses), nor is a file that cannot be made. */
 struct rt_writer *u_wopen(const char *path, int fmt, int gz);

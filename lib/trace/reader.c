@@ -125,10 +125,10 @@ unknown(char *errbuf, size_t errlen, const char *name)
 		snprintf(errbuf + n, errlen - n, ")");
 }
 
-static void (*recognised)(void);
+static void (*recognised)(const struct rt_reader *);
 
 void
-rt_on_trace(void (*fn)(void))
+rt_on_trace(void (*fn)(const struct rt_reader *r))
 {
 	recognised = fn;
 }
@@ -257,7 +257,7 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 		return -1;
 	}
 	if (recognised != NULL)
-		recognised();
+		recognised(r);
 	return 0;
 }
 
