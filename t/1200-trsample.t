@@ -2,7 +2,7 @@
 # trsample: every sampler against positions computed by awk, and the
 # random ones against their distributions.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 40
 
 L=$D/bsort-reversed.lk.gz
 trfilter "$L" >"$tmp/b.txt"
@@ -11,6 +11,8 @@ N=$(wc -l <"$tmp/seqs")
 seqs() { awk '!/^#/ {print $1}'; }
 
 check_same "-i 7: every 7th record from the first" "trsample -i 7 $L | seqs" "awk 'NR % 7 == 1' $tmp/seqs"
+check_same "-i 010: decimal, every 10th (a leading 0 is not octal)" "trsample -i 010 $L | seqs" "awk 'NR % 10 == 1' $tmp/seqs"
+check_fail "-i 0x10: a count is decimal, hex refused, exit 2" 2 "-i 0x10: bad number" "trsample -i 0x10 $L"
 check_same "-s 100+50: a slice" "trsample -s 100+50 $L | seqs" "sed -n '101,150p' $tmp/seqs"
 check_same "-s 0+700: the first 700" "trsample -s 0+700 $L | seqs" "head -700 $tmp/seqs"
 check_same "-s 1000+10000 -i 10: 1 in 10 of a segment (the MPM figure)" \

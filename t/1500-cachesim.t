@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 97
+plan 99
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -39,6 +39,10 @@ for p in opt pes; do
 	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $tmp/matmul-standard | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 32 4 $p <$tmp/l2.in"
 done
+check_same "-c 010K:2:64 is 10 KiB, as 10K:2:64 (a leading 0 is not octal)" \
+    "cachesim -c 010K:2:64 $tmp/matmul-standard" "cachesim -c 10K:2:64 $tmp/matmul-standard"
+check_same "-c 010K:2:64: the size column says 10240" \
+    "cachesim -c 010K:2:64 $tmp/matmul-standard | col L1 2" "echo 10240"
 check_fail "OPT below the first level of an inclusive hierarchy is refused, with the reason" 2 \
     "one non-inclusive configuration" "cachesim --inclusion inclusive -c 1K:2:64 -c 8K:4:64:opt $tmp/matmul-standard"
 # 3C: compulsory + capacity + conflict = misses; by hand on a direct-mapped cache
