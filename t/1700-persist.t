@@ -150,7 +150,7 @@ for th in 2 4; do
 		"persist --threads $th --threshold 9 $tmp/iid64.pts >$tmp/o && test -s $tmp/t1 && cmp $tmp/o $tmp/t1"
 done
 check "the bubble sort on 3 threads: the stream one thread writes" \
-	"persist --threads 3 $tmp/bs.pts >$tmp/o && persist --threads 1 $tmp/bs.pts >$tmp/o1 && cmp $tmp/o $tmp/o1"
+	"persist --threads 3 $tmp/bs.pts >$tmp/o && persist --threads 1 $tmp/bs.pts >$tmp/o1 && test -s $tmp/o1 && cmp $tmp/o $tmp/o1"
 # A reduced coboundary is kept by merging its runs 2^20 terms at a time,
 # cut at a term of the longest; merged 64 at a time (thousands of cuts,
 # equal terms on both sides of one would be summed apart), the same stream.
@@ -209,7 +209,7 @@ persist "$tmp/circ.pts" >"$tmp/circ"
 check "a noisy circle: one long H1 bar, the rest short" \
 	"awk '/^#reftrace bars/ { t = 1; next } /^#reftrace/ { t = 0 } t && \$1 == 1 { p[++n] = \$5 } END { exit !(p[1] > 1 && p[2] < 0.2) }' $tmp/circ"
 check "i.i.d. symbols from a large alphabet: no H1 class at all" \
-	"$T iid 500 1000000 5 | tswindow -y opaddr | persist >$tmp/o && ! $T bars $tmp/o | grep -q '^1 '"
+	"$T iid 500 1000000 5 | tswindow -y opaddr | persist >$tmp/o && $T bars $tmp/o | grep -q '^0 ' && ! $T bars $tmp/o | grep -q '^1 '"
 
 for f in bs.47 mm.47 per12 circ; do
 	check "cocycles of $f: cocycles at their scale, not coboundaries" \
