@@ -121,7 +121,7 @@ for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/syn.rtb" >"$tmp/p$k.h"; don
 check "-P k/4 partitions merged with -M: MAE < 0.01 from 100 blocks up" \
     "reusedist -M -C $tmp/p0.h $tmp/p1.h $tmp/p2.h $tmp/p3.h >$tmp/pm.mrc && mae_below 0.01 $tmp/exact.mrc $tmp/pm.mrc"
 reusedist --exact "$tmp/rand1" >"$tmp/r1.h"
-check_same "-M of one exact histogram is itself" "reusedist -M $tmp/r1.h" "cat $tmp/r1.h"
+check_same_rows "-M of one exact histogram is itself" "reusedist -M $tmp/r1.h" "cat $tmp/r1.h"
 # a bin's count below half a thousandth (an estimate: counts over a rate)
 # is written with its digits, not as 0, which read again was no bin at all
 printf '#reftrace hist 1 lo hi count fraction cumulative\n#block 64\n#accesses 3\n#rate 1\n4 4 2 0 0\n5 5 0.0002 0 0\n8 8 1 0 0\n' >"$tmp/tiny.h"
@@ -140,7 +140,7 @@ check_same "-A: accesses and distinct blocks" \
 
 # input handling
 check_same "-o writes the file" "reusedist --exact -o $tmp/o.h $tmp/rand1 && cat $tmp/o.h" "reusedist --exact $tmp/rand1"
-check_same "stdin, '-', gzip and binary give the same" \
+check_same_rows "stdin, '-', gzip and binary give the same" \
     "reusedist --exact <$tmp/rand1; gzip -c $tmp/rand1 | reusedist --exact -; trfilter -b $tmp/rand1 | reusedist --exact" \
     "reusedist --exact $tmp/rand1; reusedist --exact $tmp/rand1; reusedist --exact $tmp/rand1"
 printf '#reftrace trace 1\n0 R 0x10 4\n1 R zz 4\n2 R 0x10 4\n' >"$tmp/bad"
@@ -157,10 +157,10 @@ check_fail "-M of a cache table: says it got a cache table" 1 \
 reusedist -C "$tmp/rand1" >"$tmp/r1.mrc"
 check_fail "-M of a miss-ratio curve: names it" 1 "a miss-ratio curve, not a reuse-distance histogram" "reusedist -M $tmp/r1.mrc"
 for k in 0 1 2 3; do gzip -c "$tmp/p$k.h" >"$tmp/p$k.h.gz"; done
-check_same "-M of gzipped histograms = of the plain ones" \
+check_same_rows "-M of gzipped histograms = of the plain ones" \
     "reusedist -M -C $tmp/p0.h.gz $tmp/p1.h.gz $tmp/p2.h.gz $tmp/p3.h.gz" "cat $tmp/pm.mrc"
 awk 'NR == 2 {s = "#"; for (i = 0; i < 3000; i++) s = s "x"; print s} {print}' "$tmp/r1.h" >"$tmp/long.h"
-check_same "-M reads lines of any length (a 3000-byte comment)" "reusedist -M $tmp/long.h" "cat $tmp/r1.h"
+check_same_rows "-M reads lines of any length (a 3000-byte comment)" "reusedist -M $tmp/long.h" "cat $tmp/r1.h"
 sed '7s/^[0-9]* /zz /' "$tmp/r1.h" >"$tmp/bad.h"
 check_fail "-M of a bad row names its file and line" 1 "bad.h:7: bad histogram line" "reusedist -M $tmp/bad.h"
 check_fail "-M of log2 bins: refused, with the line" 1 "r1.log2:7: log2 bins do not merge" \

@@ -31,7 +31,7 @@ for t in bsort-reversed matmul-standard; do
 	check "$t: OPT misses <= every policy's <= PES's (8K 4-way)" \
 	    "for p in opt lru fifo random mru plru srrip lfu pes; do cachesim -c 8K:4:64:\$p $tmp/$t | col L1 $M; done | awk 'NR == 1 {o = \$1} {v[NR] = \$1} END {for (i = 2; i < NR; i++) if (v[i] < o || v[i] > v[NR]) exit 1; exit !(o < v[NR])}'"
 done
-check_same "OPT on standard input (spooled) = on the file" \
+check_same_rows "OPT on standard input (spooled) = on the file" \
     "cachesim -c 2K:4:64:opt <$tmp/r.txt" "cachesim -c 2K:4:64:opt $tmp/r.txt"
 cachesim -c 1K:2:64 --misses 1 "$tmp/matmul-standard" | awk "$HEX"' !/^#/ {printf "%s %.0f\n", $2, hex($3) / 64}' >"$tmp/l2.in"
 for p in opt pes; do
@@ -39,7 +39,7 @@ for p in opt pes; do
 	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $tmp/matmul-standard | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 32 4 $p <$tmp/l2.in"
 done
-check_same "-c 010K:2:64 is 10 KiB, as 10K:2:64 (a leading 0 is not octal)" \
+check_same_rows "-c 010K:2:64 is 10 KiB, as 10K:2:64 (a leading 0 is not octal)" \
     "cachesim -c 010K:2:64 $tmp/matmul-standard" "cachesim -c 10K:2:64 $tmp/matmul-standard"
 check_same "-c 010K:2:64: the size column says 10240" \
     "cachesim -c 010K:2:64 $tmp/matmul-standard | col L1 2" "echo 10240"
@@ -223,7 +223,7 @@ check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cach
 check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
 check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
 check_fail "a missing file: exit 1" 1 "cachesim: nosuch: No such file" "cachesim nosuch"
-check_same "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
+check_same_rows "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
 
 # cachegrind parity: both tools on the same program, back to back
 if ! command -v valgrind >/dev/null || ! command -v cc >/dev/null; then
@@ -324,7 +324,7 @@ check "-g func with locations: no word on stderr" \
 check_fail "--cachegrind without levels says the geometry it takes" 0 \
     "^cachesim: --cachegrind: I1 32K:8:64, D1 32K:8:64, LL 8M:16:64" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz >/dev/null"
-check_same "... and it is the one given with -i and -c" \
+check_same_rows "... and it is the one given with -i and -c" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz 2>/dev/null" \
     "cachesim --cachegrind --icache 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
 
@@ -348,7 +348,7 @@ for c in "-c 1K:2:64" "-c 512:1:64" "-c 1K:4:64:mru -c 4K:4:64" "-c 2K:4:32 -c 1
     "-c 2K:4:64:fifo -c 16K:4:64" "--icache 1K:1:64:mru -c 1K:2:16:lru:wt -c 8K:4:64" \
     "-c 2K:2:64:lru:wb:nwa -c 16K:4:64 --inclusion inclusive" "-c 2K:2:64 -c 16K:4:64 --inclusion exclusive"; do
 	a=$(cachesim $c "$tmp/ev.rtb") && b=$(cachesim $c --map "$tmp/m.png" "$tmp/ev.rtb") &&
-	    [ -n "$a" ] && [ "$a" = "$b" ] || bad="$bad [$c]"
+	    [ "$(printf '%s\n' "$a" | grep -c '^L')" -gt 0 ] && [ "$a" = "$b" ] || bad="$bad [$c]"
 done
 check "batched = block by block, events among the accesses, 9 hierarchies" \
     "test -z '$bad' || { echo '$bad'; false; }"

@@ -45,15 +45,15 @@ stubok ''
 # policy whose sets are independent
 for pol in lru fifo mru plru srrip lfu opt pes; do
 	for k in 0 1 2 3; do cachesim -c 1K:2:64:$pol -c 4K:4:64:$pol "$tmp/p$k.rtb" >"$tmp/c$k"; done
-	check_same "-M of 4 partitions = one run, $pol" \
+	check_same_rows "-M of 4 partitions = one run, $pol" \
 	    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/c3" "cachesim -c 1K:2:64:$pol -c 4K:4:64:$pol $tmp/all.rtb"
 done
 for o in "--inclusion inclusive" "--inclusion exclusive --latency 1,2,3" "--icache 1K:2:64"; do
 	for k in 0 1 2 3; do cachesim $o -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo "$tmp/q$k.rtb" >"$tmp/c$k"; done
-	check_same "-M = one run: $o, write-through, 128-byte L2 blocks" \
+	check_same_rows "-M = one run: $o, write-through, 128-byte L2 blocks" \
 	    "cachesim -M $tmp/c3 $tmp/c1 $tmp/c2 $tmp/c0" "cachesim $o -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo $tmp/all.rtb"
 done
-check_same "-M -A: the single run's summary" \
+check_same_rows "-M -A: the single run's summary" \
     "cachesim -M -A $tmp/c3 $tmp/c1 $tmp/c2 $tmp/c0" "cachesim -A --icache 1K:2:64 -c 1K:2:64:lru:wt:nwa -c 8K:4:128:fifo $tmp/all.rtb"
 check_same "a partition's table reads back and is written again the same" \
     "$U/cachestream cache $tmp/c1" "cat $tmp/c1"

@@ -1,6 +1,6 @@
 # lib.sh: a tiny TAP helper for the shell tests.
 #   plan N; check DESC CMD; check_same DESC CMD1 CMD2; check_fail DESC STATUS REGEX CMD;
-#   check_same_empty DESC CMD; check_rows DESC AWK CMD; stubok PROGS [CHECK ...]
+#   check_same_rows DESC CMD1 CMD2; check_same_empty DESC CMD; check_rows DESC AWK CMD; stubok PROGS [CHECK ...]
 # Commands are strings run by the shell; $tmp is a scratch directory and
 # $D the bundled traces.  A check must fail when the program it tests
 # does nothing (t/stubcheck): outputs compared are not both empty, a
@@ -25,7 +25,8 @@ _ok() {	# status desc
 
 # stubok PROGS CHECK ...: CHECK is meant to pass when one of PROGS does
 # nothing (it tests another program of the file, or what a missing one
-# does); stubok PROGS alone marks every check up to stubok ''.
+# does; header:PROG: when a stub writes PROG's header alone); stubok
+# PROGS alone marks every check up to stubok ''.
 # t/stubcheck counts the marks.
 _stubok= _stubsec=
 stubok() {
@@ -59,6 +60,17 @@ check_same() {
 	    test -s "$tmp/.a" && cmp -s "$tmp/.a" "$tmp/.b"; then _ok 0 "$1"; else
 		_ok 1 "$1"; echo "# got: $2"; _show "$tmp/.ae"
 		[ -s "$tmp/.a" ] || echo "# (empty output)"
+		diff "$tmp/.a" "$tmp/.b" >"$tmp/.d"; _show "$tmp/.d"; fi
+}
+
+# check_same_rows DESC CMD1 CMD2: as check_same, and CMD1's output holds
+# a row (a line after its first that is not a # comment): two runs that
+# should agree are not shown to by a header alone.
+check_same_rows() {
+	if (eval "$2") >"$tmp/.a" 2>"$tmp/.ae" && (eval "$3") >"$tmp/.b" 2>"$tmp/.be" &&
+	    sed 1d "$tmp/.a" | grep -q -v '^#' && cmp -s "$tmp/.a" "$tmp/.b"; then _ok 0 "$1"; else
+		_ok 1 "$1"; echo "# got: $2"; _show "$tmp/.ae"
+		sed 1d "$tmp/.a" | grep -q -v '^#' || echo "# (no rows)"
 		diff "$tmp/.a" "$tmp/.b" >"$tmp/.d"; _show "$tmp/.d"; fi
 }
 
