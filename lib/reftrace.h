@@ -356,10 +356,13 @@ void rt_sel_unmatched(const struct rt_sel *s, int program, int missing, rt_diag_
 void rt_sel_free(struct rt_sel *s);
 
 /* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len
- * (hi inclusive), op sets like "RW".  Return 0 or -1. */
+ * (hi inclusive), op sets like "RW".  Numbers are decimal (a leading 0 is
+ * not octal); addresses (_addr, _arange) may be 0x hex.  Return 0 or -1. */
 int rt_parse_u64(const char *s, uint64_t *v);
+int rt_parse_addr(const char *s, uint64_t *v);
 int rt_parse_size(const char *s, uint64_t *v);
 int rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi);
+int rt_parse_arange(const char *s, uint64_t *lo, uint64_t *hi);
 int rt_parse_ops(const char *s, unsigned *mask);
 /* "k/n" or, where bytes is not NULL, "k/n:bytes": partition k of n;
  * with k NULL, "n" or "n:bytes": every partition. */

@@ -15,9 +15,9 @@ for p in clang gcc valgrind setarch objdump; do
 done
 # The same run twice: addresses without ASLR.
 run() { setarch -R "$@"; }
-# The distinct bytes read and written: "R n W n"
+# The distinct bytes read and written: "R n W n"; no records, an error
 bytes() { awk "$HEX"' { a = hex($2); for (i = 0; i < $3; i++) b[$1, a + i] = 1 }
-	END { for (k in b) { split(k, f, SUBSEP); n[f[1]]++ } print "R", n["R"] + 0, "W", n["W"] + 0 }'; }
+	END { if (NR == 0) exit 1; for (k in b) { split(k, f, SUBSEP); n[f[1]]++ } print "R", n["R"] + 0, "W", n["W"] + 0 }'; }
 # Records as "op addr size" lines, a lackey modify as a read and a write.
 ras() { awk '!/^#/ { if ($2 == "M") { print "R", $3, $4; print "W", $3, $4 } else print $2, $3, $4 }'; }
 
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-check "rtcc compiles and links a program" "rtcc -O1 -g -o hello hello.c"
+check "rtcc compiles and links a program" "rtcc -O1 -g -o hello hello.c && test -x hello"
 check_same "the program's standard output and status are its own" \
     "run ./hello 2>/dev/null; echo \$?" "printf '499500\n0\n'"
 check "the trace is prog.rtb, a binary trace" "test -s hello.rtb && head -c 4 hello.rtb | od -c | grep -q 'R   T   B'"
@@ -116,7 +116,7 @@ check "an object of plain cc links with rtcc and is not traced" \
 check_same "... only the reads of the file rtcc compiled" \
     "trfilter prog.rtb | awk '!/^#/ {print \$2}' | uniq -c | awk '{\$1 = \$1} 1'" "printf '64 R\n'"
 check "a program compiled by rtcc, linked without its runtime by plain cc, fails to link" \
-    "rtcc -c m1.c m2.c && ! cc -o prog2 m1.o m2.o 2>/dev/null"
+    "rm -f m1.o m2.o && rtcc -c m1.c m2.c && test -s m1.o && test -s m2.o && ! cc -o prog2 m1.o m2.o 2>/dev/null"
 check_fail "rtcc without a file: the usage, status 2" 2 "^usage: rtcc " "rtcc -O2"
 
 # memcpy, memset and memmove as the accesses they make.
@@ -178,7 +178,7 @@ int main(void)
 	return 0;
 }
 EOF
-check "REFTRACE_ON/OFF compile with rtcc" "rtcc -O1 -o onoff onoff.c"
+check "REFTRACE_ON/OFF compile with rtcc" "rtcc -O1 -o onoff onoff.c && test -x onoff"
 check_same "REFTRACE_OFF() stops, REFTRACE_ON() starts: seq stays true" \
     "./onoff && trfilter onoff.rtb | awk '!/^#/ {print \$1, \$3}' | sed -n '1p;100p;101p;200p' | awk '{print \$1}'" \
     "printf '0\n99\n200\n299\n'"
@@ -187,10 +187,10 @@ check_same "... and says so with marks" \
     "echo reftrace:off reftrace:on third end rtcc:exit"
 check_same "RTCC_START and RTCC_STOP: the records between two marks" \
     "RTCC_START=third RTCC_STOP=end ./onoff && trfilter onoff.rtb | grep -vc '^#'" "echo 100"
-check "REFTRACE_ON/OFF under valgrind: marks" \
+stubok rtcc check "REFTRACE_ON/OFF under valgrind (no rtcc): marks" \
     "cc -O1 -o onoffv onoff.c -I$R/contrib && valgrind --tool=lackey --trace-mem=yes --log-file=v.lk ./onoffv && trfilter v.lk | grep -q '^#mark [0-9]* reftrace:on'"
 check "REFTRACE_DISABLE, and REFTRACE_OFF defined as before, compile them away" \
-    "rtcc -DREFTRACE_DISABLE -o n1 onoff.c && rtcc -DREFTRACE_OFF -o n2 onoff.c && ! nm n1 | grep -q ' U reftrace_mark'"
+    "rtcc -DREFTRACE_DISABLE -o n1 onoff.c && rtcc -DREFTRACE_OFF -o n2 onoff.c && test -x n2 && nm n1 >n1.nm && ! grep -q ' U reftrace_mark' n1.nm"
 
 RTCC_OUT=f.rtb run ./hello >/dev/null 2>&1
 check_same "RTCC_SAMPLE=10 on one thread: trsample -i 10's records" \
@@ -345,9 +345,9 @@ for x in clang-O0 clang-O2; do
 	    "bytes <ex$x.lk.cp" "bytes <ex$x.cp"
 done
 check_same "clang -O2: cachesim's table is lackey's" \
-    "cachesim -c 2K:2:64 -c 16K:4:64 exclang-O2.lk.sel" "cachesim -c 2K:2:64 -c 16K:4:64 exclang-O2.sel"
+    "cachesim -c 2K:2:64 -c 16K:4:64 exclang-O2.lk.sel" "grep -q '^[0-9]' exclang-O2.sel && cachesim -c 2K:2:64 -c 16K:4:64 exclang-O2.sel"
 check_same "clang -O2: reusedist's histogram is lackey's" \
-    "reusedist exclang-O2.lk.sel" "reusedist exclang-O2.sel"
+    "reusedist exclang-O2.lk.sel" "grep -q '^[0-9]' exclang-O2.sel && reusedist exclang-O2.sel"
 # gcc drops the check of a store to what a check of the same address and
 # size dominates (at -O0, in the same basic block): the store of a
 # read-modify-write; and it does not check a global at a constant address.

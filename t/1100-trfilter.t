@@ -36,6 +36,9 @@ check_same "-a twice: either range" \
     "awk '{if ((\$3 <= $lo + 15 && \$3 + \$4 - 1 >= $lo) || (\$3 <= $lo + 143 && \$3 + \$4 - 1 >= $lo + 128)) print \$1}' $tmp/model"
 check_same "-n: a seq range" "trfilter -n 1000-1999 $L | seqs" "seq 1000 1999"
 check_same "-n lo+len" "trfilter -n 5+3 $L | seqs" "printf '5\n6\n7\n'"
+check_same "-n 010-012: decimal, a leading 0 is not octal" "trfilter -n 010-012 $L | seqs" "printf '10\n11\n12\n'"
+check_same "-a: decimal bounds are the same range as 0x hex ones" \
+    "trfilter -a $lo-$hi $L | seqs" "trfilter -a 0x1fff000500-0x1fff0005ff $L | seqs"
 plo=$(printf '%d' 0x109300) phi=$(printf '%d' 0x1093ff)
 check_same "-p: a pc range" "trfilter -p 0x109300-0x1093ff $L | seqs" \
     "awk '\$5 >= $plo && \$5 <= $phi {print \$1}' $tmp/model"

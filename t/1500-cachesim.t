@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 97
+plan 99
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -23,7 +23,7 @@ for p in lru fifo random mru plru srrip lfu opt pes; do
 	    "cachesim -S 3 -c 1K:full:64:$p $tmp/r.txt | awk '\$1 == \"L1\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 1 16 $p 3 <$tmp/r.in"
 done
-check "nru is srrip" "test \"\$(cachesim -c 2K:4:64:nru $tmp/r.txt | col L1 $M)\" = \"\$(cachesim -c 2K:4:64:srrip $tmp/r.txt | col L1 $M)\""
+check_same "nru is srrip" "cachesim -c 2K:4:64:nru $tmp/r.txt | col L1 $M" "cachesim -c 2K:4:64:srrip $tmp/r.txt | col L1 $M"
 
 # the offline bounds
 for t in bsort-reversed matmul-standard; do
@@ -31,7 +31,7 @@ for t in bsort-reversed matmul-standard; do
 	check "$t: OPT misses <= every policy's <= PES's (8K 4-way)" \
 	    "for p in opt lru fifo random mru plru srrip lfu pes; do cachesim -c 8K:4:64:\$p $tmp/$t | col L1 $M; done | awk 'NR == 1 {o = \$1} {v[NR] = \$1} END {for (i = 2; i < NR; i++) if (v[i] < o || v[i] > v[NR]) exit 1; exit !(o < v[NR])}'"
 done
-check_same "OPT on standard input (spooled) = on the file" \
+check_same_rows "OPT on standard input (spooled) = on the file" \
     "cachesim -c 2K:4:64:opt <$tmp/r.txt" "cachesim -c 2K:4:64:opt $tmp/r.txt"
 cachesim -c 1K:2:64 --misses 1 "$tmp/matmul-standard" | awk "$HEX"' !/^#/ {printf "%s %.0f\n", $2, hex($3) / 64}' >"$tmp/l2.in"
 for p in opt pes; do
@@ -39,6 +39,10 @@ for p in opt pes; do
 	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $tmp/matmul-standard | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 32 4 $p <$tmp/l2.in"
 done
+check_same_rows "-c 010K:2:64 is 10 KiB, as 10K:2:64 (a leading 0 is not octal)" \
+    "cachesim -c 010K:2:64 $tmp/matmul-standard" "cachesim -c 10K:2:64 $tmp/matmul-standard"
+check_same "-c 010K:2:64: the size column says 10240" \
+    "cachesim -c 010K:2:64 $tmp/matmul-standard | col L1 2" "echo 10240"
 check_fail "OPT below the first level of an inclusive hierarchy is refused, with the reason" 2 \
     "one non-inclusive configuration" "cachesim --inclusion inclusive -c 1K:2:64 -c 8K:4:64:opt $tmp/matmul-standard"
 # 3C: compulsory + capacity + conflict = misses; by hand on a direct-mapped cache
@@ -62,7 +66,7 @@ trfilter -e "$D/bsort" -l -t RWM -m sort,done "$D/bsort-reversed.lk.gz" >"$tmp/b
 check_same "--by func: every access of the sort phase is bsort's or main's" \
     "cachesim -g func $tmp/bsl | awk '!/^#/ {n += \$2} END {print n}'" \
     "cachesim $tmp/bsl | awk '\$1 == \"L1\" {print \$6}'"
-check "-g loc: rows are file:line" "cachesim -g loc $tmp/bsl | awk '!/^#/ && \$1 !~ /^bsort.c:[0-9]+\$/ {exit 1}'"
+check_rows "-g loc: rows are file:line" '$1 ~ /^bsort.c:[0-9]+$/' "cachesim -g loc $tmp/bsl"
 check_fail "-g something else: exit 2" 2 "set, region, loc or func" "cachesim -g colour $tmp/r.txt"
 check "-g loc: rows by L1 misses, most first" \
     "cachesim -c 128:1:64 -g loc $tmp/bsl | awk '!/^#/ {if (n++ && \$3 > p) exit 1; p = \$3} END {exit n < 5}'"
@@ -219,7 +223,7 @@ check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cach
 check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
 check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
 check_fail "a missing file: exit 1" 1 "cachesim: nosuch: No such file" "cachesim nosuch"
-check_same "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
+check_same_rows "stdin, '-' and gzip" "cachesim <$tmp/r.txt; gzip -c $tmp/r.txt | cachesim -" "cachesim $tmp/r.txt; cachesim $tmp/r.txt"
 
 # cachegrind parity: both tools on the same program, back to back
 if ! command -v valgrind >/dev/null || ! command -v cc >/dev/null; then
@@ -320,7 +324,7 @@ check "-g func with locations: no word on stderr" \
 check_fail "--cachegrind without levels says the geometry it takes" 0 \
     "^cachesim: --cachegrind: I1 32K:8:64, D1 32K:8:64, LL 8M:16:64" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz >/dev/null"
-check_same "... and it is the one given with -i and -c" \
+check_same_rows "... and it is the one given with -i and -c" \
     "cachesim --cachegrind $D/bsort-reversed.lk.gz 2>/dev/null" \
     "cachesim --cachegrind --icache 32K:8:64 -c 32K:8:64 -c 8M:16:64 $D/bsort-reversed.lk.gz"
 
@@ -344,7 +348,7 @@ for c in "-c 1K:2:64" "-c 512:1:64" "-c 1K:4:64:mru -c 4K:4:64" "-c 2K:4:32 -c 1
     "-c 2K:4:64:fifo -c 16K:4:64" "--icache 1K:1:64:mru -c 1K:2:16:lru:wt -c 8K:4:64" \
     "-c 2K:2:64:lru:wb:nwa -c 16K:4:64 --inclusion inclusive" "-c 2K:2:64 -c 16K:4:64 --inclusion exclusive"; do
 	a=$(cachesim $c "$tmp/ev.rtb") && b=$(cachesim $c --map "$tmp/m.png" "$tmp/ev.rtb") &&
-	    [ "$a" = "$b" ] || bad="$bad [$c]"
+	    [ "$(printf '%s\n' "$a" | grep -c '^L')" -gt 0 ] && [ "$a" = "$b" ] || bad="$bad [$c]"
 done
 check "batched = block by block, events among the accesses, 9 hierarchies" \
     "test -z '$bad' || { echo '$bad'; false; }"

@@ -47,7 +47,7 @@ check "without --flush: fewer write-backs than Dinero IV" \
     "a=\$(cd $O && cachesim $cmd | awk '\$1 == \"L1D\" {print \$19}');
      b=\$(awk '\$1 == \"l1-dcache\" {print \$11}' $f);
      test \$a -lt \$b && test \$(((b - a) % 16)) -eq 0"
-check_same "a trace ending in 'c 0 0' = --flush" \
+check_same_rows "a trace ending in 'c 0 0' = --flush" \
     "cd $O && { cat mix.din; echo 'c 0 0'; } | cachesim $(echo "$cmd" | sed 's/mix.din$//')" \
     "cd $O && cachesim --flush $cmd"
 

@@ -52,7 +52,7 @@ check "theta in radians (circcoord --radians) draws the same picture" \
 	     plotspiral | grep -o 'M[0-9.]* [0-9.]*h0' | tr -d 'Mh' >$tmp/r2 &&
 	 paste -d' ' $tmp/r1 $tmp/r2 | awk '{ n++; if ((\$1 - \$3) ^ 2 + (\$2 - \$4) ^ 2 > 0.03) bad = 1 } END { exit bad || n < 100 }' &&
 	 test \$(wc -l <$tmp/r1) = \$(wc -l <$tmp/r2)"
-check_same "a morph at 0 is the first parameterization" \
+check_same_rows "a morph at 0 is the first parameterization" \
 	"plotspiral --morph 1,2 --at 0 $tmp/bs.cc" "plotspiral --theta 1 $tmp/bs.cc"
 check "a morph at 1 puts every dot where the second one does" \
 	"plotspiral --colour time --morph 1,2 --at 1 $tmp/bs.cc | grep -o 'M[0-9.]* [0-9.]*h0' >$tmp/m1 &&

@@ -24,7 +24,7 @@ check "the barcode's PNG decodes at the size asked" \
 check_same "a bar per row of the stream, each from its birth to its death" \
 	"grep -o '<title>H[0-9] bar [^<]*' $tmp/b.svg | sed 's/<title>//'" \
 	"awk '{ printf \"H%d bar %d: born %g, \", \$1, \$2, \$3; if (\$4 == \"inf\") print \"alive at the threshold\"; else printf \"dying %g\\n\", \$4 }' $tmp/bars"
-check "there are bars of both dimensions, and both kinds" \
+stubok plotspiral check "there are bars of both dimensions, and both kinds (persist's stream, the pictures' input)" \
 	"test \$(grep -c . $tmp/bars) -gt 100 && grep -q '^1 ' $tmp/bars && grep -q ' inf ' $tmp/bars"
 
 # Geometry: x = x0 + k birth and x + width = x0 + k death for every

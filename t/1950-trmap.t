@@ -34,14 +34,14 @@ check_same "counts per pixel and op = a naive binning of the same trace in awk" 
 	    o = \$2 == \"R\" ? 1 : \$2 == \"W\" ? 2 : 3; c[x \" \" y, o]++; seen[x \" \" y] = 1 }
 	  END { for (p in seen) print p, c[p, 1] + 0, c[p, 2] + 0, c[p, 3] + 0, 0 }' $tmp/cnt $tmp/two | sort -n -k1,1 -k2,2"
 check "the sweep is a diagonal: rows rise with time in A's first third, fall in its last" \
-    "awk '/^#segment/ && !s++ { top = \$5 } /^[0-9]/ && \$2 <= top { if (\$1 < 150 && \$2 < last1) bad++; if (\$1 < 150) last1 = \$2 } END { exit bad > 0 }' $tmp/cnt"
-check_same "standard input reads as a file does (the spool)" "trmap --counts <$tmp/two" "trmap --counts $tmp/two"
+    "awk '/^#segment/ && !s++ { top = \$5 } /^[0-9]/ && \$2 <= top { if (\$1 < 150 && \$2 < last1) bad++; if (\$1 < 150) { last1 = \$2; n++ } } END { exit bad > 0 || n == 0 }' $tmp/cnt"
+check_same_rows "standard input reads as a file does (the spool)" "trmap --counts <$tmp/two" "trmap --counts $tmp/two"
 check_same "--regions: accesses and bytes per region, counted by awk" \
     "trmap --regions $tmp/two | awk '!/^#/ { print \$1, \$5, \$6 }'" \
     "awk '$HEX !/^#/ { k = hex(\$3) < 2^29 ? \"A\" : \"B\"; n[k]++; b[k] += \$4 } END { print \"A\", n[\"A\"], b[\"A\"]; print \"B\", n[\"B\"], b[\"B\"] }' $tmp/two"
 check_fail "--regions of a trace that registers none: said, status 0" 0 \
     "^trmap: --regions: the trace registers no region" "grep -v '^#region' $tmp/two | trmap --regions"
-check "--regions with regions: no word on stderr" "trmap --regions $tmp/two 2>$tmp/re >/dev/null && test ! -s $tmp/re"
+check "--regions with regions: no word on stderr" "trmap --regions $tmp/two 2>$tmp/re >$tmp/ro && sed 1d $tmp/ro | grep -q '^[^#]' && test ! -s $tmp/re"
 check_same "--array B:8: each element's accesses = a count from the trace" \
     "trmap --array B:8 -O svg $tmp/two >$tmp/b.svg && python3 -c 'import sys, re, base64, zlib, struct
 s = open(sys.argv[1]).read(); d = base64.b64decode(re.search(\"base64,([^\\\"]*)\", s).group(1)); p, idat = 8, b\"\"
@@ -102,7 +102,7 @@ check_same "many regions: the 17 with the most accesses named, in order, the res
     "awk 'BEGIN { for (k = 9; k <= 25; k++) printf \"r%02d (%d)\\n\", k, k; print \"8 others (36)\" }'"
 check_fail "--colour line on a trace without source lines: said" 0 "no access has a source line" \
     "trmap --colour line -o $tmp/l.png $tmp/two"
-check_same "--colour op is the default" "trmap --colour op $tmp/two" "trmap $tmp/two"
+check_same_rows "--colour op is the default" "trmap --colour op $tmp/two" "trmap $tmp/two"
 
 # Gleipnir's variables (the accesses name them): the metrics per variable
 # without registration, each spanning the bytes its accesses touch

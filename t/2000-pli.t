@@ -31,7 +31,7 @@ check "a decimal series' model has no #values hex; a hex one's has" \
 # three ints each, IMAGEDIM = ARRAYDIM - 2 = 100, as 8-byte blocks.
 awk 'BEGIN { base = 2123328; for (k = 0; k < 100; k++) for (f = 0; f < 100; f++) for (r = 0; r < 3; r++) for (i = 0; i < 3; i++) print int((base + 4 * ((k + r) * 102 + f + i)) / 8) }' >"$tmp/fir"
 pli -I series "$tmp/fir" >"$tmp/fir.pli"
-check "fir2dim: 90000 values" "test \$(wc -l <$tmp/fir) = 90000"
+stubok pli check "fir2dim: 90000 values (the fixture, before pli reads it)" "test \$(wc -l <$tmp/fir) = 90000"
 check "fir2dim: exact" "pli -x $tmp/fir.pli | cmp -s - $tmp/fir"
 check "fir2dim: one phase whose two outer loops run 100 and 50 times" \
 	"grep -v '^#' $tmp/fir.pli | sed -n '1p;2p' | tr '\n' ' ' | grep -q '^for t1 = 0 to 99 {   for t2 = 0 to 49 { \$'"
@@ -79,7 +79,7 @@ check_fail "a bad value is named by line" 1 "bad:2: field 1: not an integer" \
 
 # The model is a stream of its own kind: the header first, and -x refuses
 # any other kind with what it is.
-check "the model's first line is its header" "test \"\$(sed 1q $tmp/mm.pli)\" = '#reftrace loops 1'"
+stubok header:pli check "the model's first line is its header" "test \"\$(sed 1q $tmp/mm.pli)\" = '#reftrace loops 1'"
 check "no values: the header alone, which expands to nothing" \
 	": | pli -I series >$tmp/none.pli && test \"\$(grep -v '^# ' $tmp/none.pli)\" = '#reftrace loops 1' && pli -x $tmp/none.pli >$tmp/none.x && test ! -s $tmp/none.x"
 check_fail "-x given a trace says so" 1 "^pli: trace\.txt: a trace, not a loop model \(pli makes one\)\$" \

@@ -1,7 +1,10 @@
 # lib.sh: a tiny TAP helper for the shell tests.
-#   plan N; check DESC CMD; check_same DESC CMD1 CMD2; check_fail DESC STATUS REGEX CMD
+#   plan N; check DESC CMD; check_same DESC CMD1 CMD2; check_fail DESC STATUS REGEX CMD;
+#   check_same_rows DESC CMD1 CMD2; check_same_empty DESC CMD; check_rows DESC AWK CMD; stubok PROGS [CHECK ...]
 # Commands are strings run by the shell; $tmp is a scratch directory and
-# $D the bundled traces.
+# $D the bundled traces.  A check must fail when the program it tests
+# does nothing (t/stubcheck): outputs compared are not both empty, a
+# predicate holds over at least one row.
 set -u
 n=0
 tmp=$(mktemp -d)
@@ -17,7 +20,21 @@ plan() { echo "1..$1"; }
 
 _ok() {	# status desc
 	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2$_stubok"; else echo "not ok $n - $2$_stubok"; fi
+}
+
+# stubok PROGS CHECK ...: CHECK is meant to pass when one of PROGS does
+# nothing (it tests another program of the file, or what a missing one
+# does; header:PROG: when a stub writes PROG's header alone); stubok
+# PROGS alone marks every check up to stubok ''.
+# t/stubcheck counts the marks.
+_stubok= _stubsec=
+stubok() {
+	if [ $# -eq 1 ]; then
+		_stubsec=${1:+" # stub-ok: $1"}; _stubok=$_stubsec
+	else
+		_stubok=" # stub-ok: $1"; shift; "$@"; _stubok=$_stubsec
+	fi
 }
 
 _show() { sed -n '1,15p' "$1" | sed 's/^/# /'; }
@@ -36,12 +53,41 @@ check() {
 		_ok 1 "$1"; echo "# command: $2"; _show "$tmp/.out"; fi
 }
 
-# check_same DESC CMD1 CMD2: both succeed with the same output.
+# check_same DESC CMD1 CMD2: both succeed with the same output, which is
+# not empty: two empty outputs are not "the same".
 check_same() {
 	if (eval "$2") >"$tmp/.a" 2>"$tmp/.ae" && (eval "$3") >"$tmp/.b" 2>"$tmp/.be" &&
-	    cmp -s "$tmp/.a" "$tmp/.b"; then _ok 0 "$1"; else
+	    test -s "$tmp/.a" && cmp -s "$tmp/.a" "$tmp/.b"; then _ok 0 "$1"; else
 		_ok 1 "$1"; echo "# got: $2"; _show "$tmp/.ae"
+		[ -s "$tmp/.a" ] || echo "# (empty output)"
 		diff "$tmp/.a" "$tmp/.b" >"$tmp/.d"; _show "$tmp/.d"; fi
+}
+
+# check_same_rows DESC CMD1 CMD2: as check_same, and CMD1's output holds
+# a row (a line after its first that is not a # comment): two runs that
+# should agree are not shown to by a header alone.
+check_same_rows() {
+	if (eval "$2") >"$tmp/.a" 2>"$tmp/.ae" && (eval "$3") >"$tmp/.b" 2>"$tmp/.be" &&
+	    sed 1d "$tmp/.a" | grep -q -v '^#' && cmp -s "$tmp/.a" "$tmp/.b"; then _ok 0 "$1"; else
+		_ok 1 "$1"; echo "# got: $2"; _show "$tmp/.ae"
+		sed 1d "$tmp/.a" | grep -q -v '^#' || echo "# (no rows)"
+		diff "$tmp/.a" "$tmp/.b" >"$tmp/.d"; _show "$tmp/.d"; fi
+}
+
+# check_same_empty DESC CMD: CMD succeeds and writes nothing, on purpose.
+check_same_empty() {
+	if (eval "$2") >"$tmp/.a" 2>"$tmp/.ae" && ! test -s "$tmp/.a"; then _ok 0 "$1"; else
+		_ok 1 "$1"; echo "# got: $2"; _show "$tmp/.ae"; _show "$tmp/.a"; fi
+}
+
+# check_rows DESC AWK CMD: CMD succeeds and writes at least one line that
+# is not a # comment, and AWK (a pattern, e.g. '$3 > 0') holds on each.
+check_rows() {
+	if (eval "$3") >"$tmp/.r" 2>"$tmp/.re" &&
+	    awk "/^#/ { next } { n++ } !($2) { bad = 1; print \"# fails: \" \$0; exit } END { exit bad || n == 0 }" \
+	    "$tmp/.r" >"$tmp/.rb"; then _ok 0 "$1"; else
+		_ok 1 "$1"; echo "# command: $3"; _show "$tmp/.re"; _show "$tmp/.rb"
+		[ -s "$tmp/.r" ] || echo "# (no rows)"; fi
 }
 
 # check_fail DESC STATUS REGEX CMD: CMD exits STATUS with REGEX on stderr.

@@ -1,4 +1,5 @@
 /* util.c: command-line values, hashing and the seeded generator. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,35 +13,58 @@
 
 const char rt_opchar[4] = { 'R', 'W', 'M', 'I' };
 
-int
-rt_parse_u64(const char *s, uint64_t *v)
+/* A number at s: decimal (a leading 0 is not octal), or 0x hex where hex
+ * is allowed.  No blanks or sign, which strtoull would take. */
+static int
+scan(const char *s, int hex, char **end, unsigned long long *x)
+{
+	int base = 10;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (!isxdigit((unsigned char)s[2]))
+			return -1;
+		base = 16;
+	}
+	errno = 0;
+	*x = strtoull(s, end, base);
+	return errno ? -1 : 0;
+}
+
+static int
+parse_u64(const char *s, int hex, uint64_t *v)
 {
 	char *end;
 	unsigned long long x;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || *end != '\0')
+	if (scan(s, hex, &end, &x) || *end != '\0')
 		return -1;
 	*v = x;
 	return 0;
 }
 
+int
+rt_parse_u64(const char *s, uint64_t *v)
+{
+	return parse_u64(s, 0, v);
+}
+
+int
+rt_parse_addr(const char *s, uint64_t *v)
+{
+	return parse_u64(s, 1, v);
+}
+
 /* Parse a number with an optional K/M/G/T suffix (powers of 1024). */
 static int
-parse_scaled(const char *s, const char **endp, uint64_t *v)
+parse_scaled(const char *s, int hex, const char **endp, uint64_t *v)
 {
 	char *end;
 	unsigned long long x;
 	int shift = 0;
 
-	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || end == s)
+	if (scan(s, hex, &end, &x))
 		return -1;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; end++; break;
@@ -57,23 +81,29 @@ parse_scaled(const char *s, const char **endp, uint64_t *v)
 	return 0;
 }
 
-int
-rt_parse_size(const char *s, uint64_t *v)
+static int
+parse_size(const char *s, int hex, uint64_t *v)
 {
 	const char *end;
 
-	if (s == NULL || parse_scaled(s, &end, v) || *end != '\0')
+	if (parse_scaled(s, hex, &end, v) || *end != '\0')
 		return -1;
 	return 0;
 }
 
 int
-rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+rt_parse_size(const char *s, uint64_t *v)
+{
+	return parse_size(s, 0, v);
+}
+
+static int
+parse_range(const char *s, int hex, uint64_t *lo, uint64_t *hi)
 {
 	const char *end;
 	uint64_t a, b;
 
-	if (s == NULL || parse_scaled(s, &end, &a))
+	if (parse_scaled(s, hex, &end, &a))
 		return -1;
 	if (*end == '\0') {	/* a single value */
 		*lo = *hi = a;
@@ -86,7 +116,7 @@ rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
 		*hi = UINT64_MAX;
 		return 0;
 	}
-	if (rt_parse_size(end + 1, &b))
+	if (parse_size(end + 1, hex, &b))
 		return -1;
 	if (*end == '+') {
 		if (b == 0 || a + (b - 1) < a)
@@ -98,6 +128,18 @@ rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
 	*lo = a;
 	*hi = b;
 	return 0;
+}
+
+int
+rt_parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	return parse_range(s, 0, lo, hi);
+}
+
+int
+rt_parse_arange(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	return parse_range(s, 1, lo, hi);
 }
 
 int

@@ -63,7 +63,7 @@ client(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 		return 1;
 	}
 	if (n == 6 && strcmp(f[1], "region") == 0) {
-		if (rt_parse_u64(f[3], &base) || rt_parse_u64(f[4], &count) ||
+		if (rt_parse_addr(f[3], &base) || rt_parse_u64(f[4], &count) ||
 		    rt_parse_u64(f[5], &elem) || elem > UINT32_MAX ||
 		    (elem && count > UINT64_MAX / elem) || rt_wraps(base, count * elem))
 			return rt_in_bad(r, "bad reftrace region request");

@@ -101,19 +101,19 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 			return rt_in_bad(r, "bad seq in mark");
 		kind = RT_MARK;
 	} else if (n == 6 && strcmp(f[0], "region") == 0) {
-		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a) ||
+		if (rt_parse_u64(f[1], &seq) || rt_parse_addr(f[3], &a) ||
 		    rt_parse_u64(f[4], &b) || rt_parse_u64(f[5], &c) ||
 		    c > UINT32_MAX || rt_wraps(a, b))
 			return rt_in_bad(r, "bad region line");
 		kind = RT_REGION;
 	} else if ((n == 4 || n == 5) && strcmp(f[0], "object") == 0) {
-		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[3], &a))
+		if (rt_parse_u64(f[1], &seq) || rt_parse_addr(f[3], &a))
 			return rt_in_bad(r, "bad object line");
 		if (n == 5 && rt_in_str(r, f[4], strlen(f[4]), &id))
 			return RT_EIO;
 		kind = RT_OBJECT;
 	} else if (n == 4 && (strcmp(f[0], "flush") == 0 || strcmp(f[0], "inval") == 0)) {
-		if (rt_parse_u64(f[1], &seq) || rt_parse_u64(f[2], &a) ||
+		if (rt_parse_u64(f[1], &seq) || rt_parse_addr(f[2], &a) ||
 		    rt_parse_u64(f[3], &b) || b > RT_MAXSIZE || rt_wraps(a, b))
 			return rt_in_bad(r, "bad %s line", f[0]);
 		rt_in_event(rec, f[0][0] == 'f' ? RT_FLUSH : RT_INVAL, seq, 0);

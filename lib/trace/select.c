@@ -78,7 +78,7 @@ addrange(struct range *r, int *n, const char *arg, char *why, size_t whylen)
 {
 	if (*n == MAXSEL)
 		return full(*n, why, whylen);
-	if (rt_parse_range(arg, &r[*n].lo, &r[*n].hi))
+	if (rt_parse_arange(arg, &r[*n].lo, &r[*n].hi))
 		return bad("bad range (want lo-hi or lo+len)", why, whylen);
 	(*n)++;
 	return 0;

@@ -57,13 +57,21 @@ parse_tests(void)
 	ok(rt_parse_size("32K", &v) == 0 && v == 32768, "32K is 32768");
 	ok(rt_parse_size("8M", &v) == 0 && v == 8u << 20, "8M");
 	ok(rt_parse_size("1G", &v) == 0 && v == 1u << 30, "1G");
-	ok(rt_parse_size("0x40", &v) == 0 && v == 64, "hex size");
+	ok(rt_parse_size("0x40", &v) < 0, "a size is decimal: 0x refused");
+	ok(rt_parse_size("010K", &v) == 0 && v == 10240, "010K is ten K: a leading 0 is not octal");
+	ok(rt_parse_u64("010", &v) == 0 && v == 10, "rt_parse_u64: 010 is ten");
+	ok(rt_parse_u64("0x10", &v) < 0 && rt_parse_u64(" 1", &v) < 0, "rt_parse_u64: no hex, no blank");
+	ok(rt_parse_addr("0x10", &v) == 0 && v == 16 && rt_parse_addr("010", &v) == 0 && v == 10,
+	    "rt_parse_addr: 0x hex, else decimal");
+	ok(rt_parse_addr("0x", &v) < 0 && rt_parse_addr("0x-1", &v) < 0, "rt_parse_addr: 0x wants digits");
 	ok(rt_parse_size("12Q", &v) < 0, "bad suffix refused");
 	ok(rt_parse_size("-1", &v) < 0, "negative refused");
 	ok(rt_parse_size("99999999999999999999", &v) < 0, "overflow refused");
 	ok(rt_parse_size("17179869184T", &v) < 0, "suffix overflow refused");
-	ok(rt_parse_range("0x1000-0x1fff", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo-hi");
-	ok(rt_parse_range("0x1000+4K", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo+len");
+	ok(rt_parse_arange("0x1000-0x1fff", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo-hi");
+	ok(rt_parse_arange("0x1000+4K", &lo, &hi) == 0 && lo == 4096 && hi == 8191, "lo+len");
+	ok(rt_parse_range("010-012", &lo, &hi) == 0 && lo == 10 && hi == 12, "a range is decimal");
+	ok(rt_parse_range("0x10-0x20", &lo, &hi) < 0, "a range that is not of addresses: no hex");
 	ok(rt_parse_range("5", &lo, &hi) == 0 && lo == 5 && hi == 5, "single value");
 	ok(rt_parse_range("7-", &lo, &hi) == 0 && lo == 7 && hi == UINT64_MAX, "open range");
 	ok(rt_parse_range("9-3", &lo, &hi) < 0, "reversed range refused");
