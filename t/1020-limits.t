@@ -94,7 +94,7 @@ check_fail "reusedist -N 10^11: refused before reading, with what it needs" 2 \
 check_fail "trsample -N 10^11: said, before any allocation" 1 \
     "^trsample: -N 100000000000: no memory for the reservoir\$" "trsample -N 100000000000 /dev/null"
 check_fail "cachesim --temperature 10^11: said, before any allocation" 1 \
-    "^cachesim: --temperature: no memory for the window\$" "cachesim --temperature 100000000000 /dev/null"
+    "^cachesim: no memory for a window of 100000000000 accesses\$" "cachesim --temperature 100000000000 /dev/null"
 # (1 GB under the sanitizers, whose allocator touches what it hands out)
 lim=65536; [ -z "${RT_SMALL:-}" ] || lim=1048576
 check "cachesim --icache 32G:4:64 over two accesses stays under 64 MB" \

@@ -218,7 +218,7 @@ check_fail "the cache table reader names another kind" 1 "ct3: a cache ensemble 
 
 # geometry and input errors
 check_fail "size not a multiple of assoc x block: exit 2, says why" 2 "not a multiple of associativity" "cachesim -c 32K:3:64 $tmp/r.txt"
-check_fail "block not a power of two: exit 2" 2 "not a power of two" "cachesim -c 32K:8:48 $tmp/r.txt"
+check_fail "block not a power of two: exit 2" 2 "block size .48.: want a power of two up to 1M" "cachesim -c 32K:8:48 $tmp/r.txt"
 check_fail "pseudo-LRU with 6 ways: exit 2" 2 "power-of-two associativity" "cachesim -c 24K:6:64:plru $tmp/r.txt"
 check_fail "an unknown policy: exit 2" 2 "unknown policy" "cachesim -c 32K:8:64:belady $tmp/r.txt"
 check_fail "a bad option: usage, exit 2" 2 "usage: cachesim" "cachesim -Q"
