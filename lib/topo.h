@@ -71,8 +71,14 @@ const char *rt_metric_name(int m);
 /* Edit distance of two symbol strings of length w <= 64, bit-parallel
  * (Myers 1999, in Hyyro's form for the global distance). */
 int rt_levenshtein(const uint32_t *a, const uint32_t *b, int w);
-/* The same for any w, in two rows of w + 1 ints. */
+/* The same for any w, in two rows of w + 1 ints: the plain algorithm. */
 int rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row);
+/* The same for any w up to the one s was made for, bit-parallel in
+ * blocks of 64 (Myers 1999): w * ceil(w / 64) steps.  One s a thread. */
+struct rt_lev;
+struct rt_lev *rt_lev_new(int w);	/* NULL: out of memory */
+void rt_lev_free(struct rt_lev *s);
+int rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s);
 /* All distances between vertices, the lower triangle: d(i, j) for i < j
  * at [j * (j - 1) / 2 + i].  NULL when out of memory. */
 float *rt_cloud_distances(const struct rt_cloud *c, int metric);

@@ -172,7 +172,7 @@ fail:
 }
 
 static int
-distance(const struct job *j, uint32_t a, uint32_t b, int *row)
+distance(const struct job *j, uint32_t a, uint32_t b, struct rt_lev *lev)
 {
 	const uint32_t *x = j->c->sym + (size_t)a * j->w, *y = j->c->sym + (size_t)b * j->w;
 	int k, d = 0;
@@ -182,7 +182,7 @@ distance(const struct job *j, uint32_t a, uint32_t b, int *row)
 			d += x[k] != y[k];
 		return d;
 	}
-	return j->w <= 64 ? rt_levenshtein(x, y, j->w) : rt_levenshtein_long(x, y, j->w, row);
+	return rt_edit(x, y, j->w, lev);
 }
 
 static void *
@@ -193,12 +193,13 @@ work(void *arg)
 	int16_t *count = NULL;
 	uint32_t *touched = NULL, x, y;
 	size_t ntouched, i, k, pre;
-	int *row = NULL, d;
+	struct rt_lev *lev = NULL;
+	int d;
 	const struct post *q, *end;
 
 	if ((count = calloc(n + 1, sizeof *count)) == NULL ||
 	    (touched = malloc((n + 1) * sizeof *touched)) == NULL ||
-	    (row = malloc((w + 1) * sizeof *row)) == NULL) {
+	    (lev = rt_lev_new(j->w)) == NULL) {
 		j->err = -1;
 		goto out;
 	}
@@ -229,7 +230,7 @@ work(void *arg)
 		j->candidates += ntouched;
 		for (i = 0; i < ntouched; i++) {
 			y = touched[i];
-			if (count[y] > 0 && (d = distance(j, x, y, row)) <= j->tau) {
+			if (count[y] > 0 && (d = distance(j, x, y, lev)) <= j->tau) {
 				if (j->ne == j->maxedges) {
 					j->err = -2;
 					break;
@@ -248,7 +249,7 @@ work(void *arg)
 out:
 	free(count);
 	free(touched);
-	free(row);
+	rt_lev_free(lev);
 	return NULL;
 }
 

@@ -34,7 +34,7 @@ bit(uint32_t sym)
  * cannot be beaten there is no need to measure).  Symbols: an edit
  * changes one symbol, so w less the symbols of v that b may share. */
 static float
-dist(const struct lm *m, size_t a, size_t b, float cap, int *row)
+dist(const struct lm *m, size_t a, size_t b, float cap, struct rt_lev *lev, int *row)
 {
 	const struct rt_cloud *c = m->c;
 	int w = c->dim, k, share = 0;
@@ -59,7 +59,8 @@ dist(const struct lm *m, size_t a, size_t b, float cap, int *row)
 			share += x[k] != y[k];
 		return (float)share;
 	}
-	return (float)(w <= 64 ? rt_levenshtein(x, y, w) : rt_levenshtein_long(x, y, w, row));
+	return (float)(lev != NULL || w <= 64 ? rt_edit(x, y, w, lev) :
+	    rt_levenshtein_long(x, y, w, row));	/* no memory for lev: the plain way */
 }
 
 /* One slice of the vertices against this round's landmark. */
@@ -71,10 +72,11 @@ work(void *p)
 	size_t n = m->c->nv, lo = n * a->t / m->threads, hi = n * (a->t + 1) / m->threads;
 	size_t v, best = lo;
 	int row[1025];
+	struct rt_lev *lev = m->c->dim > 64 && !m->c->numeric ? rt_lev_new(m->c->dim) : NULL;
 	float x;
 
 	for (v = lo; v < hi; v++) {
-		if ((x = dist(m, v, m->l, m->d[v], row)) < m->d[v]) {
+		if ((x = dist(m, v, m->l, m->d[v], lev, row)) < m->d[v]) {
 			m->d[v] = x;
 			m->near[v] = m->i;
 		}
@@ -82,6 +84,7 @@ work(void *p)
 			best = v;
 	}
 	m->far[a->t] = best;
+	rt_lev_free(lev);
 	return NULL;
 }
 

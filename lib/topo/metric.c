@@ -53,7 +53,130 @@ rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
 	return score;
 }
 
-/* Edit distance for windows longer than a machine word: two DP rows. */
+/* Long windows: Myers's blocks of 64 rows, each column's eq masks looked
+ * up by symbol (the distinct symbols of a, hashed), so that a pair costs
+ * w * ceil(w / 64) word steps, not the w * w cells of the rows below
+ * (a window of 1024 symbols made 495 points take 215 s). */
+struct rt_lev {
+	int w, nb;		/* the length it was made for; 64-row blocks */
+	uint32_t cap;		/* hash slots, a power of two >= 2w */
+	uint32_t *key, *at;	/* a symbol, and its eq row + 1 (0: empty) */
+	uint64_t *eq;		/* rows of nb words; row 0 stays zero */
+	uint64_t *pv, *mv;	/* the block's vertical deltas */
+};
+
+struct rt_lev *
+rt_lev_new(int w)
+{
+	struct rt_lev *s = calloc(1, sizeof *s);
+
+	if (s == NULL || w < 1)
+		goto fail;
+	s->w = w;
+	s->nb = (w + 63) / 64;
+	for (s->cap = 16; s->cap < 2u * (uint32_t)w; s->cap *= 2)
+		;
+	s->key = malloc(s->cap * sizeof *s->key);
+	s->at = malloc(s->cap * sizeof *s->at);
+	s->eq = calloc((size_t)(w + 1) * s->nb, sizeof *s->eq);
+	s->pv = malloc(s->nb * sizeof *s->pv);
+	s->mv = malloc(s->nb * sizeof *s->mv);
+	if (s->key && s->at && s->eq && s->pv && s->mv)
+		return s;
+fail:
+	rt_lev_free(s);
+	return NULL;
+}
+
+void
+rt_lev_free(struct rt_lev *s)
+{
+	if (s == NULL)
+		return;
+	free(s->key);
+	free(s->at);
+	free(s->eq);
+	free(s->pv);
+	free(s->mv);
+	free(s);
+}
+
+/* The slot of symbol c: its own, or the empty one where it would go. */
+static uint32_t
+slot(const struct rt_lev *s, uint32_t c)
+{
+	uint32_t k = (uint32_t)rt_hash64(c) & (s->cap - 1);
+
+	while (s->at[k] != 0 && s->key[k] != c)
+		k = (k + 1) & (s->cap - 1);
+	return k;
+}
+
+/* One block of a column (Myers 1999, advance_block): hin is the
+ * horizontal delta into its top row, the result the one out of its
+ * last, at bit top. */
+static inline int
+block(uint64_t *pvp, uint64_t *mvp, uint64_t eq, int hin, uint64_t top)
+{
+	uint64_t pv = *pvp, mv = *mvp, xv, xh, ph, mh;
+	int hout;
+
+	xv = eq | mv;
+	if (hin < 0)
+		eq |= 1;
+	xh = (((eq & pv) + pv) ^ pv) | eq;
+	ph = mv | ~(xh | pv);
+	mh = pv & xh;
+	hout = (ph & top) ? 1 : (mh & top) ? -1 : 0;
+	ph <<= 1;
+	mh <<= 1;
+	if (hin < 0)
+		mh |= 1;
+	else if (hin > 0)
+		ph |= 1;
+	*pvp = mh | ~(xv | ph);
+	*mvp = ph & xv;
+	return hout;
+}
+
+int
+rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s)
+{
+	uint32_t i, k, r, nrow = 0, nb = (uint32_t)s->nb;
+	uint64_t last = 1ULL << ((w - 1) % 64);
+	const uint64_t *e;
+	int j, h, score = w;
+
+	if (w <= 64)
+		return rt_levenshtein(a, b, w);
+	memset(s->at, 0, s->cap * sizeof *s->at);
+	for (i = 0; i < (uint32_t)w; i++) {	/* a's symbols: their rows of eq */
+		k = slot(s, a[i]);
+		if (s->at[k] == 0) {
+			s->key[k] = a[i];
+			s->at[k] = ++nrow + 1;
+			memset(s->eq + (size_t)nrow * nb, 0, nb * sizeof *s->eq);
+		}
+		s->eq[(size_t)(s->at[k] - 1) * nb + i / 64] |= 1ULL << (i % 64);
+	}
+	for (j = 0; j < (int)nb; j++) {
+		s->pv[j] = ~0ULL;	/* down the first column: +1 a row */
+		s->mv[j] = 0;
+	}
+	for (i = 0; i < (uint32_t)w; i++) {
+		k = slot(s, b[i]);
+		r = s->at[k] ? s->at[k] - 1 : 0;
+		e = s->eq + (size_t)r * nb;
+		h = 1;	/* along the first row: +1 a column */
+		for (j = 0; j < (int)nb - 1; j++)
+			h = block(&s->pv[j], &s->mv[j], e[j], h, 1ULL << 63);
+		score += block(&s->pv[j], &s->mv[j], e[j], h, last);
+	}
+	return score;
+}
+
+/* Edit distance for windows longer than a machine word: two DP rows,
+ * the plain algorithm the others are checked against. */
 int
 rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
 {
@@ -82,14 +205,15 @@ float *
 rt_cloud_distances(const struct rt_cloud *c, int metric)
 {
 	size_t i, j, n = c->nv;
-	int k, w = c->dim, *row = NULL;
+	int k, w = c->dim;
+	struct rt_lev *lev = NULL;
 	float *tri;
 	double s, t;
 	const uint32_t *a, *b;
 
 	if ((tri = malloc((n * (n - 1) / 2 + 1) * sizeof *tri)) == NULL)
 		return NULL;
-	if (w > 64 && (row = malloc((w + 1) * sizeof *row)) == NULL) {
+	if (!c->numeric && metric == RT_LEVENSHTEIN && (lev = rt_lev_new(w)) == NULL) {
 		free(tri);
 		return NULL;
 	}
@@ -112,12 +236,10 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 				for (s = 0, k = 0; k < w; k++)
 					s += a[k] != b[k];
 				out[i] = (float)s;
-			} else if (w <= 64)
-				out[i] = (float)rt_levenshtein(a, b, w);
-			else
-				out[i] = (float)rt_levenshtein_long(a, b, w, row);
+			} else
+				out[i] = (float)rt_edit(a, b, w, lev);
 		}
 	}
-	free(row);
+	rt_lev_free(lev);
 	return tri;
 }

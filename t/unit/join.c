@@ -60,15 +60,48 @@ same(const struct rt_cloud *c, int metric, int tau, unsigned threads)
 	return !bad && m == want;
 }
 
+/* Edit distances of long windows in blocks of 64 against the plain two
+ * rows, over pairs of windows that are near (copies with edits) and far. */
+static int
+blocks(int w, int a, struct rt_rng *g)
+{
+	struct rt_cloud c = { 0 };
+	struct rt_lev *lev = rt_lev_new(w);
+	int *row = malloc((w + 1) * sizeof *row), bad = 0;
+	size_t i, j;
+
+	cloud(&c, w > 300 ? 16 : 40, w, a, g);
+	for (j = 1; j < c.nv && lev && row; j++)
+		for (i = 0; i < j; i++)
+			bad |= rt_edit(c.sym + i * w, c.sym + j * w, w, lev) !=
+			    rt_levenshtein_long(c.sym + i * w, c.sym + j * w, w, row);
+	free(c.sym);
+	free(row);
+	rt_lev_free(lev);
+	return lev != NULL && !bad;
+}
+
 int
 main(void)
 {
+	static const int lw[] = { 1, 2, 63, 64, 65, 100, 127, 128, 129, 300, 1024 };
 	struct rt_cloud c = { 0 };
 	struct rt_rng g;
 	char d[128];
 	int tau, w, a;
+	size_t k;
 
 	rt_rng_seed(&g, 7);
+	for (k = 0; k < sizeof lw / sizeof *lw; k++)
+		for (a = 2; a <= 2000; a *= 10) {
+			snprintf(d, sizeof d, "edit distance, w %d, %d symbols: blocks of 64 = "
+			    "the plain rows", lw[k], a);
+			ok(blocks(lw[k], a, &g), d);
+		}
+	cloud(&c, 200, 150, 5, &g);
+	ok(same(&c, RT_LEVENSHTEIN, 40, 2), "levenshtein, w 150, 5 symbols, tau 40: the pairs "
+	    "all pairs give");
+	free(c.sym);
 	for (w = 3; w <= 70; w = w < 10 ? w + 7 : w * 7) {
 		for (a = 3; a <= 40; a *= 4) {
 			cloud(&c, 300, w, a, &g);
