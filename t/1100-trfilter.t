@@ -2,7 +2,7 @@
 # trfilter: every selection, mapping and conversion against awk, nm and
 # addr2line run here on the raw lackey file.
 . "$(dirname "$0")/lib.sh"
-plan 52
+plan 54
 
 L=$D/bsort-reversed.lk.gz
 P=$D/bsort
