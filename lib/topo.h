@@ -74,7 +74,8 @@ int rt_levenshtein(const uint32_t *a, const uint32_t *b, int w);
 /* The same for any w, in two rows of w + 1 ints: the plain algorithm. */
 int rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row);
 /* The same for any w up to the one s was made for, bit-parallel in
- * blocks of 64 (Myers 1999): w * ceil(w / 64) steps.  One s a thread. */
+ * blocks of 64 (Myers 1999): w * ceil(w / 64) steps.  One s a thread;
+ * for w <= 64, s may be NULL. */
 struct rt_lev;
 struct rt_lev *rt_lev_new(int w);	/* NULL: out of memory */
 void rt_lev_free(struct rt_lev *s);

@@ -142,13 +142,14 @@ block(uint64_t *pvp, uint64_t *mvp, uint64_t eq, int hin, uint64_t top)
 int
 rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s)
 {
-	uint32_t i, k, r, nrow = 0, nb = (uint32_t)s->nb;
+	uint32_t i, k, r, nrow = 0, nb;
 	uint64_t last = 1ULL << ((w - 1) % 64);
 	const uint64_t *e;
 	int j, h, score = w;
 
-	if (w <= 64)
+	if (w <= 64)	/* one word: s may be NULL */
 		return rt_levenshtein(a, b, w);
+	nb = (uint32_t)s->nb;
 	memset(s->at, 0, s->cap * sizeof *s->at);
 	for (i = 0; i < (uint32_t)w; i++) {	/* a's symbols: their rows of eq */
 		k = slot(s, a[i]);
