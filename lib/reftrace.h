@@ -157,7 +157,6 @@ enum rt_fmt {
 	RT_FMT_ADDR,	/* one address a line */
 	RT_FMT_PIN,	/* Intel Pin's pinatrace */
 	RT_FMT_LINES,	/* not a trace: any text stream, read with rt_rgetline */
-	RT_FMT_BINARY1,	/* reftrace binary, written as version 1 */
 	RT_FMT_BINARY2	/* reftrace binary version 2, written not deflated */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */

@@ -13,7 +13,7 @@
  * place, rt_fmt_parse finds it by name and detection asks its sniff. */
 extern const struct rt_format rt_fmt_text, rt_fmt_binary, rt_fmt_lackey,
     rt_fmt_gleipnir, rt_fmt_din, rt_fmt_mtv, rt_fmt_addr, rt_fmt_pin,
-    rt_fmt_binary1, rt_fmt_binary2;
+    rt_fmt_binary2;
 static const struct rt_format *const formats[] = {
 	[RT_FMT_AUTO] = NULL,		/* "auto": detection chooses */
 	[RT_FMT_TEXT] = &rt_fmt_text,
@@ -25,7 +25,6 @@ static const struct rt_format *const formats[] = {
 	[RT_FMT_ADDR] = &rt_fmt_addr,
 	[RT_FMT_PIN] = &rt_fmt_pin,
 	[RT_FMT_LINES] = NULL,		/* not a trace: rt_rgetline reads it */
-	[RT_FMT_BINARY1] = &rt_fmt_binary1,	/* binary, written as version 1 */
 	[RT_FMT_BINARY2] = &rt_fmt_binary2,	/* binary version 2, not deflated */
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
