@@ -24,7 +24,6 @@ static const struct rt_format *const formats[] = {
 	[RT_FMT_MTV] = &rt_fmt_mtv,
 	[RT_FMT_ADDR] = &rt_fmt_addr,
 	[RT_FMT_PIN] = &rt_fmt_pin,
-	[RT_FMT_LINES] = NULL,		/* not a trace: rt_rgetline reads it */
 	[RT_FMT_BINARY2] = &rt_fmt_binary2,	/* binary version 2, not deflated */
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
@@ -258,6 +257,18 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 	if (recognised != NULL)
 		recognised(r);
 	return 0;
+}
+
+/* A stream that is not a trace yet: rt_rgetline reads it, rt_rtrace may
+ * make it one. */
+struct rt_reader *
+rt_lopen(const char *path, char *errbuf, size_t errlen)
+{
+	struct rt_reader *r;
+
+	if ((r = rt_in_open(path, errbuf, errlen)) != NULL)
+		r->fmt = RT_FMT_AUTO;
+	return r;
 }
 
 struct rt_reader *
