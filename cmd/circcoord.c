@@ -149,7 +149,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		u_usage(&prog);
-	if ((r = rt_ropen(argc ? argv[0] : "-", RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
+	if ((r = rt_lopen(argc ? argv[0] : "-", ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	/* a stream for each view of the windows, the classes ranked across them */
 	if (rt_pers_readall(p, &nview, r, ebuf, sizeof ebuf))

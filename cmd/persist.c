@@ -218,7 +218,7 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		u_usage(&prog);
 	in = argc ? argv[0] : "-";
-	if ((r = rt_ropen(in, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
+	if ((r = rt_lopen(in, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	if (Iflag == IN_AUTO) {
 		/* a points stream, or else a distance matrix (Ripser's

@@ -212,7 +212,7 @@ readfile(const char *file)
 	struct rt_reader *r;
 	int kind;
 
-	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+	if ((r = rt_lopen(file, ebuf, sizeof ebuf)) == NULL) {
 		u_warn("%s", ebuf);
 		u_status = 1;
 		return;
@@ -251,7 +251,7 @@ expand(const char *file, struct rt_expander *x)
 	struct rt_stmt *st;
 	int k;
 
-	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+	if ((r = rt_lopen(file, ebuf, sizeof ebuf)) == NULL) {
 		u_error("%s", ebuf);
 		return;
 	}
@@ -328,7 +328,7 @@ main(int argc, char *argv[])
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
-			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
+			else if ((Iflag = rt_fmt_parse(optarg)) < 0)
 				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'k': kflag = 1; break;

@@ -194,7 +194,7 @@ readinput(const char *path)
 	int pers_kind;
 	size_t k, nview;
 
-	if ((r = rt_ropen(path, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL)
+	if ((r = rt_lopen(path, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
 		u_die(1, "%s", rt_rerror(r));

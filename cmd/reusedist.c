@@ -164,7 +164,7 @@ merge(char **files, int n)
 	if ((h = rt_hist_new()) == NULL)
 		u_die(1, "out of memory");
 	for (i = 0; i < n; i++) {
-		if ((r = rt_ropen(files[i], RT_FMT_LINES, err, sizeof err)) == NULL) {
+		if ((r = rt_lopen(files[i], err, sizeof err)) == NULL) {
 			u_error("%s", err);
 			continue;
 		}

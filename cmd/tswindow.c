@@ -162,7 +162,7 @@ readseries(const char *file)
 	double v;
 	int k;
 
-	if ((r = rt_ropen(file, RT_FMT_LINES, ebuf, sizeof ebuf)) == NULL) {
+	if ((r = rt_lopen(file, ebuf, sizeof ebuf)) == NULL) {
 		u_warn("%s", ebuf);
 		u_status = 1;
 		return;
@@ -240,7 +240,7 @@ main(int argc, char *argv[])
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
-			else if ((Iflag = rt_fmt_parse(optarg)) < 0 || Iflag == RT_FMT_LINES)
+			else if ((Iflag = rt_fmt_parse(optarg)) < 0)
 				u_bad("-I %s: unknown format", optarg);
 			break;
 		case 'i': iflag = num(optarg, c); break;

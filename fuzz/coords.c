@@ -30,7 +30,7 @@ again(const struct rt_coords *c)
 	size_t na, nb;
 
 	a = text(c, &na);
-	r = rt_ropen(fuzz_path(1), RT_FMT_LINES, err, sizeof err);
+	r = rt_lopen(fuzz_path(1), err, sizeof err);
 	fuzz_assert(r != NULL && rt_coords_read(&d, r, err, sizeof err) == 0,
 	    "written, read back: %s", err);
 	rt_rclose(r);

@@ -90,7 +90,7 @@ fuzz_lines(int k, const void *data, size_t size)
 	struct rt_reader *r;
 	char err[512];
 
-	r = rt_ropen(fuzz_file(k, data, size), RT_FMT_LINES, err, sizeof err);
+	r = rt_lopen(fuzz_file(k, data, size), err, sizeof err);
 	fuzz_assert(r != NULL, "%s", err);
 	return r;
 }

@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = out();
 	fuzz_assert(rt_hist_write(f, v, n, &in, 1) == 0, "not written");
 	fclose(f);
-	r = rt_ropen(fuzz_path(1), RT_FMT_LINES, err, sizeof err);
+	r = rt_lopen(fuzz_path(1), err, sizeof err);
 	u = bins(r, RT_HIST_EXACT, &in2, &m);
 	rt_rclose(r);
 	fuzz_assert(u != NULL, "written, not read back");
@@ -84,7 +84,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = out();
 	fuzz_assert(rt_mrc_write(f, v, n, &in) == 0, "the curve not written");
 	fclose(f);
-	r = rt_ropen(fuzz_path(1), RT_FMT_LINES, err, sizeof err);
+	r = rt_lopen(fuzz_path(1), err, sizeof err);
 	fuzz_assert(rt_mrc_read(r, &p, &m, &in2, err, sizeof err) == 0, "the curve: %s", err);
 	rt_rclose(r);
 	free(p);

@@ -27,7 +27,7 @@ fuzz_table_again(const struct rt_cache_table *t)
 	fuzz_assert(rt_cachetab_write(f, t) == 0, "the table not written");
 	if (fclose(f))
 		abort();
-	r = rt_ropen(fuzz_path(1), RT_FMT_LINES, err, sizeof err);
+	r = rt_lopen(fuzz_path(1), err, sizeof err);
 	fuzz_assert(r != NULL, "%s", err);
 	fuzz_assert(rt_cachetab_read(r, &u, err, sizeof err) == 0, "written, read back: %s", err);
 	rt_rclose(r);

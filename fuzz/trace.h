@@ -82,7 +82,7 @@ fuzz_read_trace(struct fuzz_trace *t, const char *path, int fmt, size_t maxbad)
 		return;
 	}
 	t->fmt = rt_rformat(r);
-	fuzz_assert(t->fmt > RT_FMT_AUTO && t->fmt < RT_FMT_LINES, "format %d", t->fmt);
+	fuzz_assert(t->fmt > RT_FMT_AUTO && t->fmt < RT_FMT_BINARY2, "format %d", t->fmt);
 	/* a few bytes can stand for millions of records (binary version 2
 	 * codes a run of predicted records as a count, gzip inflates): the
 	 * first FUZZ_MAXITEMS are kept and checked */

@@ -421,11 +421,10 @@ typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);
 struct rt_rdist;
 struct rt_rdist *rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn,
     rt_item_fn *event, void *ctx);
-/* The rt_item_fn of rt_foreach, ctx the rt_rdist: an event goes to
+/* rt_foreach_batch's function, ctx the rt_rdist: an event goes to
  * event(ctx, rec) once the accesses before it are measured.  0, or -1
  * out of memory (rt_rdist_error says more) or when event said so. */
-int rt_rdist_item(void *d, struct rt_rec *rec);
-int rt_rdist_batch(void *d, struct rt_rec *v, int n);	/* rt_foreach_batch's */
+int rt_rdist_batch(void *d, struct rt_rec *v, int n);
 uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
 /* The trace is partition p of a whole (its header says so): a sample at
  * rate 1/n, every access of it measured, the others in other partitions

@@ -19,7 +19,6 @@
 struct rt_evmap;
 struct rt_evmap *rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, int threec);
 void rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted);
-uint64_t rt_evmap_count(const struct rt_evmap *m);
 int rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title);
 void rt_evmap_free(struct rt_evmap *m);
 

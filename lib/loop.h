@@ -99,7 +99,6 @@ struct rt_loopm *rt_loopm_new(unsigned period, unsigned depth, size_t lookback, 
     int one, rt_term_fn *fn, void *ctx);	/* NULL: errno */
 int rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v);
 int rt_loopm_end(struct rt_loopm *m, FILE *f);
-size_t rt_loopm_nstreams(const struct rt_loopm *m);
 void rt_loopm_free(struct rt_loopm *m);
 
 /* The expander runs statements and hands their values to fn a buffer at

@@ -156,8 +156,6 @@ enum rt_fmt {
 	RT_FMT_MTV,	/* R 0x.. / W 0x.. / L file:line */
 	RT_FMT_ADDR,	/* one address a line */
 	RT_FMT_PIN,	/* Intel Pin's pinatrace */
-	RT_FMT_LINES,	/* not a trace: any text stream, read with rt_rgetline */
-	RT_FMT_BINARY1,	/* reftrace binary, written as version 1 */
 	RT_FMT_BINARY2	/* reftrace binary version 2, written not deflated */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */
@@ -169,6 +167,8 @@ const char *rt_fmt_name(int fmt);
  * an error that ends the stream.  rt_rerror says which, with file:line. */
 struct rt_reader;
 struct rt_reader *rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen);
+/* Any text stream, not a trace: read with rt_rgetline (below). */
+struct rt_reader *rt_lopen(const char *path, char *errbuf, size_t errlen);
 int rt_read(struct rt_reader *r, struct rt_rec *rec);
 /* The same without a copy: *pp points at the item, valid (and free to
  * change) until the next call. */
@@ -181,7 +181,7 @@ const char *rt_rerror(const struct rt_reader *r);
 int rt_rformat(const struct rt_reader *r);
 void rt_rclose(struct rt_reader *r);
 /* Streams other than traces (points, persistence, coordinates, series),
- * opened with RT_FMT_LINES: the next line without its newline, NULL at
+ * opened with rt_lopen: the next line without its newline, NULL at
  * the end or on an error (then rt_rerror is not empty).  rt_rbad formats
  * "path:line: reason" for the line last returned. */
 char *rt_rgetline(struct rt_reader *r, size_t *len);
@@ -231,7 +231,7 @@ typedef void rt_diag_fn(const char *msg, int fatal);
 int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
     rt_item_fn *fn, void *ctx, rt_diag_fn *diag);
 /* For a program that takes other streams too: a reader opened with
- * RT_FMT_LINES, nothing read from it yet (rt_rkind may have looked),
+ * rt_lopen, nothing read from it yet (rt_rkind may have looked),
  * made a trace reader of format fmt (RT_FMT_AUTO: detected): 0, or -1
  * with the reason in errbuf (the reader is still the caller's to close);
  * then rt_foreach's loop over it, with its return values. */

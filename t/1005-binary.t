@@ -1,10 +1,10 @@
 #!/bin/sh
 # The binary format's version 2 (reftrace(5)): a hand-worked file, round
 # trips of every bundled trace and of every reader's output, version 1
-# still read, block errors with their place, -k past a bad block, blocks
+# (never released) refused, block errors with their place, -k past a bad block, blocks
 # that decode alone, and the size against gzip -9 of the lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 32
 
 nrec() { grep -v -c '^#'; }
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
@@ -63,28 +63,21 @@ for x in "$D/dinero/bsort.din.gz" "$tmp/mix.txt" "$tmp/trad.txt" "$tmp/m.pin" "$
 	    "trfilter -b $x | trfilter" "trfilter $x"
 done
 
-# version 1 files: one written by the version 1 writer of main before
-# version 2 (t/data/v1: lackey objects, a region, marks, din flushes,
-# threads, locations, variables, seq gaps), and -O binary1
-check_same "a version 1 file still reads as it was written" \
-    "trfilter $D/v1/mixed.rtb" "zcat $D/v1/mixed.txt.gz"
-check_same "a version 1 file -> version 2 -> text: the same" \
-    "trfilter -b $D/v1/mixed.rtb | trfilter" "zcat $D/v1/mixed.txt.gz"
-check_same "-O binary1 writes version 1 as main did" \
-    "zcat $D/v1/mixed.txt.gz | trfilter -O binary1 | od -An -c" "od -An -c $D/v1/mixed.rtb"
-check_same "the version byte: 2, and 1 with -O binary1" \
-    "trfilter -b $tmp/h.txt | od -An -tu1 -j8 -N1; trfilter -O binary1 $tmp/h.txt | od -An -tu1 -j8 -N1" \
-    "printf '   2\n   1\n'"
-check_same "a version 1 trace of many blocks reads the same as version 2" \
-    "trfilter -O binary1 $tmp/fir2dim.txt | trfilter | cksum" "cksum <$tmp/fir2dim.txt"
+# version 1, written before 0.2 and never released: refused, alone or
+# after a version 2 file (a header, one block of one read)
+printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\003\0\0\0\001\0\0\0\010\040\004' >"$tmp/v1.rtb"
+check_fail "a version 1 file is refused, its version said" 1 \
+    "v1.rtb: binary trace version 1: written before 0.2; this reader knows 2" "trfilter $tmp/v1.rtb"
+check_fail "a version 1 file after a version 2 one: refused" 1 \
+    "binary trace version 1: written before 0.2; this reader knows 2" \
+    "trfilter -b $tmp/h.txt | cat - $tmp/v1.rtb | trfilter"
 
-# concatenated files, of both versions and deflated, read as one trace
-trfilter -O binary1 "$tmp/matmul-standard.txt" >"$tmp/m1.rtb"
+# concatenated files, deflated or not, read as one trace
 trfilter -O binary2 "$tmp/matmul-standard.txt" >"$tmp/m2.rtb"
 trfilter -b "$tmp/matmul-standard.txt" >"$tmp/mz.rtb"
-check_same "v1, v2 and deflated v2 files concatenated read as one trace" \
-    "cat $tmp/m1.rtb $tmp/m2.rtb $tmp/mz.rtb | trfilter" \
-    "trfilter $tmp/matmul-standard.txt $tmp/matmul-standard.txt $tmp/matmul-standard.txt"
+check_same "plain and deflated files concatenated read as one trace" \
+    "cat $tmp/m2.rtb $tmp/mz.rtb | trfilter" \
+    "trfilter $tmp/matmul-standard.txt $tmp/matmul-standard.txt"
 check "deflated blocks (-b) are smaller than plain ones (-O binary2) on matmul" \
     "test \$(wc -c <$tmp/mz.rtb) -lt \$(wc -c <$tmp/m2.rtb)"
 
@@ -139,46 +132,8 @@ check_fail "a truncated block: said, exit 1" 1 "cut.rtb: corrupt binary trace: t
 check_same "a truncated block: the blocks before it read" \
     "trfilter $tmp/cut.rtb 2>/dev/null || :" "head -c $b2 $F | trfilter"
 
-# version 1 reads a record's varints unchecked, p checked against the
-# block's end once an item: a corrupt last item of continuation bytes
-# reads up to 70 bytes past the block (seven varints of ten; 0x80s pass
-# every check on the way).  With the last block ending where the reader's
-# first read does (RT_IN_BUFSZ - 1 = 262143 bytes in), that was past the
-# buffer's 16 bytes of slack: ASan, told to fill fresh memory with 0x80
-# as stale heap could be, saw a heap-buffer-overflow.  Block 1 one read
-# (08: size follows; address zigzag 0x20 = 16, size 4), block 2 at byte
-# 27 a string definition (83, id 1, length) filling it to the last item
-# (7f: a fetch with every field, then nine 0x80, the rest past the end).
-leb() {	# an unsigned LEB128 varint as printf escapes
-	v=$1; s=
-	while [ "$v" -ge 128 ]; do s="$s\\$(printf %o $((v % 128 + 128)))"; v=$((v / 128)); done
-	printf '%s' "$s\\$(printf %o "$v")"
-}
-le32() { printf '\\%o\\%o\\%o\\%o' $(($1 % 256)) $(($1 / 256 % 256)) $(($1 / 65536 % 256)) $(($1 / 16777216)); }
-p2=$((262143 - 27 - 8)); L=$((p2 - 2 - 3 - 1 - 9))
-{
-	printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0'
-	printf "$(le32 3)$(le32 1)\010\040\004"
-	printf "$(le32 $p2)$(le32 2)\203\001$(leb $L)"
-	head -c "$L" /dev/zero | tr '\0' a
-	printf '\177'
-	head -c 9 /dev/zero | tr '\0' '\200'
-} >"$tmp/over.rtb"
-fill="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}malloc_fill_byte=128:max_malloc_fill_size=1048576"
-check "the file is 262143 bytes, block 2 ending it" "test \$(wc -c <$tmp/over.rtb) = 262143"
-check_fail "a v1 last item reading past its block: the block and its byte said, exit 1" 1 \
-    "over.rtb: corrupt binary trace: block 2 at byte 27: bad item" "$fill trfilter $tmp/over.rtb"
-check_same "the record before it read" "$fill trfilter $tmp/over.rtb 2>/dev/null || :" \
-    "printf '#reftrace trace 1 seq op addr size tid pc loc func var\n0 R 0x10 4 - - - - -\n'"
-check_fail "-k: version 1 cannot go on past a bad item: the same error, exit 1" 1 \
-    "over.rtb: corrupt binary trace: block 2 at byte 27: bad item" "$fill trfilter -k $tmp/over.rtb"
-
-# partitions: recorded in a version 2 header, and in version 1's
+# partitions: recorded in the header
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 2/4 -b -o "$tmp/p2.rtb" "$tmp/all.rtb"
-trfilter -P 2/4 -O binary1 -o "$tmp/q2.rtb" "$tmp/all.rtb"
 check_same "-P 2/4: a version 2 header with the partition (bytes 8-15)" \
     "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 2 6 2 0 0 4 0 0'"
-check_same "-P 2/4 -O binary1: a version 1 header with it" \
-    "od -An -tu1 -j8 -N8 $tmp/q2.rtb | tr -s ' '" "echo ' 1 6 2 0 0 4 0 0'"
-check_same "both hold the same records" "trfilter $tmp/p2.rtb" "trfilter $tmp/q2.rtb"

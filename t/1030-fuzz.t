@@ -6,9 +6,9 @@ plan 11
 
 # roundtrip: an event with an empty name (binary item 0x80, name id 0)
 # was written to text as '-' and read back as a mark named "-"
-printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\006\0\0\0\002\0\0\0\200\0\0\010 \004' >"$tmp/em.rtb"
+printf '\211RTB\r\n\032\n\002\0\0\0\0\0\0\0\006\0\0\0\002\0\0\0\002\0\0\0\004\0\0\0\0\0\0\0\360\030\0\0 \004' >"$tmp/em.rtb"
 check_same 'an empty event name: binary to text to binary, the same bytes' \
-    "trfilter '$tmp/em.rtb' | trfilter -O binary1 | od -c" "od -c '$tmp/em.rtb'"
+    "trfilter '$tmp/em.rtb' | trfilter -O binary2 | od -c" "od -c '$tmp/em.rtb'"
 check_same 'an empty event name: text to text, the same' \
     "trfilter '$tmp/em.rtb' | trfilter" "trfilter '$tmp/em.rtb'"
 check 'a mark named - is written %2D and read back as -' \
@@ -20,15 +20,15 @@ check_fail 'cachesim -E with no levels is a usage error' 2 '^cachesim: -E : want
 
 # trace-binary: a string defined with file id 2^30 - 1 (28 bytes) sized a
 # direct map of 4 GiB, written over: 26 s and 4 GB of memory for nothing
-printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\010\0\0\0\001\0\0\0\203\377\377\377\377\003\001x' >"$tmp/id.rtb"
+printf '\211RTB\r\n\032\n\002\0\0\0\0\0\0\0\010\0\0\0\001\0\0\0\001\0\0\0\007\0\0\0\0\0\0\0\363\377\377\377\377\003\001x' >"$tmp/id.rtb"
 lim='ulimit -v 1000000;'
 [ -n "${RT_SMALL:-}" ] && lim=	# make asan: ASan reserves more than that
 check_same 'a string of file id 2^30 - 1 takes no 4 GiB' "$lim trfilter '$tmp/id.rtb'" \
     "echo '#reftrace trace 1 seq op addr size tid pc loc func var'"
 # ids past the direct map are hashed: defined ones found, others corrupt
-printf '\211RTB\r\n\032\n\001\0\0\0\0\0\0\0\026\0\0\0\004\0\0\0\203\200\200\100\001a\203\201\200\100\001b\200\0\200\200\100\200\0\202\200\100' >"$tmp/ids.rtb"
+printf '\211RTB\r\n\032\n\002\0\0\0\0\0\0\0\026\0\0\0\004\0\0\0\004\0\0\0\022\0\0\0\0\0\0\0\363\363\360\360\200\200\100\001a\201\200\100\001b\0\200\200\100\0\202\200\100' >"$tmp/ids.rtb"
 check_fail 'a large file id defined is found, one not defined is a corrupt trace' 1 \
-    'ids.rtb: corrupt binary trace: block 1 at byte 16: bad item' \
+    'ids.rtb: corrupt binary trace: block 1 at byte 16: bad record' \
     "trfilter '$tmp/ids.rtb' >'$tmp/o'; st=\$?; grep -q '^#mark 0 a\$' '$tmp/o' && exit \$st"
 
 # trace-mtv: an escaped NUL (%00) in a name interned "a.c\0abg", whose hash

@@ -312,12 +312,6 @@ item(struct rt_rdist *d, const struct rt_rec *rec)
 }
 
 int
-rt_rdist_item(void *ctx, struct rt_rec *rec)
-{
-	return item(ctx, rec);
-}
-
-int
 rt_rdist_batch(void *ctx, struct rt_rec *v, int n)
 {
 	int i;

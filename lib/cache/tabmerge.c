@@ -209,7 +209,7 @@ rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err, size
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if ((r = rt_ropen(files[i], RT_FMT_LINES, err, errlen)) == NULL)
+		if ((r = rt_lopen(files[i], err, errlen)) == NULL)
 			goto out;
 		rc = rt_cachetab_read(r, t, err, errlen);
 		rt_rclose(r);

@@ -164,12 +164,6 @@ rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted)
 	*p = worse(*p, v);
 }
 
-uint64_t
-rt_evmap_count(const struct rt_evmap *m)
-{
-	return m->n;
-}
-
 int
 rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 {

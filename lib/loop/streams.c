@@ -166,12 +166,6 @@ rt_loopm_free(struct rt_loopm *m)
 	free(m);
 }
 
-size_t
-rt_loopm_nstreams(const struct rt_loopm *m)
-{
-	return m->n;
-}
-
 struct key { uint64_t key; int fetch; };
 
 static uint64_t

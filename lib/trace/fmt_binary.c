@@ -1,6 +1,6 @@
 /* fmt_binary.c: the reftrace binary trace (rtint.h has the layout),
- * decoded a batch at a time.  Version 1: blocks of delta and varint coded
- * items.  Version 2, written by default: each record predicted from the
+ * decoded a batch at a time.  Version 2 (version 1 was never released:
+ * it is refused): each record predicted from the
  * history of its instruction, as value-prediction trace compressors do
  * (Burtscher's VPC, TCgen): the pc from what followed the last record's
  * slot last time, the address from the slot's last address and stride,
@@ -63,14 +63,11 @@ struct model {
 
 struct dec {
 	int qerr;		/* an error met after the queued items */
-	int ver;		/* of the file header last met */
-	struct rt_rec prev;	/* v1: the block's running state; addr: of data */
-	uint64_t iaddr;		/* v1: the block's last fetch address */
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in r->buf */
 	uint64_t at, blkat;	/* stream offset of bend, of the block */
 	uint64_t nblk;		/* blocks begun */
-	/* v2: the block's streams (in r->buf or zbuf), its pending run */
+	/* the block's streams (in r->buf or zbuf), its pending run */
 	const unsigned char *c, *cend, *p, *pend;
 	uint64_t run;
 	struct model m;
@@ -167,6 +164,15 @@ part(struct rt_part *p, const unsigned char *h)
 	return h[9] > 63 || p->k >= p->n ? -1 : 0;
 }
 
+/* Why a header's version is refused: version 1 was written by 0.1's
+ * development only, never released. */
+static const char *
+verwhy(int ver)
+{
+	return ver == 1 ? "binary trace version 1: written before 0.2; this reader knows 2" :
+	    "binary trace of an unknown version; this reader knows 2";
+}
+
 static int
 open_binary(struct rt_reader *r)
 {
@@ -179,12 +185,10 @@ open_binary(struct rt_reader *r)
 		return -1;
 	}
 	h = r->buf + r->pos;
-	if (h[8] != 1 && h[8] != 2) {
-		snprintf(r->err, sizeof r->err, "%s: binary trace version %d, "
-		    "this reader knows 1 and 2", r->path, h[8]);
+	if (h[8] != RTB_VERSION) {
+		snprintf(r->err, sizeof r->err, "%s: %s", r->path, verwhy(h[8]));
 		return -1;
 	}
-	d->ver = h[8];
 	if (part(&r->part, (const unsigned char *)h) < 0) {
 		snprintf(r->err, sizeof r->err, "%s: corrupt binary trace: bad partition "
 		    "in the header", r->path);
@@ -225,42 +229,6 @@ varint(const unsigned char **pp, const unsigned char *end, uint64_t *v)
 	*v = x;
 	*pp = p;
 	return 0;
-}
-
-/* Unchecked LEB128, at most 10 bytes read: the caller checks p against
- * the block's end once per item.  A version 1 record starts at most at
- * the end (its byte h before it) and reads at most seven varints before
- * that check, so up to 70 bytes past the end: a corrupt last item of
- * continuation bytes (0x80 ones pass every check on the way) does.  The
- * block ends at most at buf[len], and the reader's buffer has
- * RT_IN_SLACK bytes after that. */
-#define FASTVAR_MAX 10
-#define V1_OVERREAD (7 * FASTVAR_MAX)
-_Static_assert(V1_OVERREAD <= RT_IN_SLACK, "a v1 record reads past the input's slack");
-
-static inline uint64_t
-fastvar(const unsigned char **pp)
-{
-	const unsigned char *p = *pp;
-	uint64_t x = p[0];
-	int i;
-
-	if (x < 0x80) {
-		*pp = p + 1;
-		return x;
-	}
-	x &= 0x7f;
-	if (p[1] < 0x80) {
-		*pp = p + 2;
-		return x | (uint64_t)p[1] << 7;
-	}
-	for (i = 1; i < FASTVAR_MAX; i++) {
-		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (p[i] < 0x80)
-			break;
-	}
-	*pp = p + i + 1;
-	return x;
 }
 
 static uint64_t
@@ -357,23 +325,13 @@ setmap(struct rt_reader *r, struct idmap *m, uint64_t fileid, uint32_t id)
 	return 0;
 }
 
-/* The running state at the start of a block, where deltas restart. */
-static void
-restart(struct rt_rec *prev, uint64_t *iaddr)
-{
-	memset(prev, 0, sizeof *prev);
-	*iaddr = 0;
-	prev->seq = UINT64_MAX;	/* so that seq 0 needs no delta */
-	prev->tid = RT_NOTID;
-}
-
 static uint32_t
 le32(const unsigned char *h)
 {
 	return h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24;
 }
 
-/* v2: the payload of the block at h (its header), inflated if need be,
+/* The payload of the block at h (its header), inflated if need be,
  * as the block's two streams: 1, BADITEM, or RT_EIO (no memory). */
 static int
 streams(struct rt_reader *r, struct dec *d, const unsigned char *h)
@@ -423,7 +381,7 @@ block(struct rt_reader *r, struct dec *d)
 {
 	const unsigned char *h;
 	uint32_t plen, count;
-	size_t hl;
+	size_t hl = RTB2_BLKHDR;
 	int k;
 
 	r->pos = d->bend;
@@ -436,13 +394,11 @@ block(struct rt_reader *r, struct dec *d)
 			break;
 		if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN)
 			return cut(r, "truncated file header");
-		if (r->buf[r->pos + 8] != 1 && r->buf[r->pos + 8] != 2)
-			return corrupt(r, "a header of an unknown version");
-		d->ver = r->buf[r->pos + 8];
+		if (r->buf[r->pos + 8] != RTB_VERSION)
+			return rt_in_fail(r, "%s", verwhy(r->buf[r->pos + 8]));
 		r->pos += RTB_HDRLEN;
 		d->at += RTB_HDRLEN;
 	}
-	hl = d->ver == 1 ? 8 : RTB2_BLKHDR;
 	if (rt_in_need(r, hl) < hl)
 		return cut(r, "truncated block header");
 	h = (const unsigned char *)r->buf + r->pos;
@@ -452,7 +408,7 @@ block(struct rt_reader *r, struct dec *d)
 		return corrupt(r, "bad block header");
 	/* runs of predicted records cost a byte or two for any count: a
 	 * count past what a block holds is refused before it is decoded */
-	if (d->ver == 2 && count > RTB2_BLOCK_ITEMS)
+	if (count > RTB2_BLOCK_ITEMS)
 		return corrupt(r, "a block of more than 262144 items");
 	if (rt_in_need(r, hl + (size_t)plen) < hl + (size_t)plen)
 		return cut(r, "truncated block");
@@ -463,10 +419,6 @@ block(struct rt_reader *r, struct dec *d)
 	d->at += hl + plen;
 	d->bend = r->pos + plen;
 	d->bleft = count;
-	if (d->ver == 1) {
-		restart(&d->prev, &d->iaddr);
-		return 1;
-	}
 	if ((k = streams(r, d, h)) == BADITEM)
 		return badblock(r, d, "bad block header or deflate data");
 	return k;
@@ -493,7 +445,7 @@ putrec(struct rt_rec *rec, uint64_t seq, uint64_t addr, uint64_t size, uint64_t 
 
 #define NEXT(v) do { if (varint(&p, end, &(v))) return BADITEM; } while (0)
 
-/* An item that is not a record, h its version 1 byte, its fields at *pp:
+/* An item that is not a record, h its RTB_ number, its fields at *pp:
  * 1 with an event in *rec, 0 after a definition, BADITEM if it is
  * corrupt, RT_EIO when memory ran out (or a corrupt id: setmap).  seq: the last record's seq, the event's
  * seq - 1 after one. */
@@ -568,88 +520,6 @@ item(struct rt_reader *r, struct dec *d, unsigned h, const unsigned char **pp,
 	}
 }
 #undef NEXT
-
-/* Decode up to a batch of items of the current version 1 block into
- * r->q, with the block's running state in locals.  Returns the count, -3
- * after definitions only, or an error. */
-static int
-batch1(struct rt_reader *r, struct dec *d)
-{
-	const unsigned char *p, *end;
-	uint64_t v, a, seq, addr, size, pc, iaddr;
-	uint32_t tid, loc, var;
-	unsigned h;
-	int k, n = 0;
-	uint32_t left;
-	struct rt_rec *pv = &d->prev, *q = r->q;
-
-	p = (const unsigned char *)r->buf + r->pos;
-	end = (const unsigned char *)r->buf + d->bend;
-	seq = pv->seq, addr = pv->addr, size = pv->size, pc = pv->pc;
-	tid = pv->tid, loc = pv->loc, var = pv->var, iaddr = d->iaddr;
-	/* the state in locals: stores to the queue cannot clobber them */
-	for (left = d->bleft; left > 0 && n < RT_IN_QLEN;) {
-		if (p >= end)
-			goto bad;
-		h = *p++;
-		left--;
-		if (h < 0x80) {
-			seq++;
-			if (h & RTB_SEQ)
-				seq += unzig(fastvar(&p));
-			/* fetches and data each delta against their own last;
-			 * a fetch's pc is its address unless said otherwise */
-			v = unzig(fastvar(&p));
-			if ((h & 3) == RT_IFETCH)
-				a = pc = iaddr += v;
-			else
-				a = addr += v;
-			if (h & (RTB_SIZE | RTB_PC | RTB_TID | RTB_LOC)) {
-				if (h & RTB_SIZE && (size = fastvar(&p)) > RT_MAXSIZE)
-					goto bad;
-				if (h & RTB_TID) {
-					v = fastvar(&p);
-					if (v > RT_NOTID)
-						goto bad;
-					tid = v ? (uint32_t)(v - 1) : RT_NOTID;
-				}
-				if (h & RTB_LOC) {
-					v = fastvar(&p);
-					if (mapid(&d->lmap, v, &loc))
-						goto bad;
-					v = fastvar(&p);
-					if (mapid(&d->smap, v, &var))
-						goto bad;
-				}
-				if (h & RTB_PC)
-					pc += unzig(fastvar(&p));
-			}
-			if (p > end || rt_wraps(a, size))
-				goto bad;
-			putrec(&q[n++], seq, a, size, pc, tid, loc, var, h & 3);
-			continue;
-		}
-		if ((k = item(r, d, h, &p, end, &seq, &q[n])) == BADITEM)
-			goto bad;
-		if (k < 0)
-			goto fail;
-		n += k;
-	}
-	pv->seq = seq, pv->addr = addr, pv->size = size, pv->pc = pc;
-	pv->tid = tid, pv->loc = loc, pv->var = var, d->iaddr = iaddr;
-	d->bleft = left;
-	r->pos = (const char *)p - r->buf;
-	return n ? n : -3;
-bad:
-	badblock(r, d, "bad item");
-	r->eof = 2;	/* version 1 ends at a bad item (reftrace(5)) */
-fail:
-	if (n > 0) {	/* hand out what was good, then the error */
-		d->qerr = RT_EIO;
-		return n;
-	}
-	return RT_EIO;
-}
 
 #define NEXT(v) do { if (varint(&p, pend, &(v))) goto bad; } while (0)
 
@@ -808,7 +678,7 @@ read_binary(struct rt_reader *r)
 		while (d->bleft == 0)
 			if ((n = block(r, d)) <= 0)
 				return n;
-		n = d->ver == 1 ? batch1(r, d) : batch2(r, d);
+		n = batch2(r, d);
 	} while (n == -3);	/* a batch of definitions only */
 	return n;
 }
@@ -821,16 +691,13 @@ struct buf {
 };
 
 struct enc {
-	int ver;		/* 1 or 2 */
-	int deflate;		/* v2: deflate the blocks */
-	struct buf blk;		/* v1: the payload; v2: the residual stream */
-	struct buf ctl;		/* v2: the control stream */
+	int deflate;		/* deflate the blocks */
+	struct buf blk;		/* the residual stream */
+	struct buf ctl;		/* the control stream */
 	uint32_t bcount;
-	struct rt_rec prev;	/* v1; addr: the last data address */
-	uint64_t iaddr;		/* v1: the last fetch address */
-	struct model m;		/* v2 */
-	uint64_t run;		/* v2: records as predicted, not yet in ctl */
-	struct buf z;		/* v2: a deflated block */
+	struct model m;
+	uint64_t run;		/* records as predicted, not yet in ctl */
+	struct buf z;		/* a deflated block */
 	unsigned char *sdone, *ldone;	/* ids already defined in the stream */
 	uint32_t nsdone, nldone;
 };
@@ -875,7 +742,7 @@ room(struct rt_writer *w, struct buf *b, size_t n)
 	return b->len + n <= b->cap ? 0 : bufgrow(w, b, n);
 }
 
-/* v2: the pending run into the control stream. */
+/* The pending run into the control stream. */
 static int
 flushrun(struct rt_writer *w, struct enc *e)
 {
@@ -897,19 +764,16 @@ flushrun(struct rt_writer *w, struct enc *e)
 	return 0;
 }
 
-/* An item's first byte (version 1's numbering), then room for n bytes
+/* An item's first byte (its RTB_ number), then room for n bytes
  * of its fields at e->blk. */
 static int
 itemstart(struct rt_writer *w, struct enc *e, unsigned h, size_t n)
 {
-	struct buf *b = &e->blk;
+	struct buf *b = &e->ctl;
 
-	if (e->ver == 2) {
-		if (flushrun(w, e))
-			return -1;
-		b = &e->ctl;
-		h += RTB2_ITEM;
-	}
+	if (flushrun(w, e))
+		return -1;
+	h += RTB2_ITEM;
 	if (room(w, b, 1))
 		return -1;
 	b->b[b->len++] = (unsigned char)h;
@@ -943,20 +807,10 @@ endblock(struct rt_writer *w, struct enc *e)
 	size_t plen = e->blk.len, raw;
 	uLongf zn;
 
-	if (e->ver == 2 && flushrun(w, e))
+	if (flushrun(w, e))
 		return -1;
 	if (e->bcount == 0)
 		return 0;
-	if (e->ver == 1) {
-		le32put(h, (uint32_t)e->blk.len);
-		le32put(h + 4, e->bcount);
-		if (rt_out(w, h, 8) || rt_out(w, e->blk.b, e->blk.len))
-			return -1;
-		e->blk.len = 0;
-		e->bcount = 0;
-		restart(&e->prev, &e->iaddr);
-		return 0;
-	}
 	raw = e->ctl.len + e->blk.len;
 	le32put(h + 4, e->bcount);
 	le32put(h + 8, (uint32_t)e->ctl.len);
@@ -1067,16 +921,14 @@ defloc(struct rt_writer *w, struct enc *e, uint32_t id)
 }
 
 static int
-open_enc(struct rt_writer *w, int ver, int deflate)
+open_enc(struct rt_writer *w, int deflate)
 {
 	struct enc *e;
 
 	if ((e = calloc(1, sizeof *e)) == NULL)
 		return rt_out_fail(w, ENOMEM);
-	e->ver = ver;
 	e->deflate = deflate;
-	restart(&e->prev, &e->iaddr);
-	if (ver == 2 && model_start(&e->m)) {
+	if (model_start(&e->m)) {
 		free(e);
 		return rt_out_fail(w, ENOMEM);
 	}
@@ -1085,21 +937,15 @@ open_enc(struct rt_writer *w, int ver, int deflate)
 }
 
 static int
-open_enc1(struct rt_writer *w)
-{
-	return open_enc(w, 1, 0);
-}
-
-static int
 open_enc2(struct rt_writer *w)
 {
-	return open_enc(w, 2, 0);
+	return open_enc(w, 0);
 }
 
 static int
 open_encz(struct rt_writer *w)
 {
-	return open_enc(w, 2, 1);
+	return open_enc(w, 1);
 }
 
 /* The stream's first bytes: the file header. */
@@ -1108,12 +954,11 @@ start(struct rt_writer *w)
 {
 	unsigned char hdr[RTB_HDRLEN] = { 0 };
 	const struct rt_part *p = &w->part;
-	const struct enc *e = w->st;
 	int i;
 
 	w->started = 1;
 	memcpy(hdr, RTB_MAGIC, 8);
-	hdr[8] = (unsigned char)e->ver;
+	hdr[8] = RTB_VERSION;
 	if (p->n) {	/* rt_wpart saw that it fits */
 		hdr[9] = (unsigned char)__builtin_ctzll(p->bytes);
 		for (i = 0; i < 3; i++) {
@@ -1124,7 +969,7 @@ start(struct rt_writer *w)
 	return rt_out(w, hdr, sizeof hdr);
 }
 
-/* An event (mark, region, object, flush, invalidate), either version;
+/* An event (mark, region, object, flush, invalidate);
  * seq is the last record's seq, the event's seq - 1 after. */
 static int
 event(struct rt_writer *w, struct enc *e, const struct rt_rec *r, uint64_t *seq)
@@ -1153,67 +998,6 @@ event(struct rt_writer *w, struct enc *e, const struct rt_rec *r, uint64_t *seq)
 		p = putvar(p, r->elem);
 	*seq = r->seq - 1;
 	e->blk.len = p - e->blk.b;
-	return 0;
-}
-
-static int
-write_v1(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
-{
-	unsigned char *p, *h;
-	struct rt_rec *pv = &e->prev;
-	uint64_t base;
-
-	if (e->bcount >= RTB_BLOCK_ITEMS || e->blk.len >= (4u << 20)) {
-		if (endblock(w, e))
-			return -1;
-	}
-	if (r->kind != RT_ACCESS)
-		return event(w, e, r, &pv->seq);
-	if ((r->loc != pv->loc || r->var != pv->var) &&
-	    (defloc(w, e, r->loc) || defstr(w, e, r->var)))
-		return -1;
-	if (room(w, &e->blk, 64))
-		return -1;
-	h = p = e->blk.b + e->blk.len;
-	*p++ = r->op & 3;
-	if (r->seq != pv->seq + 1) {
-		*h |= RTB_SEQ;
-		p = putvar(p, zig(r->seq - (pv->seq + 1)));
-	}
-	/* fetches and data each delta against their own last address */
-	if ((r->op & 3) == RT_IFETCH)
-		p = putvar(p, zig(r->addr - e->iaddr));
-	else
-		p = putvar(p, zig(r->addr - pv->addr));
-	if (r->size != pv->size) {
-		*h |= RTB_SIZE;
-		p = putvar(p, r->size);
-	}
-	if (r->tid != pv->tid) {
-		*h |= RTB_TID;
-		p = putvar(p, r->tid == RT_NOTID ? 0 : (uint64_t)r->tid + 1);
-	}
-	if (r->loc != pv->loc || r->var != pv->var) {
-		*h |= RTB_LOC;
-		p = putvar(p, r->loc);
-		p = putvar(p, r->var);
-	}
-	/* a fetch's pc is its address unless said otherwise */
-	base = (r->op & 3) == RT_IFETCH ? r->addr : pv->pc;
-	if (r->pc != base) {
-		*h |= RTB_PC;
-		p = putvar(p, zig(r->pc - base));
-	}
-	e->blk.len = p - e->blk.b;
-	e->bcount++;
-	if ((r->op & 3) == RT_IFETCH) {
-		uint64_t a = pv->addr;
-
-		*pv = *r;
-		e->iaddr = r->addr;
-		pv->addr = a;
-	} else
-		*pv = *r;
 	return 0;
 }
 
@@ -1305,7 +1089,7 @@ write_binary(struct rt_writer *w, const struct rt_rec *r)
 
 	if (!w->started && start(w))
 		return -1;
-	return e->ver == 1 ? write_v1(w, e, r) : write_v2(w, e, r);
+	return write_v2(w, e, r);
 }
 
 static int
@@ -1325,10 +1109,9 @@ wclose_binary(struct rt_writer *w)
 	return k ? -1 : 0;
 }
 
-/* "binary" reads both versions and writes version 2, each block deflated
- * where that makes it smaller; "binary2" writes version 2 not deflated
- * (the fastest to write), "binary1" version 1 (for readers older than
- * version 2).  Detection finds "binary" only. */
+/* "binary" writes each block deflated where that makes it smaller;
+ * "binary2" writes them not deflated (the fastest to write).  Detection
+ * finds "binary" only. */
 static int
 never(const struct rt_sniff *s)
 {
@@ -1341,14 +1124,6 @@ const struct rt_format rt_fmt_binary = {
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
 	.wopen = open_encz, .write = write_binary, .wclose = wclose_binary,
-	.part = 2,
-};
-
-const struct rt_format rt_fmt_binary1 = {
-	.name = "binary1", .sure = 1, .sniff = never,
-	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
-	.close = close_binary,
-	.wopen = open_enc1, .write = write_binary, .wclose = wclose_binary,
 	.part = 2,
 };
 

@@ -13,7 +13,7 @@
  * place, rt_fmt_parse finds it by name and detection asks its sniff. */
 extern const struct rt_format rt_fmt_text, rt_fmt_binary, rt_fmt_lackey,
     rt_fmt_gleipnir, rt_fmt_din, rt_fmt_mtv, rt_fmt_addr, rt_fmt_pin,
-    rt_fmt_binary1, rt_fmt_binary2;
+    rt_fmt_binary2;
 static const struct rt_format *const formats[] = {
 	[RT_FMT_AUTO] = NULL,		/* "auto": detection chooses */
 	[RT_FMT_TEXT] = &rt_fmt_text,
@@ -24,8 +24,6 @@ static const struct rt_format *const formats[] = {
 	[RT_FMT_MTV] = &rt_fmt_mtv,
 	[RT_FMT_ADDR] = &rt_fmt_addr,
 	[RT_FMT_PIN] = &rt_fmt_pin,
-	[RT_FMT_LINES] = NULL,		/* not a trace: rt_rgetline reads it */
-	[RT_FMT_BINARY1] = &rt_fmt_binary1,	/* binary, written as version 1 */
 	[RT_FMT_BINARY2] = &rt_fmt_binary2,	/* binary version 2, not deflated */
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
@@ -259,6 +257,18 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 	if (recognised != NULL)
 		recognised(r);
 	return 0;
+}
+
+/* A stream that is not a trace yet: rt_rgetline reads it, rt_rtrace may
+ * make it one. */
+struct rt_reader *
+rt_lopen(const char *path, char *errbuf, size_t errlen)
+{
+	struct rt_reader *r;
+
+	if ((r = rt_in_open(path, errbuf, errlen)) != NULL)
+		r->fmt = RT_FMT_AUTO;
+	return r;
 }
 
 struct rt_reader *

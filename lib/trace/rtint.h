@@ -5,9 +5,8 @@
 
 #include "reftrace.h"
 
-/* The binary format: a 16-byte file header, then blocks.  Version 1:
- * u32le payload bytes, u32le item count, payload.  Version 2: u32le
- * payload bytes (as stored), item count, control stream bytes, residual
+/* The binary format: a 16-byte file header, then blocks.  Version 2
+ * (version 1, never released, is refused): u32le payload bytes (as stored), item count, control stream bytes, residual
  * stream bytes and flags (RTB2_DEFLATE), then the payload: the two
  * streams, or their deflate (zlib) where the flag says so.  Every block
  * restarts its state so it decodes from its own bytes plus the string and
@@ -16,21 +15,14 @@
 /* Header bytes: magic (8), version (1), then the partition (rt_part):
  * log2 of its bytes (1), k and n (u24le each); all zero: none, as in
  * files written before partitions were recorded. */
-#define RTB_VERSION 2		/* the one written unless asked otherwise */
+#define RTB_VERSION 2		/* the one read and written */
 #define RTB_HDRLEN 16
-#define RTB_BLOCK_ITEMS 65536
 #define RTB_MAXPAYLOAD (64u << 20)
 #define RTB2_BLKHDR 20
 #define RTB2_DEFLATE 1		/* block flag: the payload is deflated */
 #define RTB2_BLOCK_ITEMS (1u << 18)	/* items a version 2 block holds at most */
 
-/* Item header bytes.  Below 0x80: an access, op in the low two bits. */
-#define RTB_SEQ 0x04	/* seq is not previous + 1: zigzag delta follows */
-#define RTB_SIZE 0x08	/* size differs: varint follows */
-#define RTB_PC 0x10	/* pc differs from the previous pc (for a fetch: from its
-			 * address): zigzag delta follows, after tid and loc */
-#define RTB_TID 0x20	/* tid differs: varint tid+1 (0 = unknown) */
-#define RTB_LOC 0x40	/* loc or var differs: two varints follow */
+/* Items that are not records (written RTB2_ITEM + their number). */
 #define RTB_MARK 0x80
 #define RTB_REGION 0x81
 #define RTB_OBJECT 0x82
@@ -53,7 +45,7 @@
 #define RTB2_RUN 0x80	/* 0x80-0xee: 1-111 records as predicted */
 #define RTB2_LONGRUN 0xef	/* a varint count of records as predicted
 				 * follows in the control stream */
-#define RTB2_ITEM 0x70	/* 0xf0-0xf7: item 0x80-0x87 of version 1, its
+#define RTB2_ITEM 0x70	/* 0xf0-0xf7: item 0x80-0x87 above, its
 			 * fields in the residual stream */
 
 /* The text format's first line. */

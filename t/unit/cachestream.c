@@ -25,7 +25,7 @@ main(int argc, char *argv[])
 		fprintf(stderr, "usage: cachestream cache|hist|mrc file\n");
 		return 2;
 	}
-	if ((r = rt_ropen(argv[2], RT_FMT_LINES, err, sizeof err)) == NULL) {
+	if ((r = rt_lopen(argv[2], err, sizeof err)) == NULL) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}

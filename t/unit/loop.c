@@ -106,7 +106,7 @@ expandfile(const char *path, struct got *g)
 	char err[1024];
 	int k = -1, rc = 0;
 
-	if ((r = rt_ropen(path, RT_FMT_LINES, err, sizeof err)) == NULL)
+	if ((r = rt_lopen(path, err, sizeof err)) == NULL)
 		return -1;
 	if ((lr = rt_loopr_open(r, err, sizeof err)) != NULL &&
 	    (x = rt_expander_new(take, g)) != NULL) {
@@ -167,7 +167,7 @@ readerr(const char *path, const char *text)
 
 	if ((f = fopen(path, "w")) == NULL || fputs(text, f) == EOF || fclose(f))
 		return "cannot write";
-	if ((r = rt_ropen(path, RT_FMT_LINES, msg, sizeof msg)) == NULL)
+	if ((r = rt_lopen(path, msg, sizeof msg)) == NULL)
 		return msg;
 	if ((lr = rt_loopr_open(r, msg, sizeof msg)) == NULL) {
 		rt_rclose(r);
