@@ -128,7 +128,7 @@ run(struct rt_ens *e, const struct rt_cache_cfg *icache, int incl, int threec, i
 	int k;
 
 	if ((k = rt_ens_build(e, icache, incl, 1, threec, observed, why, sizeof why)) != 0) {
-		fuzz_assert(k == -1 && *why, "a small ensemble not built: %d %s", k, why);
+		fuzz_assert(k == RT_EUSAGE && *why, "a small ensemble not built: %d %s", k, why);
 		return;
 	}
 	files[0] = (char *)trace();
@@ -136,7 +136,7 @@ run(struct rt_ens *e, const struct rt_cache_cfg *icache, int incl, int threec, i
 		k = rt_ens_foresee(e, files, 1, RT_FMT_TEXT, 0, diag, tmp, sizeof tmp, why,
 		    sizeof why);
 		fuzz_assert(*tmp == '\0', "a file named was spooled");
-		if (k == -2)
+		if (k == RT_EUSAGE)
 			return;	/* cannot be foreseen together: a usage error */
 		fuzz_assert(k == 0, "the future of the fixed trace: %s", why);
 	}
