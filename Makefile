@@ -55,14 +55,15 @@ t/unit/%: t/unit/%.c $(LIBS)
 # terms of coboundaries kept (not 2^25, past which columns are replayed)
 # and short runs spilled once 8 are open (not 1024): t/1700 checks that
 # the cuts, the replays and the spills change nothing.
-t/unit/persist-seg64: cmd/persist.c lib/topo/ph.c $(LIBS)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 $(LDFLAGS) -o $@ cmd/persist.c lib/topo/ph.c $(LIBS) $(LDLIBS)
+PHSRC = lib/topo/ph.c lib/topo/phcob.c lib/topo/phcol.c lib/topo/phkeep.c
+t/unit/persist-seg64: cmd/persist.c $(PHSRC) lib/topo/phint.h $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
 
 # persist that sleeps 200 us after finding an emergent pair, where a
 # column reduced ahead on one thread meets the commits of the other: t/1700
 # checks that two threads still give the stream one thread writes.
-t/unit/persist-slowemergent: cmd/persist.c lib/topo/ph.c $(LIBS)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DEMERGENT_DELAY=200 $(LDFLAGS) -o $@ cmd/persist.c lib/topo/ph.c $(LIBS) $(LDLIBS)
+t/unit/persist-slowemergent: cmd/persist.c $(PHSRC) lib/topo/phint.h $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DEMERGENT_DELAY=200 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
 PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)

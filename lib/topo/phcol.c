@@ -1,0 +1,383 @@
+/* phcol.c: a working column of the reduction (ph.c): the heap of its
+ * terms, the kept runs added to it read by cursors, and the radix sort. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phint.h"
+
+void *
+rt_ph_aalloc(struct arena *a, size_t n)
+{
+	size_t sz;
+
+	n = n == 0 ? 16 : (n + 15) & ~(size_t)15;
+	if ((size_t)(a->end - a->at) < n) {
+		if (rt_grow(&a->chunk, &a->capchunk, a->nchunk + 1, sizeof *a->chunk))
+			return NULL;
+		sz = n > CHUNK ? n : CHUNK;
+		if ((a->chunk[a->nchunk] = malloc(sz)) == NULL)
+			return NULL;
+		a->at = a->chunk[a->nchunk++];
+		a->end = a->at + sz;
+	}
+	a->at += n;
+	return a->at - n;
+}
+
+void
+rt_ph_afree(struct arena *a)
+{
+	while (a->nchunk > 0)
+		free(a->chunk[--a->nchunk]);
+	free(a->chunk);
+	memset(a, 0, sizeof *a);
+}
+
+/* The terms [from, to) times f written to o: the end of what it wrote. */
+struct hentry *
+rt_ph_scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
+    const struct hentry *to, uint32_t f)
+{
+	for (; from < to; from++, o++) {
+		*o = *from;
+		o->coef = scaled(x, from, f);
+	}
+	return o;
+}
+
+/* Trade two buffers of terms and their capacities. */
+void
+rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb)
+{
+	struct hentry *t = *a;
+	size_t n = *ca;
+
+	*a = *b;
+	*ca = *cb;
+	*b = t;
+	*cb = n;
+}
+
+/* Sort terms stably by key (bydiam 0) or by the bits of the diameter (1:
+ * a nonnegative float orders as its bits), LSD radix with 11-bit digits
+ * over the bits that differ among them only: keys below 2^33 take three
+ * passes, and the diameters of windows (small integers, whose floats
+ * differ in 11 bits) one.  The counts of every digit come from one pass. */
+#define RBITS 11
+#define RBUCKETS (1 << RBITS)
+static uint32_t
+fbits(float f)
+{
+	uint32_t u;
+
+	if (f == 0)
+		return 0;	/* -0 too */
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static uint64_t
+rval(const struct hentry *e, int bydiam)
+{
+	return bydiam ? fbits(e->diam) : e->key;
+}
+
+int
+rt_ph_rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam)
+{
+	struct hentry *src = a, *dst, *t;
+	size_t i;
+	uint64_t or = 0, and = ~(uint64_t)0, v;
+	uint32_t *cnt, sum, o;
+	int d, nd, lo;
+
+	for (i = 0; i < n; i++) {
+		v = rval(&a[i], bydiam);
+		or |= v;
+		and &= v;
+	}
+	if ((v = or ^ and) == 0)
+		return 0;	/* all alike */
+	lo = __builtin_ctzll(v);
+	nd = (64 - __builtin_clzll(v) - lo + RBITS - 1) / RBITS;
+	if (rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b))
+		return -1;
+	if (sc->cnt == NULL && (sc->cnt = malloc(6 * RBUCKETS * sizeof *sc->cnt)) == NULL)
+		return -1;
+	memset(sc->cnt, 0, (size_t)nd * RBUCKETS * sizeof *sc->cnt);
+	for (i = 0; i < n; i++) {
+		v = rval(&a[i], bydiam) >> lo;
+		for (d = 0; d < nd; d++, v >>= RBITS)
+			sc->cnt[d * RBUCKETS + (v & (RBUCKETS - 1))]++;
+	}
+	dst = sc->b;
+	for (d = 0; d < nd; d++) {
+		int shift = lo + d * RBITS;
+
+		cnt = sc->cnt + d * RBUCKETS;
+		for (sum = 0, i = 0; i < RBUCKETS; i++) {
+			o = cnt[i];
+			cnt[i] = sum;
+			sum += o;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[rval(&src[i], bydiam) >> shift & (RBUCKETS - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)		/* an odd number of passes: back, the */
+		memcpy(a, src, n * sizeof *src);	/* copy stays the thread's */
+	return 0;
+}
+
+/* Sum the heap's equal terms and drop the zeros, the terms left in
+ * increasing key order (the heap order lost).  A working coboundary
+ * holds terms many times over, which a pop at a time sums at a cache miss
+ * per level; sorting streams through memory, where a hash table of a heap
+ * of millions of terms misses the cache at every term. */
+static int
+hsum(struct wk *w, struct hentry *h, size_t *np)
+{
+	size_t i, n = *np, o;
+
+	if (rt_ph_rsort(w->sc, h, n, 0))
+		return -1;
+	for (o = 0, i = 0; i < n;) {
+		struct hentry e = h[i];
+		uint64_t c = h[i++].coef;
+
+		while (i < n && h[i].key == e.key)
+			c += h[i++].coef;
+		if ((e.coef = pmod(w->x, c)) != 0)
+			h[o++] = e;
+	}
+	*np = o;
+	return 0;
+}
+
+/* hsum, then the heap order again (bottom up), when the heap has grown
+ * four times since it was last compacted: memory that a heap of repeated
+ * terms would take, for little time. */
+int
+rt_ph_compact(struct wk *w)
+{
+	size_t i;
+
+	if (hsum(w, w->heap, &w->nheap))
+		return -1;
+	for (i = w->nheap / 4 + 1; i-- > 0;)
+		siftdown(w->heap, w->nheap, i);
+	w->compactat = 4 * w->nheap > COMPACT ? 4 * w->nheap : COMPACT;
+	return 0;
+}
+
+static struct hentry
+hpop(struct wk *w)
+{
+	struct hentry top = w->heap[0];
+
+	if (--w->nheap > 0) {
+		w->heap[0] = w->heap[w->nheap];
+		siftdown(w->heap, w->nheap, 0);
+	}
+	return top;
+}
+
+/* The working coboundary is the heap (the column's own coboundary and
+ * replayed ones) and the kept coboundaries added to it, each a run in
+ * filtration order read by a cursor; the cursors are a binary heap by
+ * their next terms.  An addition of a kept column costs a cursor, and a
+ * term is touched only when the pivot search reaches it, where pushing
+ * every kept term onto the heap, then sorting and popping them, was most
+ * of persist's time. */
+static int
+cearlier(const struct cursor *a, const struct cursor *b)
+{
+	return earlier(a->diam, a->key, b->diam, b->key);
+}
+
+static void
+csiftdown(struct wk *w, size_t i)
+{
+	struct cursor *h = w->cur, last = h[i];
+	size_t c, n = w->ncur;
+
+	for (;;) {
+		if ((c = 2 * i + 1) >= n)
+			break;
+		if (c + 1 < n && cearlier(&h[c + 1], &h[c]))
+			c++;
+		if (!cearlier(&h[c], &last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = last;
+}
+
+
+int
+rt_ph_cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t f)
+{
+	struct cursor e = { 0, 0, f, at, end };
+	size_t i, up;
+
+	if (at == end)
+		return 0;
+	e.key = at->key;
+	e.diam = at->diam;
+	if (rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
+		return -1;
+	for (i = w->ncur++; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if (!cearlier(&e, &w->cur[up]))
+			break;
+		w->cur[i] = w->cur[up];
+	}
+	w->cur[i] = e;
+	return w->ncur >= w->spillat ? rt_ph_spill(w, 1) : 0;
+}
+
+/* The top cursor's term, taken: its coefficient times the cursor's
+ * factor, not reduced mod p (below 2^32: wnext sums them in 64 bits and
+ * reduces once a term, not a division for every cursor's term). */
+static uint64_t
+cpop(struct wk *w)
+{
+	struct cursor *t = &w->cur[0];
+	uint64_t coef = (uint64_t)t->at->coef * t->f;
+
+	if (++t->at == t->end) {
+		if (--w->ncur == 0)
+			return coef;
+		w->cur[0] = w->cur[w->ncur];
+	} else {
+		t->key = t->at->key;
+		t->diam = t->at->diam;
+	}
+	csiftdown(w, 0);
+	return coef;
+}
+
+/* Sum a working coboundary's equal terms and drop the zeros, the terms
+ * left in filtration order (by key, summed, the order reversed, then
+ * stably by diameter): a run like a kept one. */
+int
+rt_ph_sortrun(struct wk *w, struct hentry *h, size_t *np)
+{
+	size_t i, n;
+
+	if (hsum(w, h, np))
+		return -1;
+	for (n = *np, i = 0; i < n / 2; i++) {
+		struct hentry e = h[i];
+
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = e;
+	}
+	return rt_ph_rsort(w->sc, h, n, 1);
+}
+
+void
+rt_ph_spfree(struct wk *w)
+{
+	while (w->nsp > 0)
+		free(w->sp[--w->nsp]);
+}
+
+/* Gather what is left of the runs shorter than SHORT, times their
+ * factors: into the heap's array (keepr sorts it), or (with order) into
+ * one run of their own, sorted, that a cursor reads.  A column that adds
+ * many short runs (the coboundaries cobrun keeps: hundreds a column on
+ * i.i.d. windows) would pop among as many cursors, and keepr merge as
+ * many runs; pushed on the heap one term at a time they cost as much as
+ * the replays they replace. */
+int
+rt_ph_spill(struct wk *w, int order)
+{
+	struct hentry *h;
+	size_t i, k, n = 0, o = order ? 0 : w->nheap;
+
+	for (i = 0; i < w->ncur; i++)
+		if (w->cur[i].end - w->cur[i].at < SHORT)
+			n += (size_t)(w->cur[i].end - w->cur[i].at);
+	if (order && n == 0) {	/* every run long */
+		w->spillat = 2 * w->ncur;
+		return 0;
+	}
+	if (order) {
+		if (rt_grow(&w->sp, &w->capsp, w->nsp + 1, sizeof *w->sp) ||
+		    (h = malloc((n + 1) * sizeof *h)) == NULL)
+			return -1;
+		w->sp[w->nsp++] = h;
+	} else {
+		if (rt_grow(&w->heap, &w->capheap, w->nheap + n, sizeof *w->heap))
+			return -1;
+		h = w->heap;
+	}
+	for (k = 0, i = 0; i < w->ncur; i++) {
+		struct cursor c = w->cur[i];
+
+		if (c.end - c.at >= SHORT) {
+			w->cur[k++] = c;
+			continue;
+		}
+		o = (size_t)(rt_ph_scopy(w->x, h + o, c.at, c.end, c.f) - h);
+	}
+	w->ncur = k;
+	w->spillat = 2 * k > SPILL ? 2 * k : SPILL;
+	if (!order) {
+		w->nheap = o;
+		return 0;
+	}
+	if (rt_ph_sortrun(w, h, &n))
+		return -1;
+	if (n > 0)
+		w->cur[w->ncur++] = (struct cursor){ h->key, h->diam, 1, h, h + n };
+	for (i = w->ncur / 2 + 1; w->ncur > 1 && i-- > 0;)
+		csiftdown(w, i);
+	return 0;
+}
+
+/* Take the earliest term of the working coboundary with every equal one,
+ * their coefficients summed (perhaps to 0).  0 if the column is empty. */
+static int
+wnext(struct wk *w, struct hentry *e)
+{
+	const struct cursor *r;
+	uint64_t sum;
+
+	if (w->ncur && (r = &w->cur[0], w->nheap == 0 ||
+	    !earlier(w->heap[0].diam, w->heap[0].key, r->diam, r->key))) {
+		e->key = r->key;
+		e->diam = r->diam;
+		sum = cpop(w);
+	} else if (w->nheap) {
+		*e = hpop(w);
+		sum = e->coef;
+	} else
+		return 0;
+	for (;;) {
+		if (w->ncur && w->cur[0].key == e->key)
+			sum += cpop(w);
+		else if (w->nheap && w->heap[0].key == e->key)
+			sum += hpop(w).coef;
+		else
+			break;
+	}
+	e->coef = pmod(w->x, sum);
+	return 1;
+}
+
+/* The pivot of the working coboundary: its earliest term with a nonzero
+ * sum of coefficients, taken from it.  0 if the column is zero. */
+int
+rt_ph_wpivot(struct wk *w, struct hentry *piv)
+{
+	while (wnext(w, piv))
+		if (piv->coef)
+			return 1;
+	return 0;
+}
