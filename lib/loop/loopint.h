@@ -92,4 +92,68 @@ int rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n);
 int rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The builder's state (build.c), shared with settle.c. */
+#define MAXPERIOD 4096
+#define NARM 8		/* loops whose next iteration is awaited */
+
+struct rt_loopb {
+	struct rt_term **tail;	/* the terms not yet handed over, where
+				 * loops can still form */
+	size_t ntail, captail;
+	struct rt_term *freelist;	/* terms are recycled: one a value */
+	uint64_t *scratch;	/* a loop's parameter differences */
+	size_t capscratch;
+	size_t *at;		/* where each body term's differences start */
+	struct rt_term **turn;	/* a loop's body turning, the terms left
+				 * after it, the terms cut before it:
+				 * 4 * period */
+	uint64_t *vals;		/* settle: an iteration's values */
+	size_t nv, capvals, pos;
+	size_t *vat;		/* where each body term's values start */
+	uint64_t budget;	/* iterations vals may still walk */
+	uint64_t *base, *step;	/* affine: a loop's values */
+	struct arm {		/* a loop whose next iteration the values
+				 * may be (arm, predict) */
+		struct rt_term *loop;
+		size_t at;	/* its place in the tail */
+		uint64_t c, nv, total;	/* its count, its next iteration's
+				 * values, the values before them */
+	} arms[NARM];
+	size_t narm;
+	uint64_t due;		/* the next value count at which one is */
+	uint64_t total;		/* values added */
+
+	size_t period, depth, window;
+	rt_term_fn *fn;
+	void *ctx;
+	int broken;		/* out of memory once: only free is left */
+};
+
+/* build.c: terms recycled through b, body term a of a root loop at its
+ * loop's index i (a root term), a's loop index t becoming t + s, the hash
+ * of a loop's shape from its body's. */
+void rt_loopb_freeterm(struct rt_loopb *b, struct rt_term *t);
+struct rt_term *rt_loopb_instance(struct rt_loopb *b, const struct rt_term *a, uint64_t i);
+void rt_term_shift(struct rt_term *a, uint64_t s);
+uint64_t rt_term_mixbody(const struct rt_term *loop);
+/* settle.c: the loop just made at the tail's end takes its iteration at
+ * -1 back from the terms before it (0, or -1 out of memory); a loop at
+ * the tail's end armed to take its next iteration from the values to
+ * come; the first armed loop whose next iteration a value ends takes it
+ * (1, 0 if none did, -1 out of memory). */
+int rt_loopb_settle(struct rt_loopb *b);
+void rt_loopb_arm(struct rt_loopb *b);
+int rt_loopb_predictall(struct rt_loopb *b);
+
+/* rt_poly_at, without its loop for a root term or its body's terms */
+static inline uint64_t
+rt_term_poly(const struct rt_term *u, const uint64_t *t)
+{
+	if (u->levels == 0)
+		return u->c[0];
+	if (u->levels == 1)
+		return u->c[0] + u->c[1] * t[0];
+	return rt_poly_at(u->c, u->levels, t);
+}
+
 #endif
