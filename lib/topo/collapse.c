@@ -55,6 +55,10 @@ struct cx {
 	size_t nlevel, nwords;
 	uint64_t *lbits;	/* [vertex][level][word]: value <= level */
 	uint64_t *ebits;	/* the common neighbours present now */
+	float *val;		/* every edge's value now, as the graph's d */
+	float *row;		/* without dense or lbits: a row spread */
+	uint32_t *e;		/* the common neighbours of an edge, */
+	struct later *lat;	/* and those that join it later */
 };
 
 static size_t
@@ -129,6 +133,10 @@ cxfree(struct cx *x)
 	free(x->ebits);
 	free(x->level);
 	free(x->dense);
+	free(x->val);
+	free(x->row);
+	free(x->e);
+	free(x->lat);
 	memset(x, 0, sizeof *x);
 }
 
@@ -319,39 +327,153 @@ movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last
 	}
 }
 
+/* Edge (u, v) of value t moved as late as a dominating vertex allows,
+ * from the lists of neighbours (without rows of bits): its new value,
+ * INFINITY if it goes. */
+static float
+movelists(struct cx *x, const struct rt_graph *k, uint32_t u, uint32_t v, float t, uint32_t *last)
+{
+	size_t a, b, ea, eb, ne = 0, nl = 0, ncen = 0, n = k->n;
+	struct later *lat = x->lat, cen[CENTRAL];
+	uint32_t *e = x->e, w;
+	float *val = x->val, fw;
+	const float *dv;
+	int dom, still, heaped = 0;
+
+	/* common neighbours: u's list against v's values in a row, its row
+	 * of the matrix or spread over one (merging the two lists
+	 * mispredicts a branch a step) */
+	dv = x->dense != NULL ? x->dense + (size_t)v * n : x->row;
+	if (x->dense == NULL)
+		for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)
+			x->row[k->nb[b]] = val[b];
+	for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
+		w = k->nb[a];
+		fw = val[a] > dv[w] ? val[a] : dv[w];
+		if (fw <= t) {
+			e[ne++] = w;
+			central(cen, &ncen, w, fw);
+		} else if (fw != INFINITY) {
+			lat[nl].f = fw;
+			lat[nl++].w = w;
+		}
+	}
+	if (x->dense == NULL)
+		for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)
+			x->row[k->nb[b]] = INFINITY;
+	for (;;) {
+		/* the last dominator found first: the edges come in runs
+		 * sharing a vertex, often dominated alike */
+		dom = -1;
+		if (*last < n && *last != u && *last != v &&
+		    value(x, k, val, u, *last) <= t && value(x, k, val, v, *last) <= t &&
+		    dominates(x, k, val, e, ne, *last, t))
+			dom = (int)*last;
+		for (a = 0; dom < 0 && a < ncen; a++)
+			if (cen[a].w != *last && dominates(x, k, val, e, ne, cen[a].w, t))
+				dom = (int)cen[a].w;
+		if (dom < 0)
+			return t;
+		*last = (uint32_t)dom;
+		if (!heaped) {	/* most edges tried have no dominator */
+			for (a = nl / 2; a-- > 0;)
+				latdown(lat, nl, a);
+			heaped = 1;
+		}
+		do {
+			if (nl == 0)
+				return INFINITY;
+			t = lat[0].f;
+			still = 1;
+			while (nl > 0 && lat[0].f <= t) {
+				struct later j = latpop(lat, &nl);
+
+				w = j.w;
+				if (value(x, k, val, (uint32_t)dom, w) > j.f)
+					still = 0;
+				central(cen, &ncen, w, j.f);
+				/* sorted for the walk along a row, the one test
+				 * that needs it */
+				a = ne++;
+				if (x->dense == NULL)
+					for (; a > 0 && e[a - 1] > w; a--)
+						e[a] = e[a - 1];
+				e[a] = w;
+			}
+		} while (still);
+	}
+}
+
+/* The working state for k: its values, scratch, and the fastest view of
+ * its neighbours that fits (rows of bits, a matrix, or a row spread). */
+static int
+cxload(struct cx *x, const struct rt_graph *k)
+{
+	size_t i, n = k->n;
+	uint32_t u;
+
+	if ((x->val = malloc((k->off[n] + 1) * sizeof *x->val)) == NULL ||
+	    (x->e = malloc((n + 1) * sizeof *x->e)) == NULL ||
+	    (x->lat = malloc((n + 1) * sizeof *x->lat)) == NULL)
+		return -1;
+	memcpy(x->val, k->d, k->off[n] * sizeof *x->val);
+	bitsetup(x, k);
+	if (n <= DENSE && k->off[n] >= n * n / 8 && (x->dense = malloc(n * n * sizeof *x->dense + 1)) != NULL) {
+		for (i = 0; i < n * n; i++)
+			x->dense[i] = INFINITY;
+		for (u = 0; u < n; u++)
+			for (i = k->off[u]; i < k->off[u + 1]; i++)
+				x->dense[(size_t)u * n + k->nb[i]] = k->d[i];
+	}
+	if (x->dense == NULL && x->lbits == NULL) {
+		if ((x->row = malloc((n + 1) * sizeof *x->row)) == NULL)
+			return -1;
+		for (i = 0; i < n; i++)
+			x->row[i] = INFINITY;
+	}
+	return 0;
+}
+
+/* The collapsed graph l: k's surviving edges at their values val. */
+static int
+collapsed(const struct rt_graph *k, const float *val, struct rt_graph *l)
+{
+	size_t a, i, n = k->n;
+	uint32_t u;
+
+	l->n = n;
+	l->thresh = k->thresh;
+	if ((l->off = calloc(n + 1, sizeof *l->off)) == NULL)
+		return -1;
+	for (u = 0; u < n; u++)
+		for (i = k->off[u]; i < k->off[u + 1]; i++)
+			l->off[u + 1] += val[i] != INFINITY;
+	for (u = 0; u < n; u++)
+		l->off[u + 1] += l->off[u];
+	if ((l->nb = malloc((l->off[n] + 1) * sizeof *l->nb)) == NULL ||
+	    (l->d = malloc((l->off[n] + 1) * sizeof *l->d)) == NULL)
+		return -1;
+	for (a = 0, u = 0; u < n; u++)
+		for (i = k->off[u]; i < k->off[u + 1]; i++)
+			if (val[i] != INFINITY) {
+				l->nb[a] = k->nb[i];
+				l->d[a++] = val[i];
+			}
+	return 0;
+}
+
 int
 rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 {
-	size_t i, m = 0, ne, nl, ncen, a, b, ea, eb, n = k->n, gone = 0;
-	uint32_t *e = NULL, u, v, w, last = UINT32_MAX;
-	struct later *lat = NULL, cen[CENTRAL];
+	size_t i, m = 0, n = k->n, gone = 0;
+	uint32_t u, v, last = UINT32_MAX;
 	struct cx x = { 0 };
-	float *val, *row = NULL, t, fw;
-	const float *dv;
-	int dom, still, dead, heaped;
+	float t;
 
 	memset(c, 0, sizeof *c);
 	memset(l, 0, sizeof *l);
-	if ((val = malloc((k->off[n] + 1) * sizeof *val)) == NULL ||
-	    (c->e = malloc((k->off[n] / 2 + 1) * sizeof *c->e)) == NULL ||
-	    (e = malloc((n + 1) * sizeof *e)) == NULL ||
-	    (lat = malloc((n + 1) * sizeof *lat)) == NULL)
+	if ((c->e = malloc((k->off[n] / 2 + 1) * sizeof *c->e)) == NULL || cxload(&x, k))
 		goto fail;
-	memcpy(val, k->d, k->off[n] * sizeof *val);
-	bitsetup(&x, k);
-	if (n <= DENSE && k->off[n] >= n * n / 8 && (x.dense = malloc(n * n * sizeof *x.dense + 1)) != NULL) {
-		for (i = 0; i < n * n; i++)
-			x.dense[i] = INFINITY;
-		for (u = 0; u < n; u++)
-			for (i = k->off[u]; i < k->off[u + 1]; i++)
-				x.dense[(size_t)u * n + k->nb[i]] = k->d[i];
-	}
-	if (x.dense == NULL && x.lbits == NULL) {
-		if ((row = malloc((n + 1) * sizeof *row)) == NULL)
-			goto fail;
-		for (i = 0; i < n; i++)
-			row[i] = INFINITY;
-	}
 	for (u = 0; u < n; u++)
 		for (i = k->off[u]; i < k->off[u + 1] && k->nb[i] < u; i++) {
 			c->e[m].u = k->nb[i];
@@ -368,120 +490,24 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		}
 		u = c->e[i].u;
 		v = c->e[i].v;
-		t = c->e[i].f0;
-		ne = nl = ncen = 0;
 		if (x.lbits != NULL) {
-			t = movebits(&x, n, u, v, t, &last);
-			dead = t == INFINITY;
-			goto moved;
-		}
-		/* common neighbours: u's list against v's values in a row,
-		 * its row of the matrix or spread over one (merging the two
-		 * lists mispredicts a branch a step) */
-		dv = x.dense != NULL ? x.dense + (size_t)v * n : row;
-		if (x.dense == NULL)
-			for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)
-				row[k->nb[b]] = val[b];
-		for (a = k->off[u], ea = k->off[u + 1]; a < ea; a++) {
-			w = k->nb[a];
-			fw = val[a] > dv[w] ? val[a] : dv[w];
-			if (fw <= t) {
-				e[ne++] = w;
-				central(cen, &ncen, w, fw);
-			} else if (fw != INFINITY) {
-				lat[nl].f = fw;
-				lat[nl++].w = w;
-			}
-		}
-		if (x.dense == NULL)
-			for (b = k->off[v], eb = k->off[v + 1]; b < eb; b++)
-				row[k->nb[b]] = INFINITY;
-		dead = 0;
-		heaped = 0;
-		for (;;) {
-			/* the last dominator found first: the edges come in
-			 * runs sharing a vertex, often dominated alike */
-			dom = -1;
-			if (last < n && last != u && last != v &&
-			    value(&x, k, val, u, last) <= t && value(&x, k, val, v, last) <= t &&
-			    dominates(&x, k, val, e, ne, last, t))
-				dom = (int)last;
-			for (a = 0; dom < 0 && a < ncen; a++)
-				if (cen[a].w != last && dominates(&x, k, val, e, ne, cen[a].w, t))
-					dom = (int)cen[a].w;
-			if (dom < 0)
-				break;
-			last = (uint32_t)dom;
-			if (!heaped) {	/* most edges tried have no dominator */
-				for (a = nl / 2; a-- > 0;)
-					latdown(lat, nl, a);
-				heaped = 1;
-			}
-			do {
-				if (nl == 0) {
-					dead = 1;
-					goto moved;
-				}
-				t = lat[0].f;
-				still = 1;
-				while (nl > 0 && lat[0].f <= t) {
-					struct later j = latpop(lat, &nl);
-
-					w = j.w;
-					if (value(&x, k, val, (uint32_t)dom, w) > j.f)
-						still = 0;
-					central(cen, &ncen, w, j.f);
-					/* sorted for the walk along a row, the one
-					 * test that needs it */
-					a = ne++;
-					if (x.dense == NULL)
-						for (; a > 0 && e[a - 1] > w; a--)
-							e[a] = e[a - 1];
-					e[a] = w;
-				}
-			} while (still);
-		}
-moved:
-		if (x.lbits != NULL)
+			t = movebits(&x, n, u, v, c->e[i].f0, &last);
 			memset(x.ebits, 0, x.nwords * sizeof *x.ebits);
-		c->e[i].f1 = dead ? INFINITY : t;
-		if (c->e[i].f1 != c->e[i].f0)
-			setval(&x, k, val, u, v, c->e[i].f1);
-		gone += dead;
+		} else
+			t = movelists(&x, k, u, v, c->e[i].f0, &last);
+		c->e[i].f1 = t;
+		if (t != c->e[i].f0)
+			setval(&x, k, x.val, u, v, t);
+		gone += t == INFINITY;
 	}
 	for (c->tried = i; i < m; i++)	/* not worth going on: the rest stay */
 		c->e[i].f1 = c->e[i].f0;
-	/* the collapsed graph: the surviving edges at their new values */
-	l->n = n;
-	l->thresh = k->thresh;
-	if ((l->off = calloc(n + 1, sizeof *l->off)) == NULL)
+	if (collapsed(k, x.val, l))
 		goto fail;
-	for (u = 0; u < n; u++)
-		for (i = k->off[u]; i < k->off[u + 1]; i++)
-			l->off[u + 1] += val[i] != INFINITY;
-	for (u = 0; u < n; u++)
-		l->off[u + 1] += l->off[u];
-	if ((l->nb = malloc((l->off[n] + 1) * sizeof *l->nb)) == NULL ||
-	    (l->d = malloc((l->off[n] + 1) * sizeof *l->d)) == NULL)
-		goto fail;
-	for (a = 0, u = 0; u < n; u++)
-		for (i = k->off[u]; i < k->off[u + 1]; i++)
-			if (val[i] != INFINITY) {
-				l->nb[a] = k->nb[i];
-				l->d[a++] = val[i];
-			}
-	free(val);
-	free(row);
-	free(e);
-	free(lat);
 	cxfree(&x);
 	return 0;
 fail:
 	cxfree(&x);
-	free(val);
-	free(row);
-	free(e);
-	free(lat);
 	rt_graph_free(l);
 	rt_collapse_free(c);
 	return -1;
