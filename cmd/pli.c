@@ -42,8 +42,6 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [model ...]" };
 
-/* The model's writer, opened at its first phase: a series is in hex if
- * its first integer is. */
 /* The bytes xz -6 makes of the text, or -1 without an xz program: xz is
  * not a library we link, so --stats asks the program where there is one. */
 static int64_t
@@ -79,6 +77,8 @@ xzsize(FILE *text)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 && n > 0 ? n : -1;
 }
 
+/* The model's writer, opened at its first phase: a series is in hex if
+ * its first integer is. */
 static void
 openmodel(void)
 {
@@ -132,7 +132,7 @@ item(void *ctx, struct rt_rec *rec)
 	if (stats != NULL)
 		rt_loopstat_value(stats, rec->addr / Bflag, hex);
 	if (rt_loopm_add(lm, rec->pc, rec->op == RT_IFETCH, rec->addr / Bflag))
-		u_die(1, "out of memory");
+		u_die(1, "out of memory");	/* its only error */
 	return 0;
 }
 
@@ -294,11 +294,11 @@ notwithx(int c)
 	u_bad("-x expands models and takes only -o");
 }
 
-int
-main(int argc, char *argv[])
+/* The options: the last that -x does not take, or 0. */
+static int
+options(int argc, char *argv[])
 {
-	struct rt_expander *x;
-	int c, i, building = 0;
+	int c, building = 0;
 
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		if (c != 'o' && c != 'x')
@@ -346,29 +346,35 @@ main(int argc, char *argv[])
 		default: u_usage(&prog);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (xflag && building)
-		notwithx(building);
-	fo = u_open(oflag);
-	if (xflag) {
-		if ((x = rt_expander_new(values, NULL)) == NULL || (vw = rt_valw_new(fo)) == NULL)
-			u_die(1, "out of memory");
-		if (argc == 0)
-			expand("-", x);
-		for (i = 0; i < argc; i++)
-			expand(argv[i], x);
-		rt_expander_free(x);
-		if (rt_valw_flush(vw))
-			u_wfail(oflag);
-		rt_valw_free(vw);
-		goto done;
-	}
-	mf = fo;
-	if (sflag) {
-		if ((mf = tmpfile()) == NULL || (stats = rt_loopstat_new()) == NULL)
-			u_die(1, "a temporary file:");
-	}
+	return building;
+}
+
+/* -x: the models' values. */
+static void
+expandall(int argc, char *argv[])
+{
+	struct rt_expander *x;
+	int i;
+
+	if ((x = rt_expander_new(values, NULL)) == NULL || (vw = rt_valw_new(fo)) == NULL)
+		u_die(1, "out of memory");
+	if (argc == 0)
+		expand("-", x);
+	for (i = 0; i < argc; i++)
+		expand(argv[i], x);
+	rt_expander_free(x);
+	if (rt_valw_flush(vw))
+		u_wfail(oflag);
+	rt_valw_free(vw);
+}
+
+/* The model of the values of the files (of the streams, once the first
+ * access has a pc), written to mf. */
+static void
+build(int argc, char *argv[])
+{
+	int rc;
+
 	if ((lb = rt_loopb_new((unsigned)pflag, (unsigned)dflag, (size_t)wflag, phase, NULL)) == NULL)
 		u_die(1, "out of memory");
 	if (!series)	/* addresses, or block numbers */
@@ -378,17 +384,37 @@ main(int argc, char *argv[])
 		u_die(1, "out of memory");
 	rt_loopb_free(lb);
 	if (lm != NULL) {
-		if (rt_loopm_end(lm, mf)) {
-			if (errno == ENOMEM)	/* a stream's text, in memory */
-				u_die(1, "out of memory");
+		if ((rc = rt_loopm_end(lm, mf)) == RT_ENOMEM)	/* the streams' text */
+			u_die(1, "out of memory");
+		else if (rc != 0)
 			u_wfail(sflag ? "a temporary file" : oflag);
-		}
 		rt_loopm_free(lm);
 	} else {
 		openmodel();	/* an empty model has its header */
 		if (rt_loopw_close(lw))
 			u_wfail(sflag ? "a temporary file" : oflag);
 	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	int building = options(argc, argv);
+
+	argc -= optind;
+	argv += optind;
+	if (xflag && building)
+		notwithx(building);
+	fo = u_open(oflag);
+	if (xflag) {
+		expandall(argc, argv);
+		u_close(fo, oflag);
+		return u_status;
+	}
+	mf = fo;
+	if (sflag && ((mf = tmpfile()) == NULL || (stats = rt_loopstat_new()) == NULL))
+		u_die(1, "a temporary file:");
+	build(argc, argv);
 	if (sflag) {
 		if (fflush(mf) == EOF)
 			u_wfail("a temporary file");
@@ -396,7 +422,6 @@ main(int argc, char *argv[])
 			u_wfail(oflag);
 		rt_loopstat_free(stats);
 	}
-done:
 	u_close(fo, oflag);
 	return u_status;
 }

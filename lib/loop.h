@@ -37,13 +37,13 @@ typedef int rt_term_fn(void *ctx, const struct rt_term *phase);
  * lookback the terms kept open at the tail (at least 5; 0 for 3 * period
  * + 2: a loop forms from three periods, so a shorter lookback lowers the
  * period to fit).  NULL: errno.  rt_loopb_add and rt_loopb_end return
- * 0, -1 with errno ENOMEM (after which the builder can only be freed), or
- * what fn returned.  rt_loopb_end hands over the phases still open. */
+ * 0, RT_ENOMEM (after which the builder can only be freed), or what fn
+ * returned.  rt_loopb_end hands over the phases still open. */
 struct rt_loopb;
 struct rt_loopb *rt_loopb_new(unsigned period, unsigned depth, size_t lookback,
     rt_term_fn *fn, void *ctx);
-int rt_loopb_add(struct rt_loopb *b, uint64_t v);
-int rt_loopb_end(struct rt_loopb *b);
+RT_WUR int rt_loopb_add(struct rt_loopb *b, uint64_t v);
+RT_WUR int rt_loopb_end(struct rt_loopb *b);
 void rt_loopb_free(struct rt_loopb *b);
 
 /* The loop-model stream, "#reftrace loops 1": pseudo-code, one statement
@@ -92,13 +92,14 @@ void rt_loopr_close(struct rt_loopr *lr);
  * where all fetches as one stream make the order a tangle); pc RT_NOPC
  * (0) for values of no instruction.  fn, if not
  * NULL, sees every phase of the streams (not the order's), for counts.
- * rt_loopm_add returns 0 or -1 with errno ENOMEM (then only free is
- * left), rt_loopm_end 0 or -1 with errno. */
+ * rt_loopm_add returns 0 or RT_ENOMEM (then only free is left),
+ * rt_loopm_end 0, RT_ENOMEM, or RT_EIO with errno after a write error
+ * on f. */
 struct rt_loopm;
 struct rt_loopm *rt_loopm_new(unsigned period, unsigned depth, size_t lookback, int hex,
     int one, rt_term_fn *fn, void *ctx);	/* NULL: errno */
-int rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v);
-int rt_loopm_end(struct rt_loopm *m, FILE *f);
+RT_WUR int rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v);
+RT_WUR int rt_loopm_end(struct rt_loopm *m, FILE *f);
 void rt_loopm_free(struct rt_loopm *m);
 
 /* The expander runs statements and hands their values to fn a buffer at

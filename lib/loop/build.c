@@ -427,8 +427,7 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 
 	if (b->broken || step(b, v)) {
 		b->broken = 1;
-		errno = ENOMEM;
-		return -1;
+		return RT_ENOMEM;
 	}
 	/* terms this far back can no longer join a loop */
 	if (b->ntail > 2 * b->window && (rc = handover(b, b->ntail - b->window)) != 0)
@@ -439,10 +438,8 @@ rt_loopb_add(struct rt_loopb *b, uint64_t v)
 int
 rt_loopb_end(struct rt_loopb *b)
 {
-	if (b->broken) {
-		errno = ENOMEM;
-		return -1;
-	}
+	if (b->broken)
+		return RT_ENOMEM;
 	return handover(b, b->ntail);
 }
 

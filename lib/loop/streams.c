@@ -83,14 +83,14 @@ phase(void *ctx, const struct rt_term *t)
 	 * values over at the end take one at a time, not a buffer each */
 	if (s->w == NULL) {
 		if ((s->f = open_memstream(&s->buf, &s->len)) == NULL)
-			return -1;
+			return RT_ENOMEM;
 		if ((s->w = rt_loopw_new(s->f, s->hex, 0)) == NULL) {
 			fclose(s->f);
 			s->f = NULL;
 			return -1;
 		}
 	}
-	return rt_loopw_term(s->w, t) ? -1 : 0;
+	return rt_loopw_term(s->w, t) ? RT_ENOMEM : 0;	/* to memory */
 }
 
 static void
@@ -232,10 +232,8 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 	/* the prediction is looked at first, then the hash table (the
 	 * prediction is right most of the time, a probe a cache miss) */
 	if (s == NULL || s->key != pc || s->fetch != fetch) {
-		if ((s = find(m, pc, fetch)) == NULL) {
-			errno = ENOMEM;
-			return -1;
-		}
+		if ((s = find(m, pc, fetch)) == NULL)
+			return RT_ENOMEM;
 		if (last != NULL)
 			last->next = s;
 	}
@@ -262,22 +260,22 @@ rt_loopm_add(struct rt_loopm *m, uint64_t pc, int fetch, uint64_t v)
 }
 
 /* A stream's builder ended and its writer closed: its statements are in
- * s->buf. */
+ * s->buf.  0, or RT_ENOMEM (the writer writes to memory). */
 static int
 finish(struct stream *s)
 {
 	int rc = 0;
 
 	if (rt_loopb_end(s->b))
-		rc = -1;
+		rc = RT_ENOMEM;
 	if (s->w == NULL)	/* no statement (the order of no values) */
 		return rc;
 	rt_loopw_lits(s->w, &s->firstlen, &s->firstlit, &s->anylit, &s->lastlit);
 	if (rt_loopw_close(s->w))
-		rc = -1;
+		rc = RT_ENOMEM;
 	s->w = NULL;
 	if (fclose(s->f) == EOF)
-		rc = -1;
+		rc = RT_ENOMEM;
 	s->f = NULL;
 	return rc;
 }
@@ -388,11 +386,12 @@ rt_loopm_end(struct rt_loopm *m, FILE *f)
 
 	for (i = 0; i < m->n; i++)
 		if (finish(m->s[i]))
-			return -1;
+			return RT_ENOMEM;
 	if ((m->n > 0 && rt_loopb_add(m->jumps->b, m->run)) || finish(m->jumps) ||
-	    (m->order != NULL && finish(m->order)) || (m->one != NULL && finish(m->one)) ||
-	    rt_loop_header(f, m->hex))
-		return -1;
+	    (m->order != NULL && finish(m->order)) || (m->one != NULL && finish(m->one)))
+		return RT_ENOMEM;
+	if (rt_loop_header(f, m->hex))
+		return RT_EIO;
 	if (m->n == 0)		/* no values: the header alone */
 		return 0;
 	/* the shorter order (on a tie the numbers: they read plainly) */
@@ -401,10 +400,10 @@ rt_loopm_end(struct rt_loopm *m, FILE *f)
 	if (m->one != NULL && len > m->one->len) {
 		/* the values as one stream are shorter */
 		fwrite(m->one->buf, 1, m->one->len, f);
-		return ferror(f) ? -1 : 0;
+		return ferror(f) ? RT_EIO : 0;
 	}
 	table(m, f);
 	fputs(o == m->order ? "order\n" : "jumps\n", f);
 	fwrite(o->buf, 1, o->len, f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
