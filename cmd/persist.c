@@ -83,8 +83,7 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 	u_progress("%s%s%zu points, %zu distinct: the complex and its barcode", p->view,
 	    *p->view ? ": " : "", c->n, c->nv);
 	if (rt_rips_auto(x, c, tri, &pl, &got))
-		u_die(1, errno == E2BIG ? "more than --edges %zu pairs of points "
-		    "within distance 1" : "out of memory", (size_t)Eflag);
+		u_die(1, "out of memory");
 	free(*tri);
 	*tri = NULL;
 	snprintf(p->why, sizeof p->why, "%s", got.why);

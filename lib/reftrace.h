@@ -17,6 +17,7 @@
 #define RT_EBAD (-2)	/* the data are malformed (a reader may go on after) */
 #define RT_ENOMEM (-3)	/* out of memory */
 #define RT_EUSAGE (-4)	/* the request cannot be met: an argument, a combination */
+#define RT_ELIMIT (-5)	/* the data exceed a limit the caller set */
 #define RT_WUR __attribute__((warn_unused_result))
 
 /* Kinds of stream item.  Events travel in band, in order, with the seq of

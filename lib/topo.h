@@ -88,11 +88,12 @@ float *rt_cloud_distances(const struct rt_cloud *c, int metric);
 /* The pairs of vertices of a cloud of symbols within distance tau
  * (RT_LEVENSHTEIN or RT_HAMMING), found without all pairs (a prefix-
  * filtered overlap join), on threads threads: *e (the caller frees) gets
- * the m edges i < j, in no order.  -1 with errno ENOMEM, or E2BIG when
- * there are more than maxedges; *candidates says how many pairs were
+ * the m edges i < j, in no order.  0, RT_ENOMEM, RT_ELIMIT when there
+ * are more than maxedges, or RT_EUSAGE for numbers, another metric, or
+ * windows of 2048 symbols or more; *candidates says how many pairs were
  * measured. */
 struct rt_edge;
-int rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
+RT_WUR int rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
     size_t maxedges, struct rt_edge **e, size_t *m, uint64_t *candidates);
 
 /* Landmarks among the vertices by maxmin, the first the vertex of the
@@ -100,12 +101,12 @@ int rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
  * least) or there are *nl (then how many there are): land[] gets them in
  * the order chosen;
  * near[v] the index of vertex v's nearest landmark, d[v] its distance;
- * *cover the largest d.  0, or -1 with errno. */
+ * *cover the largest d.  0, RT_ENOMEM, or RT_EUSAGE for none asked. */
 int rt_landmarks(const struct rt_cloud *c, int metric, size_t *nl, size_t least, float target,
     unsigned threads, uint32_t *land, uint32_t *near, float *d, float *cover);
 
 /* The cloud reduced to the nl landmarks land[]: their rows, and each
- * point's vertex near[] of its own. */
+ * point's vertex near[] of its own.  0, or RT_ENOMEM. */
 int rt_cloud_keep(struct rt_cloud *c, const uint32_t *land, size_t nl, const uint32_t *near);
 
 /* The neighbourhood graph at a threshold: for every vertex its neighbours
@@ -225,11 +226,12 @@ float rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t
     int maxdim, unsigned p, int collapse, unsigned threads, char *why, size_t whylen);
 /* The same for windows of symbols without all pairs: each level's edges
  * from rt_join, until the classes are known (*known 1) or a level has
- * more than maxedges edges (the level before it, *known 0).  NAN with
- * errno: ENOMEM, or E2BIG when even level 1 has too many. */
-float rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
+ * more than maxedges edges (the level before it, *known 0), to *thresh.
+ * 0, RT_ENOMEM, or RT_ELIMIT when even level 1 has too many (why says
+ * so). */
+RT_WUR int rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
     size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
-    size_t maxedges, int *known, char *why, size_t whylen);
+    size_t maxedges, float *thresh, int *known, char *why, size_t whylen);
 
 /* The complex persist takes when no threshold is given.  At most
  * exact distinct points: all pairs, and the threshold from the filtration
@@ -259,7 +261,9 @@ struct rt_planned {
 	int known;		/* the classes asked for are known at thresh */
 	char why[512];
 };
-int rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+/* 0, or RT_ENOMEM (a limit met on the way is a reason to take
+ * landmarks, not an error). */
+RT_WUR int rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out);
 
 /* The persistence stream (persist writes it, circcoord reads it): the

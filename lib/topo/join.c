@@ -9,7 +9,6 @@
  * "Scaling up all pairs similarity search", 2007), with the positional
  * bound of PPJoin (Xiao et al., 2008) to drop candidates early; each
  * candidate left is measured exactly. */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,10 +272,8 @@ rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
 	if (threads > 8)
 		threads = 8;
 	if (c->numeric || tau < 0 || w == 0 || w >= 1u << OCCBITS ||
-	    (metric != RT_LEVENSHTEIN && metric != RT_HAMMING) || n >= UINT32_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
+	    (metric != RT_LEVENSHTEIN && metric != RT_HAMMING) || n >= UINT32_MAX)
+		return RT_EUSAGE;
 	if ((size_t)tau >= w)
 		tau = (int)w;
 	if ((tok = tokens(c, metric, &ntok)) == NULL)
@@ -327,10 +324,8 @@ rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
 	free(tok);
 	free(off);
 	free(post);
-	if (err) {
-		errno = err == -1 ? ENOMEM : E2BIG;
-		return -1;
-	}
+	if (err)
+		return err == -1 ? RT_ENOMEM : RT_ELIMIT;
 	*ep = e;
 	*mp = m;
 	return 0;
@@ -338,6 +333,5 @@ nomem:
 	free(tok);
 	free(off);
 	free(post);
-	errno = ENOMEM;
-	return -1;
+	return RT_ENOMEM;
 }

@@ -101,16 +101,14 @@ rt_landmarks(const struct rt_cloud *c, int metric, size_t *nlp, size_t least, fl
 
 	if (nl > c->nv)
 		nl = c->nv;
-	if (nl == 0) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (nl == 0)
+		return RT_EUSAGE;
 	m.threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
 	if (c->nv < 64 * m.threads)
 		m.threads = 1;
 	if (!c->numeric) {
 		if ((m.sig = calloc(c->nv + 1, sizeof *m.sig)) == NULL)
-			return -1;
+			return RT_ENOMEM;
 		for (v = 0; v < c->nv; v++)
 			for (k = 0; k < (size_t)c->dim; k++)
 				m.sig[v] |= bit(c->sym[v * c->dim + k]);
@@ -162,7 +160,7 @@ rt_cloud_keep(struct rt_cloud *c, const uint32_t *land, size_t nl, const uint32_
 	char *keep, *from = c->numeric ? (char *)c->x : (char *)c->sym;
 
 	if ((keep = malloc(nl * row + 1)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < nl; i++)
 		memcpy(keep + i * row, from + (size_t)land[i] * row, row);
 	for (i = 0; i < c->pm.n; i++)

@@ -1,7 +1,6 @@
 /* plan.c: which complex stands for a cloud when no threshold is given:
  * all pairs of a few points, the sparse levels of many, or landmarks
  * when the sparse levels grow too dense before the classes show. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,13 +64,14 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	struct rt_edge *e;
 	size_t m;
 	uint64_t cand;
+	int rc = RT_ELIMIT;
 
-	if (!c->numeric && rt_join(c, pl->metric, (int)floor(pl->thresh), pl->threads,
-	    pl->maxedges, &e, &m, &cand) == 0) {
+	if (!c->numeric && (rc = rt_join(c, pl->metric, (int)floor(pl->thresh), pl->threads,
+	    pl->maxedges, &e, &m, &cand)) == 0) {
 		memset(x, 0, sizeof *x);
 		if (rt_graph_from_edges(&x->g, c->nv, e, m, (float)pl->thresh)) {
 			free(e);
-			return -1;
+			return RT_ENOMEM;
 		}
 		free(e);
 		out->thresh = (float)pl->thresh;
@@ -79,8 +79,8 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		snprintf(out->why, sizeof out->why, "given (--threshold)");
 		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
 	}
-	if (!c->numeric && errno != E2BIG)
-		return -1;
+	if (rc != RT_ELIMIT)	/* too many pairs: landmarks */
+		return rc;
 	if (!pl->asked && c->nv <= RT_WHOLE) {
 		struct rt_plan whole = *pl;
 
@@ -105,14 +105,14 @@ persists(const struct rt_ph *ph, float t)
 	return 0;
 }
 
-int
-rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+static int
+plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out)
 {
 	struct rt_rips sx;
 	char why[512];
 	float t;
-	int known;
+	int known, rc;
 
 	memset(out, 0, sizeof *out);
 	out->distinct = c->nv;
@@ -125,11 +125,13 @@ rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt
 			return -1;
 		return dense(x, c, tri, pl, out);
 	}
-	t = rt_threshold_sparse(&sx, c, pl->metric, pl->classes, pl->maxdim, pl->p,
-	    pl->collapse, pl->threads, pl->maxedges, &known, why, sizeof why);
-	if (isnan(t) && errno != E2BIG)
-		return -1;
-	if (!isnan(t) && known) {
+	rc = rt_threshold_sparse(&sx, c, pl->metric, pl->classes, pl->maxdim, pl->p,
+	    pl->collapse, pl->threads, pl->maxedges, &t, &known, why, sizeof why);
+	if (rc == RT_ENOMEM)
+		return rc;
+	if (rc == RT_ELIMIT)	/* level 1 too dense: no sparse levels */
+		t = NAN;
+	else if (known) {
 		*x = sx;
 		out->thresh = t;
 		out->known = 1;
@@ -157,4 +159,12 @@ rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt
 	snprintf(out->why, sizeof out->why, "%.300s; landmarks would leave a point %g "
 	    "from the nearest, more than %g", why, (double)out->cover, pl->cover);
 	return 0;
+}
+
+int
+rt_rips_auto(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
+    struct rt_planned *out)
+{
+	/* every failure below the join's limit is out of memory */
+	return plan(x, c, tri, pl, out) ? RT_ENOMEM : 0;
 }

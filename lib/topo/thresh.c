@@ -1,7 +1,6 @@
 /* thresh.c: a Rips complex up to a threshold, and the threshold chosen
  * from the filtration: the least at which the most persistent classes of
  * dimension 1 are known. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,27 +191,25 @@ rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t class
  * levels 1, 2, ... of a metric of small integers up to top (the window:
  * at it every pair is an edge), until the classes are known or a level
  * has more than maxedges edges; then *known says whether they were. */
-float
+int
 rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
     size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
-    size_t maxedges, int *isknown, char *why, size_t whylen)
+    size_t maxedges, float *thresh, int *isknown, char *why, size_t whylen)
 {
 	struct rt_edge *e;
 	size_t m;
 	uint64_t cand;
-	int t, top = c->dim, k, have = 0;
+	int t, top = c->dim, k, rc, have = 0;
 
 	*isknown = 0;
 	for (t = 1; t < top; t++) {
-		if (rt_join(c, metric, t, threads, maxedges, &e, &m, &cand)) {
-			if (errno == E2BIG && have)
+		if ((rc = rt_join(c, metric, t, threads, maxedges, &e, &m, &cand)) != 0) {
+			if (rc == RT_ELIMIT && have)
 				break;
-			if (errno == E2BIG) {
+			if (rc == RT_ELIMIT)
 				snprintf(why, whylen, "more than %zu pairs of points are within "
 				    "distance 1", maxedges);
-				errno = E2BIG;
-			}
-			return NAN;
+			return rc;
 		}
 		if (have)
 			rt_rips_free(x);
@@ -220,25 +217,27 @@ rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
 		have = 0;
 		if (rt_graph_from_edges(&x->g, c->nv, e, m, (float)t)) {
 			free(e);
-			return NAN;
+			return RT_ENOMEM;
 		}
 		free(e);
 		if (rt_rips_graph(x, maxdim, p, collapse, threads))
-			return NAN;
+			return RT_ENOMEM;
 		have = 1;
 		if ((k = known(&x->ph, classes ? classes : 1, (float)t, (float)top)) < 0)
-			return NAN;
+			return RT_ENOMEM;
 		if (k) {
 			*isknown = 1;
 			snprintf(why, whylen, "the least distance at which the %zu most "
 			    "persistent classes of dimension 1 are known: no other class, "
 			    "alive there or born later, can outlast them (every class dies "
 			    "by %d, the window)", classes, top);
-			return (float)t;
+			*thresh = (float)t;
+			return 0;
 		}
 	}
 	snprintf(why, whylen, "the largest distance with at most %zu pairs of points "
 	    "within it; the %zu most persistent classes of dimension 1 are not known "
 	    "there", maxedges, classes);
-	return (float)(t - 1);
+	*thresh = (float)(t - 1);
+	return 0;
 }
