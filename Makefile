@@ -72,7 +72,7 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 # hooks and without SAN=1's sanitizers, the library's trace writer with
 # it (rt/o/), whatever CFLAGS say.
 RTCFLAGS = -O2 -g -fPIC
-RTSRC = rt/rtcc.c $(wildcard lib/trace/*.c lib/base/*.c)
+RTSRC = rt/rtcc.c rt/writer.c rt/env.c $(wildcard lib/trace/*.c lib/base/*.c)
 RTOBJ = $(RTSRC:%.c=rt/o/%.o)
 rt/o/%.o: %.c
 	@mkdir -p $(@D)

@@ -3,19 +3,14 @@
  * into per-thread buffers; a writer thread encodes them into reftrace's
  * binary trace with the library's writer.  Built without the hooks. */
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,26 +22,7 @@
 #endif
 
 #include "reftrace.h"
-#include "trace/output.h"	/* the writer's encoder, called straight */
-
-/* A buffer entry: an access, or an event the writer turns into one. */
-enum { E_READ = RT_READ, E_WRITE = RT_WRITE, E_MARK = 4, E_REGION, E_OBJECT, E_SKIP };
-struct ent {
-	uint64_t addr;	/* access; E_SKIP: accesses not recorded; events: struct ev * */
-	uint64_t pc;
-	uint32_t size;
-	uint32_t op;
-};
-struct ev { char *name; uint64_t addr, size; uint32_t elem; };
-
-#define CHUNK (1u << 15)	/* entries a buffer: 768 KiB */
-#define MAXFREE 24		/* buffers kept for reuse */
-struct chunk {
-	struct chunk *next;
-	uint32_t tid;
-	uint32_t n;
-	struct ent e[CHUNK];
-};
+#include "rtint.h"
 
 /* A thread's state.  The hooks look at cur and end only: an access goes
  * straight into the buffer while cur < end; end is the buffer's end, or
@@ -72,230 +48,14 @@ static atomic_int finished;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pid_t mypid;
 static volatile int armed;	/* TLS exists: the wrappers may look at ts */
-
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t filled = PTHREAD_COND_INITIALIZER;	/* the writer waits */
-static pthread_cond_t emptied = PTHREAD_COND_INITIALIZER;	/* a thread waits */
-static struct chunk *qhead, *qtail, *freel;
-static int nfree, nchunks, closing, closed;
 static struct tstate *threads;
 static pthread_t writer;
 static int haswriter;
-static uint32_t ntid;
 
-/* configuration (environment) */
-static char *outpath;
-static int ofmt = RT_FMT_BINARY;
-static struct rt_part part;		/* RTCC_PARTS */
-static uint64_t sint = 1;		/* RTCC_SAMPLE: every n-th */
-static uint64_t sburst, speriod;	/* RTCC_BURST: b of every p */
-static double srate = 1;		/* RTCC_HASH: SHARDS rate */
-static uint64_t sbytes = 64, hlimit;
-static const char *startmark, *stopmark;
-#define MAXFUNCS 64
-static uint64_t flo[MAXFUNCS], fhi[MAXFUNCS];	/* RTCC_FUNCS: their code */
-static int nfuncs;
-static uint64_t exebias;
-
-/* the writer's */
-static struct rt_writer *w;
-static struct rt_wparts *wp;
-static uint64_t seq;
-static int werr;
-
-static void __attribute__((format(printf, 1, 2)))
-say(const char *fmt, ...)
+void
+rtcc_busy(void)
 {
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-
-	if (n > 0)
-		(void)!write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-static void
-wfail(const char *what)
-{
-	if (!werr)
-		say("rtcc: %s: %s\n", what, strerror(errno));
-	werr = 1;
-}
-
-static void
-put(const struct rt_rec *r)
-{
-	if (werr)
-		return;
-	if (wp != NULL) {
-		if (rt_wparts_write(wp, r, 0))
-			wfail(rt_wparts_name(wp, rt_wparts_failed(wp)));
-	} else if (rt_write(w, r))
-		wfail(outpath);
-}
-
-static void
-event(int kind, const struct ev *v)
-{
-	struct rt_rec r = { 0 };
-
-	r.kind = kind;
-	r.seq = seq;
-	r.tid = RT_NOTID;
-	r.name = rt_str_intern(v->name, strlen(v->name));
-	r.addr = v->addr;
-	r.size = v->size;
-	r.elem = v->elem;
-	if (kind == RT_OBJECT) {	/* a symbolizer refuses a rebuilt file */
-		char id[256];
-
-		if (rt_objid(v->name, id, sizeof id) == 0)
-			r.var = rt_str_intern(id, strlen(id));
-	}
-	put(&r);
-}
-
-/* The writer thread: buffers in the order they were handed over, each
- * thread's entries in its order; seq counts every access, recorded or
- * not. */
-static void
-drain(struct chunk *c)
-{
-	struct rt_rec r = { 0 };
-	struct ent *e = c->e, *end = c->e + c->n;
-
-	r.tid = c->tid;
-	for (; e < end; e++) {
-		if (e->op <= E_WRITE) {
-			r.seq = seq++;
-			r.addr = e->addr;
-			r.size = e->size;
-			r.pc = e->pc;
-			r.op = e->op;
-			if (!werr) {
-				if (wp != NULL) {
-					if (rt_wparts_write(wp, &r, 0))
-						wfail(rt_wparts_name(wp, rt_wparts_failed(wp)));
-				} else if (w->write(w, &r))
-					wfail(outpath);
-			}
-		} else if (e->op == E_SKIP)
-			seq += e->addr;
-		else {
-			struct ev *v = (struct ev *)(uintptr_t)e->addr;
-
-			event(e->op == E_MARK ? RT_MARK : e->op == E_REGION ? RT_REGION : RT_OBJECT, v);
-			free(v->name);
-			free(v);
-		}
-	}
-}
-
-static void *
-writeloop(void *arg)
-{
-	struct chunk *c;
-
-	sigset_t all;
-
-	(void)arg;
 	ts.busy = 1;
-	sigfillset(&all);	/* the program's signals are the program's threads' */
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	pthread_mutex_lock(&mu);
-	for (;;) {
-		while (qhead == NULL && !closing)
-			pthread_cond_wait(&filled, &mu);
-		if ((c = qhead) == NULL)
-			break;
-		if ((qhead = c->next) == NULL)
-			qtail = NULL;
-		pthread_mutex_unlock(&mu);
-		drain(c);
-		pthread_mutex_lock(&mu);
-		if (nfree < MAXFREE) {
-			c->next = freel;
-			freel = c;
-			nfree++;
-		} else {
-			free(c);
-			nchunks--;
-		}
-		pthread_cond_broadcast(&emptied);
-	}
-	pthread_mutex_unlock(&mu);
-	if (wp != NULL) {
-		for (uint64_t i = 0; i < rt_wparts_outputs(wp); i++)
-			if (rt_wparts_close(wp, i) && !werr)
-				wfail(rt_wparts_name(wp, i));
-		rt_wparts_free(wp);
-	} else if (rt_wclose(w) && !werr)
-		wfail(outpath);
-	pthread_mutex_lock(&mu);
-	closed = 1;
-	pthread_cond_broadcast(&emptied);
-	pthread_mutex_unlock(&mu);
-	return NULL;
-}
-
-/* Hand a thread's buffer to the writer (mu held). */
-static void
-enqueue(struct chunk *c, uint32_t n)
-{
-	c->n = n;
-	c->next = NULL;
-	if (qtail != NULL)
-		qtail->next = c;
-	else
-		qhead = c;
-	qtail = c;
-	pthread_cond_signal(&filled);
-}
-
-/* A fresh buffer (mu held): one kept, a new one, or wait for the writer
- * to give one back, so that the program never runs further ahead of the
- * writer than the buffers kept. */
-static struct chunk *
-fresh(void)
-{
-	struct chunk *c;
-
-	while (freel == NULL && nchunks >= MAXFREE + (int)ntid + 2 && !closed)
-		pthread_cond_wait(&emptied, &mu);
-	if ((c = freel) != NULL) {
-		freel = c->next;
-		nfree--;
-		return c;
-	}
-	if ((c = malloc(sizeof *c)) != NULL)
-		nchunks++;
-	return c;
-}
-
-static const char *
-getenv_nonempty(const char *name)
-{
-	const char *s = getenv(name);
-
-	return s != NULL && *s != '\0' ? s : NULL;
-}
-
-static int
-envnum(const char *name, uint64_t *v)
-{
-	const char *s = getenv_nonempty(name);
-
-	if (s == NULL)
-		return 0;
-	if (rt_parse_u64(s, v) || *v == 0) {
-		say("rtcc: %s=%s: want a positive number; not sampling\n", name, s);
-		return 0;
-	}
-	return 1;
 }
 
 static void finish(const char *why);
@@ -345,7 +105,7 @@ object(struct dl_phdr_info *info, size_t size, void *arg)
 			return 0;
 		path[n] = '\0';
 		name = path;
-		exebias = info->dlpi_addr;
+		rtcc_cfg.exebias = info->dlpi_addr;
 	}
 	(*(int *)arg)++;
 	if (name == NULL || *name == '\0' || strncmp(name, "linux-vdso", 10) == 0)
@@ -355,7 +115,7 @@ object(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	}
 	v->addr = info->dlpi_addr;
-	pthread_mutex_lock(&mu);
+	pthread_mutex_lock(&rtcc_q.mu);
 	if (ts.c != NULL && ts.cur < ts.c->e + CHUNK) {
 		ts.cur->op = E_OBJECT;
 		ts.cur->addr = (uintptr_t)v;
@@ -364,71 +124,8 @@ object(struct dl_phdr_info *info, size_t size, void *arg)
 		free(v->name);
 		free(v);
 	}
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&rtcc_q.mu);
 	return 0;
-}
-
-/* RTCC_FUNCS: the code of the functions named, from the program's
- * symbol table (static functions too, unless it is stripped). */
-static void
-functions(const char *list)
-{
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh;
-	struct stat st;
-	char *names, *tok, *save;
-	void *m;
-	int fd, found;
-	size_t i, j;
-
-	if ((fd = open("/proc/self/exe", O_RDONLY)) < 0)
-		return;
-	if (fstat(fd, &st) || (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
-	    MAP_FAILED) {
-		close(fd);
-		return;
-	}
-	close(fd);
-	eh = m;
-	if ((size_t)st.st_size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof *sh > (uint64_t)st.st_size)
-		goto out;
-	sh = (const Elf64_Shdr *)((const char *)m + eh->e_shoff);
-	if ((names = strdup(list)) == NULL)
-		goto out;
-	for (tok = strtok_r(names, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		found = 0;
-		for (i = 0; i < eh->e_shnum; i++) {
-			const Elf64_Sym *sym;
-			const char *str;
-
-			if ((sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM) ||
-			    sh[i].sh_link >= eh->e_shnum ||
-			    sh[i].sh_offset + sh[i].sh_size > (uint64_t)st.st_size ||
-			    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size >
-			    (uint64_t)st.st_size)
-				continue;
-			sym = (const Elf64_Sym *)((const char *)m + sh[i].sh_offset);
-			str = (const char *)m + sh[sh[i].sh_link].sh_offset;
-			for (j = 0; j < sh[i].sh_size / sizeof *sym; j++)
-				if (ELF64_ST_TYPE(sym[j].st_info) == STT_FUNC && sym[j].st_size > 0 &&
-				    sym[j].st_name < sh[sh[i].sh_link].sh_size &&
-				    strcmp(str + sym[j].st_name, tok) == 0 && nfuncs < MAXFUNCS &&
-				    !found) {
-					flo[nfuncs] = sym[j].st_value + exebias;
-					fhi[nfuncs++] = sym[j].st_value + exebias + sym[j].st_size;
-					found = 1;
-				}
-		}
-		if (!found)
-			say("rtcc: RTCC_FUNCS: %s: no such function in the program\n", tok);
-	}
-	free(names);
-	if (nfuncs == 0)
-		say("rtcc: RTCC_FUNCS=%s: none found; recording everything\n", list);
-out:
-	munmap(m, (size_t)st.st_size);
 }
 
 static int
@@ -436,8 +133,8 @@ infunc(uint64_t pc)
 {
 	int i;
 
-	for (i = 0; i < nfuncs; i++)
-		if (pc >= flo[i] && pc < fhi[i])
+	for (i = 0; i < rtcc_cfg.nfuncs; i++)
+		if (pc >= rtcc_cfg.flo[i] && pc < rtcc_cfg.fhi[i])
 			return 1;
 	return 0;
 }
@@ -449,87 +146,34 @@ void reftrace_mark(const char *name);
 static void
 init(void)
 {
-	const char *s, *fmt;
-	char name[4096], path[4096];
-	uint64_t v;
+	const char *s;
+	char name[4096];
 	int i, nobj = 0;
 	struct sigaction sa, old;
 
 	armed = 1;
 	ts.busy = 1;
 	mypid = getpid();
-	if ((fmt = getenv_nonempty("RTCC_FORMAT")) != NULL && (ofmt = rt_fmt_parse_out(fmt)) < 0) {
-		say("rtcc: RTCC_FORMAT=%s: not a format written\n", fmt);
-		ofmt = RT_FMT_BINARY;
-	}
-	if ((s = getenv_nonempty("RTCC_PARTS")) != NULL &&
-	    (rt_parse_part(s, NULL, &part.n, &part.bytes) || part.n < 2 ||
-	    (part.bytes & (part.bytes - 1)) != 0)) {
-		say("rtcc: RTCC_PARTS=%s: want n or n:bytes, n at least 2, bytes a power of two\n",
-		    s);
-		part.n = 0;
-	}
-	if (part.n && part.bytes == 0)
-		part.bytes = 64;
-	s = getenv_nonempty("RTCC_OUT");
-	if (s == NULL) {
-		snprintf(name, sizeof name, part.n ? "%s.%%d.rtb" : "%s.rtb",
-		    program_invocation_short_name);
-		s = name;
-	}
-	/* %p: the process id */
-	{
-		const char *p = strstr(s, "%p");
-		if (p != NULL)
-			snprintf(path, sizeof path, "%.*s%ld%s", (int)(p - s), s, (long)mypid, p + 2);
-		else
-			snprintf(path, sizeof path, "%s", s);
-	}
-	outpath = strdup(path);
-	if (envnum("RTCC_SAMPLE", &v))
-		sint = v;
-	if ((s = getenv_nonempty("RTCC_BURST")) != NULL) {
-		char *e;
-		unsigned long long b = strtoull(s, &e, 10), p;
-
-		if (*e == '/' && (p = strtoull(e + 1, &e, 10)) >= b && b > 0 && *e == '\0') {
-			sburst = b;
-			speriod = p;
-		} else
-			say("rtcc: RTCC_BURST=%s: want b/p, 0 < b <= p; not sampling\n", s);
-	}
-	if ((s = getenv_nonempty("RTCC_HASH")) != NULL) {
-		char *e;
-		double r = strtod(s, &e);
-
-		if (r > 0 && r <= 1 && (*e == '\0' || (*e == ':' && !rt_parse_size(e + 1, &sbytes) &&
-		    sbytes > 0))) {
-			srate = r;
-			hlimit = r >= 1 ? UINT64_MAX : (uint64_t)(r * 18446744073709551616.0);
-		} else
-			say("rtcc: RTCC_HASH=%s: want rate[:bytes], 0 < rate <= 1; not sampling\n", s);
-	}
-	startmark = getenv_nonempty("RTCC_START");
-	stopmark = getenv_nonempty("RTCC_STOP");
-	if (part.n) {
+	rtcc_configure(mypid);
+	if (rtcc_cfg.part.n) {
 		char err[512];
 
-		if ((wp = rt_wparts_open(outpath, &part, 1, ofmt, 0, err, sizeof err)) == NULL) {
+		if ((rtcc_q.wp = rt_wparts_open(rtcc_cfg.outpath, &rtcc_cfg.part, 1, rtcc_cfg.ofmt, 0, err, sizeof err)) == NULL) {
 			if (errno == EINVAL)
-				say("rtcc: RTCC_OUT=%s: with RTCC_PARTS, one %%d and no other %%\n",
-				    outpath);
+				rtcc_say("rtcc: RTCC_OUT=%s: with RTCC_PARTS, one %%d and no other %%\n",
+				    rtcc_cfg.outpath);
 			else
-				say("rtcc: %s\n", err);
+				rtcc_say("rtcc: %s\n", err);
 		}
-	} else if ((w = rt_wopen(outpath, ofmt, 0)) == NULL)
-		say("rtcc: %s: %s\n", outpath, strerror(errno));
-	if (w == NULL && wp == NULL) {
+	} else if ((rtcc_q.w = rt_wopen(rtcc_cfg.outpath, rtcc_cfg.ofmt, 0)) == NULL)
+		rtcc_say("rtcc: %s: %s\n", rtcc_cfg.outpath, strerror(errno));
+	if (rtcc_q.w == NULL && rtcc_q.wp == NULL) {
 		atomic_store(&finished, 1);
 		ts.busy = 0;
 		return;
 	}
-	if (pthread_create(&writer, NULL, writeloop, NULL) != 0) {
-		say("rtcc: %s: cannot start the writer thread: %s\n", outpath, strerror(errno));
+	if (pthread_create(&writer, NULL, rtcc_writeloop, NULL) != 0) {
+		rtcc_say("rtcc: %s: cannot start the writer thread: %s\n", rtcc_cfg.outpath, strerror(errno));
 		atomic_store(&finished, 1);
 		ts.busy = 0;
 		return;
@@ -546,28 +190,28 @@ init(void)
 			sigaction(fatal[i], &sa, NULL);
 	tinit();
 	dl_iterate_phdr(object, &nobj);
-	if ((s = getenv_nonempty("RTCC_FUNCS")) != NULL)
-		functions(s);
+	if ((s = rtcc_getenv("RTCC_FUNCS")) != NULL)
+		rtcc_functions(s);
 	ts.busy = 0;
 	/* the trace says what it samples, in a mark before the first record */
-	if (nfuncs) {
+	if (rtcc_cfg.nfuncs) {
 		snprintf(name, sizeof name, "rtcc:funcs=%s", getenv("RTCC_FUNCS"));
 		reftrace_mark(name);
 	}
-	if (sint > 1) {
-		snprintf(name, sizeof name, "rtcc:interval=%llu", (unsigned long long)sint);
+	if (rtcc_cfg.sint > 1) {
+		snprintf(name, sizeof name, "rtcc:interval=%llu", (unsigned long long)rtcc_cfg.sint);
 		reftrace_mark(name);
 	}
-	if (sburst) {
-		snprintf(name, sizeof name, "rtcc:burst=%llu/%llu", (unsigned long long)sburst,
-		    (unsigned long long)speriod);
+	if (rtcc_cfg.sburst) {
+		snprintf(name, sizeof name, "rtcc:burst=%llu/%llu", (unsigned long long)rtcc_cfg.sburst,
+		    (unsigned long long)rtcc_cfg.speriod);
 		reftrace_mark(name);
 	}
-	if (hlimit) {
-		snprintf(name, sizeof name, "rtcc:hash=%g:%llu", srate, (unsigned long long)sbytes);
+	if (rtcc_cfg.hlimit) {
+		snprintf(name, sizeof name, "rtcc:hash=%g:%llu", rtcc_cfg.srate, (unsigned long long)rtcc_cfg.sbytes);
 		reftrace_mark(name);
 	}
-	turn(getenv_nonempty("RTCC_OFF") == NULL && startmark == NULL);
+	turn(rtcc_getenv("RTCC_OFF") == NULL && rtcc_cfg.startmark == NULL);
 }
 
 /* The buffer's end as the thread may fill it straight. */
@@ -600,12 +244,12 @@ tinit(void)
 	static pthread_once_t konce = PTHREAD_ONCE_INIT;
 
 	pthread_once(&konce, makekey);
-	pthread_mutex_lock(&mu);
-	ts.c = fresh();
-	ts.tid = ntid++;
+	pthread_mutex_lock(&rtcc_q.mu);
+	ts.c = rtcc_fresh();
+	ts.tid = rtcc_q.ntid++;
 	ts.next = threads;
 	threads = &ts;
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&rtcc_q.mu);
 	ts.inited = 1;
 	if (ts.c == NULL) {
 		ts.cur = ts.end = NULL;
@@ -617,7 +261,7 @@ tinit(void)
 	pthread_setspecific(tkey, &ts);
 }
 
-/* Hand over the thread's buffer and take a fresh one (mu held). */
+/* Hand over the thread's buffer and take a fresh one (rtcc_q.mu held). */
 static void
 flushbuf(struct tstate *t, int again)
 {
@@ -631,8 +275,8 @@ flushbuf(struct tstate *t, int again)
 		e++;
 		t->skipped = 0;
 	}
-	enqueue(t->c, (uint32_t)(e - t->c->e));
-	t->c = again ? fresh() : NULL;
+	rtcc_enqueue(t->c, (uint32_t)(e - t->c->e));
+	t->c = again ? rtcc_fresh() : NULL;
 	if (t->c != NULL)
 		t->c->tid = t->tid;
 	t->cur = t->end = t->c != NULL ? t->c->e : NULL;
@@ -644,7 +288,7 @@ tdone(void *arg)
 	struct tstate *t = arg, **pp;
 
 	(void)arg;
-	pthread_mutex_lock(&mu);
+	pthread_mutex_lock(&rtcc_q.mu);
 	for (pp = &threads; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == t) {
 			*pp = t->next;
@@ -652,7 +296,7 @@ tdone(void *arg)
 		}
 	if (!atomic_load(&finished))
 		flushbuf(t, 0);
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&rtcc_q.mu);
 	t->busy = 1;
 	t->cur = t->end = NULL;
 }
@@ -664,9 +308,9 @@ room(void)
 	if (ts.c == NULL)
 		return NULL;
 	if (ts.cur + (ts.skipped ? 1 : 0) >= ts.c->e + CHUNK) {
-		pthread_mutex_lock(&mu);
+		pthread_mutex_lock(&rtcc_q.mu);
 		flushbuf(&ts, 1);
-		pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&rtcc_q.mu);
 		if (ts.c == NULL)
 			return NULL;
 	}
@@ -684,8 +328,8 @@ hashed(uint64_t addr, uint32_t size)
 {
 	struct rt_span s;
 
-	for (rt_span_start(&s, addr, addr + (size ? size - 1 : 0), sbytes); rt_span_next(&s);)
-		if (rt_hash64(s.block ^ 1) < hlimit)
+	for (rt_span_start(&s, addr, addr + (size ? size - 1 : 0), rtcc_cfg.sbytes); rt_span_next(&s);)
+		if (rt_hash64(s.block ^ 1) < rtcc_cfg.hlimit)
 			return 1;
 	return 0;
 }
@@ -721,14 +365,14 @@ slow(uint64_t addr, uint32_t size, uint32_t op, uint64_t pc)
 		ts.end = ts.cur;
 		return;
 	}
-	if (nfuncs && !infunc(pc)) {
+	if (rtcc_cfg.nfuncs && !infunc(pc)) {
 		ts.skipped++;
 		ts.end = ts.cur;
 		return;
 	}
 	i = ts.pos++;
-	if ((sint > 1 && i % sint != 0) || (sburst && i % speriod >= sburst) ||
-	    (hlimit && hlimit != UINT64_MAX && !hashed(addr, size))) {
+	if ((rtcc_cfg.sint > 1 && i % rtcc_cfg.sint != 0) || (rtcc_cfg.sburst && i % rtcc_cfg.speriod >= rtcc_cfg.sburst) ||
+	    (rtcc_cfg.hlimit && rtcc_cfg.hlimit != UINT64_MAX && !hashed(addr, size))) {
 		ts.skipped++;
 		ts.end = ts.cur;
 		return;
@@ -913,7 +557,7 @@ static void
 turn(int on)
 {
 	atomic_store(&recording, on);
-	atomic_store(&fast, on && sint == 1 && sburst == 0 && hlimit == 0 && nfuncs == 0);
+	atomic_store(&fast, on && rtcc_cfg.sint == 1 && rtcc_cfg.sburst == 0 && rtcc_cfg.hlimit == 0 && rtcc_cfg.nfuncs == 0);
 	if (ts.c != NULL)
 		setend();
 }
@@ -925,9 +569,9 @@ reftrace_mark(const char *name)
 		name = "";
 	(void)VALGRIND_PRINTF("reftrace mark %s\n", name);
 	pushev(E_MARK, name, 0, 0, 0);
-	if (startmark != NULL && strcmp(name, startmark) == 0)
+	if (rtcc_cfg.startmark != NULL && strcmp(name, rtcc_cfg.startmark) == 0)
 		turn(1);
-	if (stopmark != NULL && strcmp(name, stopmark) == 0)
+	if (rtcc_cfg.stopmark != NULL && strcmp(name, rtcc_cfg.stopmark) == 0)
 		turn(0);
 }
 
@@ -955,7 +599,7 @@ reftrace_off(void)
 }
 
 /* The end, by whatever path: every thread's buffer to the writer, a mark
- * that says how the program ended, the trace closed.  A fatal signal in a
+ * that says how the program ended, the trace rtcc_q.closed.  A fatal signal in a
  * thread that holds the lock gives up after a second rather than hang. */
 static void
 finish(const char *why)
@@ -974,8 +618,8 @@ finish(const char *why)
 	ts.busy = 1;
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_sec += 1;
-	if (pthread_mutex_timedlock(&mu, &dl) != 0) {
-		say("rtcc: %s: %s\n", outpath, "the program ended inside the recorder: trace incomplete");
+	if (pthread_mutex_timedlock(&rtcc_q.mu, &dl) != 0) {
+		rtcc_say("rtcc: %s: %s\n", rtcc_cfg.outpath, "the program ended inside the recorder: trace incomplete");
 		return;
 	}
 	for (t = threads; t != NULL; t = t->next)
@@ -989,20 +633,20 @@ finish(const char *why)
 		c->tid = ts.tid;
 		c->e[0].op = E_MARK;
 		c->e[0].addr = (uintptr_t)v;
-		enqueue(c, 1);
+		rtcc_enqueue(c, 1);
 	}
-	closing = 1;
-	pthread_cond_signal(&filled);
-	while (!closed)
-		if (pthread_cond_timedwait(&emptied, &mu, &dl) == ETIMEDOUT) {
+	rtcc_q.closing = 1;
+	pthread_cond_signal(&rtcc_q.filled);
+	while (!rtcc_q.closed)
+		if (pthread_cond_timedwait(&rtcc_q.emptied, &rtcc_q.mu, &dl) == ETIMEDOUT) {
 			dl.tv_sec += 1;
-			if (!closed && strncmp(why, "rtcc:SIG", 8) == 0) {
-				pthread_mutex_unlock(&mu);
-				say("rtcc: %s: %s\n", outpath, "the writer did not finish: trace incomplete");
+			if (!rtcc_q.closed && strncmp(why, "rtcc:SIG", 8) == 0) {
+				pthread_mutex_unlock(&rtcc_q.mu);
+				rtcc_say("rtcc: %s: %s\n", rtcc_cfg.outpath, "the writer did not finish: trace incomplete");
 				return;
 			}
 		}
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&rtcc_q.mu);
 	pthread_join(writer, NULL);
 }
 
