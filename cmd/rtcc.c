@@ -128,14 +128,17 @@ isclang(const char *cc)
 	return yes;
 }
 
-int
-main(int argc, char *argv[])
-{
-	const char *cc = getenv("RTCC_CC"), *rt, *dir;
-	char **v, rtbuf[PATH_MAX + 16], inc[PATH_MAX + 16], hbuf[PATH_MAX + 32];
-	int i, n = 0, link = 1, inputs = 0, shared = 0, justinfo = 0, isstatic = 0, clang;
+/* What the command line asks of the compiler. */
+struct ask {
+	int link, inputs, shared, justinfo, isstatic;
+};
 
-	argv0 = "rtcc";
+static void
+scan(int argc, char *argv[], struct ask *k)
+{
+	int i;
+
+	k->link = 1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -153,61 +156,83 @@ main(int argc, char *argv[])
 				u_usage(&prog);
 			}
 			if (strcmp(a, "-l") == 0)
-				inputs++;
+				k->inputs++;
 			continue;
 		}
 		if (strcmp(a, "-c") == 0 || strcmp(a, "-S") == 0 || strcmp(a, "-E") == 0 ||
 		    strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0 || strcmp(a, "-fsyntax-only") == 0)
-			link = 0;
+			k->link = 0;
 		else if (strcmp(a, "-shared") == 0 || strcmp(a, "-r") == 0)
-			shared = 1;
+			k->shared = 1;
 		else if (strcmp(a, "-static") == 0)
-			isstatic = 1;
+			k->isstatic = 1;
 		else if (among(a, info) || strncmp(a, "-print-", 7) == 0)
-			justinfo = 1;
+			k->justinfo = 1;
 		else if (a[0] != '-' || strcmp(a, "-") == 0 || strncmp(a, "-l", 2) == 0)
-			inputs++;
+			k->inputs++;
 	}
+}
+
+/* Every load and store a call to the runtime, nothing else of ASan. */
+static int
+hooks(char **v, int n, int clang)
+{
+	static char *cl[] = { "-mllvm", "-asan-instrumentation-with-call-threshold=0",
+		"-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0",
+		"-mllvm", "-asan-opt=0",
+		"-Wno-unused-command-line-argument", NULL };	/* a link alone */
+	static char *gc[] = { "--param", "asan-instrumentation-with-call-threshold=0",
+		"--param", "asan-stack=0", "--param", "asan-globals=0", NULL };
+	char **f = clang ? cl : gc;
+
+	v[n++] = "-fsanitize=kernel-address";
+	while (*f != NULL)
+		v[n++] = *f++;
+	return n;
+}
+
+/* reftrace.h's directory: contrib/ in the build tree, else beside an
+ * installed rtcc, else where it was to be installed. */
+static void
+incdir(char *inc, size_t len, const char *dir)
+{
+	char h[PATH_MAX + 32];
+
+	snprintf(inc, len, "-idirafter%s/../contrib", dir != NULL ? dir : ".");
+	if (dir == NULL || access(inc + 10, R_OK) != 0)
+		snprintf(inc, len, "-idirafter%s/../include", dir != NULL ? dir : ".");
+	if (dir == NULL || strlen(inc) + 12 > len ||
+	    access(strcat(strcpy(h, inc + 10), "/reftrace.h"), R_OK) != 0)
+		snprintf(inc, len, "-idirafter%s", RTCC_INCDIR);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *cc = getenv("RTCC_CC"), *rt = NULL, *dir;
+	char **v, rtbuf[PATH_MAX + 16], inc[PATH_MAX + 16];
+	struct ask k = { 0 };
+	int i, n = 0;
+
+	argv0 = "rtcc";
+	scan(argc, argv, &k);
 	/* Nothing to compile: the compiler's own questions pass, anything
 	 * else is a usage error. */
-	if (inputs == 0 && !justinfo)
+	if (k.inputs == 0 && !k.justinfo)
 		u_usage(&prog);
 	/* clang by choice: gcc drops the store of a read-modify-write and
 	 * the accesses to globals at constant offsets (rtcc(1), CAVEATS) */
 	if (cc == NULL || *cc == '\0')
 		cc = inpath("clang") ? "clang" : "cc";
-	clang = isclang(cc);
 	dir = selfdir();
-	rt = NULL;
-	if (link && !shared && !justinfo && (rt = runtime(dir, rtbuf, sizeof rtbuf)) == NULL)
+	if (k.link && !k.shared && !k.justinfo && (rt = runtime(dir, rtbuf, sizeof rtbuf)) == NULL)
 		u_die(1, "librtcc.a: not found beside rtcc (%s/../rt) nor in %s; set RTCC_LIBDIR",
 		    dir != NULL ? dir : "?", RTCC_LIBDIR);
 	v = u_calloc((size_t)argc + 32, sizeof *v);
 	v[n++] = (char *)cc;
-	/* every load and store a call to the runtime, nothing else of ASan */
-	v[n++] = "-fsanitize=kernel-address";
-	if (clang) {
-		static char *cl[] = { "-mllvm", "-asan-instrumentation-with-call-threshold=0",
-			"-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0",
-			"-mllvm", "-asan-opt=0",
-			"-Wno-unused-command-line-argument", NULL };	/* a link alone */
-		for (i = 0; cl[i] != NULL; i++)
-			v[n++] = cl[i];
-	} else {
-		static char *gc[] = { "--param", "asan-instrumentation-with-call-threshold=0",
-			"--param", "asan-stack=0", "--param", "asan-globals=0", NULL };
-		for (i = 0; gc[i] != NULL; i++)
-			v[n++] = gc[i];
-	}
+	n = hooks(v, n, isclang(cc));
 	v[n++] = "-DREFTRACE_RTCC=1";
-	/* reftrace.h: contrib/ in the build tree, else beside an installed
-	 * rtcc, else where it was to be installed */
-	snprintf(inc, sizeof inc, "-idirafter%s/../contrib", dir != NULL ? dir : ".");
-	if (dir == NULL || access(inc + 10, R_OK) != 0)
-		snprintf(inc, sizeof inc, "-idirafter%s/../include", dir != NULL ? dir : ".");
-	if (dir == NULL || strlen(inc) + 12 > sizeof inc ||
-	    access(strcat(strcpy(hbuf, inc + 10), "/reftrace.h"), R_OK) != 0)
-		snprintf(inc, sizeof inc, "-idirafter%s", RTCC_INCDIR);
+	incdir(inc, sizeof inc, dir);
 	v[n++] = inc;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--output") == 0)
@@ -221,7 +246,7 @@ main(int argc, char *argv[])
 	}
 	if (rt != NULL) {
 		/* not with -static: the C library's own copies would be wrapped */
-		if (!isstatic)
+		if (!k.isstatic)
 			v[n++] = "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset";
 		/* the hooks for shared objects compiled by rtcc that it loads */
 		v[n++] = "-Wl,-u,__asan_load8_noabort,--export-dynamic-symbol=__asan_*,"
