@@ -41,10 +41,11 @@ struct rt_cloud {
 	struct rt_pointmap pm;	/* per point (none for a matrix: point i is vertex i) */
 	char *about;		/* the "# tswindow ..." line, or NULL */
 };
-/* Read a points stream; 0, or -1 with "file:line: reason" in err.  With
- * skipbad a malformed line goes to diag and is skipped. */
+/* Read a points stream: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with
+ * "file:line: reason" in err.  With skipbad a malformed line goes to diag
+ * and is skipped. */
 struct rt_reader;
-int rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
+RT_WUR int rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     void (*diag)(const char *msg, int fatal), char *err, size_t errlen);
 void rt_cloud_free(struct rt_cloud *c);	/* and the views after it */
 

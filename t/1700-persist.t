@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 63
+plan 66
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -223,6 +223,16 @@ check_fail "empty input: said so, with what leaves nothing (not 'Cannot allocate
 printf '1 2\n\033]0;pwned\007\033[2J 3\n' >"$tmp/esc"
 check "an input's control bytes in a message are escaped, not sent to the terminal" \
     "persist -I point-cloud $tmp/esc 2>$tmp/esc.err; grep -q 'not a number: .x1b]0;pwned.x07.x1b\\[2J' $tmp/esc.err && ! tr -d '\\n' <$tmp/esc.err | grep -q \"\$(printf '[\\001-\\037]')\""
+# -k: a malformed point is warned of and skipped, and the rest is read:
+# the result is that of the stream without the line
+{ head -3 "$tmp/bs.pts"; echo "5 x y z a"; sed -n '4,80p' "$tmp/bs.pts"; } >"$tmp/bad.pts"
+{ head -3 "$tmp/bs.pts"; sed -n '4,80p' "$tmp/bs.pts"; } >"$tmp/good.pts"
+check_same "-k skips a point of the wrong width and reads on (it read nothing, exit 1)" \
+	"persist -k --threshold 3 $tmp/bad.pts 2>$tmp/bad.err" "persist --threshold 3 $tmp/good.pts"
+check "... and warns of it by line" "grep -q 'bad.pts:4: 5 columns, the header says 14' $tmp/bad.err"
+{ head -3 "$tmp/bs.pts"; printf '4 - - - a\000b\n'; sed -n '4,80p' "$tmp/bs.pts"; } >"$tmp/nul.pts"
+check_fail "without -k, a NUL byte in a point ends the run, named by line" 1 "nul.pts:4: a NUL byte in the line" \
+	"persist --threshold 3 $tmp/nul.pts"
 printf '1 2\n3 4 5\n' >"$tmp/mixed"
 check_fail "mixed point dimensions are named by line" 1 "mixed:2: a point of dimension 3" \
 	"persist -I cloud $tmp/mixed"

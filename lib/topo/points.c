@@ -208,138 +208,168 @@ header(char **f, int nf, int *w, int *nview, int *numeric)
 	return 0;
 }
 
+/* A points stream being read: a cloud a view, its rows and their
+ * table of distinct rows. */
+struct cread {
+	struct grow rows[RT_MAXVIEW];
+	struct rt_idtab dd[RT_MAXVIEW];
+	struct rt_cloud *view[RT_MAXVIEW];
+	size_t rowlen, vrow[RT_MAXVIEW];
+	int dim, nview, numeric;
+};
+
+/* The header line s: the views' clouds made.  0, RT_EBAD, RT_ENOMEM. */
+static int
+start(struct cread *st, struct rt_reader *r, char *s)
+{
+	char *f[2 * 1024 + 8];
+	int nf = 0, k;
+
+	for (s = strtok(s, " \t"); s && nf < (int)(sizeof f / sizeof f[0]); s = strtok(NULL, " \t"))
+		f[nf++] = s;
+	if (header(f, nf, &st->dim, &st->nview, &st->numeric)) {
+		rt_rbad(r, "bad points header");
+		return RT_EBAD;
+	}
+	for (k = 1; k < st->nview; k++)
+		if ((st->view[k] = st->view[k - 1]->next = calloc(1, sizeof *st->view[k])) == NULL)
+			return RT_ENOMEM;
+	st->rowlen = (size_t)st->dim * (st->numeric ? sizeof(double) : sizeof(uint32_t));
+	for (k = 0; k < st->nview; k++) {
+		st->view[k]->numeric = st->numeric;
+		st->view[k]->dim = st->dim;
+		st->rows[k].size = st->rowlen;
+	}
+	return 0;
+}
+
+/* A point's row in each view, of its nf fields f: its vertex the first
+ * equal row's.  0, RT_EBAD (nothing kept), RT_ENOMEM. */
+static int
+point(struct cread *st, struct rt_reader *r, char **f, int nf)
+{
+	int i, k, dim = st->dim, want = st->nview * dim + 4;
+	uint64_t sq;
+	void *row;
+	double x;
+	long v;
+
+	if (nf != want || rt_parse_u64(f[0], &sq)) {
+		rt_rbad(r, nf != want ? "%d columns, the header says %d" : "bad seq", nf, want);
+		return RT_EBAD;
+	}
+	for (k = 0; k < st->nview; k++)
+		if (grow(&st->rows[k], 1) == NULL) {
+			while (k-- > 0)
+				st->rows[k].n--;
+			return RT_ENOMEM;
+		}
+	for (k = 0; k < st->nview; k++) {
+		row = (char *)st->rows[k].p + (st->rows[k].n - 1) * st->rowlen;
+		for (i = 0; i < dim; i++) {
+			if (!st->numeric) {
+				((uint32_t *)row)[i] = rt_str_intern(f[4 + k * dim + i],
+				    strlen(f[4 + k * dim + i]));
+				continue;
+			}
+			if (rt_parse_double(f[4 + i], &x)) {
+				rt_rbad(r, "%s: not a number", f[4 + i]);
+				for (k = 0; k < st->nview; k++)	/* the row is not kept */
+					st->rows[k].n--;
+				return RT_EBAD;
+			}
+			((double *)row)[i] = x;
+		}
+	}
+	for (k = 0; k < st->nview; k++) {
+		if ((v = dedup(&st->dd[k], st->rows[k].p, st->rowlen, st->rows[k].n - 1)) < 0)
+			return RT_ENOMEM;
+		if ((size_t)v != st->rows[k].n - 1)
+			st->rows[k].n--;	/* seen before: keep the first */
+		else
+			st->vrow[k]++;
+		if (rt_pointmap_add(&st->view[k]->pm, (uint32_t)v, sq, f[1], f[2], f[3]))
+			return RT_ENOMEM;
+	}
+	return 0;
+}
+
 int
 rt_cloud_read(struct rt_cloud *c, struct rt_reader *r, int skipbad,
     rt_diag_fn *diag, char *err, size_t errlen)
 {
-	struct grow rows[RT_MAXVIEW] = { { 0 } };
-	struct rt_idtab dd[RT_MAXVIEW] = { { 0 } };
-	struct rt_cloud *view[RT_MAXVIEW] = { c };
+	struct cread st = { .view = { c }, .dim = -1, .nview = 1 };
 	const char *name = rt_rpath(r);
 	char *s, *f[2 * 1024 + 8];
-	size_t n, rowlen = 0, vrow[RT_MAXVIEW] = { 0 };
-	int nf, dim = -1, nview = 1, numeric = 0, grown = 0, i, k;
-	long v;
-	double x;
-	uint64_t sq;
-	void *row;
+	size_t n;
+	int nf, k, rc = RT_EBAD;
 
 	memset(c, 0, sizeof *c);
 	if (rt_rexpect(r, RT_STREAM_POINTS)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
-		return -1;
+		return RT_EBAD;
 	}
-	while ((s = rt_rgetline(r, &n)) != NULL) {
-		if (dim < 0) {
+	for (;;) {
+		if ((s = rt_rgetline(r, &n)) == NULL) {
+			if (!rt_rmalformed(r))
+				break;
+			rc = RT_EBAD;	/* a NUL byte in the line */
+		} else if (st.dim < 0) {
+			if ((rc = start(&st, r, s)) != 0)
+				goto fail;
+			continue;
+		} else if (*s == '#') {
+			if (strncmp(s, "# tswindow ", 11) == 0 && c->about == NULL)
+				for (k = 0; k < st.nview; k++)
+					if ((st.view[k]->about = strdup(s + 2)) == NULL) {
+						rc = RT_ENOMEM;
+						goto fail;
+					}
+			continue;
+		} else {
 			nf = 0;
-			for (s = strtok(s, " \t"); s && nf < (int)(sizeof f / sizeof f[0]);
+			for (s = strtok(s, " \t"); s && nf < st.nview * st.dim + 5;
 			    s = strtok(NULL, " \t"))
 				f[nf++] = s;
-			if (header(f, nf, &dim, &nview, &numeric)) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "bad points header"));
-				goto fail;
-			}
-			for (k = 1; k < nview; k++)
-				if ((view[k] = view[k - 1]->next = calloc(1, sizeof *c)) == NULL)
-					goto nomem;
-			rowlen = (size_t)dim * (numeric ? sizeof(double) : sizeof(uint32_t));
-			for (k = 0; k < nview; k++) {
-				view[k]->numeric = numeric;
-				view[k]->dim = dim;
-				rows[k].size = rowlen;
-			}
-			continue;
+			if (nf == 0 || (rc = point(&st, r, f, nf)) == 0)
+				continue;
 		}
-		if (*s == '#') {
-			if (strncmp(s, "# tswindow ", 11) == 0 && c->about == NULL) {
-				for (k = 0; k < nview; k++)
-					if ((view[k]->about = strdup(s + 2)) == NULL)
-						goto nomem;
-			}
-			continue;
-		}
-		nf = 0;
-		for (s = strtok(s, " \t"); s && nf < nview * dim + 5; s = strtok(NULL, " \t"))
-			f[nf++] = s;
-		if (nf == 0)
-			continue;
-		if (nf != nview * dim + 4 || rt_parse_u64(f[0], &sq)) {
-			rt_rbad(r, nf != nview * dim + 4 ? "%d columns, the header says %d" :
-			    "bad seq", nf, nview * dim + 4);
-			goto bad;
-		}
-		for (k = 0; k < nview; k++)
-			if (grow(&rows[k], 1) == NULL)
-				goto nomem;
-		grown = 1;
-		for (k = 0; k < nview; k++) {
-			row = (char *)rows[k].p + (rows[k].n - 1) * rowlen;
-			for (i = 0; i < dim; i++) {
-				if (!numeric) {
-					((uint32_t *)row)[i] = rt_str_intern(f[4 + k * dim + i],
-					    strlen(f[4 + k * dim + i]));
-					continue;
-				}
-				if (rt_parse_double(f[4 + i], &x)) {
-					rt_rbad(r, "%s: not a number", f[4 + i]);
-					goto bad;
-				}
-				((double *)row)[i] = x;
-			}
-		}
-		grown = 0;
-		for (k = 0; k < nview; k++) {
-			if ((v = dedup(&dd[k], rows[k].p, rowlen, rows[k].n - 1)) < 0)
-				goto nomem;
-			if ((size_t)v != rows[k].n - 1)
-				rows[k].n--;	/* seen before: keep the first */
-			else
-				vrow[k]++;
-			if (rt_pointmap_add(&view[k]->pm, (uint32_t)v, sq, f[1], f[2], f[3]))
-				goto nomem;
-		}
-		continue;
-bad:
-		for (k = 0; grown && k < nview; k++)	/* the row is not kept */
-			rows[k].n--;
-		grown = 0;
-		if (!skipbad) {
-			snprintf(err, errlen, "%s", rt_rerror(r));
+		if (rc != RT_EBAD || !skipbad)
 			goto fail;
-		}
-		diag(rt_rerror(r), 0);
+		diag(rt_rerror(r), 0);	/* the line skipped */
 	}
-	if (*rt_rerror(r)) {
-		snprintf(err, errlen, "%s", rt_rerror(r));
+	rc = RT_EBAD;
+	if (rt_rfailed(r)) {
+		rc = RT_EIO;
 		goto fail;
 	}
-	if (dim < 0) {
-		snprintf(err, errlen, "%s: empty: no points header", name);
-		goto fail;
+	if (st.dim < 0 || c->pm.n == 0) {
+		snprintf(err, errlen, "%s: %s", name, st.dim < 0 ? "empty: no points header" :
+		    "no points");
+		goto out;
 	}
-	if (c->pm.n == 0) {
-		snprintf(err, errlen, "%s: no points", name);
-		goto fail;
-	}
-	for (k = 0; k < nview; k++) {
-		view[k]->n = view[k]->pm.n;
-		view[k]->nv = vrow[k];
-		if (numeric)
-			view[k]->x = rows[k].p;
+	for (k = 0; k < st.nview; k++) {
+		st.view[k]->n = st.view[k]->pm.n;
+		st.view[k]->nv = st.vrow[k];
+		if (st.numeric)
+			st.view[k]->x = st.rows[k].p;
 		else
-			view[k]->sym = rows[k].p;
-		rt_idtab_free(&dd[k]);
+			st.view[k]->sym = st.rows[k].p;
+		rt_idtab_free(&st.dd[k]);
 	}
 	return 0;
-nomem:
-	oom(err, errlen, name);
 fail:
-	for (k = 0; k < nview; k++) {
-		free(rows[k].p);
-		rt_idtab_free(&dd[k]);
+	if (rc == RT_ENOMEM)
+		oom(err, errlen, name);
+	else
+		snprintf(err, errlen, "%s", rt_rerror(r));
+out:
+	for (k = 0; k < st.nview; k++) {
+		free(st.rows[k].p);
+		rt_idtab_free(&st.dd[k]);
 	}
 	rt_cloud_free(c);
-	return -1;
+	return rc;
 }
 
 void
