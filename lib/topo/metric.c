@@ -56,7 +56,7 @@ rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
 /* Long windows: Myers's blocks of 64 rows, each column's eq masks looked
  * up by symbol (the distinct symbols of a, hashed), so that a pair costs
  * w * ceil(w / 64) word steps, not the w * w cells of the rows below
- * (a window of 1024 symbols made 495 points take 215 s). */
+ * (bench/RESULTS.editdist has what that saves). */
 struct rt_lev {
 	int w, nb;		/* the length it was made for; 64-row blocks */
 	uint32_t cap;		/* hash slots, a power of two >= 2w */
