@@ -205,7 +205,6 @@ size_t rt_tally_root(int key, const struct rt_tally *t, size_t rowsize, char *ro
 /* Running statistics (Welford) of distances, RT_COLD counted apart. */
 struct rt_welford { uint64_t n, cold; double mean, m2; };
 void rt_welford_add(struct rt_welford *a, uint64_t d);
-double rt_welford_sd(const struct rt_welford *a);
 
 /* Cache streams (lib/cache/table.c, lib/cache/records.c): one writer
  * each, and a reader for the cache table.  Writers return 0, or -1 when

@@ -78,9 +78,6 @@ int rt_canvas_init(struct rt_canvas *c, uint32_t w, uint32_t h);
 int rt_canvas_ink(struct rt_canvas *c, const unsigned char rgb[3]);	/* -1: full */
 void rt_canvas_point(struct rt_canvas *c, double x, double y, int ink);
 void rt_canvas_segment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink);
-void rt_canvas_aasegment(struct rt_canvas *c, double x0, double y0, double x1, double y1,
-    int ink);
-void rt_canvas_dot(struct rt_canvas *c, double x, double y, int r, int ink);
 void rt_canvas_box(struct rt_canvas *c, double x, double y, int w, int h, int ink);
 void rt_canvas_text(struct rt_canvas *c, double x, double y, int anchor, int flags,
     const char *s, int ink);
@@ -139,7 +136,6 @@ void rt_key_ramp(struct rt_fig *f, double x, double y, double h, double lo, doub
 /* Legend labels: "file:line" ordered by file, then line as a number;
  * the sorted order of n names; name k from its file's base name on, or
  * from as many directories up as tell it from other files of that name. */
-int rt_label_cmp(const char *a, const char *b);
 int rt_label_sort(const char *const *names, size_t n, size_t *order);	/* -1 no memory */
 const char *rt_label_short(const char *const *names, size_t n, size_t k);
 

@@ -69,10 +69,8 @@ int rt_points_end(FILE *f);
 enum { RT_LEVENSHTEIN, RT_HAMMING, RT_EUCLIDEAN };
 int rt_metric_parse(const char *name);	/* -1 if unknown */
 const char *rt_metric_name(int m);
-/* Edit distance of two symbol strings of length w <= 64, bit-parallel
- * (Myers 1999, in Hyyro's form for the global distance). */
-int rt_levenshtein(const uint32_t *a, const uint32_t *b, int w);
-/* The same for any w, in two rows of w + 1 ints: the plain algorithm. */
+/* Edit distance of two symbol strings of length w, in two rows of w + 1
+ * ints: the plain algorithm. */
 int rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row);
 /* The same for any w up to the one s was made for, bit-parallel in
  * blocks of 64 (Myers 1999): w * ceil(w / 64) steps.  One s a thread;
@@ -174,12 +172,9 @@ struct rt_collapse { struct rt_cedge *e; size_t m, tried; };
 int rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c);
 void rt_collapse_free(struct rt_collapse *c);
 /* A cocycle z of the collapsed complex at scale eps carried to the whole
- * complex at eps: the entries of its edges of value <= eps in *out. */
-int rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c,
-    float eps, unsigned p, const struct rt_cocycle_entry *z, size_t nz,
-    struct rt_cocycle_entry **out, size_t *nout);
-/* The same in two steps, the first (the costly one) the same for every
- * cocycle at eps: the removed edges to put back, each with its dominator. */
+ * complex at eps, in two steps, the first (the costly one) the same for
+ * every cocycle at eps: the removed edges to put back, each with its
+ * dominator. */
 struct rt_replay { float eps; size_t n, need; uint32_t (*uvd)[3]; };
 int rt_replay_plan(struct rt_replay *r, const struct rt_graph *k,
     const struct rt_collapse *c, float eps);
@@ -216,9 +211,6 @@ int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh,
 /* The same from the graph already in x->g (x otherwise zero). */
 int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads);
 void rt_rips_free(struct rt_rips *x);
-/* Ripser's default threshold: beyond it the complex is a cone.  NAN out
- * of memory. */
-float rt_enclosing(const float *tri, size_t n);
 /* The threshold from the filtration: the least distance at which the
  * classes most persistent in dimension 1 are known (they have died, and
  * no class alive there could outlast them), and x computed there; why

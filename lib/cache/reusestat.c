@@ -23,7 +23,7 @@ rt_welford_add(struct rt_welford *a, uint64_t d)
 	a->m2 += delta * ((double)d - a->mean);
 }
 
-double
+static double
 rt_welford_sd(const struct rt_welford *a)
 {
 	return a->n - a->cold > 1 ? sqrt(a->m2 / (double)(a->n - a->cold - 1)) : 0;

@@ -20,7 +20,7 @@ filelen(const char *s)
 	return (size_t)(c - s);
 }
 
-int
+static int
 rt_label_cmp(const char *a, const char *b)
 {
 	size_t la = filelen(a), lb = filelen(b);

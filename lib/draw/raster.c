@@ -119,7 +119,7 @@ cover(struct rt_canvas *c, long px, long py, double part, int ink)
 
 /* An anti-aliased segment (Wu's): at each step along its longer axis the
  * two pixels across it share the ink by their distance from it. */
-void
+static void
 rt_canvas_aasegment(struct rt_canvas *c, double x0, double y0, double x1, double y1, int ink)
 {
 	double t, g, y, f;
@@ -150,7 +150,7 @@ rt_canvas_aasegment(struct rt_canvas *c, double x0, double y0, double x1, double
 	}
 }
 
-void
+static void
 rt_canvas_dot(struct rt_canvas *c, double x, double y, int r, int ink)
 {
 	int i, j;

@@ -685,17 +685,3 @@ fail:
 	return -1;
 }
 
-int
-rt_cocycle_extend(const struct rt_graph *k, const struct rt_collapse *c, float eps,
-    unsigned p, const struct rt_cocycle_entry *z, size_t nz,
-    struct rt_cocycle_entry **out, size_t *nout)
-{
-	struct rt_replay r;
-	int e;
-
-	if (rt_replay_plan(&r, k, c, eps))
-		return -1;
-	e = rt_replay_apply(&r, c, p, z, nz, out, nout);
-	rt_replay_free(&r);
-	return e;
-}

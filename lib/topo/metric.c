@@ -26,7 +26,9 @@ rt_metric_name(int m)
 	return m >= 0 && m < 3 ? metrics[m] : "unknown";
 }
 
-int
+/* Edit distance of two symbol strings of length w <= 64, bit-parallel
+ * (Myers 1999, in Hyyro's form for the global distance). */
+static int
 rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
 {
 	uint64_t top = 1ULL << (w - 1), mask = top | (top - 1);

@@ -221,7 +221,7 @@ rt_ph_apparentof(const struct ctx *x, int nv, const uint32_t *t, uint64_t tkey, 
 /* s's first cofacet of its own diameter t (k added, key tkey; s of nv
  * vertices; the caller found it so): is it s's apparent pair (2), another
  * facet's (1), or neither (0)? */
-int
+static int
 rt_ph_apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint64_t tkey)
 {
 	uint32_t t[4];

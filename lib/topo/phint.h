@@ -197,7 +197,6 @@ int rt_ph_wpivot(struct wk *w, struct hentry *piv);
 int rt_ph_dense(struct ctx *x);
 int rt_ph_apparentof(const struct ctx *x, int nv, const uint32_t *t, uint64_t tkey, float d,
     struct simplex *f, int *neg);
-int rt_ph_apparent(const struct ctx *x, int nv, const struct simplex *s, uint32_t k, uint64_t tkey);
 int rt_ph_apparentup(const struct ctx *x, int nv, const struct simplex *s);
 int rt_ph_apparentcol(const struct ctx *x, const struct hentry *piv, struct simplex *f, uint32_t *coef,
     uint32_t *j);

@@ -12,7 +12,7 @@
 /* Ripser's default threshold: the enclosing radius, the least over
  * vertices of their largest distance; beyond it the complex is a cone,
  * so every class of dimension 1 or more has died by it. */
-float
+static float
 rt_enclosing(const float *tri, size_t n)
 {
 	float *far, best = INFINITY;

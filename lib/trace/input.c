@@ -131,7 +131,9 @@ gzfill(struct rt_reader *r, unsigned char *p, size_t n)
 	return (ssize_t)(n - z->avail_out);
 }
 
-int
+/* Read more behind what is unread: 1 if some came, 0 at the end, -1 on an
+ * error (then in r->err, and r->eof == 2).  Unread bytes move to buf[0]. */
+static int
 rt_in_refill(struct rt_reader *r)
 {
 	ssize_t n;

@@ -53,9 +53,6 @@ struct rt_reader {
  * NULL with the reason in errbuf.  rt_in_close frees what rt_in_open made. */
 struct rt_reader *rt_in_open(const char *path, char *errbuf, size_t errlen);
 void rt_in_close(struct rt_reader *r);
-/* Read more behind what is unread: 1 if some came, 0 at the end, -1 on an
- * error (then in r->err, and r->eof == 2).  Unread bytes move to buf[0]. */
-int rt_in_refill(struct rt_reader *r);
 /* At least n unread bytes if the input has them; the count there is. */
 size_t rt_in_need(struct rt_reader *r, size_t n);
 /* The next line, NUL-terminated, without its newline (or \r\n); NULL at

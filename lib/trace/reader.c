@@ -65,7 +65,7 @@ rt_fmt_name(int fmt)
 
 /* The first format whose sniff claims one of the first lines; -1 if a
  * line that is neither blank nor a comment is claimed by none. */
-int
+static int
 rt_format_detect(struct rt_reader *r)
 {
 	char *p, *e, *f[10], line[512], cut[512];
@@ -303,7 +303,7 @@ refill(struct rt_reader *r)
 	return k;
 }
 
-int
+static int
 rt_readp(struct rt_reader *r, struct rt_rec **pp)
 {
 	int k;
@@ -343,12 +343,6 @@ rt_rpart(const struct rt_reader *r, struct rt_part *p)
 {
 	*p = r->part;
 	return p->n != 0;
-}
-
-int
-rt_rformat(const struct rt_reader *r)
-{
-	return r->fmt;
 }
 
 void

@@ -100,8 +100,5 @@ struct rt_format {
 /* The row of enum rt_fmt fmt (or of a format added after them), NULL if
  * there is none. */
 const struct rt_format *rt_format_row(int fmt);
-/* The format of the stream r is at the start of, by the rows' sniffs on
- * its first 4 KB; -1 if none claims it. */
-int rt_format_detect(struct rt_reader *r);
 
 #endif
