@@ -152,77 +152,136 @@ axis(struct rt_fig *fig, const struct rt_fold *f, const struct rt_plot *p,
 	}
 }
 
+/* The palette: white, then shades of each category (and the rest), or
+ * of each op and a ramp of counts.  The colours it has. */
+static int
+palette(unsigned char *pal, const struct rt_mapcats *cats, size_t ncat)
+{
+	unsigned char base[3];
+	size_t i;
+	int op, k;
+
+	memset(pal, 255, 3);
+	if (cats != NULL) {
+		for (i = 0; i <= ncat; i++) {
+			catcolour(cats, i, ncat, base);
+			for (k = 1; k <= CLEVELS; k++)
+				shade(base, k + CLEVELS / 2, CLEVELS + CLEVELS / 2,
+				    pal + 3 * (1 + i * CLEVELS + k - 1));
+		}
+		return 1 + (int)(ncat + 1) * CLEVELS;
+	}
+	for (op = 0; op < 4; op++)
+		for (k = 1; k <= LEVELS; k++)
+			shade(opcol[op], k, LEVELS, pal + 3 * (1 + op * LEVELS + k - 1));
+	for (k = 0; k < 64; k++)
+		logramp(k / 63.0, pal + 3 * (1 + 4 * LEVELS + k));
+	return 1 + 4 * LEVELS + 64;
+}
+
+/* A cell's colour: by category, by count, or by its most frequent op,
+ * paler for fewer accesses (on a log scale up to max). */
+static unsigned char
+cellcolour(const struct rt_density *d, size_t i, uint32_t max, const struct rt_mapcats *cats,
+    size_t ncat, int bycount)
+{
+	const uint32_t *v = d->n[i];
+	uint32_t best = 0, c = 0;
+	double t;
+	int op;
+
+	for (op = 0; op < 4; op++) {
+		c += v[op];
+		if (v[op] > v[best])
+			best = (uint32_t)op;
+	}
+	if (c == 0)
+		return 0;
+	t = max > 1 ? log((double)c) / log((double)max) : 1;
+	if (t > 1)
+		t = 1;
+	if (cats != NULL)
+		return (unsigned char)(1 + (d->cls[i] < ncat ? d->cls[i] : ncat) * CLEVELS +
+		    (int)((CLEVELS - 1) * t));
+	if (bycount)
+		return (unsigned char)(1 + 4 * LEVELS + (int)(63 * t));
+	return (unsigned char)(1 + (int)best * LEVELS + (int)((LEVELS - 1) * t));
+}
+
+/* The key right of the plot: the categories, the ramp of counts, or the
+ * ops.  0, or -1 out of memory. */
+static int
+mapkey(struct rt_fig *fig, const struct rt_plot *p, const struct rt_mapcats *cats, size_t ncat,
+    int bycount, uint32_t max)
+{
+	const char *np[4];
+	unsigned char key[4][3], (*crgb)[3];
+	char head[64], **lines;
+	size_t i, nlines = 0;
+	double h;
+	int op;
+
+	if (cats == NULL && bycount) {
+		rt_key_ramp(fig, p->keyx, p->y, p->h < 260 ? p->h : 260, 0,
+		    max > 1 ? log2((double)max) : 1, RT_AX_NUM, "log2 accesses", logramp);
+		return 0;
+	}
+	if (cats == NULL) {
+		for (op = 0; op < 4; op++) {
+			np[op] = opname[op];
+			memcpy(key[op], opcol[op], 3);
+		}
+		rt_legend(fig, p->keyx, p->y, p->h, "op (most in a pixel)", np,
+		    (const unsigned char (*)[3])key, 4);
+		rt_fig_text(fig, p->keyx, p->y + 78, RT_LEFT, 0, grey, "paler: fewer");
+		return 0;
+	}
+	lines = catlines(cats, &nlines);
+	crgb = calloc(nlines + 1, sizeof *crgb);
+	for (i = 0; crgb != NULL && i < nlines; i++)
+		catcolour(cats, i, ncat, crgb[i]);
+	keyhead(cats, head, sizeof head);
+	if (lines != NULL && crgb != NULL) {
+		h = rt_legend(fig, p->keyx, p->y, p->h - 16, head, (const char *const *)lines,
+		    (const unsigned char (*)[3])crgb, nlines);
+		rt_fig_text(fig, p->keyx, p->y + h + 10, RT_LEFT, 0, grey, "paler: fewer");
+	}
+	freelines(lines, nlines);
+	free(crgb);
+	return lines != NULL && crgb != NULL ? 0 : -1;
+}
+
 struct rt_fig *
 rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct rt_plot *p,
     double W, double H, int bycount, const struct rt_mapcats *cats, uint64_t n,
     const char *title, const char *const *names)
 {
 	unsigned char pal[3 * 256], *img;
-	const char *np[5], *subp[1];
-	unsigned char key[5][3];
+	const char *subp[1];
 	char sub[200];
-	uint32_t x, y, best, max = 0, c;
-	const uint32_t *v;
+	uint32_t x, y, max = 0;
 	struct rt_axis ax;
 	struct rt_fig *fig;
-	double t;
-	int op, k, lv, npal;
-	size_t ncat = 0, nother = 0, nlines = 0, i;
-	char **lines = NULL;
-	unsigned char (*crgb)[3] = NULL;
+	size_t ncat = 0, nother = 0;
+	int op, npal;
 
 	for (x = 0; x < d->cols * d->rows; x++)
-		for (op = 0, v = d->n[x]; op < 4; op++)
-			if (v[op] > max)
-				max = v[op];
-	memset(pal, 255, 3);
-	if (cats != NULL) {
-		ncat = rt_mapcats_count(cats, &nother);
-		if (ncat + 1 > 255 / CLEVELS || d->cls == NULL)
-			return NULL;
-		for (i = 0; i <= ncat; i++) {
-			unsigned char base[3];
-
-			catcolour(cats, i, ncat, base);
-			for (k = 1; k <= CLEVELS; k++)
-				shade(base, k + CLEVELS / 2, CLEVELS + CLEVELS / 2,
-				    pal + 3 * (1 + i * CLEVELS + k - 1));
-		}
-		npal = 1 + (int)(ncat + 1) * CLEVELS;
-	} else {
 		for (op = 0; op < 4; op++)
-			for (k = 1; k <= LEVELS; k++)
-				shade(opcol[op], k, LEVELS, pal + 3 * (1 + op * LEVELS + k - 1));
-		for (k = 0; k < 64; k++)
-			logramp(k / 63.0, pal + 3 * (1 + 4 * LEVELS + k));
-		npal = 1 + 4 * LEVELS + 64;
-	}
+			if (d->n[x][op] > max)
+				max = d->n[x][op];
+	if (cats != NULL && ((ncat = rt_mapcats_count(cats, &nother)) + 1 > 255 / CLEVELS ||
+	    d->cls == NULL))
+		return NULL;
+	npal = palette(pal, cats, ncat);
 	if ((img = malloc((size_t)d->cols * d->rows + 1)) == NULL ||
 	    (fig = rt_fig_new(W, H)) == NULL) {
 		free(img);
 		return NULL;
 	}
 	for (y = 0; y < d->rows; y++)
-		for (x = 0; x < d->cols; x++) {
-			i = (size_t)(d->rows - 1 - y) * d->cols + x;
-			v = d->n[i];
-			for (best = 0, c = 0, op = 0; op < 4; op++) {
-				c += v[op];
-				if (v[op] > v[best])
-					best = (uint32_t)op;
-			}
-			t = c == 0 ? 0 : max > 1 ? log((double)c) / log((double)max) : 1;
-			if (t > 1)
-				t = 1;
-			lv = 1 + (int)((LEVELS - 1) * t);
-			if (cats != NULL)
-				img[(size_t)y * d->cols + x] = (unsigned char)(c == 0 ? 0 :
-				    1 + (d->cls[i] < ncat ? d->cls[i] : ncat) * CLEVELS +
-				    (int)((CLEVELS - 1) * t));
-			else
-				img[(size_t)y * d->cols + x] = (unsigned char)(c == 0 ? 0 : bycount ?
-				    1 + 4 * LEVELS + (int)(63 * t) : 1 + (int)best * LEVELS + lv - 1);
-		}
+		for (x = 0; x < d->cols; x++)
+			img[(size_t)y * d->cols + x] = cellcolour(d,
+			    (size_t)(d->rows - 1 - y) * d->cols + x, max, cats, ncat, bycount);
 	snprintf(sub, sizeof sub, "%llu accesses; a pixel: about %.3g accesses' time",
 	    (unsigned long long)n, (double)n / d->cols);
 	subp[0] = sub;
@@ -233,38 +292,10 @@ rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct 
 	rt_plot_axes(fig, p, &ax, NULL);
 	rt_fig_text(fig, 14, p->y + p->h / 2, RT_CENTRE, RT_UP, black,
 	    "address (folded: untouched gaps cut out)");
-	if (cats != NULL) {
-		char head[64];
-		double h;
-
-		lines = catlines(cats, &nlines);
-		crgb = calloc(nlines + 1, sizeof *crgb);
-		for (i = 0; crgb != NULL && i < nlines; i++)
-			catcolour(cats, i, ncat, crgb[i]);
-		keyhead(cats, head, sizeof head);
-		if (lines == NULL || crgb == NULL) {
-			freelines(lines, nlines);
-			free(crgb);
-			free(img);
-			rt_fig_free(fig);
-			return NULL;
-		}
-		h = rt_legend(fig, p->keyx, p->y, p->h - 16, head, (const char *const *)lines,
-		    (const unsigned char (*)[3])crgb, nlines);
-		rt_fig_text(fig, p->keyx, p->y + h + 10, RT_LEFT, 0, grey, "paler: fewer");
-		freelines(lines, nlines);
-		free(crgb);
-	} else if (bycount)
-		rt_key_ramp(fig, p->keyx, p->y, p->h < 260 ? p->h : 260, 0,
-		    max > 1 ? log2((double)max) : 1, RT_AX_NUM, "log2 accesses", logramp);
-	else {
-		for (op = 0; op < 4; op++) {
-			np[op] = opname[op];
-			memcpy(key[op], opcol[op], 3);
-		}
-		rt_legend(fig, p->keyx, p->y, p->h, "op (most in a pixel)", np,
-		    (const unsigned char (*)[3])key, 4);
-		rt_fig_text(fig, p->keyx, p->y + 78, RT_LEFT, 0, grey, "paler: fewer");
+	if (mapkey(fig, p, cats, ncat, bycount, max)) {
+		free(img);
+		rt_fig_free(fig);
+		return NULL;
 	}
 	/* the image is the figure's until it is written: kept with it */
 	rt_fig_own(fig, img);
