@@ -17,12 +17,12 @@
  * Given owner, the segments it places in one object (an id >= 0, for a
  * loaded object other than the program's; -1 for none) share one band,
  * its extent not counted: a whole program's loader and libc data then
- * take a band each, not a score of them. */
+ * take a band each, not a score of them.  0, or RT_ENOMEM. */
 struct rt_seg { uint64_t lo, hi; uint32_t y0, y1; uint64_t n; int obj; };	/* hi, y1 inclusive */
 struct rt_fold;
 typedef int rt_fold_owner(void *ctx, uint64_t lo, uint64_t hi);
 struct rt_fold *rt_fold_new(unsigned shift);
-int rt_fold_touch(struct rt_fold *f, uint64_t addr, uint64_t last);	/* -1 no memory */
+RT_WUR int rt_fold_touch(struct rt_fold *f, uint64_t addr, uint64_t last);	/* or RT_ENOMEM */
 int rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap,
     rt_fold_owner *owner, void *ctx);
 size_t rt_fold_count(const struct rt_fold *f);
@@ -33,7 +33,8 @@ void rt_fold_free(struct rt_fold *f);
 /* A density raster: per pixel the accesses of each op (enum rt_op);
  * with rt_density_classes, also the class most of its accesses had,
  * where one has more than half of them (else one of those it holds):
- * Boyer and Moore's majority vote, two words a pixel. */
+ * Boyer and Moore's majority vote, two words a pixel.  init and classes:
+ * 0, or RT_ENOMEM. */
 struct rt_density {
 	uint32_t cols, rows;
 	uint32_t (*n)[4];	/* cols x rows, row 0 at the bottom */
@@ -57,8 +58,8 @@ struct rt_mapcats;
 struct rt_mapcats *rt_mapcats_new(int key);
 uint64_t rt_mapcats_key(const struct rt_mapcats *c, const struct rt_rec *r,
     const struct rt_regions *g);
-int rt_mapcats_add(struct rt_mapcats *c, uint64_t key);	/* -1 no memory */
-int rt_mapcats_choose(struct rt_mapcats *c, size_t max);	/* -1 no memory */
+RT_WUR int rt_mapcats_add(struct rt_mapcats *c, uint64_t key);	/* or RT_ENOMEM */
+RT_WUR int rt_mapcats_choose(struct rt_mapcats *c, size_t max);	/* or RT_ENOMEM, RT_EUSAGE */
 uint32_t rt_mapcats_class(const struct rt_mapcats *c, uint64_t key);
 size_t rt_mapcats_count(const struct rt_mapcats *c, size_t *nother);	/* named */
 const char *rt_mapcats_name(const struct rt_mapcats *c, size_t k);
@@ -91,7 +92,8 @@ struct rt_fig *rt_map_figure(const struct rt_density *d, const struct rt_fold *f
     uint64_t n, const char *title, const char *const *names);
 
 /* A registered array as a grid of cols columns: per element its
- * accesses, or the time of its last access (recency), as a heat map. */
+ * accesses, or the time of its last access (recency), as a heat map.
+ * init: 0, RT_ENOMEM, or RT_EUSAGE for no element or more than 2^26. */
 struct rt_grid {
 	uint64_t base, size, elem, cols, rows, nel;
 	uint64_t *count, *last;	/* per element; last: access number + 1, 0 never */

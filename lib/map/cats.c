@@ -66,7 +66,7 @@ rt_mapcats_add(struct rt_mapcats *c, uint64_t k)
 	uint64_t *n = rt_tally_row(c->count, k);
 
 	if (n == NULL)
-		return -1;
+		return RT_ENOMEM;
 	(*n)++;
 	return 0;
 }
@@ -94,13 +94,15 @@ rt_mapcats_choose(struct rt_mapcats *c, size_t max)
 	const char **label = NULL;
 	size_t i, k, nk = 0, *order = NULL;
 	char buf[512];
-	int e = -1;
+	int e = RT_ENOMEM;
 
+	if (max < 2)
+		return RT_EUSAGE;
 	c->cap = (size_t)rt_tally_keys(c->count);
 	count = c->cap ? rt_tally_get(c->count, 0) : NULL;
 	v = malloc((c->cap + 1) * sizeof *v);
 	ids = malloc((c->cap + 1) * sizeof *ids);
-	if (v == NULL || ids == NULL || max < 2 ||
+	if (v == NULL || ids == NULL ||
 	    (c->cls = malloc((c->cap + 1) * sizeof *c->cls)) == NULL)
 		goto out;
 	for (i = 0; i < c->cap; i++)

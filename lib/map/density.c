@@ -3,6 +3,7 @@
  * trace. */
 #include <stdlib.h>
 
+#include "reftrace.h"
 #include "map.h"
 
 int
@@ -11,7 +12,7 @@ rt_density_init(struct rt_density *d, uint32_t cols, uint32_t rows)
 	d->cols = cols;
 	d->rows = rows;
 	d->n = calloc((size_t)cols * rows + 1, sizeof *d->n);
-	return d->n == NULL ? -1 : 0;
+	return d->n == NULL ? RT_ENOMEM : 0;
 }
 
 int
@@ -19,7 +20,7 @@ rt_density_classes(struct rt_density *d)
 {
 	d->cls = calloc((size_t)d->cols * d->rows + 1, sizeof *d->cls);
 	d->votes = calloc((size_t)d->cols * d->rows + 1, sizeof *d->votes);
-	return d->cls == NULL || d->votes == NULL ? -1 : 0;
+	return d->cls == NULL || d->votes == NULL ? RT_ENOMEM : 0;
 }
 
 /* Boyer and Moore, "MJRTY: a fast majority vote algorithm", 1991: the

@@ -41,7 +41,7 @@ rehash(struct rt_fold *f)
 	struct gran *h = malloc(cap * sizeof *h);
 
 	if (h == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < cap; i++)
 		h[i].g = UINT64_MAX;
 	for (i = 0; i < f->cap; i++)
@@ -63,7 +63,7 @@ touch1(struct rt_fold *f, uint64_t lo, uint64_t hi)
 	size_t k;
 
 	if (2 * (f->n + 1) > f->cap && rehash(f))
-		return -1;
+		return RT_ENOMEM;
 	for (k = rt_hash64(g) & (f->cap - 1); f->h[k].g != UINT64_MAX && f->h[k].g != g;
 	    k = (k + 1) & (f->cap - 1))
 		;
@@ -89,7 +89,7 @@ rt_fold_touch(struct rt_fold *f, uint64_t addr, uint64_t last)
 	rt_span_start(&s, addr, last, (uint64_t)1 << f->shift);
 	while (rt_span_next(&s))
 		if (touch1(f, s.addr, s.addr + s.len - 1))
-			return -1;
+			return RT_ENOMEM;
 	return 0;
 }
 
@@ -126,7 +126,7 @@ rt_fold_layout(struct rt_fold *f, uint32_t height, uint32_t minh, uint32_t gap,
 	free(f->seg);
 	f->nseg = 0;
 	if ((f->seg = malloc((f->n + 1) * sizeof *f->seg)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < f->cap; i++)	/* the hash packed and sorted */
 		if (f->h[i].g != UINT64_MAX)
 			f->h[n++] = f->h[i];

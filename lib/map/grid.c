@@ -14,7 +14,7 @@ rt_grid_init(struct rt_grid *g, uint64_t base, uint64_t size, uint64_t elem, uin
 {
 	memset(g, 0, sizeof *g);
 	if (elem == 0 || cols == 0 || size / elem == 0 || size / elem > (1u << 26))
-		return -1;
+		return RT_EUSAGE;
 	g->base = base, g->size = size, g->elem = elem, g->cols = cols;
 	g->nel = size / elem;
 	g->rows = (g->nel + cols - 1) / cols;
@@ -22,7 +22,7 @@ rt_grid_init(struct rt_grid *g, uint64_t base, uint64_t size, uint64_t elem, uin
 	g->last = calloc(g->nel, sizeof *g->last);
 	if (g->count == NULL || g->last == NULL) {
 		rt_grid_free(g);
-		return -1;
+		return RT_ENOMEM;
 	}
 	return 0;
 }
