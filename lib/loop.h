@@ -64,8 +64,9 @@ int rt_loopw_close(struct rt_loopw *w);
  * whole root loop) one at a time, parsed.  Open fails, with "path: a
  * trace, not a loop model (pli makes one)" in err, unless the stream is
  * a loop model.  rt_loopr_next gives 1 and a statement valid until the
- * next call, 0 at the end, -1 with "path:line: reason" in
- * rt_loopr_error.  Closing does not close the rt_reader. */
+ * next call, 0 at the end, or RT_EBAD, RT_EIO or RT_ENOMEM with
+ * "path:line: reason" in rt_loopr_error.  Closing does not close the
+ * rt_reader. */
 struct rt_reader;
 struct rt_stmt;
 struct rt_loopr;

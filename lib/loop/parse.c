@@ -27,6 +27,7 @@ struct rt_loopr {
 	int haslit;		/* a line of hex literals read, */
 	uint64_t lastlit;	/* its last value */
 	const char *err;
+	int code;		/* of the error: RT_EBAD unless said */
 	char ebuf[1024];
 };
 
@@ -153,6 +154,7 @@ static int
 nomem(struct rt_loopr *lr)
 {
 	lr->err = rt_rbad(lr->r, "%s", strerror(ENOMEM));
+	lr->code = RT_ENOMEM;
 	return -1;
 }
 
@@ -647,8 +649,8 @@ append(struct rt_loopr *lr, struct rt_stmt *q)
 	return 0;
 }
 
-int
-rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
+static int
+next(struct rt_loopr *lr, struct rt_stmt **sp)
 {
 	struct rt_stmt *q;
 	char *s;
@@ -688,8 +690,7 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 			lr->rootline = lr->line;
 		else if (append(lr, q)) {
 			rt_stmt_free(q);
-			lr->err = rt_rbad(lr->r, "%s", strerror(ENOMEM));
-			return -1;
+			return nomem(lr);
 		}
 		if (q->kind == RT_STMT_LOOP)
 			lr->stack[++lr->sp] = q;
@@ -699,6 +700,7 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 	 * is a program, so either ends it */
 	if (rt_rmalformed(lr->r) || rt_rfailed(lr->r)) {
 		lr->err = rt_rerror(lr->r);
+		lr->code = rt_rfailed(lr->r) ? RT_EIO : RT_EBAD;
 		return -1;
 	}
 	if (lr->sp != 0) {
@@ -708,4 +710,13 @@ rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
 		return -1;
 	}
 	return 0;
+}
+
+int
+rt_loopr_next(struct rt_loopr *lr, struct rt_stmt **sp)
+{
+	int k;
+
+	lr->code = RT_EBAD;
+	return (k = next(lr, sp)) < 0 ? lr->code : k;
 }
