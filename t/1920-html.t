@@ -1,0 +1,112 @@
+#!/bin/sh
+# plotspiral -O html: the page, loaded in headless Chromium, draws and
+# answers as the coordinates say; its test hook (#test:ACTIONS) drives
+# the controls as a user would and writes what the page then shows.
+. "$(dirname "$0")/lib.sh"
+plan 15
+
+T="python3 $(dirname "$0")/topo.py"
+trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
+	persist | circcoord --class 1,2 >"$tmp/bs.cc"
+# the points: index, seq, loc, func, theta1, theta2, region
+awk '!/^#/ && $1 ~ /^[0-9]+$/ { print $1, $3, $4, $5, $7, $8, $6 }' "$tmp/bs.cc" >"$tmp/pts"
+
+check "one file, nothing fetched: no src, href or URL" \
+	"plotspiral -O html --title bsort $tmp/bs.cc >$tmp/p.html && grep -q '<canvas' $tmp/p.html &&
+	 ! grep -Eiq ' (src|href)=|url\\(|https?:|//[a-z]' $tmp/p.html"
+check "-o NAME.html writes the page" \
+	"plotspiral -o $tmp/o.html $tmp/bs.cc && grep -q '^<!DOCTYPE html>' $tmp/o.html"
+check_fail "a persistence stream has no page" 1 "html" \
+	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | plotspiral -O html"
+
+if ! command -v chromium >/dev/null; then
+	while [ "$n" -lt 15 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	exit 0
+fi
+
+# browse FILE ACTIONS: the page's report, one line an action, then
+# "errors N" and "done"; the browser's console lines in $tmp/console
+browse() {
+	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chr" \
+	    --enable-logging=stderr --v=0 --virtual-time-budget=30000 \
+	    --dump-dom "file://$1#test:$2" 2>"$tmp/chr.err" |
+	    sed -n '/<pre id="rt-test"/,/<\/pre>/p' | sed -e 's/<[^>]*>//g' -e '/^$/d'
+	grep ':CONSOLE' "$tmp/chr.err" >"$tmp/console" || :
+}
+all=$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }' "$tmp/pts")
+
+browse "$tmp/p.html" "layout;state;dots:$all" >"$tmp/r1"
+check "the page loads: no error, no console message" \
+	"grep -qx 'errors 0' $tmp/r1 && grep -qx done $tmp/r1 && ! test -s $tmp/console"
+# the spiral's centre is the static picture's
+check_same "the spiral's centre is the SVG's" \
+	"awk '/^layout/ { printf \"%.1f %.1f\\n\", \$2, \$3 }' $tmp/r1" \
+	"plotspiral --title bsort $tmp/bs.cc | sed -n 's/.*, centre \\([0-9.]*\\) \\([0-9.]*\\)<.*/\\1 \\2/p'"
+set -- $(awk '/^layout/ { print $2, $3, $4, $5 }' "$tmp/r1") 0 0 0 0
+cx=$1 cy=$2 R=$3 N=$4
+
+# where point i is: theta column c, radius by index over points lo to hi
+# (the static spiral's model: 0.08 to 1 of R)
+model() {	# col lo hi
+	awk -v cx="$cx" -v cy="$cy" -v R="$R" -v c="$1" -v lo="$2" -v hi="$3" \
+	    '$1 >= lo && $1 <= hi { r = R * (0.08 + 0.92 * ($1 - lo) / (hi - lo)); a = 2 * 3.14159265358979 * $(4 + c);
+	      printf "dot %d %.3f %.3f\n", $1, cx + r * cos(a), cy - r * sin(a) }' "$tmp/pts"
+}
+# near A B: the same dots within 0.05 pixel, as many as the model has
+near() {
+	awk 'NR == FNR { x[$2] = $3; y[$2] = $4; m++; next } /^dot/ && ($2 in x) { n++
+	    if (($3 - x[$2]) ^ 2 + ($4 - y[$2]) ^ 2 > 0.0025) { bad++; print "# off: " $0 } }
+	    END { exit bad || n != m || n < 100 }' "$1" "$2"
+}
+model 1 0 $((N - 1)) >"$tmp/m1"
+check "every point where theta1 and its time put it" "near $tmp/m1 $tmp/r1"
+
+# hover the exact spot of points across the spiral: the tip names that
+# point, its seq, source line and function
+sel="10 50 101 150 199 250 $((N - 1))"
+spots=$(for i in $sel; do awk -v i="$i" '$2 == i { printf "hover:%s,%s;", $3, $4 }' "$tmp/m1"; done)
+for i in $sel; do awk -v i="$i" '$1 == i { printf "point %d, seq %s (its window'"'"'s first record) | source line: %s | function: %s%s\n", $1, $2, $3, $4, $7 == "-" ? "" : " | region: " $7 }' "$tmp/pts"; done >"$tmp/want"
+browse "$tmp/p.html" "${spots}range:30,200;state;dots:$all;key:ArrowRight;state;key:r;state" >"$tmp/r2"
+check_same "hover names each point's seq, source line and function" \
+	"grep '^hover' $tmp/r2 | sed -e 's/^hover [^:]*: //' -e 's/ | theta1.*//'" "cat $tmp/want"
+
+# the time sliders at 30-200: those points alone, at the radius of that range
+check_same "the time sliders show points 30 to 200 alone" \
+	"grep '^state' $tmp/r2 | sed -n 1p" \
+	"awk '\$1 >= 30 && \$1 <= 200 && \$5 != \"nan\" { n++ } END { print \"state shown\", n, \"first 30 last 200 class 1 to 2 at 0\" }' $tmp/pts"
+model 1 30 200 >"$tmp/m30"
+check "points 30 to 200 are where a spiral of them puts them; the others hidden" \
+	"sed -n '/^state/,/^state/p' $tmp/r2 >$tmp/r30 && near $tmp/m30 $tmp/r30 &&
+	 test \$(grep -c 'hidden\$' $tmp/r30) = \$(awk '\$1 < 30 || \$1 > 200' $tmp/pts | wc -l)"
+check "keys: right arrow moves the range a tenth on, r shows all" \
+	"grep '^state' $tmp/r2 | sed -n 2p | grep -q 'shown 171 first 47 last 217 ' &&
+	 grep '^state' $tmp/r2 | sed -n 3p | grep -q \"shown $N first 0 last $((N - 1)) \""
+
+# the morph, played as a user plays it, ends on theta2's coordinates;
+# a click on the second bar of the barcode draws theta2 itself
+browse "$tmp/p.html" "play;state;dots:$all;bar:2;state;dots:$all;legend:5;state" >"$tmp/r3"
+model 2 0 $((N - 1)) >"$tmp/m2"
+check "the morph plays to 1 and every point reaches theta2's place" \
+	"grep '^state' $tmp/r3 | sed -n 1p | grep -q 'class 1 to 2 at 1\$' &&
+	 sed -n '/^state/,/^state/p' $tmp/r3 >$tmp/rm && near $tmp/m2 $tmp/rm"
+check "a click on the barcode's second bar draws theta2" \
+	"grep '^state' $tmp/r3 | sed -n 2p | grep -q ' class 2 .* at 0\$' &&
+	 awk '/^state/ { k++ } k == 2' $tmp/r3 >$tmp/rb && near $tmp/m2 $tmp/rb"
+# the legend's fifth line, bsort.c:18 (sorted by line), hidden
+check_same "a click on a legend line hides that source line's points" \
+	"grep '^state' $tmp/r3 | sed -n 3p | awk '{ print \$3 }'" \
+	"awk '\$3 != \"bsort.c:18\" { n++ } END { print n }' $tmp/pts"
+check "no error in the driven pages" \
+	"grep -qx 'errors 0' $tmp/r2 && grep -qx 'errors 0' $tmp/r3 && ! test -s $tmp/console"
+
+# the page's spiral against the static SVG of the same data and size, as
+# rsvg-convert renders it: the same pixels inked, in the same colours
+plotspiral --size 400x400 --title bsort "$tmp/bs.cc" >"$tmp/s.svg"
+plotspiral --size 400x400 --title bsort -O html "$tmp/bs.cc" >"$tmp/s.html"
+check "the page's picture is the SVG's: ink within 2 px both ways, colours alike" \
+	"rsvg-convert $tmp/s.svg >$tmp/s.png &&
+	 chromium --headless --no-sandbox --disable-gpu --user-data-dir=$tmp/chr --hide-scrollbars \
+	     --virtual-time-budget=30000 --window-size=400,400 --screenshot=$tmp/h.png file://$tmp/s.html 2>/dev/null &&
+	 set -- \$(browse $tmp/s.html layout | awk '/^layout/ { print \$2 - \$4, \$3 - \$4, 2 * \$4 }') && test \$# = 3 &&
+	 $T inkmatch $tmp/s.png $tmp/h.png \$1 \$2 \$3 >$tmp/ink &&
+	 awk '{ print \"# \" \$0 } \$1 > 1000 && \$3 >= 0.95 && \$4 >= 0.95 && \$5 >= 0.9 { ok = 1 } END { exit !ok }' $tmp/ink"
