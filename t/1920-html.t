@@ -3,7 +3,7 @@
 # answers as the coordinates say; its test hook (#test:ACTIONS) drives
 # the controls as a user would and writes what the page then shows.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 19
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -12,7 +12,7 @@ trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
 awk '!/^#/ && $1 ~ /^[0-9]+$/ { print $1, $3, $4, $5, $7, $8, $6 }' "$tmp/bs.cc" >"$tmp/pts"
 
 check "one file, nothing fetched: no src, href or URL" \
-	"plotspiral -O html --title bsort $tmp/bs.cc >$tmp/p.html && grep -q '<canvas' $tmp/p.html &&
+	"plotspiral -O html --title 'b<s>&\"ort' $tmp/bs.cc >$tmp/p.html && grep -q '<canvas' $tmp/p.html &&
 	 ! grep -Eiq ' (src|href)=|url\\(|https?:|//[a-z]' $tmp/p.html"
 check "-o NAME.html writes the page" \
 	"plotspiral -o $tmp/o.html $tmp/bs.cc && grep -q '^<!DOCTYPE html>' $tmp/o.html"
@@ -20,7 +20,7 @@ check_fail "a persistence stream has no page" 1 "html" \
 	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | plotspiral -O html"
 
 if ! command -v chromium >/dev/null; then
-	while [ "$n" -lt 15 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	while [ "$n" -lt 19 ]; do skip "chromium is not installed (Debian: chromium)"; done
 	exit 0
 fi
 
@@ -30,7 +30,8 @@ browse() {
 	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chr" \
 	    --enable-logging=stderr --v=0 --virtual-time-budget=30000 \
 	    --dump-dom "file://$1#test:$2" 2>"$tmp/chr.err" |
-	    sed -n '/<pre id="rt-test"/,/<\/pre>/p' | sed -e 's/<[^>]*>//g' -e '/^$/d'
+	    sed -n '/<pre id="rt-test"/,/<\/pre>/p' |
+	    sed -e 's/<[^>]*>//g' -e '/^$/d' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
 	grep ':CONSOLE' "$tmp/chr.err" >"$tmp/console" || :
 }
 all=$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }' "$tmp/pts")
@@ -66,38 +67,78 @@ check "every point where theta1 and its time put it" "near $tmp/m1 $tmp/r1"
 sel="10 50 101 150 199 250 $((N - 1))"
 spots=$(for i in $sel; do awk -v i="$i" '$2 == i { printf "hover:%s,%s;", $3, $4 }' "$tmp/m1"; done)
 for i in $sel; do awk -v i="$i" '$1 == i { printf "point %d, seq %s (its window'"'"'s first record) | source line: %s | function: %s%s\n", $1, $2, $3, $4, $7 == "-" ? "" : " | region: " $7 }' "$tmp/pts"; done >"$tmp/want"
-browse "$tmp/p.html" "${spots}range:30,200;state;dots:$all;key:ArrowRight;state;key:r;state" >"$tmp/r2"
+# then the morph, played as a user plays it, a click on the barcode's
+# second bar, a click on the legend's fifth line
+browse "$tmp/p.html" "${spots}range:30,200;state;dots:$all;key:ArrowRight;state;key:r;state;text:title;play;state;dots:$all;bar:2;state;dots:$all;legend:5;state" >"$tmp/r2"
 check_same "hover names each point's seq, source line and function" \
 	"grep '^hover' $tmp/r2 | sed -e 's/^hover [^:]*: //' -e 's/ | theta1.*//'" "cat $tmp/want"
+check_same "the title is the text given, markup and all" \
+	"sed -n 's/^text //p' $tmp/r2" "echo 'b<s>&\"ort'"
 
 # the time sliders at 30-200: those points alone, at the radius of that range
 check_same "the time sliders show points 30 to 200 alone" \
 	"grep '^state' $tmp/r2 | sed -n 1p" \
 	"awk '\$1 >= 30 && \$1 <= 200 && \$5 != \"nan\" { n++ } END { print \"state shown\", n, \"first 30 last 200 class 1 to 2 at 0\" }' $tmp/pts"
 model 1 30 200 >"$tmp/m30"
+# state k: the lines from the k-th state on to the next
+after() { awk -v k="$1" '/^state/ { s++ } s == k' "$tmp/r2"; }
 check "points 30 to 200 are where a spiral of them puts them; the others hidden" \
-	"sed -n '/^state/,/^state/p' $tmp/r2 >$tmp/r30 && near $tmp/m30 $tmp/r30 &&
+	"after 1 >$tmp/r30 && near $tmp/m30 $tmp/r30 &&
 	 test \$(grep -c 'hidden\$' $tmp/r30) = \$(awk '\$1 < 30 || \$1 > 200' $tmp/pts | wc -l)"
 check "keys: right arrow moves the range a tenth on, r shows all" \
 	"grep '^state' $tmp/r2 | sed -n 2p | grep -q 'shown 171 first 47 last 217 ' &&
 	 grep '^state' $tmp/r2 | sed -n 3p | grep -q \"shown $N first 0 last $((N - 1)) \""
 
-# the morph, played as a user plays it, ends on theta2's coordinates;
-# a click on the second bar of the barcode draws theta2 itself
-browse "$tmp/p.html" "play;state;dots:$all;bar:2;state;dots:$all;legend:5;state" >"$tmp/r3"
 model 2 0 $((N - 1)) >"$tmp/m2"
 check "the morph plays to 1 and every point reaches theta2's place" \
-	"grep '^state' $tmp/r3 | sed -n 1p | grep -q 'class 1 to 2 at 1\$' &&
-	 sed -n '/^state/,/^state/p' $tmp/r3 >$tmp/rm && near $tmp/m2 $tmp/rm"
+	"grep '^state' $tmp/r2 | sed -n 4p | grep -q 'class 1 to 2 at 1\$' &&
+	 after 4 >$tmp/rm && near $tmp/m2 $tmp/rm"
 check "a click on the barcode's second bar draws theta2" \
-	"grep '^state' $tmp/r3 | sed -n 2p | grep -q ' class 2 .* at 0\$' &&
-	 awk '/^state/ { k++ } k == 2' $tmp/r3 >$tmp/rb && near $tmp/m2 $tmp/rb"
+	"grep '^state' $tmp/r2 | sed -n 5p | grep -q ' class 2 .* at 0\$' &&
+	 after 5 >$tmp/rb && near $tmp/m2 $tmp/rb"
 # the legend's fifth line, bsort.c:18 (sorted by line), hidden
 check_same "a click on a legend line hides that source line's points" \
-	"grep '^state' $tmp/r3 | sed -n 3p | awk '{ print \$3 }'" \
+	"grep '^state' $tmp/r2 | sed -n 6p | awk '{ print \$3 }'" \
 	"awk '\$3 != \"bsort.c:18\" { n++ } END { print n }' $tmp/pts"
-check "no error in the driven pages" \
-	"grep -qx 'errors 0' $tmp/r2 && grep -qx 'errors 0' $tmp/r3 && ! test -s $tmp/console"
+check "no error in the driven page" "grep -qx 'errors 0' $tmp/r2 && ! test -s $tmp/console"
+
+# sameas SVG REPORT: the page's dots are the SVG's (M x y h0, to 0.1 px),
+# one for one, within 0.1 pixel
+sameas() {
+	grep -o 'M[0-9.]* [0-9.]*h0' "$1" | tr -d 'Mh' >"$tmp/svgdots"
+	awk 'NR == FNR { x[++m] = $1; y[m] = $2; next } /^dot/ && $3 != "hidden" { n++; best = 1e9
+	    for (k = 1; k <= m; k++) { d = ($3 - x[k]) ^ 2 + ($4 - y[k]) ^ 2; if (d < best) best = d }
+	    if (best > 0.01) { bad++; print "# far: " $0 } } END { exit bad || n != m || n < 40 }' "$tmp/svgdots" "$2"
+}
+# the static picture's other modes, drawn by the page: a circle with
+# pre- and post-amble and a point whose theta is undefined; the radius
+# by seq (a sampled trace's gaps), theta2, coloured by function
+{
+	echo '#reftrace coordinates 1'
+	echo '#reftrace theta 1 point vertex seq loc func region theta1'
+	for i in 0 1 2 3 4; do echo "$i $i $i a.c:1 f - 0.10$i"; done
+	awk 'BEGIN { for (i = 5; i < 45; i++) { t = (0.3 + 0.05 * i) % 1; if (t > 0.75 && t < 0.85) t = 0.5; print i, i, i, "a.c:2 f -", i == 20 ? "nan" : t } }'
+	for i in 45 46 47 48; do echo "$i $i $i a.c:3 f - 0.80$((i - 45))"; done
+} >"$tmp/amble.cc"
+plotspiral --mode circle --amble 0.03 "$tmp/amble.cc" >"$tmp/c.svg"
+plotspiral --mode circle --amble 0.03 -O html "$tmp/amble.cc" >"$tmp/c.html"
+browse "$tmp/c.html" "text:sub;dots:$(seq -s, 0 48)" >"$tmp/rc"
+check "a circle, its pre- and post-amble and an undefined point as in the SVG" \
+	"grep -q 'inside it before (5), outside after (4)' $tmp/rc && grep -qx 'dot 20 hidden' $tmp/rc &&
+	 sameas $tmp/c.svg $tmp/rc && grep -qx 'errors 0' $tmp/rc"
+plotspiral --radius seq --theta 2 --colour func "$tmp/bs.cc" >"$tmp/q.svg"
+plotspiral --radius seq --theta 2 --colour func -O html "$tmp/bs.cc" >"$tmp/q.html"
+browse "$tmp/q.html" "dots:$all" >"$tmp/rq"
+check "radius by seq, theta2, colour by function as in the SVG" \
+	"sameas $tmp/q.svg $tmp/rq && grep -qx 'errors 0' $tmp/rq"
+
+# past 20000 points drawn, a pixel each: all drawn, no error
+awk 'BEGIN { print "#reftrace coordinates 1"; print "#reftrace theta 1 point vertex seq loc func region theta1"
+	for (i = 0; i < 30000; i++) printf "%d %d %d big.c:%d f - %.6f\n", i, i, 2 * i, 1 + i % 7, (i / 97) % 1 }' >"$tmp/big.cc"
+plotspiral -O html "$tmp/big.cc" >"$tmp/big.html"
+check "30000 points drawn at once, as pixels, without error" \
+	"browse $tmp/big.html 'range:0,29999;state' >$tmp/rbig &&
+	 grep -q '^state shown 30000 first 0 last 29999 ' $tmp/rbig && grep -qx 'errors 0' $tmp/rbig"
 
 # the page's spiral against the static SVG of the same data and size, as
 # rsvg-convert renders it: the same pixels inked, in the same colours
