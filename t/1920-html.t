@@ -113,18 +113,16 @@ sameas() {
 # the static picture's other modes, drawn by the page: a circle with
 # pre- and post-amble and a point whose theta is undefined; the radius
 # by seq (a sampled trace's gaps), theta2, coloured by function
-{
-	echo '#reftrace coordinates 1'
-	echo '#reftrace theta 1 point vertex seq loc func region theta1'
-	for i in 0 1 2 3 4; do echo "$i $i $i a.c:1 f - 0.10$i"; done
-	awk 'BEGIN { for (i = 5; i < 45; i++) { t = (0.3 + 0.05 * i) % 1; if (t > 0.75 && t < 0.85) t = 0.5; print i, i, i, "a.c:2 f -", i == 20 ? "nan" : t } }'
-	for i in 45 46 47 48; do echo "$i $i $i a.c:3 f - 0.80$((i - 45))"; done
-} >"$tmp/amble.cc"
+# 6 points near 0.2, 40 round the circle (point 20 undefined), 3 near 0.7
+awk 'BEGIN { print "#reftrace coordinates 1"; print "#reftrace theta 1 point vertex seq loc func region theta1"
+	for (i = 0; i < 49; i++) { t = i < 6 ? 0.2 + i / 1000 : i >= 46 ? 0.7 + i / 1000 : (0.45 + i / 40) % 1
+	    if (i >= 6 && i < 46 && (t < 0.25 && t > 0.15 || t > 0.65 && t < 0.75)) t = 0.45
+	    print i, i, 3 * i, "a.c:" (i < 6 ? 1 : i < 46 ? 2 : 3), "f -", i == 20 ? "nan" : t } }' >"$tmp/amble.cc"
 plotspiral --mode circle --amble 0.03 "$tmp/amble.cc" >"$tmp/c.svg"
 plotspiral --mode circle --amble 0.03 -O html "$tmp/amble.cc" >"$tmp/c.html"
 browse "$tmp/c.html" "text:sub;dots:$(seq -s, 0 48)" >"$tmp/rc"
 check "a circle, its pre- and post-amble and an undefined point as in the SVG" \
-	"grep -q 'inside it before (5), outside after (4)' $tmp/rc && grep -qx 'dot 20 hidden' $tmp/rc &&
+	"grep -q 'inside it before (6), outside after (3)' $tmp/rc && grep -qx 'dot 20 hidden' $tmp/rc &&
 	 sameas $tmp/c.svg $tmp/rc && grep -qx 'errors 0' $tmp/rc"
 plotspiral --radius seq --theta 2 --colour func "$tmp/bs.cc" >"$tmp/q.svg"
 plotspiral --radius seq --theta 2 --colour func -O html "$tmp/bs.cc" >"$tmp/q.html"
