@@ -3,7 +3,7 @@
 # answers as the coordinates say; its test hook (#test:ACTIONS) drives
 # the controls as a user would and writes what the page then shows.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 20
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -11,16 +11,20 @@ trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
 # the points: index, seq, loc, func, theta1, theta2, region
 awk '!/^#/ && $1 ~ /^[0-9]+$/ { print $1, $3, $4, $5, $7, $8, $6 }' "$tmp/bs.cc" >"$tmp/pts"
 
+# (base64 aside, which may hold "//x")
 check "one file, nothing fetched: no src, href or URL" \
 	"plotspiral -O html --title 'b<s>&\"ort' $tmp/bs.cc >$tmp/p.html && grep -q '<canvas' $tmp/p.html &&
-	 ! grep -Eiq ' (src|href)=|url\\(|https?:|//[a-z]' $tmp/p.html"
+	 sed 's/\"data\":\"[^\"]*\"//' $tmp/p.html | grep -q '^<html' &&
+	 ! sed 's/\"data\":\"[^\"]*\"//' $tmp/p.html | grep -Eiq ' (src|href)=|url\\(|https?:|//[a-z]'"
 check "-o NAME.html writes the page" \
 	"plotspiral -o $tmp/o.html $tmp/bs.cc && grep -q '^<!DOCTYPE html>' $tmp/o.html"
+check_fail "the page morphs itself: not with --animate" 2 "morphs itself" \
+	"plotspiral -O html --morph 1,2 --animate $tmp/bs.cc"
 check_fail "a persistence stream has no page" 1 "html" \
 	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | plotspiral -O html"
 
 if ! command -v chromium >/dev/null; then
-	while [ "$n" -lt 19 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	while [ "$n" -lt 20 ]; do skip "chromium is not installed (Debian: chromium)"; done
 	exit 0
 fi
 
