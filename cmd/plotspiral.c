@@ -154,11 +154,8 @@ describe(char *buf, size_t len)
 static void
 emit(struct rt_fig *fig, const char *name, const char *desc)
 {
-	FILE *f;
+	FILE *f = u_open(name);
 
-	if (Oflag == 2)
-		u_die(1, "-O html: a page of coordinates, not of a persistence stream");
-	f = u_open(name);
 	if (fig == NULL || rt_fig_failed(fig))
 		u_die(1, "out of memory");
 	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, desc))
@@ -212,7 +209,9 @@ readinput(const char *path)
 		u_die(1, "%s", ebuf);
 	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
 		u_die(1, "%s", rt_rerror(r));
-	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE)) {
+	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE) && Oflag == 2)
+		u_die(1, "-O html: a page of coordinates, not of a persistence stream");
+	if (pers_kind) {
 		/* of several views of the windows, the first's */
 		if (rt_pers_readall(pers, &nview, r, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
