@@ -3,7 +3,7 @@
 # answers as the coordinates say; its test hook (#test:ACTIONS) drives
 # the controls as a user would and writes what the page then shows.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 
 T="python3 $(dirname "$0")/topo.py"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" | tswindow |
@@ -24,7 +24,7 @@ check_fail "a persistence stream has no page" 1 "html" \
 	"trfilter -e $D/bsort -l -F bsort -t RWM $D/bsort-reversed.lk.gz | tswindow | persist | plotspiral -O html"
 
 if ! command -v chromium >/dev/null; then
-	while [ "$n" -lt 20 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	while [ "$n" -lt 21 ]; do skip "chromium is not installed (Debian: chromium)"; done
 	exit 0
 fi
 
@@ -130,9 +130,20 @@ check "a circle, its pre- and post-amble and an undefined point as in the SVG" \
 	 sameas $tmp/c.svg $tmp/rc && grep -qx 'errors 0' $tmp/rc"
 plotspiral --radius seq --theta 2 --colour func "$tmp/bs.cc" >"$tmp/q.svg"
 plotspiral --radius seq --theta 2 --colour func -O html "$tmp/bs.cc" >"$tmp/q.html"
-browse "$tmp/q.html" "dots:$all" >"$tmp/rq"
+# then the keys and a drag on the time strip (300 px for the 285 points)
+browse "$tmp/q.html" "dots:$all;key:a;state;key:z;key:1;state;key:ArrowDown;state;key:ArrowUp;key:m;state;drag:60,150;state" >"$tmp/rq"
 check "radius by seq, theta2, colour by function as in the SVG" \
-	"sameas $tmp/q.svg $tmp/rq && grep -qx 'errors 0' $tmp/rq"
+	"awk '/^state/ { exit } { print }' $tmp/rq >$tmp/rq0 && sameas $tmp/q.svg $tmp/rq0 && grep -qx 'errors 0' $tmp/rq"
+check_same "keys a, z, 1, down, up, m; a drag over the time strip" \
+	"grep '^state' $tmp/rq | awk '{ print \$3, \$5, \$7, \$9, \$11, \$13 }'" \
+	"awk -v n=$N 'BEGIN { w = n - 1; g = int(w / 10 + 0.5)
+	    print n, 0, w, 2, 1, 0.1	# a: the morph a tenth on, theta2 to theta1
+	    print n, 0, w, 1, 2, 0	# z back, 1: theta1 (to theta2)
+	    print w - 2 * g + 1, g, w - g, 1, 2, 0	# down: a tenth in at each end
+	    u = int((w - 2 * g) / 10 + 0.5)	# up: a tenth of that out; m: the morph played
+	    print w - 2 * g + 2 * u + 1, g - u, w - g + u, 1, 2, 1
+	    lo = int(n * 60 / 300 + 0.5); hi = int(n * 150 / 300 + 0.5)
+	    print hi - lo + 1, lo, hi, 1, 2, 1 }'"
 
 # past 20000 points drawn, a pixel each: all drawn, no error
 awk 'BEGIN { print "#reftrace coordinates 1"; print "#reftrace theta 1 point vertex seq loc func region theta1"
