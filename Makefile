@@ -68,6 +68,13 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
+# plotspiral's HTML page, kept as the page it is (lib/fig/spiral.html) and
+# built into the library as a C string: no file is read at run time.
+# "??" is split, not read as a trigraph.
+lib/fig/spiral-html.h: lib/fig/spiral.html
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+lib/fig/spiralhtml.o: lib/fig/spiral-html.h
+
 # rtcc's runtime, linked into the programs it compiles: built without the
 # hooks and without SAN=1's sanitizers, the library's trace writer with
 # it (rt/o/), whatever CFLAGS say.
@@ -160,7 +167,7 @@ lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
 clean:
-	rm -f lib/*/*.o lib/*/*.d util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) $(PHUNITS) $(PHUNITS:=.d)
+	rm -f lib/*/*.o lib/*/*.d lib/fig/spiral-html.h util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) $(PHUNITS) $(PHUNITS:=.d)
 	rm -rf .asan rt/o rt/librtcc.a
 
 # Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built
@@ -183,6 +190,7 @@ FUZZTRACE = $(FUZZFMTS:%=$(FUZZDIR)/trace-%)
 FUZZOTHER = $(FUZZSRC:fuzz/%.c=$(FUZZDIR)/%)
 FUZZERS = $(FUZZTRACE) $(FUZZOTHER)
 FUZZOBJ = $(LIBSRC:%.c=$(FUZZDIR)/%.o)
+$(FUZZDIR)/lib/fig/spiralhtml.o: lib/fig/spiral-html.h
 
 fuzz: $(FUZZERS)
 

@@ -1,5 +1,6 @@
 /* plotspiral: spiral and circular plots of circular coordinates, and the
- * barcode or diagram of a persistence stream, SVG or PNG. */
+ * barcode or diagram of a persistence stream, SVG or PNG; the spiral
+ * also as an interactive HTML page. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ static struct rt_spiral_page pg;
 enum { O_AMBLE = U_LONG, O_ANIMATE, O_AT, O_COLOUR, O_DIAGRAM, O_FRAMES, O_MARGIN, O_MODE,
     O_MORPH, O_NOLEGEND, O_RADIUS, O_RANGE, O_SIZE, O_THETA, O_TITLE };
 static const struct u_opt opts[] = {
-	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
+	{ 'O', "output-format", "format", "svg, png or html (as -o's .png or .html)" },
 	U_OPT_OUTPUT,
 	{ O_AMBLE, "amble", "turns", "circle: how near the ends stay before and after (0.05)" },
 	{ O_ANIMATE, "animate", NULL, "an animated SVG of the morph" },
@@ -90,7 +91,7 @@ static struct rt_pointmap whole;
 static double *wholetheta;
 
 static void
-window(struct rt_coords *c, size_t k)
+span(struct rt_coords *c, size_t k, size_t *i0p, size_t *i1p)
 {
 	size_t i0 = 0, i1 = c->pm.n, cut;
 	double turns, R = ((width < height ? width : height) - 2 * margin) / 2;
@@ -117,6 +118,16 @@ window(struct rt_coords *c, size_t k)
 		snprintf(note, sizeof note, "seqs %" PRIu64 "-%" PRIu64 " of %" PRIu64
 		    "-%" PRIu64, c->pm.seq[i0], c->pm.seq[i1 - 1], c->pm.seq[0],
 		    c->pm.seq[c->pm.n - 1]);
+	*i0p = i0;
+	*i1p = i1;
+}
+
+static void
+window(struct rt_coords *c, size_t k)
+{
+	size_t i0, i1;
+
+	span(c, k, &i0, &i1);
 	c->pm.vert += i0;
 	c->pm.seq += i0;
 	c->pm.loc += i0;
@@ -198,7 +209,9 @@ readinput(const char *path)
 		u_die(1, "%s", ebuf);
 	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
 		u_die(1, "%s", rt_rerror(r));
-	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE)) {
+	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE) && Oflag == 2)
+		u_die(1, "-O html: a page of coordinates, not of a persistence stream");
+	if (pers_kind) {
 		/* of several views of the windows, the first's */
 		if (rt_pers_readall(pers, &nview, r, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
@@ -219,7 +232,7 @@ int
 main(int argc, char *argv[])
 {
 	char name[4096];
-	size_t i, len;
+	size_t i, len = 0, i0 = 0, i1 = 0;
 	double *time = NULL;
 	int ch, k;
 	uint64_t v;
@@ -266,8 +279,10 @@ main(int argc, char *argv[])
 				Oflag = 0;
 			else if (strcmp(optarg, "png") == 0)
 				Oflag = 1;
+			else if (strcmp(optarg, "html") == 0)
+				Oflag = 2;
 			else
-				u_bad("-O %s: want svg or png", optarg);
+				u_bad("-O %s: want svg, png or html", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case O_RADIUS:
@@ -301,11 +316,14 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		u_usage(&prog);
 	if (Oflag < 0)
-		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0;
+		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
+		    oflag && len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
 	if ((at >= 0 || frames || animate) && mk == 0)
 		u_bad("--at, --frames and --animate morph: name the columns with --morph j,k");
 	if (animate && Oflag == 1)
 		u_bad("--animate writes SVG");
+	if ((animate || frames) && Oflag == 2)
+		u_bad("-O html: the page morphs itself (no --animate, no --frames)");
 	if (frames && !animate && oflag == NULL)
 		u_bad("--frames: -o names the frames (name-0000.svg ...)");
 	if (2 * margin >= width || 2 * margin >= height)
@@ -317,7 +335,10 @@ main(int argc, char *argv[])
 	if ((size_t)mj > co.ncirc || (size_t)mk > co.ncirc ||
 	    (cflag == RT_SPC_THETA && (size_t)ctheta > co.ncirc))
 		u_die(1, "the coordinates have %zu theta columns", co.ncirc);
-	window(&co, mj - 1);
+	if (Oflag == 2)		/* every point; the page shows a range */
+		span(&co, mj - 1, &i0, &i1);
+	else
+		window(&co, mj - 1);
 	if (rt_spcolour_of(&col, &co, cflag, ctheta))
 		u_die(1, "out of memory");
 	if (seqradius) {
@@ -330,7 +351,16 @@ main(int argc, char *argv[])
 	    .x = margin, .y = margin, .w = width - 2 * margin, .h = height - 2 * margin,
 	    .circle = circle, .amble = amble };
 	place();
-	if (animate) {
+	if (Oflag == 2) {
+		FILE *f = u_open(oflag);
+
+		if ((k = rt_spiral_html(f, &pg, &sp, &co, &col, i0, i1, at >= 0 ? at : 0)) == RT_EIO)
+			u_wfail(oflag);
+		if (k < 0)
+			u_die(1, "out of memory");
+		if (u_close(f, oflag))
+			exit(1);
+	} else if (animate) {
 		FILE *f = u_open(oflag);
 
 		if (rt_spiral_anim(f, &pg, &sp, col.lay, col.nlay, frames ? frames : 24, PATHSTYLE))

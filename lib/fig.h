@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "draw.h"
+#include "reftrace.h"
 
 /* The spiral's colours (plotspiral --colour, lib/fig/spiralcol.c): each
  * point's layer and the layers' colours.  By category (the point's source
@@ -29,6 +30,17 @@ struct rt_spcolour {
 };
 int rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int theta);
 void rt_spcolour_free(struct rt_spcolour *c);
+
+/* The spiral as one interactive HTML page (lib/fig/spiral.html, built
+ * in), everything inline: every point of co packed (theta in 65535ths of
+ * a turn, seqs as differences, location, function and region as indices
+ * into their strings; deflated, base64), drawn by the page's script as
+ * rt_spiral_build draws, in col's colours, on the page pg lays out (the
+ * box, class, morph and mode of s); points i0 to i1 - 1 shown at first,
+ * the morph at at.  0, RT_ENOMEM or RT_EIO. */
+int rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral *s,
+    const struct rt_coords *co, const struct rt_spcolour *col, size_t i0, size_t i1,
+    double at) RT_WUR;
 
 /* The persistence stream drawn (plotspiral): its barcode, a panel per
  * dimension, bars by rank (the most persistent on top) from birth to

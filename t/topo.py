@@ -17,6 +17,10 @@
   topo.py shuffle POINTS SEED    the points in a random order
   topo.py png FILE               decode a PNG (CRCs, inflate, row filters): WxH
   topo.py svg FILE               parse an SVG as XML: the number of paths
+  topo.py inkmatch A B X Y W     two 8-bit RGB(A) PNGs in the box X Y W W: the
+                                 share of A's ink (non-white) with B's ink
+                                 within 2 pixels, the same of B's, the share
+                                 of pixels inked in both alike in colour
 """
 import bisect
 import math
@@ -317,6 +321,58 @@ def blends(path):
     print(len(mixed))
 
 
+def rgb(path):
+    """An 8-bit RGB or RGBA PNG (any row filter): w, h, rows of RGB."""
+    import struct
+    import zlib
+    data = open(path, 'rb').read()
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+            assert depth == 8 and ctype in (2, 6), 'RGB(A), 8 bits'
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    raw, bpp = zlib.decompress(idat), 3 if ctype == 2 else 4
+    stride, prev, rows = w * bpp, bytearray(w * bpp), []
+    for r in range(h):
+        f, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) if bpp == 3 or line[x * bpp + 3] else
+                     (255, 255, 255) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def inkmatch(a, b, x0, y0, side):
+    x0, y0, side = int(float(x0)), int(float(y0)), int(float(side))
+    pa, pb = rgb(a)[2], rgb(b)[2]
+    ink = lambda p: min(p) < 200
+    box = [(x, y) for y in range(y0, y0 + side) for x in range(x0, x0 + side)]
+    ia = set(q for q in box if ink(pa[q[1]][q[0]]))
+    ib = set(q for q in box if ink(pb[q[1]][q[0]]))
+    near = lambda q, s: any((q[0] + dx, q[1] + dy) in s for dx in range(-2, 3) for dy in range(-2, 3))
+    both = ia & ib
+    alike = sum(max(abs(u - v) for u, v in zip(pa[y][x], pb[y][x])) < 80 for x, y in both)
+    print('%d %d %.3f %.3f %.3f' % (len(ia), len(ib), sum(near(q, ib) for q in ia) / max(1, len(ia)),
+          sum(near(q, ia) for q in ib) / max(1, len(ib)), alike / max(1, len(both))))
+
+
 def svg(path):
     import xml.etree.ElementTree as ET
     root = ET.parse(path).getroot()
@@ -328,4 +384,5 @@ if __name__ == '__main__':
     {'lower': lower, 'bars': bars, 'same': same, 'ripbars': ripbars, 'cocycle': cocycle,
      'circle': circle, 'periodic': periodic, 'iid': iid,
      'random': randmatrix, 'circerr': circerr, 'rotinv': rotinv,
-     'shuffle': shuffle, 'png': png, 'svg': svg, 'blends': blends}[cmd](*args)
+     'shuffle': shuffle, 'png': png, 'svg': svg, 'blends': blends,
+     'inkmatch': inkmatch}[cmd](*args)

@@ -188,18 +188,23 @@ rt_text_width(const char *s)
 
 /* SVG */
 
-static void
-base64(FILE *f, const unsigned char *p, size_t n)
+void
+rt_base64(FILE *f, const unsigned char *p, size_t n)
 {
 	static const char b64[] =
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
+	char buf[4096];
+	size_t i, k = 0;
 	unsigned long v;
 
 	for (i = 0; i + 2 < n; i += 3) {
 		v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 | p[i + 2];
-		fprintf(f, "%c%c%c%c", b64[v >> 18], b64[v >> 12 & 63], b64[v >> 6 & 63], b64[v & 63]);
+		buf[k++] = b64[v >> 18], buf[k++] = b64[v >> 12 & 63];
+		buf[k++] = b64[v >> 6 & 63], buf[k++] = b64[v & 63];
+		if (k == sizeof buf)
+			fwrite(buf, 1, k, f), k = 0;
 	}
+	fwrite(buf, 1, k, f);
 	if (n - i == 1)
 		fprintf(f, "%c%c==", b64[p[i] >> 2], b64[(p[i] & 3) << 4]);
 	else if (n - i == 2) {
@@ -242,7 +247,7 @@ svgimage(FILE *f, const struct item *it)
 		fprintf(f, "<image x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		    "style=\"image-rendering:pixelated\" preserveAspectRatio=\"none\" "
 		    "href=\"data:image/png;base64,", it->x, it->y, it->w, it->h);
-		base64(f, (unsigned char *)buf, len);
+		rt_base64(f, (unsigned char *)buf, len);
 		fprintf(f, "\"/>\n");
 	}
 	free(row);
