@@ -44,7 +44,7 @@ struct rt_layer {
 	struct rt_poly line, dots;
 	unsigned char rgb[3];
 };
-int rt_poly_put(struct rt_poly *p, double x, double y);	/* -1 out of memory */
+int rt_poly_put(struct rt_poly *p, double x, double y);	/* or RT_ENOMEM */
 void rt_layers_clear(struct rt_layer *lay, size_t n);
 void rt_layers_free(struct rt_layer *lay, size_t n);
 
@@ -90,7 +90,8 @@ void rt_canvas_free(struct rt_canvas *c);
 /* A figure: text, boxes (fill or stroke NULL: none), lines, layers and
  * palette images, written alike
  * as SVG (vector text, images as embedded PNG) and as a PNG.  Out of
- * memory is remembered (rt_fig_failed) and the writers return -1.  An
+ * memory is remembered (rt_fig_failed) and the writers return RT_ENOMEM
+ * (RT_EIO, -1, after a write error).  An
  * image's palette is copied; its pixels are borrowed, or the figure's
  * to free (rt_fig_own). */
 struct rt_fig;
@@ -137,7 +138,7 @@ void rt_key_ramp(struct rt_fig *f, double x, double y, double h, double lo, doub
 /* Legend labels: "file:line" ordered by file, then line as a number;
  * the sorted order of n names; name k from its file's base name on, or
  * from as many directories up as tell it from other files of that name. */
-int rt_label_sort(const char *const *names, size_t n, size_t *order);	/* -1 no memory */
+int rt_label_sort(const char *const *names, size_t n, size_t *order);	/* or RT_ENOMEM */
 const char *rt_label_short(const char *const *names, size_t n, size_t k);
 
 /* The spiral of n points in the box x, y, w, h: theta (in turns, n rows
@@ -171,7 +172,7 @@ size_t rt_spiral_readable(const double *theta, size_t stride, size_t col, size_t
  * under the head what), a ramp from lo to hi labelled label
  * (rt_colour_ramp), turns (rt_colour_cyclic), or none.  rt_spiral_place
  * lays the page out and puts the spiral's box in it: 0, 1 when the
- * square would be under 20 pixels, -1 out of memory; what it made,
+ * square would be under 20 pixels, RT_ENOMEM; what it made,
  * rt_spiral_page_free frees.  rt_spiral_figure draws the page, with
  * the spiral's layers unless lay is NULL: NULL out of memory. */
 enum { RT_SPKEY_NONE, RT_SPKEY_LEGEND, RT_SPKEY_RAMP, RT_SPKEY_TURNS };
@@ -197,7 +198,8 @@ struct rt_fig *rt_spiral_figure(const struct rt_spiral_page *pg, const struct rt
 void rt_spiral_page_free(struct rt_spiral_page *pg);
 /* The morph as an animated SVG page in style: nfr + 1 frames built into
  * lay (t from 0 to 1), shown in turn, 0.15 s each, looping; a renderer
- * without animation shows the first.  -1 out of memory. */
+ * without animation shows the first.  0, RT_ENOMEM, or RT_EIO after a
+ * write error. */
 int rt_spiral_anim(FILE *f, const struct rt_spiral_page *pg, struct rt_spiral *s,
     struct rt_layer *lay, size_t nlay, int nfr, const char *style);
 

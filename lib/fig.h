@@ -15,8 +15,8 @@
  * line, function or region), the categories in the order rt_label_sort
  * gives their names, labelled by rt_label_short, in rt_colour_category's
  * colours; by time, a ramp of 64 steps (rt_colour_ramp); by theta column
- * theta (from 1), its turn cut into 64 (rt_colour_cyclic).  -1 out of
- * memory; rt_spcolour_free frees what it made, either way. */
+ * theta (from 1), its turn cut into 64 (rt_colour_cyclic).  0, or
+ * RT_ENOMEM; rt_spcolour_free frees what it made, either way. */
 enum { RT_SPC_LINE, RT_SPC_FUNC, RT_SPC_REGION, RT_SPC_TIME, RT_SPC_THETA };
 struct rt_coords;
 struct rt_spcolour {

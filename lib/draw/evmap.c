@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reftrace.h"
 #include "draw.h"
 
 #define EVICT 0x80
@@ -187,7 +188,7 @@ rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 		darker(pal + 3 * (c + 1 + k.ncat));
 	}
 	if ((img = malloc((size_t)used * m->rows)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (y = 0; y < m->rows; y++)		/* the highest set on top */
 		for (x = 0; x < used; x++) {
 			unsigned char v = m->cell[(size_t)(m->rows - 1 - y) * m->cols + x];
@@ -203,7 +204,7 @@ rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 		}
 	if ((fig = rt_fig_new(m->W, m->H)) == NULL) {
 		free(img);
-		return -1;
+		return RT_ENOMEM;
 	}
 	snprintf(sub, sizeof sub, "%llu accesses (first-level blocks), %llu a column; "
 	    "a cell shows the worst in it", (unsigned long long)m->n, (unsigned long long)m->per);

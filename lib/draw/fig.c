@@ -409,7 +409,7 @@ rt_fig_png(const struct rt_fig *fig, FILE *f)
 	int e;
 
 	if (fig->err || rt_canvas_init(&c, (uint32_t)(fig->w + 0.5), (uint32_t)(fig->h + 0.5)))
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < fig->n; i++)
 		rasterise(&c, &fig->it[i]);
 	e = rt_canvas_png(&c, f);

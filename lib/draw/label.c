@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reftrace.h"
 #include "draw.h"
 
 /* The length of s without a ":line" at its end. */
@@ -53,7 +54,7 @@ rt_label_sort(const char *const *names, size_t n, size_t *order)
 	size_t i;
 
 	if (v == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = (struct named){ names[i], i };
 	qsort(v, n, sizeof *v, bylabel);

@@ -10,7 +10,7 @@ int
 rt_poly_put(struct rt_poly *p, double x, double y)
 {
 	if (rt_grow(&p->xy, &p->cap, 2 * p->n + 2, sizeof *p->xy))
-		return -1;
+		return RT_ENOMEM;
 	p->xy[2 * p->n] = x;
 	p->xy[2 * p->n++ + 1] = y;
 	return 0;

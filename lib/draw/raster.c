@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reftrace.h"
 #include "draw.h"
 
 int
@@ -12,7 +13,7 @@ rt_canvas_init(struct rt_canvas *c, uint32_t w, uint32_t h)
 {
 	memset(c, 0, sizeof *c);
 	if ((c->px = calloc((size_t)w * h + 1, 1)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	c->w = w;
 	c->h = h;
 	memset(c->pal, 255, 3);		/* 0: white, the background */

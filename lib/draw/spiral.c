@@ -47,7 +47,7 @@ rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t
 	if (n == 0)
 		return 0;
 	if ((rad = malloc(n * sizeof *rad)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	tmin = s->time ? s->time[0] : 0;
 	tmax = s->time ? s->time[n - 1] : (double)(n - 1);
 	if (s->circle) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reftrace.h"
 #include "draw.h"
 
 void
@@ -34,14 +35,14 @@ rt_spiral_place(struct rt_spiral_page *pg, struct rt_spiral *s, const struct rt_
 	    (pg->legendrgb = calloc(pg->rows + 1, sizeof *pg->legendrgb)) == NULL) {
 		pg->rows = 0;
 		rt_spiral_page_free(pg);
-		return -1;
+		return RT_ENOMEM;
 	}
 	for (i = 0; i < pg->rows; i++) {
 		snprintf(buf, sizeof buf, "%s (%zu)", pg->names[i], pg->counts[i]);
 		if ((pg->legend[i] = strdup(buf)) == NULL) {
 			pg->rows = i;
 			rt_spiral_page_free(pg);
-			return -1;
+			return RT_ENOMEM;
 		}
 		memcpy(pg->legendrgb[i], lay[i].rgb, 3);
 	}
@@ -106,13 +107,15 @@ rt_spiral_anim(FILE *f, const struct rt_spiral_page *pg, struct rt_spiral *s,
 	int k, m = nfr + 1, rc = -1;
 
 	if (fig == NULL)
-		return -1;
+		return RT_ENOMEM;
 	rt_svg_head(f, pg->w, pg->h, style);
 	if (rt_fig_svg_body(fig, f))
 		goto out;
 	for (k = 0; k < m; k++) {
-		if (rt_spiral_build(s, lay, nlay, (double)k / nfr))
+		if (rt_spiral_build(s, lay, nlay, (double)k / nfr)) {
+			rc = RT_ENOMEM;
 			goto out;
+		}
 		fprintf(f, "<g visibility=\"%s\"><animate attributeName=\"visibility\" "
 		    "calcMode=\"discrete\" dur=\"%.2fs\" repeatCount=\"indefinite\" ",
 		    k ? "hidden" : "visible", 0.15 * m);

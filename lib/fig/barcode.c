@@ -215,7 +215,7 @@ diagram(struct rt_fig *f, const struct rt_pers *p, const struct scale *s, struct
 	int n;
 
 	if (m == NULL)
-		return -1;
+		return RT_ENOMEM;
 	/* a little below 0, so that the marks at 0 stand clear of the axes */
 	pl->w = pl->h = side;
 	ox = pl->x, oy = pl->y + side;

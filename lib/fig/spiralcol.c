@@ -66,7 +66,7 @@ fold(struct rt_spcolour *c, size_t n)
 	if (c->ncat <= RT_NCATEGORY)
 		return 0;
 	if ((to = alloc(c->ncat, sizeof *to)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < c->ncat; i++)
 		to[i] = SIZE_MAX;
 	for (j = 0; j < keep; j++) {	/* the most points, the first of equals */
@@ -89,7 +89,7 @@ fold(struct rt_spcolour *c, size_t n)
 	snprintf(buf, sizeof buf, "%zu others", c->nother);
 	if ((id = rt_str_intern(buf, strlen(buf))) == RT_NOMEM) {
 		free(to);
-		return -1;
+		return RT_ENOMEM;
 	}
 	c->name[keep] = id;
 	c->label[keep] = rt_str(id);
@@ -109,7 +109,7 @@ categories(struct rt_spcolour *c, const uint32_t *col, size_t n)
 	c->count = alloc(n + 1, sizeof *c->count);
 	if (of == NULL || c->name == NULL || c->count == NULL) {
 		free(of);
-		return -1;
+		return RT_ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		if (of[col[i]] == 0) {
@@ -120,7 +120,7 @@ categories(struct rt_spcolour *c, const uint32_t *col, size_t n)
 	}
 	free(of);
 	if (sortcats(c, n))
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < n; i++)
 		c->count[c->layer[i]]++;
 	return fold(c, n);
@@ -135,11 +135,11 @@ rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int th
 
 	memset(c, 0, sizeof *c);
 	if ((c->layer = alloc(pm->n + 1, sizeof *c->layer)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	if (by == RT_SPC_LINE || by == RT_SPC_FUNC || by == RT_SPC_REGION) {
 		if (categories(c, by == RT_SPC_FUNC ? pm->func : by == RT_SPC_REGION ? pm->region :
 		    pm->loc, pm->n))
-			return -1;
+			return RT_ENOMEM;
 	}
 	for (i = 0; i < pm->n; i++)
 		if (by == RT_SPC_TIME)
@@ -151,7 +151,7 @@ rt_spcolour_of(struct rt_spcolour *c, const struct rt_coords *co, int by, int th
 		}
 	c->nlay = by == RT_SPC_TIME || by == RT_SPC_THETA ? NRAMP : c->ncat;
 	if ((c->lay = alloc(c->nlay, sizeof *c->lay)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (k = 0; k < c->nlay; k++)
 		if (by == RT_SPC_TIME)
 			rt_colour_ramp((double)k / (NRAMP - 1), c->lay[k].rgb);
