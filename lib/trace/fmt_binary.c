@@ -32,8 +32,20 @@ part(struct rt_part *p, const unsigned char *h)
 static const char *
 verwhy(int ver)
 {
-	return ver == 1 ? "binary trace version 1: written before 0.2; this reader knows 2" :
-	    "binary trace of an unknown version; this reader knows 2";
+	return ver == 1 ? "binary trace version 1: written before 0.2; this reader knows 2 and 3" :
+	    "binary trace of an unknown version; this reader knows 2 and 3";
+}
+
+/* A file header at h begins a trace (the stream's first, or one
+ * concatenated to it): its checksum starts there. */
+static void
+begin(struct dec *d, const char *h)
+{
+	d->ver = (unsigned char)h[8];
+	d->crc = crc32(0, (const Bytef *)h, RTB_HDRLEN);
+	d->items = 0;
+	d->ended = 0;
+	d->skipped = 0;
 }
 
 static int
@@ -48,7 +60,7 @@ open_binary(struct rt_reader *r)
 		return -1;
 	}
 	h = r->buf + r->pos;
-	if (h[8] != RTB_VERSION) {
+	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2) {
 		snprintf(r->err, sizeof r->err, "%s: %s", r->path, verwhy(h[8]));
 		return -1;
 	}
@@ -57,6 +69,7 @@ open_binary(struct rt_reader *r)
 		    "in the header", r->path);
 		return -1;
 	}
+	begin(d, h);
 	d->bend = r->pos + RTB_HDRLEN;
 	d->at = RTB_HDRLEN;
 	return 0;
@@ -75,11 +88,81 @@ close_binary(void *st)
 	free(d->zbuf);
 }
 
-/* The input ended (or failed) inside what was to come. */
+/* A trace cut short: the input ends inside a block (of any version), or
+ * a version 3 trace before its trailer, or another trace's header
+ * begins before it: what was read stands (with -k the caller goes on),
+ * the next read ends the trace or begins the next.  RT_EIO if the input
+ * failed. */
 static int
-cut(struct rt_reader *r, const char *what)
+truncated(struct rt_reader *r, struct dec *d, const char *where)
 {
-	return r->eof == 2 ? RT_EIO : rt_bin_corrupt(r, what);
+	if (r->eof == 2)
+		return RT_EIO;
+	d->ended = 1;
+	d->bleft = 0;
+	d->bend = r->pos;
+	if (strstr(where, "inside") != NULL)	/* the rest is a piece: dropped */
+		d->bend = r->pos = r->len;
+	return rt_in_bad(r, "truncated trace: %s at byte %llu, after %llu items, "
+	    "without its trailer", where, (unsigned long long)d->at,
+	    (unsigned long long)d->items);
+}
+
+
+static const char *
+partname(const struct rt_part *p, char *buf, size_t len)
+{
+	if (p->n == 0)
+		return "no partition";
+	snprintf(buf, len, "partition %llu/%llu:%llu", (unsigned long long)p->k,
+	    (unsigned long long)p->n, (unsigned long long)p->bytes);
+	return buf;
+}
+
+/* Another trace's header in the stream (files concatenated): read on
+ * when it records the partition the first did, refused when not (their
+ * union is no partition: give them to the program as files). */
+static int
+another(struct rt_reader *r, struct dec *d)
+{
+	const char *h = r->buf + r->pos;
+	struct rt_part p;
+	char a[64], b[64];
+
+	if (d->ver >= RTB_VERSION && !d->ended)
+		return truncated(r, d, "another trace's header begins");
+	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2)
+		return rt_in_fail(r, "%s", verwhy(h[8]));
+	if (part(&p, (const unsigned char *)h) < 0)
+		return rt_bin_corrupt(r, "bad partition in a concatenated header");
+	if (p.n != r->part.n || p.k != r->part.k || p.bytes != r->part.bytes)
+		return rt_in_fail(r, "a second trace at byte %llu records %s, the first %s: "
+		    "concatenated partitions are not one trace; give them as files",
+		    (unsigned long long)d->at, partname(&p, a, sizeof a),
+		    partname(&r->part, b, sizeof b));
+	begin(d, h);
+	r->pos += RTB_HDRLEN;
+	d->at += RTB_HDRLEN;
+	return 0;
+}
+
+/* A version 3 trace's trailer, its header at h: its count of items and
+ * the checksum of the trace before it, checked unless a corrupt block
+ * was skipped (said then).  0, or an error. */
+static int
+trailer(struct rt_reader *r, struct dec *d, const unsigned char *h)
+{
+	const unsigned char *t = h + RTB2_BLKHDR;
+	uint64_t n = le32(t) | (uint64_t)le32(t + 4) << 32;
+
+	if (le32(h + 4) || le32(h + 8) || le32(h + 12) || le32(h + 16) != RTB3_END)
+		return rt_bin_corrupt(r, "bad trailer");
+	d->ended = 1;
+	if (!d->skipped && le32(t + 8) != d->crc)
+		return rt_bin_badblock(r, d, "the trace's checksum does not match its trailer's");
+	if (!d->skipped && n != d->items)
+		return rt_bin_badblock(r, d, "the trailer counts other items than the trace holds");
+	return 0;
 }
 
 /* The payload of the block at h (its header), inflated if need be,
@@ -114,50 +197,64 @@ streams(struct rt_reader *r, struct dec *d, const unsigned char *h)
 	return model_start(&d->m) ? rt_in_nomem(r) : 1;
 }
 
-/* Move to the next block, past the headers of files concatenated to
- * this one: 1, 0 at the end of the input, or an error. */
+/* Move to the next block, past the trailer and the headers of files
+ * concatenated to this one: 1, 0 at the end of the input, or an error. */
 static int
 block(struct rt_reader *r, struct dec *d)
 {
 	const unsigned char *h;
-	uint32_t plen, count;
-	size_t hl = RTB2_BLKHDR;
+	uint32_t plen, count, crc;
+	size_t hl = RTB2_BLKHDR, ft;
 	int k;
 
 	r->pos = d->bend;
 	for (;;) {
 		if (rt_in_need(r, 8) == 0)
-			return RT_IN_END(r);
+			return d->ver < RTB_VERSION || d->ended ? RT_IN_END(r) :
+			    truncated(r, d, "the input ends");
 		if (r->len - r->pos < 8)
-			return cut(r, "truncated block header");
+			return truncated(r, d, "the input ends inside a block header");
 		if (memcmp(r->buf + r->pos, RTB_MAGIC, 8) != 0)
 			break;
 		if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN)
-			return cut(r, "truncated file header");
-		if (r->buf[r->pos + 8] != RTB_VERSION)
-			return rt_in_fail(r, "%s", verwhy(r->buf[r->pos + 8]));
-		r->pos += RTB_HDRLEN;
-		d->at += RTB_HDRLEN;
+			return truncated(r, d, "the input ends inside a file header");
+		if ((k = another(r, d)) != 0)
+			return k;
 	}
+	if (d->ended)
+		return rt_bin_corrupt(r, "bytes after the trailer");
+	ft = d->ver >= RTB_VERSION ? RTB3_CRCLEN : 0;
 	if (rt_in_need(r, hl) < hl)
-		return cut(r, "truncated block header");
+		return truncated(r, d, "the input ends inside a block header");
 	h = (const unsigned char *)r->buf + r->pos;
 	plen = le32(h);
 	count = le32(h + 4);
-	if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))
+	if (ft && le32(h + 16) == RTB3_END) {
+		if (plen != RTB3_TRAILER || count != 0)
+			return rt_bin_corrupt(r, "bad trailer");
+	} else if (plen > RTB_MAXPAYLOAD || (count == 0) != (plen == 0))
 		return rt_bin_corrupt(r, "bad block header");
 	/* runs of predicted records cost a byte or two for any count: a
 	 * count past what a block holds is refused before it is decoded */
 	if (count > RTB2_BLOCK_ITEMS)
 		return rt_bin_corrupt(r, "a block of more than 262144 items");
-	if (rt_in_need(r, hl + (size_t)plen) < hl + (size_t)plen)
-		return cut(r, "truncated block");
+	if (rt_in_need(r, hl + plen + ft) < hl + plen + ft)
+		return truncated(r, d, "the input ends inside a block");
 	h = (const unsigned char *)r->buf + r->pos;
 	d->blkat = d->at;
 	d->nblk++;
 	r->pos += hl;
-	d->at += hl + plen;
-	d->bend = r->pos + plen;
+	d->at += hl + plen + ft;
+	d->bend = r->pos + plen + ft;
+	if (ft) {	/* the block's checksum, and the trace's so far */
+		crc = (uint32_t)crc32(0, h, (uInt)(hl + plen));
+		if (crc != le32(h + hl + plen))
+			return rt_bin_badblock(r, d, "its checksum does not match");
+		if (le32(h + 16) == RTB3_END)
+			return (k = trailer(r, d, h)) != 0 ? k : block(r, d);
+		d->crc = (uint32_t)crc32_combine(d->crc, crc, (z_off_t)(hl + plen));
+		d->crc = (uint32_t)crc32(d->crc, h + hl + plen, RTB3_CRCLEN);
+	}
 	d->bleft = count;
 	if ((k = streams(r, d, h)) == BADITEM)
 		return rt_bin_badblock(r, d, "bad block header or deflate data");
@@ -181,6 +278,8 @@ read_binary(struct rt_reader *r)
 				return n;
 		n = rt_bin_batch(r, d);
 	} while (n == -3);	/* a batch of definitions only */
+	if (n > 0)
+		d->items += (uint64_t)n;
 	return n;
 }
 

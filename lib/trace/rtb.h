@@ -59,6 +59,11 @@ struct model {
 
 struct dec {
 	int qerr;		/* an error met after the queued items */
+	int ver;		/* the version of the trace being read */
+	int ended;		/* its trailer (or its end, said) is past */
+	int skipped;		/* a corrupt block was: counts are off */
+	uint32_t crc;		/* CRC-32 of its bytes so far (version 3) */
+	uint64_t items;		/* the items handed out from it */
 	uint32_t bleft;		/* items left in the current block */
 	size_t bend;		/* end of the current block's payload in r->buf */
 	uint64_t at, blkat;	/* stream offset of bend, of the block */

@@ -62,6 +62,7 @@ rt_bin_badblock(struct rt_reader *r, struct dec *d, const char *what)
 {
 	d->bleft = 0;
 	d->run = 0;
+	d->skipped = 1;
 	return rt_in_bad(r, "corrupt binary trace: block %llu at byte %llu: %s",
 	    (unsigned long long)d->nblk, (unsigned long long)d->blkat, what);
 }

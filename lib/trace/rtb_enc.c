@@ -23,7 +23,46 @@ struct enc {
 	struct buf z;		/* a deflated block */
 	unsigned char *sdone, *ldone;	/* ids already defined in the stream */
 	uint32_t nsdone, nldone;
+	uint64_t items;		/* records and events written */
+	uint32_t crc;		/* CRC-32 of the bytes written */
 };
+
+/* n bytes at p out, in the checksum crc. */
+static int
+put(struct rt_writer *w, uint32_t *crc, const void *p, size_t n)
+{
+	*crc = (uint32_t)crc32(*crc, p, (uInt)n);
+	return rt_out(w, p, n);
+}
+
+/* A block's end: its checksum (bcrc, of its len bytes), the stream's
+ * taken past it. */
+static int
+footer(struct rt_writer *w, struct enc *e, uint32_t bcrc, size_t len)
+{
+	unsigned char f[RTB3_CRCLEN];
+
+	le32put(f, bcrc);
+	e->crc = (uint32_t)crc32_combine(e->crc, bcrc, (z_off_t)len);
+	e->crc = (uint32_t)crc32(e->crc, f, sizeof f);
+	return rt_out(w, f, sizeof f);
+}
+
+/* The trace's end: the count of its items and the checksum of its bytes
+ * before this. */
+static int
+trailer(struct rt_writer *w, struct enc *e)
+{
+	unsigned char t[RTB2_BLKHDR + RTB3_TRAILER] = { 0 };
+	uint32_t bcrc = 0;
+
+	le32put(t, RTB3_TRAILER);
+	le32put(t + 16, RTB3_END);
+	le32put(t + 20, (uint32_t)e->items);
+	le32put(t + 24, (uint32_t)(e->items >> 32));
+	le32put(t + 28, e->crc);
+	return put(w, &bcrc, t, sizeof t) || footer(w, e, bcrc, sizeof t) ? -1 : 0;
+}
 
 static int
 bufgrow(struct rt_writer *w, struct buf *b, size_t n)
@@ -105,6 +144,7 @@ endblock(struct rt_writer *w, struct enc *e)
 	unsigned char h[RTB2_BLKHDR];
 	const unsigned char *pay = e->blk.b;
 	size_t plen = e->blk.len, raw;
+	uint32_t bcrc = 0;
 	uLongf zn;
 
 	if (flushrun(w, e))
@@ -133,12 +173,14 @@ endblock(struct rt_writer *w, struct enc *e)
 	}
 	if (pay == e->blk.b) {
 		le32put(h, (uint32_t)raw);
-		if (rt_out(w, h, sizeof h) || rt_out(w, e->ctl.b, e->ctl.len) ||
-		    (e->blk.len && rt_out(w, e->blk.b, e->blk.len)))
+		if (put(w, &bcrc, h, sizeof h) || put(w, &bcrc, e->ctl.b, e->ctl.len) ||
+		    (e->blk.len && put(w, &bcrc, e->blk.b, e->blk.len)) ||
+		    footer(w, e, bcrc, sizeof h + raw))
 			return -1;
 	} else {
 		le32put(h, (uint32_t)plen);
-		if (rt_out(w, h, sizeof h) || rt_out(w, pay, plen))
+		if (put(w, &bcrc, h, sizeof h) || put(w, &bcrc, pay, plen) ||
+		    footer(w, e, bcrc, sizeof h + plen))
 			return -1;
 	}
 	e->blk.len = e->ctl.len = 0;
@@ -266,6 +308,7 @@ start(struct rt_writer *w)
 			hdr[13 + i] = (unsigned char)(p->n >> 8 * i);
 		}
 	}
+	((struct enc *)w->st)->crc = (uint32_t)crc32(0, hdr, sizeof hdr);
 	return rt_out(w, hdr, sizeof hdr);
 }
 
@@ -389,6 +432,7 @@ rt_bin_write(struct rt_writer *w, const struct rt_rec *r)
 
 	if (!w->started && start(w))
 		return -1;
+	e->items++;
 	return write_v2(w, e, r);
 }
 
@@ -398,7 +442,8 @@ rt_bin_wclose(struct rt_writer *w)
 	struct enc *e = w->st;
 	int k;
 
-	k = (!w->started && start(w)) || endblock(w, e);	/* even an empty trace */
+	/* even an empty trace */
+	k = (!w->started && start(w)) || endblock(w, e) || trailer(w, e);
 	free(e->blk.b);
 	free(e->ctl.b);
 	free(e->z.b);
