@@ -442,8 +442,9 @@ rt_bin_wclose(struct rt_writer *w)
 	struct enc *e = w->st;
 	int k;
 
-	/* even an empty trace */
-	k = (!w->started && start(w)) || endblock(w, e) || trailer(w, e);
+	/* even an empty trace; one discarded (a failed run's standard output)
+	 * without the trailer, so that it reads as cut short */
+	k = (!w->started && start(w)) || endblock(w, e) || (!w->discard && trailer(w, e));
 	free(e->blk.b);
 	free(e->ctl.b);
 	free(e->z.b);
