@@ -140,7 +140,7 @@ check_fail "a bad control byte under a right checksum: said, exit 1" 1 \
 check_same "-k: that block left out, the others read: the file without block 2" \
     "trfilter -k $tmp/bad.rtb 2>/dev/null" "trfilter -k $tmp/no2.rtb 2>/dev/null"
 check_fail "a block left out: the trailer's checksum says so" 1 \
-    "no2.rtb: corrupt binary trace: block 14 at byte [0-9]*: the trace's checksum does not match its trailer's" \
+    "no2.rtb: corrupt binary trace: the trailer at byte $(( $(wc -c <"$tmp/no2.rtb") - 36 )): the trace's checksum does not match" \
     "trfilter $tmp/no2.rtb"
 check_same "-k: the blocks after the bad one are the same records" \
     "trfilter -k $tmp/bad.rtb 2>/dev/null | tail -n 1000" "tail -n 1000 $tmp/fir2dim.txt"

@@ -167,9 +167,12 @@ trailer(struct rt_reader *r, struct dec *d, const unsigned char *h)
 		return rt_bin_corrupt(r, "bad trailer");
 	d->ended = 1;
 	if (!d->skipped && le32(t + 8) != d->crc && !NOCRC)
-		return rt_bin_badblock(r, d, "the trace's checksum does not match its trailer's");
+		return rt_in_bad(r, "corrupt binary trace: the trailer at byte %llu: the trace's "
+		    "checksum does not match", (unsigned long long)d->blkat);
 	if (!d->skipped && n != d->items)
-		return rt_bin_badblock(r, d, "the trailer counts other items than the trace holds");
+		return rt_in_bad(r, "corrupt binary trace: the trailer at byte %llu counts %llu "
+		    "items, the trace holds %llu", (unsigned long long)d->blkat,
+		    (unsigned long long)n, (unsigned long long)d->items);
 	return 0;
 }
 
