@@ -232,8 +232,10 @@ report(void)
 	if (mapfile != NULL && cg == NULL) {
 		f = u_outfile(mapfile);
 		if (rt_evmap_write(evmap, f, (n = strlen(mapfile)) > 4 &&
-		    strcmp(mapfile + n - 4, ".svg") == 0, NULL) || fclose(f))
+		    strcmp(mapfile + n - 4, ".svg") == 0, NULL))
 			u_die(1, "%s:", mapfile);
+		if (u_close(f, mapfile))
+			exit(1);
 	}
 }
 

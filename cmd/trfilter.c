@@ -252,10 +252,10 @@ main(int argc, char *argv[])
 		    "program that was traced", eflag, objs);
 	if (parts == NULL)
 		u_wclose(w, oflag);
-	for (v = 0; parts != NULL && v < rt_wparts_outputs(parts); v++)
+	for (v = 0; parts != NULL && !u_status && v < rt_wparts_outputs(parts); v++)
 		if (rt_wparts_close(parts, v))
 			u_wreport(rt_wparts_name(parts, v));
-	rt_wparts_free(parts);
+	rt_wparts_free(parts);	/* after a failure, removes them */
 	rt_sym_free(sym);
 	rt_sel_free(sel);
 	rt_regions_free(regs);

@@ -307,7 +307,7 @@ main(int argc, char *argv[])
 	struct stat st;
 	uint64_t i = 0;
 	size_t len, k;
-	int ch, fd, piped, e;
+	int ch, piped, e;
 
 	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
 		switch (ch) {
@@ -368,7 +368,7 @@ main(int argc, char *argv[])
 	for (piped = argc == 0, k = 0; k < (size_t)argc; k++)
 		piped |= strcmp(argv[k], "-") == 0 || stat(argv[k], &st) || !S_ISREG(st.st_mode);
 	if (fold != NULL && piped) {
-		if ((fd = mkstemp(tmp)) < 0 || close(fd) ||
+		if (rt_ofile_spool(tmp) == NULL ||
 		    (spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL)
 			u_die(1, "%s: cannot spool standard input", tmp);
 	}

@@ -258,11 +258,32 @@ typedef int rt_batch_fn(void *ctx, struct rt_rec *v, int n);
 int rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad,
     rt_batch_fn *fn, void *ctx, rt_diag_fn *diag, struct rt_part *part);
 
-/* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe). */
+/* Files made safely: rt_ofile_open makes a temporary file (mode 0666
+ * under the umask, or the existing file's) in the directory of path (of
+ * the file it names, if a symbolic link) and gives its descriptor in
+ * *fd; rt_ofile_end, once fd is closed, renames it to path (keep) or
+ * removes it.  A path that is not a regular file (a device, a FIFO) is
+ * opened in place.  rt_ofile_spool makes a temporary file from a
+ * mkstemp template (its name written into tmpl), removed by
+ * rt_ofile_end.  rt_ofile_cleanup removes every file made and not yet
+ * ended: it is async-signal-safe, for a program's exit and signal
+ * handlers.  NULL or -1 with errno. */
+struct rt_ofile;
+struct rt_ofile *rt_ofile_open(const char *path, int *fd);
+struct rt_ofile *rt_ofile_spool(char *tmpl);
+int rt_ofile_end(struct rt_ofile *o, int keep);
+void rt_ofile_cleanup(void);
+
+/* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe).
+ * A file is written as rt_ofile_open makes it and is renamed to path by
+ * an rt_wclose that succeeds; a failed one, or rt_wdiscard, removes it
+ * (on standard output, rt_wdiscard ends a binary trace without its
+ * trailer: it reads as truncated). */
 struct rt_writer;
 struct rt_writer *rt_wopen(const char *path, int fmt, int gzip);
 int rt_write(struct rt_writer *w, const struct rt_rec *rec);
 int rt_wclose(struct rt_writer *w);
+void rt_wdiscard(struct rt_writer *w);
 /* Record a partition in the header, before the first item: 0, or -1
  * with errno EINVAL when the format cannot record it. */
 int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to hold it */
@@ -280,7 +301,7 @@ int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to h
  * "name: reason" in err (the outputs opened before are closed); one
  * NULL with ENOMEM.  write returns 0, or -1 with errno and the output
  * in rt_wparts_failed; close closes output i as rt_wclose does; free
- * closes those still open, reporting nothing. */
+ * discards those still open (rt_wdiscard), reporting nothing. */
 struct rt_wparts;
 struct rt_wparts *rt_wparts_open(const char *pattern, const struct rt_part *p, int rec,
     int fmt, int gzip, char *err, size_t errlen);

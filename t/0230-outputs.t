@@ -2,9 +2,10 @@
 # An output that names an input is refused before anything is read or
 # written: the input stays as it was (before, trfilter -o in in cut the
 # trace to nothing with status 0).  Each program's output, the input named
-# directly and through a symbolic link.
+# directly and through a symbolic link.  Then outputs written safely:
+# renamed into place when complete, nothing left by a signal or a failure.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 20
 
 trfilter -n 0-2999 "$D/fir2dim.lk.gz" >"$tmp/in"
 tswindow -w 8 "$tmp/in" >"$tmp/pts"
@@ -31,3 +32,69 @@ refused "circcoord -o the input" "$tmp/pers" circcoord -o "$tmp/pers" "$tmp/pers
 refused "plotspiral -o the input" "$tmp/co" plotspiral -o "$tmp/co" "$tmp/co"
 check_same "an output that is another file is written: trfilter -o" \
     "trfilter -o $tmp/out $tmp/in && cat $tmp/out" "trfilter $tmp/in"
+
+# Outputs written safely (#38 D2): under a temporary name beside the
+# file, renamed once complete; an interrupted run (SIGINT, SIGTERM,
+# SIGHUP) or a failed one leaves nothing under the name, and a file that
+# was there stays as it was.  The input stalls on a pipe that sleeps,
+# the program is signalled mid-run.
+O=$tmp/o
+mkdir "$O"
+stall() { { cat "$tmp/in"; sleep 5; }; }
+# A job started in the background of a script ignores SIGINT: CMD is
+# given the default disposition back, as a job in the foreground has it.
+printf '%s\n' '#!/usr/bin/env python3' 'import os, signal, sys' \
+    'signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' >"$tmp/fg"
+chmod +x "$tmp/fg"
+# run SIG CMD...: CMD (its input the stalled pipe) signalled once a file
+# is made in $O (or after 3 s); what is in $O then and after, one name a
+# line (a temporary as TMP), and its status
+run() {
+	sig=$1
+	shift
+	was=$(ls -A "$O" | wc -l)
+	stall | "$tmp/fg" "$@" & pid=$!
+	i=0
+	while [ $i -lt 30 ] && [ "$(ls -A "$O" | wc -l)" -le "$was" ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.2
+	ls -A "$O" | sed 's/^\..*\.[A-Za-z0-9]\{6\}$/TMP/'
+	kill -"$sig" $pid
+	wait $pid 2>/dev/null
+	echo "status $?"
+	ls -A "$O"
+}
+check_same "trfilter -b -o, SIGINT mid-run: a temporary beside it, then no file at all" \
+    "run INT trfilter -b -o $O/t.rtb" "echo TMP; echo status 130"
+echo old >"$O/t.rtb"
+check_same "SIGTERM: the file that was there stays as it was" \
+    "run TERM trfilter -b -o $O/t.rtb; cat $O/t.rtb" "echo TMP; echo t.rtb; echo status 143; echo t.rtb; echo old"
+rm -f "$O/t.rtb"
+check_same "cachesim -o (a table), SIGHUP: no file left" \
+    "run HUP cachesim -c 4K:2:64 -o $O/c.tab" "echo TMP; echo status 129"
+mkdir "$tmp/T"
+check_same "cachesim's OPT spool in TMPDIR: removed on SIGTERM" \
+    "TMPDIR=$tmp/T run TERM cachesim -c 4K:2:64:opt -o $O/c.tab; ls -A $tmp/T" \
+    "echo TMP; echo status 143"
+check_same "... and on SIGINT" \
+    "TMPDIR=$tmp/T run INT cachesim -c 4K:2:64:opt -o $O/c.tab; ls -A $tmp/T" \
+    "echo TMP; echo status 130"
+check_same "a run that ends: its file complete under its name, mode 0666 less the umask" \
+    "(umask 027; trfilter -b -o $O/t.rtb $tmp/in) && ls -l $O/t.rtb | cut -c1-10 && trfilter $O/t.rtb" \
+    "echo -rw-r-----; cat $tmp/in"
+chmod 600 "$O/t.rtb"
+check_same "a file written again keeps its mode" \
+    "trfilter -b -o $O/t.rtb $tmp/in && ls -l $O/t.rtb | cut -c1-10" "echo -rw-------"
+check_fail "a failed run (an input missing) leaves no file, the old one as it was" 1 \
+    "nosuch: No such file" \
+    "echo old >$O/f.txt; trfilter -o $O/f.txt $tmp/in $tmp/nosuch; st=\$?; test \"\$(cat $O/f.txt)\" = old || exit 9; exit \$st"
+check_same "a failed run's binary standard output has no trailer: read as truncated" \
+    "trfilter -b $tmp/in $tmp/nosuch 2>/dev/null | trfilter 2>&1 >/dev/null | sed 's/at byte [0-9]*/at byte B/'" \
+    "echo \"trfilter: <stdin>: truncated trace: the input ends at byte B, after \$(grep -v -c '^#reftrace' $tmp/in) items, without its trailer\""
+check_same "a device is written in place (-o /dev/null), a link to a file not made yet makes it" \
+    "trfilter -o /dev/null $tmp/in && ls -l /dev/null | cut -c1 && ln -s made.txt $O/link && trfilter -o $O/link $tmp/in && cat $O/made.txt" \
+    "echo c; cat $tmp/in"
+# U6: 1024 partitions under 256 descriptors: the 250-odd opened removed
+mkdir "$O/P"
+check_fail "trfilter -P 1024 under ulimit -n 256: said, exit 1, no partial file left" 1 \
+    "Too many open files" \
+    "(ulimit -n 256; trfilter -P 1024 -o $O/P/p%d.rtb $tmp/in); st=\$?; test -z \"\$(ls -A $O/P)\" || exit 9; exit \$st"

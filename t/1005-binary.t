@@ -1,13 +1,33 @@
 #!/bin/sh
-# The binary format's version 2 (reftrace(5)): a hand-worked file, round
-# trips of every bundled trace and of every reader's output, version 1
-# (never released) refused, block errors with their place, -k past a bad block, blocks
-# that decode alone, and the size against gzip -9 of the lackey text.
+# The binary format (reftrace(5)): a hand-worked file of version 2 (read)
+# and 3 (written: checksums and a trailer, computed here by python's
+# zlib), round trips of every bundled trace and of every reader's output,
+# version 1 (never released) refused, block errors with their place, -k
+# past a bad block, blocks that decode alone, truncated traces said,
+# concatenated traces and partitions, the size against gzip -9 of the
+# lackey text.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 46
 
 nrec() { grep -v -c '^#'; }
+nitem() { grep -v -c '^#reftrace'; }	# records and events
+# the output of fir2dim cut after k whole blocks: the first lines of the
+# whole trace, near all that k blocks hold (2^18 items each, a few
+# definitions of strings and locations among them)
+prefix() {	# file k
+	trfilter -k "$1" 2>/dev/null >"$tmp/prefix.txt"
+	l=$(wc -l <"$tmp/prefix.txt")
+	test "$l" -gt $(($2 * 262144 - 100)) && head -n "$l" "$tmp/fir2dim.txt" | cmp -s - "$tmp/prefix.txt"
+}
 u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
+# The block at offset $2 of file $1 given its right checksum again (after
+# a byte of it was changed on purpose): python's zlib, not ours
+fixcrc() {
+	python3 -c 'import sys, zlib, struct
+f, at = sys.argv[1], int(sys.argv[2]); b = bytearray(open(f, "rb").read())
+n = 20 + struct.unpack_from("<I", b, at)[0]
+struct.pack_into("<I", b, at + n, zlib.crc32(bytes(b[at:at + n]))); open(f, "wb").write(b)' "$@"
+}
 
 # A hand-worked file: four reads 8 apart, pc unknown.  The model starts at
 # zero: the first misses address (residual 0x100 from 0, zigzag 0x200 =
@@ -17,10 +37,19 @@ u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
 # 80 04 08 10 10.
 printf '#reftrace trace 1 seq op addr size tid pc loc func var\n0 R 0x100 8 - - - - -\n1 R 0x108 8 - - - - -\n2 R 0x110 8 - - - - -\n3 R 0x118 8 - - - - -\n' >"$tmp/h.txt"
 printf '\211RTB\r\n\032\n\002\0\0\0\0\0\0\0\011\0\0\0\004\0\0\0\004\0\0\0\005\0\0\0\0\0\0\0\030\010\010\200\200\004\010\020\020' >"$tmp/h.rtb"
-check_same "a hand-worked version 2 file reads as worked out" "trfilter $tmp/h.rtb" "cat $tmp/h.txt"
-check_same "and the writer makes those bytes (-O binary2; -b too, as deflate would not shrink it)" \
+check_same "a hand-worked version 2 file reads as worked out (older files read)" "trfilter $tmp/h.rtb" "cat $tmp/h.txt"
+# version 3: the same block followed by the CRC-32 of its header and
+# payload, then a trailer (flags 2, payload: 4 items as u64le, the CRC-32
+# of the 16 + 29 + 4 bytes before it) and its own CRC
+python3 -c 'import sys, zlib, struct
+v2 = open(sys.argv[1], "rb").read(); h = b"\211RTB\r\n\032\n\003" + v2[9:16]; blk = v2[16:]
+s = h + blk + struct.pack("<I", zlib.crc32(blk))
+t = struct.pack("<IIIIIQI", 12, 0, 0, 0, 2, 4, zlib.crc32(s))
+sys.stdout.buffer.write(s + t + struct.pack("<I", zlib.crc32(t)))' "$tmp/h.rtb" >"$tmp/h3.rtb"
+check_same "the writer makes version 3 of it (-O binary2; -b too, as deflate would not shrink it)" \
     "trfilter -O binary2 $tmp/h.txt | od -An -c; trfilter -b $tmp/h.txt | od -An -c" \
-    "od -An -c $tmp/h.rtb; od -An -c $tmp/h.rtb"
+    "od -An -c $tmp/h3.rtb; od -An -c $tmp/h3.rtb"
+check_same "which reads as worked out" "trfilter $tmp/h3.rtb" "cat $tmp/h.txt"
 
 # an object with its identity is item 0x87 (reftrace(5)); without, 0x82
 printf '#reftrace trace 1 seq op addr size tid pc loc func var\n#object 0 /bin/x 0x1000 build-id:ab12\n#object 0 /bin/y 0x2000\n0 R 0x100 8 - - - - -\n' >"$tmp/o.txt"
@@ -82,16 +111,16 @@ check "deflated blocks (-b) are smaller than plain ones (-O binary2) on matmul" 
     "test \$(wc -c <$tmp/mz.rtb) -lt \$(wc -c <$tmp/m2.rtb)"
 
 # blocks: fir2dim has 14; each decodes alone.  Block 1 at 16, its header
-# 20 bytes (payload, items, control, residuals, flags)
+# 20 bytes (payload, items, control, residuals, flags), its CRC after it
 F=$tmp/fir2dim.rtb2
 trfilter -O binary2 "$tmp/fir2dim.txt" >"$F"
 p1=$(u32 "$F" 16); c1=$(u32 "$F" 20)
-b2=$((16 + 20 + p1)); p2=$(u32 "$F" "$b2"); c2=$(u32 "$F" $((b2 + 4)))
-b3=$((b2 + 20 + p2)); p3=$(u32 "$F" "$b3"); c3=$(u32 "$F" $((b3 + 4)))
+b2=$((16 + 24 + p1)); p2=$(u32 "$F" "$b2"); c2=$(u32 "$F" $((b2 + 4)))
+b3=$((b2 + 24 + p2)); p3=$(u32 "$F" "$b3"); c3=$(u32 "$F" $((b3 + 4)))
 check "block 1 holds 2^18 items, its streams' lengths add up to its payload" \
     "test $c1 = 262144 && test \$(( \$(u32 $F 24) + \$(u32 $F 28) )) = $p1"
-{ head -c 16 "$F"; tail -c +$((b3 + 1)) "$F" | head -c $((20 + p3)); } >"$tmp/b3.rtb"
-trfilter "$tmp/b3.rtb" | awk '!/^#/' >"$tmp/b3.txt"
+{ head -c 16 "$F"; tail -c +$((b3 + 1)) "$F" | head -c $((24 + p3)); } >"$tmp/b3.rtb"
+trfilter -k "$tmp/b3.rtb" 2>/dev/null | awk '!/^#/' >"$tmp/b3.txt"
 at=$(grep -n -x -F "$(head -n 1 "$tmp/b3.txt")" "$tmp/fir2dim.txt" | cut -d: -f1)
 check_same "block 3 alone decodes to the records in its place (the model restarts each block)" \
     "cat $tmp/b3.txt" "sed -n $at,$((at + $(wc -l <"$tmp/b3.txt") - 1))p $tmp/fir2dim.txt"
@@ -100,17 +129,26 @@ check "block 3 holds 2^18 records" "test \$(wc -l <$tmp/b3.txt) = 262144 && test
 # a corrupt block: its number and byte said; -k goes on at the next
 cp "$F" "$tmp/bad.rtb"
 printf '\377' | dd of="$tmp/bad.rtb" bs=1 seek=$((b2 + 20)) conv=notrunc 2>/dev/null
-check_fail "a bad control byte: the block and its byte said, exit 1" 1 \
-    "bad.rtb: corrupt binary trace: block 2 at byte $b2: bad record" "trfilter $tmp/bad.rtb"
+check_fail "a changed byte: the block's checksum does not match, the block and its byte said, exit 1" 1 \
+    "bad.rtb: corrupt binary trace: block 2 at byte $b2: its checksum does not match" \
+    "trfilter $tmp/bad.rtb"
+cp "$tmp/bad.rtb" "$tmp/badrec.rtb"
+fixcrc "$tmp/badrec.rtb" $b2
+check_fail "a bad control byte under a right checksum: said, exit 1" 1 \
+    "badrec.rtb: corrupt binary trace: block 2 at byte $b2: bad record" "trfilter $tmp/badrec.rtb"
 { head -c $b2 "$F"; tail -c +$((b3 + 1)) "$F"; } >"$tmp/no2.rtb"
 check_same "-k: that block left out, the others read: the file without block 2" \
-    "trfilter -k $tmp/bad.rtb 2>/dev/null" "trfilter $tmp/no2.rtb"
+    "trfilter -k $tmp/bad.rtb 2>/dev/null" "trfilter -k $tmp/no2.rtb 2>/dev/null"
+check_fail "a block left out: the trailer's checksum says so" 1 \
+    "no2.rtb: corrupt binary trace: the trailer at byte $(( $(wc -c <"$tmp/no2.rtb") - 36 )): the trace's checksum does not match" \
+    "trfilter $tmp/no2.rtb"
 check_same "-k: the blocks after the bad one are the same records" \
     "trfilter -k $tmp/bad.rtb 2>/dev/null | tail -n 1000" "tail -n 1000 $tmp/fir2dim.txt"
 check_fail "-k: the warning says where" 0 \
-    "corrupt binary trace: block 2 at byte $b2: bad record" "trfilter -k $tmp/bad.rtb >/dev/null"
+    "corrupt binary trace: block 2 at byte $b2: its checksum does not match" "trfilter -k $tmp/bad.rtb >/dev/null"
 cp "$F" "$tmp/long.rtb"
 printf '\005\0\0\0' | dd of="$tmp/long.rtb" bs=1 seek=$((b2 + 4)) conv=notrunc 2>/dev/null
+fixcrc "$tmp/long.rtb" $b2
 check_fail "a block with fewer items than its streams hold: said" 1 \
     "block 2 at byte $b2: its streams are longer than its items" "trfilter $tmp/long.rtb"
 # a count past 2^18: refused before decoding (runs make counts cheap)
@@ -119,21 +157,55 @@ printf '\001\0\004\0' | dd of="$tmp/many.rtb" bs=1 seek=$((b2 + 4)) conv=notrunc
 check_fail "a block that counts 2^18 + 1 items: refused, said" 1 \
     "many.rtb: corrupt binary trace: a block of more than 262144 items" "trfilter $tmp/many.rtb"
 trfilter -b "$tmp/fir2dim.txt" >"$tmp/z.rtb"
-z2=$((16 + 20 + $(u32 "$tmp/z.rtb" 16)))
+z2=$((16 + 24 + $(u32 "$tmp/z.rtb" 16)))
 cp "$tmp/z.rtb" "$tmp/badz.rtb"
 printf '\125\252' | dd of="$tmp/badz.rtb" bs=1 seek=$((z2 + 20 + 40)) conv=notrunc 2>/dev/null
+fixcrc "$tmp/badz.rtb" $z2
 check_fail "a deflated block that does not inflate: said" 1 \
     "block 2 at byte $z2: bad block header or deflate data" "trfilter $tmp/badz.rtb"
 check_same "-k past it: the other blocks read" \
-    "trfilter -k $tmp/badz.rtb 2>/dev/null | cksum" "trfilter $tmp/no2.rtb | cksum"
+    "trfilter -k $tmp/badz.rtb 2>/dev/null | cksum" "trfilter -k $tmp/no2.rtb 2>/dev/null | cksum"
 head -c $((b3 - 7)) "$F" >"$tmp/cut.rtb"
-check_fail "a truncated block: said, exit 1" 1 "cut.rtb: corrupt binary trace: truncated block" \
+check_fail "a truncated block: said, exit 1" 1 \
+    "cut.rtb: truncated trace: the input ends inside a block at byte $b2, after [0-9]* items, without its trailer" \
     "trfilter $tmp/cut.rtb"
-check_same "a truncated block: the blocks before it read" \
-    "trfilter $tmp/cut.rtb 2>/dev/null || :" "head -c $b2 $F | trfilter"
+check "a truncated block: the blocks before it read" "prefix $tmp/cut.rtb 1"
+# cut at a block's end: version 2 could not tell; the trailer's absence does
+head -c $b3 "$F" >"$tmp/cut3.rtb"
+check_fail "a trace cut between blocks: truncated, said, exit 1" 1 \
+    "cut3.rtb: truncated trace: the input ends at byte $b3, after [0-9]* items, without its trailer" \
+    "trfilter $tmp/cut3.rtb >/dev/null"
+check_fail "with -k a warning, exit 0" 0 "cut3.rtb: truncated trace: the input ends at byte $b3" \
+    "trfilter -k $tmp/cut3.rtb >/dev/null"
+check "and the records before the cut" "prefix $tmp/cut3.rtb 2"
+check_fail "a file header alone: an empty trace cut short" 1 \
+    "truncated trace: the input ends at byte 16, after 0 items" "head -c 16 $F | trfilter"
+check_same "an empty trace: the header, the trailer (0 items, the CRC of the header)" \
+    "trfilter -O binary2 </dev/null | od -An -tx1" \
+    "python3 -c 'import sys, zlib, struct
+h = b\"\\211RTB\\r\\n\\032\\n\\003\" + bytes(7); t = struct.pack(\"<IIIIIQI\", 12, 0, 0, 0, 2, 0, zlib.crc32(h))
+sys.stdout.buffer.write(h + t + struct.pack(\"<I\", zlib.crc32(t)))' | od -An -tx1"
+check_same "the trailer counts the items: records and events" \
+    "od -An -tu4 -j\$((\$(wc -c <$F) - 16)) -N4 $F | tr -d ' '" "nitem <$tmp/fir2dim.txt"
 
 # partitions: recorded in the header
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 2/4 -b -o "$tmp/p2.rtb" "$tmp/all.rtb"
-check_same "-P 2/4: a version 2 header with the partition (bytes 8-15)" \
-    "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 2 6 2 0 0 4 0 0'"
+check_same "-P 2/4: a version 3 header with the partition (bytes 8-15)" \
+    "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 3 6 2 0 0 4 0 0'"
+# concatenated partitions are not one: refused (cachesim -M read them as
+# partition 0/4 holding both, and double counted); the same partition
+# twice, or whole traces, read on
+trfilter -P 3/4 -b -o "$tmp/p3.rtb" "$tmp/all.rtb"
+check_fail "cat of partitions 2/4 and 3/4: refused, the second's place said" 1 \
+    "<stdin>: a second trace at byte $(wc -c <"$tmp/p2.rtb") records partition 3/4:64, the first partition 2/4:64: concatenated partitions are not one trace" \
+    "cat $tmp/p2.rtb $tmp/p3.rtb | trfilter >/dev/null"
+check_fail "a partition after a whole trace: refused" 1 \
+    "records partition 2/4:64, the first no partition" "cat $tmp/all.rtb $tmp/p2.rtb | cachesim -c 1K:1:64 >/dev/null"
+check_same "partition 2/4 twice: read as one, its partition kept" \
+    "cat $tmp/p2.rtb $tmp/p2.rtb | trfilter" "trfilter $tmp/p2.rtb; trfilter $tmp/p2.rtb | awk 'NR > 2'"
+check_fail "a cut trace followed by another: truncated, said" 1 \
+    "truncated trace: another trace's header begins at byte $b3, after [0-9]* items" \
+    "cat $tmp/cut3.rtb $F | trfilter >/dev/null"
+check_same "with -k: the records of both" "cat $tmp/cut3.rtb $F | trfilter -k 2>/dev/null | nrec" \
+    "{ trfilter -k $tmp/cut3.rtb 2>/dev/null | nrec; nrec <$tmp/fir2dim.txt; } | awk '{ s += \$1 } END { print s }'"

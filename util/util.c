@@ -373,6 +373,7 @@ holdend(int status, void *arg)
 	int i;
 
 	(void)arg;
+	rt_ofile_cleanup();	/* files not complete: not left under their names */
 	if (status != 0 && !__atomic_load_n(&hold.go, __ATOMIC_SEQ_CST))
 		for (i = 0; i < hold.nfiles; i++)
 			unlink(hold.files[i]);
@@ -443,12 +444,31 @@ u_keeppart(struct rt_writer *w, char **files, int n)
 		    (unsigned long long)first.k, (unsigned long long)first.n);
 }
 
+/* Interrupted: the files being written go (the complete ones stay), and
+ * the signal ends the program as it would have. */
+static void
+onsignal(int sig)
+{
+	rt_ofile_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static void
 holdstart(void)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
 	int p[2];
+	size_t i;
 
 	on_exit(holdend, NULL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = onsignal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)	/* nohup's SIG_IGN stays */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
 	rt_on_trace(recognised);
 	hold.tsv = getenv("RT_TSV") != NULL && *getenv("RT_TSV") != '\0';
 	if ((isatty(STDOUT_FILENO) && !hold.tsv) || fcntl(STDOUT_FILENO, F_GETFD) < 0 ||
@@ -492,18 +512,53 @@ u_notinput(const char *path)
 			u_bad("%s: an input, not written over: name another output", path);
 }
 
+/* The files u_outfile made (rt_ofile_open), each renamed into place by
+ * the u_close that completes it. */
+static struct made {
+	FILE *f;
+	struct rt_ofile *o;
+} *made;
+static size_t nmade, cmade;
+
 FILE *
 u_outfile(const char *path)
 {
+	struct rt_ofile *o;
 	FILE *f;
+	int fd;
 
 	u_notinput(path);
-	if ((f = fopen(path, "wb")) == NULL)
+	if ((o = rt_ofile_open(path, &fd)) == NULL)
 		u_die(1, "%s:", path);
+	if ((f = fdopen(fd, "wb")) == NULL) {
+		close(fd);
+		rt_ofile_end(o, 0);
+		u_die(1, "%s:", path);
+	}
+	made = u_grow(made, &cmade, nmade + 1, sizeof *made);
+	made[nmade].f = f;
+	made[nmade++].o = o;
 	return f;
 }
 
-/* A file the program makes: removed if it fails. */
+/* The file u_outfile made f on, taken off the list; NULL if none. */
+static struct rt_ofile *
+unmade(FILE *f)
+{
+	struct rt_ofile *o;
+	size_t i;
+
+	for (i = 0; i < nmade; i++)
+		if (made[i].f == f) {
+			o = made[i].o;
+			made[i] = made[--nmade];
+			return o;
+		}
+	return NULL;
+}
+
+/* A file the program made, complete: removed if it fails before its
+ * first input is recognised (u_release). */
 static void
 holdfile(const char *path)
 {
@@ -514,13 +569,9 @@ holdfile(const char *path)
 FILE *
 u_open(const char *path)
 {
-	FILE *f;
-
 	if (path == NULL || strcmp(path, "-") == 0)
 		return stdout;
-	f = u_outfile(path);
-	holdfile(path);
-	return f;
+	return u_outfile(path);
 }
 
 void *
@@ -543,7 +594,6 @@ u_wopen(const char *path, int fmt, int gz)
 	u_notinput(path);
 	if ((w = rt_wopen(path, fmt, gz)) == NULL)
 		u_die(1, "%s:", u_name(path));
-	holdfile(path);
 	return w;
 }
 
@@ -558,6 +608,7 @@ u_wreport(const char *path)
 int
 u_close(FILE *f, const char *path)
 {
+	struct rt_ofile *o = f == stdout ? NULL : unmade(f);
 	int bad = fflush(f) == EOF || ferror(f);
 
 	if (bad) {
@@ -569,6 +620,12 @@ u_close(FILE *f, const char *path)
 		u_wreport(path);
 		bad = 1;
 	}
+	if (rt_ofile_end(o, !bad && u_status == 0) && !bad) {
+		u_wreport(path);
+		bad = 1;
+	}
+	if (o != NULL && !bad)
+		holdfile(path);
 	return bad ? -1 : 0;
 }
 
@@ -582,8 +639,14 @@ u_wfail(const char *path)
 int
 u_wclose(struct rt_writer *w, const char *path)
 {
-	if (rt_wclose(w) == 0)
+	if (u_status != 0) {	/* a failed run leaves no file */
+		rt_wdiscard(w);
 		return 0;
+	}
+	if (rt_wclose(w) == 0) {
+		holdfile(path);
+		return 0;
+	}
 	u_wreport(path);
 	return -1;
 }

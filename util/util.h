@@ -83,7 +83,10 @@ void *u_grow(void *p, size_t *cap, size_t need, size_t size);
 /* A file written by the program other than its output (a picture
  * beside a table): opened, or the program ends; one that names an input
  * is refused (status 2), as u_open and u_wopen refuse theirs.
- * u_notinput refuses it before anything is read. */
+ * u_notinput refuses it before anything is read.  Every file is written
+ * under a temporary name (rt_ofile_open) that u_close (u_wclose) renames
+ * to its own once complete, if the run has not failed (u_status 0); an
+ * exit before, or SIGINT, SIGTERM or SIGHUP, removes it. */
 FILE *u_outfile(const char *path);
 void u_notinput(const char *path);
 /* Output: path NULL or "-" is standard output.  u_close flushes and

@@ -80,15 +80,15 @@ tospool(char **files, int nfiles, int fmt, int skipbad, rt_diag_fn *diag, char *
 {
 	const char *dir = getenv("TMPDIR");
 	struct pass p = { 0 };
-	int fd, st;
+	int st;
 
+	/* made as a spool: removed if the program is interrupted */
 	snprintf(tmp, tmplen, "%s/cachesimXXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(tmp)) < 0) {
+	if (rt_ofile_spool(tmp) == NULL) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		*tmp = '\0';
 		return RT_EIO;
 	}
-	close(fd);
 	if ((p.spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		return RT_EIO;

@@ -20,12 +20,14 @@ struct rt_writer {
 	int (*write)(struct rt_writer *w, const struct rt_rec *rec);
 	int err;		/* first errno, sticky */
 	int fd;
+	struct rt_ofile *of;	/* the file made, NULL for standard output */
 	gzFile gz;		/* when compressing */
 	char *buf;
 	size_t len;
 	const struct rt_format *f;
 	void *st;		/* the format's encoder state */
 	int started;		/* the format's header is written */
+	int discard;		/* rt_wdiscard: the stream is not to end as complete */
 	struct rt_part part;	/* for the header: rt_wpart */
 };
 

@@ -90,7 +90,7 @@ rt_wparts_one(struct rt_writer *w, const char *path, const struct rt_part *p, in
 	if ((ws = newparts(p, 1)) == NULL ||
 	    (path != NULL && (ws->name[0] = strdup(path)) == NULL)) {
 		rt_wparts_free(ws);
-		rt_wclose(w);
+		rt_wdiscard(w);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -179,7 +179,7 @@ rt_wparts_free(struct rt_wparts *ws)
 	if (ws == NULL)
 		return;
 	for (i = 0; i < ws->nw; i++) {
-		rt_wclose(ws->w[i]);
+		rt_wdiscard(ws->w[i]);
 		free(ws->name[i]);
 	}
 	free(ws->w);

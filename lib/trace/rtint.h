@@ -6,7 +6,7 @@
 #include "reftrace.h"
 
 /* The binary format: a 16-byte file header, then blocks.  Version 2
- * (version 1, never released, is refused): u32le payload bytes (as stored), item count, control stream bytes, residual
+ * (version 1, never released, is refused; version 3 below): u32le payload bytes (as stored), item count, control stream bytes, residual
  * stream bytes and flags (RTB2_DEFLATE), then the payload: the two
  * streams, or their deflate (zlib) where the flag says so.  Every block
  * restarts its state so it decodes from its own bytes plus the string and
@@ -15,12 +15,22 @@
 /* Header bytes: magic (8), version (1), then the partition (rt_part):
  * log2 of its bytes (1), k and n (u24le each); all zero: none, as in
  * files written before partitions were recorded. */
-#define RTB_VERSION 2		/* the one read and written */
+#define RTB_VERSION 3		/* the one written */
+#define RTB_VERSION2 2		/* read as well: no checksums, no trailer */
 #define RTB_HDRLEN 16
 #define RTB_MAXPAYLOAD (64u << 20)
 #define RTB2_BLKHDR 20
 #define RTB2_DEFLATE 1		/* block flag: the payload is deflated */
 #define RTB2_BLOCK_ITEMS (1u << 18)	/* items a version 2 block holds at most */
+/* Version 3 is version 2 with checksums and an end: each block followed by
+ * the u32le CRC-32 of its header and payload, the trace ended by a
+ * trailer, a block whose flags are RTB3_END, item count 0, and whose
+ * payload is the u64le count of items (records and events) and the
+ * u32le CRC-32 of every byte of the trace before the trailer (from its
+ * file header on), followed by its own CRC as every block. */
+#define RTB3_CRCLEN 4
+#define RTB3_END 2		/* block flag: the trailer */
+#define RTB3_TRAILER 12		/* its payload's bytes */
 
 /* Items that are not records (written RTB2_ITEM + their number). */
 #define RTB_MARK 0x80

@@ -91,7 +91,7 @@ rt_wopen(const char *path, int fmt, int gzip)
 	}
 	if (path == NULL || strcmp(path, "-") == 0)
 		w->fd = STDOUT_FILENO;
-	else if ((w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+	else if ((w->of = rt_ofile_open(path, &w->fd)) == NULL)
 		goto fail;
 	if (gzip) {
 		if ((fd = dup(w->fd)) < 0)
@@ -113,6 +113,7 @@ fail:
 		gzclose(w->gz);
 	if (w->fd >= 0 && w->fd != STDOUT_FILENO)
 		close(w->fd);
+	rt_ofile_end(w->of, 0);
 	free(w->buf);
 	free(w);
 	errno = e;
@@ -128,8 +129,10 @@ rt_write(struct rt_writer *w, const struct rt_rec *r)
 	return w->write(w, r);
 }
 
-int
-rt_wclose(struct rt_writer *w)
+/* The stream ended, the file renamed into place if keep and all went
+ * well, else removed. */
+static int
+wend(struct rt_writer *w, int keep)
 {
 	int e = 0;
 
@@ -149,6 +152,8 @@ rt_wclose(struct rt_writer *w)
 		if (close(w->fd) && !w->err)
 			w->err = errno;
 	}
+	if (rt_ofile_end(w->of, keep && !w->err) && !w->err)
+		w->err = errno;
 	e = w->err;
 	free(w->buf);
 	free(w);
@@ -157,6 +162,23 @@ rt_wclose(struct rt_writer *w)
 		return -1;
 	}
 	return 0;
+}
+
+int
+rt_wclose(struct rt_writer *w)
+{
+	return wend(w, 1);
+}
+
+void
+rt_wdiscard(struct rt_writer *w)
+{
+	int e = errno;
+
+	if (w != NULL)
+		w->discard = 1;
+	wend(w, 0);
+	errno = e;
 }
 
 int
