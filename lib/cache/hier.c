@@ -1,0 +1,360 @@
+/* hier.c: a hierarchy of set-associative caches, trace-driven: an access
+ * served level by level, misses filled from below, victims chosen by the
+ * level's policy and written back, inclusion kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hier.h"
+
+struct rt_hier *
+rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *icache,
+    int inclusion, uint64_t seed)
+{
+	struct rt_hier *h;
+	int i;
+
+	if (n < 1 || n > RT_MAXLEVEL || (h = calloc(1, sizeof *h)) == NULL)
+		return NULL;
+	h->n = n;
+	h->incl = inclusion;
+	rt_rng_seed(&h->rng, seed);
+	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (rt_level_init(&h->lv[i], &levels[i]))
+			goto fail;
+	if (icache != NULL && ((h->i1 = calloc(1, sizeof *h->i1)) == NULL ||
+	    rt_level_init(h->i1, icache)))
+		goto fail;
+	return h;
+fail:
+	rt_hier_free(h);
+	return NULL;
+}
+
+void
+rt_hier_free(struct rt_hier *h)
+{
+	int i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; h->lv && i < h->n; i++)
+		rt_level_free(&h->lv[i]);
+	free(h->lv);
+	if (h->i1)
+		rt_level_free(h->i1);
+	free(h->i1);
+	free(h);
+}
+
+void
+rt_hier_watch(struct rt_hier *h, int level, rt_down_fn *fn, void *ctx)
+{
+	h->down = fn;
+	h->downctx = ctx;
+	h->downlevel = level;
+}
+
+static void
+touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
+{
+	uint64_t *st = &l->st[i];
+
+	switch (l->c.policy) {
+	case RT_LRU:
+	case RT_MRU:
+		*st = h->now;
+		break;
+	case RT_FIFO:
+		if (fill)
+			*st = h->now;
+		break;
+	case RT_LFU:
+		*st = fill ? 1 : *st + 1;
+		break;
+	case RT_SRRIP:	/* 2-bit RRPV: long re-reference on fill, near on hit */
+		*st = fill ? 2 : 0;
+		break;
+	case RT_PLRU:
+		i -= set * l->ways;
+		l->tree[set] = (l->tree[set] & ~l->plm[i]) | l->plm[l->ways + i];
+		break;
+	case RT_OPT:	/* when the block is wanted next, in this level's stream */
+	case RT_PES:
+		*st = l->fpos - 1 < l->nfut ? l->fut[l->fpos - 1] : UINT64_MAX;
+		break;
+	}
+}
+
+/* The smallest state of a full set, the first on ties. */
+static uint64_t
+leastst(const struct level *l, uint64_t b)
+{
+	uint64_t i, best = b, w;
+
+	for (i = b, w = UINT64_MAX; i < b + l->ways; i++)
+		if (l->st[i] < w) {
+			w = l->st[i];
+			best = i;
+		}
+	return best;
+}
+
+static uint64_t
+victim(struct rt_hier *h, struct level *l, uint64_t set)
+{
+	uint64_t b = set * l->ways, i, best = b;
+
+	for (i = b; i < b + l->ways; i++)
+		if (l->tag[i] == INVALID)
+			return i;
+	switch (l->c.policy) {
+	case RT_RANDOM:
+		return b + rt_rng_below(&h->rng, l->ways);
+	case RT_PLRU:
+		return b + rt_plru_victim(l->tree[set], (uint32_t)l->ways);
+	case RT_MRU:
+	case RT_OPT:	/* Belady: the one wanted furthest in the future */
+		for (i = b; i < b + l->ways; i++)
+			if (l->st[i] > l->st[best])
+				best = i;
+		return best;
+	case RT_SRRIP:
+		for (;;) {
+			for (i = b; i < b + l->ways; i++)
+				if (l->st[i] >= 3)
+					return i;
+			for (i = b; i < b + l->ways; i++)
+				l->st[i]++;
+		}
+	default:	/* LRU, FIFO, LFU, PES: the smallest state, the first on ties */
+		return leastst(l, b);
+	}
+}
+
+/* The way holding block in its set, or -1; the way last found is tried
+ * first, as a hit usually repeats it. */
+int64_t
+rt_level_lookup(const struct level *l, uint64_t block, uint64_t set)
+{
+	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block);
+
+	if (l->tag[i] == t)
+		return (int64_t)i;
+	for (i = b; i < b + l->ways; i++)
+		if (l->tag[i] == t) {
+			l->hint[set] = (uint32_t)(i - b);
+			return (int64_t)i;
+		}
+	return -1;
+}
+
+/* lookup for an LRU level whose ways nothing below touches (no
+ * inclusion): on a miss, *vw is the way victim would choose, found in the
+ * same pass over the tags (the first empty way, else the least recent). */
+static int64_t
+lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
+{
+	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block), e = UINT64_MAX;
+
+	if (l->tag[i] == t)
+		return (int64_t)i;
+	for (i = b; i < b + l->ways; i++) {
+		if (l->tag[i] == t) {
+			l->hint[set] = (uint32_t)(i - b);
+			return (int64_t)i;
+		}
+		if (l->tag[i] == INVALID && e == UINT64_MAX)
+			e = i;
+	}
+	*vw = e != UINT64_MAX ? e : leastst(l, b);
+	return -1;
+}
+
+static int serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+
+static int
+nextk(const struct rt_hier *h, int k)
+{
+	(void)h;
+	return k < 0 ? 1 : k + 1;
+}
+
+/* What level k sends to the level below it, or to memory: the address
+ * of its block (levels may have blocks of different sizes). */
+int
+rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	int n = nextk(h, k);
+
+	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
+		h->down(h->downctx, addr, op);
+	if (n < h->n)
+		return serve(h, n, addr, op, bytes);
+	h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
+	return h->n;
+}
+
+/* Inclusion: a block leaving level k >= 1 leaves every level above it.
+ * Returns whether an upper copy was dirty (its data goes down with it). */
+static int
+backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
+{
+	uint64_t block, last;
+	int j, dirty = 0;
+	int64_t i;
+	struct level *l;
+
+	if (len == 0)
+		return 0;
+	/* by block numbers, not addresses: the last block of the address
+	 * space ends at 2^64, where an address stepping past it wrapped to 0
+	 * and went on for 2^58 blocks (an upper block larger than len) */
+	for (j = k - 1; j >= -1; j--) {
+		if (j == -1 && h->i1 == NULL)
+			break;
+		l = rt_hier_lvl(h, j);
+		last = (addr > UINT64_MAX - (len - 1) ? UINT64_MAX : addr + (len - 1)) / l->c.block;
+		for (block = addr / l->c.block;; block++) {	/* every upper block in it */
+			if ((i = rt_level_lookup(l, block, rt_level_set(l, block))) >= 0) {
+				dirty |= l->dirty[i];
+				l->tag[i] = INVALID;
+				l->dirty[i] = 0;
+				l->s.invalidations++;
+			}
+			if (block == last)
+				break;
+		}
+	}
+	return dirty;
+}
+
+/* Put block in level k, evicting as the policy says (way vw when it is
+ * known, else UINT64_MAX). */
+static void
+fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t set = rt_level_set(l, block), i = vw != UINT64_MAX ? vw : victim(h, l, set);
+	uint64_t v = TAG(l->tag[i]);
+	int vd = l->dirty[i], n = nextk(h, k);
+
+	if (l->tag[i] != INVALID) {
+		l->s.evictions++;
+		if (k >= 0)
+			h->evicted[k] = v * l->c.block;
+		if (h->incl == RT_INCLUSIVE && k >= 1)
+			vd |= backinval(h, k, v * l->c.block, l->c.block);
+		if (h->incl == RT_EXCLUSIVE && n < h->n) {
+			/* victim fill: the block moves down, clean or dirty */
+			l->s.bytes_down += l->c.block;
+			l->s.writebacks += vd;
+			fill(h, n, v * l->c.block / rt_hier_lvl(h, n)->c.block, vd, UINT64_MAX);
+		} else if (vd) {
+			l->s.writebacks++;
+			l->s.bytes_down += l->c.block;
+			rt_hier_below(h, k, v * l->c.block, RT_WRITE, l->c.block);
+		}
+	}
+	l->tag[i] = TAG(block);
+	l->dirty[i] = (uint8_t)dirty;
+	l->hint[set] = (uint32_t)(i - set * l->ways);
+	l->s.bytes_up += l->c.block;
+	touch(h, l, set, i, 1);
+}
+
+/* One block access at level k; returns the level that had the block
+ * (h->n for memory). */
+static int
+serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t block = addr >> l->bshift, set = rt_level_set(l, block), base = block << l->bshift;
+	uint64_t vw = UINT64_MAX;
+	int64_t i = l->c.policy == RT_LRU && h->incl == RT_NINE ? lrulookup(l, block, set, &vw) :
+	    rt_level_lookup(l, block, set);
+	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, from, fetch;
+
+	h->now++;
+	l->s.acc[kind]++;
+	l->fpos++;
+	if (l->arrive != NULL)
+		l->arrive(l->arrivectx, block);
+	if (l->shadow != NULL) {
+		uint64_t d, td;
+
+		if (rt_reuse_access(l->shadow, block, &d, &td) == 0 && i < 0) {
+			int c = d == RT_COLD ? RT_3C_COMPULSORY :
+			    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
+
+			if (c == RT_3C_COMPULSORY)
+				l->s.compulsory++;
+			else if (c == RT_3C_CAPACITY)
+				l->s.capacity++;
+			else
+				l->s.conflict++;
+			if (k >= 0)
+				h->miss3c[k] = c;
+		}
+	}
+	if (i >= 0) {
+		touch(h, l, set, (uint64_t)i, 0);
+		if (h->incl == RT_EXCLUSIVE && k > 0) {
+			/* found below the first level: it moves up, dirt and all */
+			h->updirty = l->dirty[i];
+			l->tag[i] = INVALID;
+			l->dirty[i] = 0;
+		} else if (op == RT_WRITE && l->c.wt) {
+			l->s.bytes_down += bytes;
+			rt_hier_below(h, k, base, RT_WRITE, bytes);
+		} else if (op == RT_WRITE)
+			l->dirty[i] = 1;
+		return k < 0 ? 0 : k;
+	}
+	l->s.miss[kind]++;
+	if (op == RT_WRITE && l->c.nwa) {
+		l->s.bytes_down += bytes;
+		return rt_hier_below(h, k, base, RT_WRITE, bytes);
+	}
+	fetch = op == RT_IFETCH ? RT_IFETCH : RT_READ;
+	if (h->incl == RT_EXCLUSIVE && k > 0)
+		return rt_hier_below(h, k, base, fetch, l->c.block);	/* no copy kept here */
+	h->updirty = 0;
+	from = rt_hier_below(h, k, base, fetch, l->c.block);
+	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty, vw);
+	if (op == RT_WRITE && l->c.wt) {
+		l->s.bytes_down += bytes;
+		rt_hier_below(h, k, base, RT_WRITE, bytes);
+	}
+	return from;
+}
+
+/* One access within a first-level block. */
+int
+rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+{
+	int k;
+
+	if (op == RT_IFETCH && h->i1 != NULL)
+		return serve(h, -1, addr, op, bytes);
+	if (op == RT_MODIFY) {	/* a read, then a write */
+		k = serve(h, 0, addr, RT_READ, bytes);
+		serve(h, 0, addr, RT_WRITE, bytes);
+		return k;
+	}
+	return serve(h, 0, addr, op, bytes);
+}
+
+int
+rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+{
+	int k;
+
+	for (k = 0; k < h->n; k++) {
+		h->evicted[k] = UINT64_MAX;
+		h->miss3c[k] = RT_3C_NONE;
+	}
+	return rt_hier_access1(h, addr, op, bytes);
+}
+

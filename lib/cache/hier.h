@@ -1,0 +1,79 @@
+/* hier.h: a hierarchy's insides, shared by the files of the cache model
+ * (level.c, hier.c, hierrun.c, hierctl.c, cg.c).
+ *
+ * A level is an array of sets of ways; each way holds a block number, a
+ * dirty bit and the policy's state (a time stamp for LRU, MRU and FIFO,
+ * a count for LFU, a re-reference prediction for SRRIP, tree bits per set
+ * for pseudo-LRU).  The hierarchy sends a level's misses and writebacks to
+ * the level below it; main memory is below the last. */
+#ifndef RT_HIER_H
+#define RT_HIER_H
+
+#include "ens.h"
+
+/* Tags (ens.h) come zeroed from calloc, so a page of them costs memory
+ * only when a set in it is used (a big cache over a small trace stays
+ * small). */
+struct level {
+	struct rt_cache_cfg c;
+	uint64_t nsets, ways, mask;	/* mask: nsets - 1 when a power of two */
+	int bshift;			/* log2 of the block size */
+	uint64_t *tag;
+	uint64_t *st;			/* policy state per way */
+	uint64_t *tree;			/* PLRU bits per set */
+	uint64_t *plm;			/* PLRU: rt_plru_masks, clr then set */
+	uint32_t *hint;			/* per set: the way last found or filled */
+	uint8_t *dirty;
+	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
+	const uint64_t *fut;			/* OPT/PES: next use, by arrival */
+	size_t nfut, fpos;
+	rt_arrive_fn *arrive;			/* sees every block that arrives */
+	void *arrivectx;
+	struct rt_cache_stats s;
+};
+
+struct rt_hier {
+	struct level *lv;		/* data side: lv[0] .. lv[n-1] */
+	int n;
+	struct level *i1;		/* split instruction cache, or NULL */
+	int incl;
+	uint64_t now;			/* accesses, for stamps */
+	struct rt_rng rng;
+	struct rt_cache_stats mem;
+	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
+	int miss3c[RT_MAXLEVEL];	/* its kind of miss there (-3): RT_3C_... */
+
+	int updirty;			/* an exclusive level handed up dirt */
+	rt_down_fn *down;		/* sees what a level sends below */
+	void *downctx;
+	int downlevel;
+};
+
+/* level.c: a level's arrays, allocated zeroed (every way empty); 0 or -1
+ * out of memory (then rt_level_free what was made). */
+int rt_level_init(struct level *l, const struct rt_cache_cfg *c);
+void rt_level_free(struct level *l);
+
+/* The set of a block. */
+static inline uint64_t
+rt_level_set(const struct level *l, uint64_t block)
+{
+	return l->mask || l->nsets == 1 ? block & l->mask : block % l->nsets;
+}
+
+/* Levels are numbered 0 .. n-1 on the data side; the split instruction
+ * cache is -1 and sits beside level 0, in front of level 1. */
+static inline struct level *
+rt_hier_lvl(struct rt_hier *h, int k)
+{
+	return k < 0 ? h->i1 : &h->lv[k];
+}
+
+/* hier.c: the way holding block in its set, or -1; what level k sends
+ * below it (to the next level, or memory), returning the level that had
+ * the block; one access within a first-level block. */
+int64_t rt_level_lookup(const struct level *l, uint64_t block, uint64_t set);
+int rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+int rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+
+#endif

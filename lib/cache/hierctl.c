@@ -1,0 +1,172 @@
+/* hierctl.c: what is asked of a hierarchy besides accesses: flushes and
+ * invalidations (Dinero IV's copy-back), the future for OPT, 3C's twins,
+ * and its statistics. */
+#include <stdlib.h>
+
+#include "hier.h"
+
+/* A way's part in a flush: its dirty block written below and kept, or
+ * with inval dropped unwritten. */
+static void
+flushway(struct rt_hier *h, int k, uint64_t i, int inval)
+{
+	struct level *l = rt_hier_lvl(h, k);
+
+	if (l->tag[i] == INVALID)
+		return;
+	if (inval)
+		l->tag[i] = INVALID;
+	else if (l->dirty[i]) {
+		l->s.writebacks++;
+		l->s.bytes_down += l->c.block;
+		rt_hier_below(h, k, TAG(l->tag[i]) * l->c.block, RT_WRITE, l->c.block);
+	}
+	l->dirty[i] = 0;
+}
+
+struct wayord { uint64_t st, i; };
+
+static int
+byst(const void *a, const void *b)
+{
+	const struct wayord *x = a, *y = b;
+
+	return x->st != y->st ? (x->st < y->st ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Every way of level k, in the order Dinero's stack of pending write-backs
+ * sends them: the last set first, and in a set the least recent way first
+ * (the least policy state: a stamp for LRU and FIFO); by place where the
+ * memory to sort a set is wanting. */
+static void
+flushall(struct rt_hier *h, int k, int inval)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	struct wayord *ord = malloc(l->ways * sizeof *ord);
+	uint64_t set, i;
+
+	for (set = l->nsets; set-- > 0;) {
+		for (i = 0; i < l->ways; i++)
+			if (ord != NULL) {
+				ord[i].i = set * l->ways + i;
+				ord[i].st = l->st[ord[i].i];
+			} else
+				flushway(h, k, set * l->ways + i, inval);
+		if (ord == NULL)
+			continue;
+		qsort(ord, l->ways, sizeof *ord, byst);
+		for (i = 0; i < l->ways; i++)
+			flushway(h, k, ord[i].i, inval);
+	}
+	free(ord);
+}
+
+/* Dinero IV's copy-back and invalidate (d4copyback, d4invalidate): level
+ * by level from the first, so that what one writes back reaches the next
+ * before that is flushed in turn. */
+void
+rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
+{
+	struct level *l;
+	struct rt_span s;
+	int64_t w;
+	int k, inval = ev->kind == RT_INVAL;
+
+	if (ev->kind != RT_FLUSH && !inval)
+		return;
+	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
+		l = rt_hier_lvl(h, k);
+		if (ev->size == 0) {
+			flushall(h, k, inval);
+			continue;
+		}
+		for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+			if ((w = rt_level_lookup(l, s.block, rt_level_set(l, s.block))) >= 0)
+				flushway(h, k, (uint64_t)w, inval);
+	}
+}
+
+void
+rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n)
+{
+	struct level *l = rt_hier_lvl(h, k);
+
+	l->fut = next;
+	l->nfut = n;
+}
+
+void
+rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx)
+{
+	struct level *l = rt_hier_lvl(h, k);
+
+	l->arrive = fn;
+	l->arrivectx = ctx;
+}
+
+
+uint64_t
+rt_hier_set(const struct rt_hier *h, uint64_t addr, int op)
+{
+	const struct level *l = op == RT_IFETCH && h->i1 != NULL ? h->i1 : &h->lv[0];
+
+	return rt_level_set(l, addr / l->c.block);
+}
+
+uint32_t
+rt_hier_block(const struct rt_hier *h, int op)
+{
+	return op == RT_IFETCH && h->i1 != NULL ? h->i1->c.block : h->lv[0].c.block;
+}
+
+const uint64_t *
+rt_hier_evicted(const struct rt_hier *h)
+{
+	return h->evicted;
+}
+
+const int *
+rt_hier_miss3c(const struct rt_hier *h)
+{
+	return h->miss3c;
+}
+
+/* 3C (Hill): every miss is compulsory (never seen), capacity (a fully
+ * associative LRU cache of the same size misses too) or conflict. */
+int
+rt_hier_3c(struct rt_hier *h)
+{
+	int k;
+
+	for (k = h->i1 ? -1 : 0; k < h->n; k++)
+		if ((rt_hier_lvl(h, k)->shadow = rt_reuse_new(0)) == NULL)
+			return -1;
+	return 0;
+}
+
+int
+rt_hier_levels(const struct rt_hier *h)
+{
+	return h->n;
+}
+
+const struct rt_cache_stats *
+rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
+{
+	if (k == -1 && h->i1 != NULL) {
+		*cfg = &h->i1->c;
+		return &h->i1->s;
+	}
+	if (k >= 0 && k < h->n) {
+		*cfg = &h->lv[k].c;
+		return &h->lv[k].s;
+	}
+	*cfg = NULL;
+	return &h->mem;
+}
+
+void
+rt_hier_setstats(struct rt_hier *h, int k, const struct rt_cache_stats *s)
+{
+	rt_hier_lvl(h, k)->s = *s;
+}
