@@ -71,7 +71,7 @@ const char *rt_policy_name(int policy);
  * first-level instruction cache or NULL.  rt_hier_access takes an access
  * within one first-level block (rt_hier_block bytes) and returns the level
  * that held it, 0-based (rt_hier_levels for memory). */
-typedef void rt_down_fn(void *ctx, uint64_t addr, int op);
+typedef void rt_down_fn(void *ctx, uint64_t addr, int op, uint32_t bytes);
 struct rt_hier;
 struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
@@ -106,7 +106,9 @@ int rt_hier_levels(const struct rt_hier *h);
 /* Statistics of level k (-1: the split I-cache; rt_hier_levels: memory). */
 const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
     const struct rt_cache_cfg **cfg);
-/* Call fn with every block level k sends below it (misses, writebacks). */
+/* Call fn with what level k sends below it: the blocks of its misses and
+ * writebacks, the bytes of a write it passes on (write-through, no-write-
+ * allocate). */
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
 

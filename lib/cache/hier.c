@@ -181,19 +181,32 @@ nextk(const struct rt_hier *h, int k)
 	return k < 0 ? 1 : k + 1;
 }
 
-/* What level k sends to the level below it, or to memory: the address
- * of its block (levels may have blocks of different sizes). */
+/* What level k sends to the level below it, or to memory: bytes from
+ * addr, a block of k's or a write's bytes.  A level below whose blocks
+ * are smaller is asked for each of its blocks in them (#38 W1), as a run
+ * on k's miss stream would be; returns the deepest level that served
+ * one. */
 int
 rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 {
-	int n = nextk(h, k);
+	int n = nextk(h, k), from = n, f, updirty = 0;
+	struct rt_span s;
 
 	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
-		h->down(h->downctx, addr, op);
-	if (n < h->n)
+		h->down(h->downctx, addr, op, bytes);
+	if (n >= h->n) {
+		h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
+		return h->n;
+	}
+	if (((addr ^ (addr + bytes - 1)) >> h->lv[n].bshift) == 0)
 		return serve(h, n, addr, op, bytes);
-	h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
-	return h->n;
+	for (rt_span_start(&s, addr, addr + bytes - 1, h->lv[n].c.block); rt_span_next(&s);) {
+		if ((f = serve(h, n, s.addr, op, (uint32_t)s.len)) > from)
+			from = f;
+		updirty |= h->updirty;
+	}
+	h->updirty = updirty;
+	return from;
 }
 
 /* Inclusion: a block leaving level k >= 1 leaves every level above it.
@@ -237,8 +250,8 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 {
 	struct level *l = rt_hier_lvl(h, k);
 	uint64_t set = rt_level_set(l, block), i = vw != UINT64_MAX ? vw : victim(h, l, set);
-	uint64_t v = TAG(l->tag[i]);
-	int vd = l->dirty[i], n = nextk(h, k);
+	uint64_t v = TAG(l->tag[i]), b;
+	int vd = l->dirty[i], n = nextk(h, k), sh;
 
 	if (l->tag[i] != INVALID) {
 		l->s.evictions++;
@@ -247,10 +260,13 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 		if (h->incl == RT_INCLUSIVE && k >= 1)
 			vd |= backinval(h, k, v * l->c.block, l->c.block);
 		if (h->incl == RT_EXCLUSIVE && n < h->n) {
-			/* victim fill: the block moves down, clean or dirty */
+			/* victim fill: the block moves down, clean or dirty, as
+			 * every block of the level below in it */
 			l->s.bytes_down += l->c.block;
 			l->s.writebacks += vd;
-			fill(h, n, v * l->c.block / rt_hier_lvl(h, n)->c.block, vd, UINT64_MAX);
+			sh = h->lv[n].bshift;
+			for (b = v * l->c.block >> sh; b <= (v * l->c.block + (l->c.block - 1)) >> sh; b++)
+				fill(h, n, b, vd, UINT64_MAX);
 		} else if (vd) {
 			l->s.writebacks++;
 			l->s.bytes_down += l->c.block;

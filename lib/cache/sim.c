@@ -33,7 +33,7 @@ struct rt_sim {
 
 /* The miss stream: what the level sends below, as a trace. */
 static void
-down(void *ctx, uint64_t addr, int op)
+down(void *ctx, uint64_t addr, int op, uint32_t bytes)
 {
 	struct rt_sim *s = ctx;
 	struct rt_rec r = s->cur;
@@ -42,7 +42,7 @@ down(void *ctx, uint64_t addr, int op)
 		return;
 	r.op = (uint8_t)op;
 	r.addr = addr;
-	r.size = rt_hier_block(s->hier, RT_READ);
+	r.size = bytes;
 	if (rt_write(s->mw, &r)) {
 		s->err = S_WRITE;
 		s->errnum = errno;
