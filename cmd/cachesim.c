@@ -12,6 +12,7 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
+static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
 static int sortcol = -1;
@@ -34,7 +35,7 @@ static struct rt_writer *mw;		/* the miss stream */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
+enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
 	O_SORT, O_UNFOLD, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
@@ -50,6 +51,7 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'S', "seed", "seed", "seed of the RANDOM policy (1)" },
 	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
+	{ O_3CREF, "3c-ref", "lru|own", "-3's fully associative cache: LRU (Hill), or own policy (Dinero IV)" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
 	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
@@ -179,7 +181,7 @@ mapnew(void)
 static void
 simsetup(void)
 {
-	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
+	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec ? c3ref : 0,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
@@ -287,6 +289,12 @@ option(int c)
 
 	switch (c) {
 	case '3': threec = 1; break;
+	case O_3CREF:
+		if (strcmp(optarg, "lru") != 0 && strcmp(optarg, "own") != 0)
+			u_bad("--3c-ref %s: lru or own", optarg);
+		c3ref = strcmp(optarg, "own") == 0 ? RT_3C_OWN : RT_3C_LRU;
+		threec = 1;
+		break;
 	case 'A': Aflag = 1; break;
 	case 'b': bflag = 1; break;
 	case 'c':

@@ -88,7 +88,12 @@ size_t rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n);
  * kept, or the blocks dropped unwritten.  Counted as writebacks. */
 void rt_hier_event(struct rt_hier *h, const struct rt_rec *ev);
 uint64_t rt_hier_set(const struct rt_hier *h, uint64_t addr, int op);	/* first level's set */
-int rt_hier_3c(struct rt_hier *h);	/* classify misses from now on */
+/* Classify misses from now on (3C) against a fully associative cache of
+ * each level's size: RT_3C_LRU, Hill's, LRU and allocating on every miss;
+ * RT_3C_OWN, Dinero IV's, with the level's policy (LRU, FIFO or RANDOM,
+ * Dinero's three; else RT_EUSAGE) and write allocation.  0 or RT_ENOMEM. */
+enum { RT_3C_LRU = 1, RT_3C_OWN };
+int rt_hier_3c(struct rt_hier *h, int how);
 /* OPT and PES at level k: for the i-th block that arrives there, the
  * position of that block's next arrival (rt_future of the arrivals). */
 void rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n);
@@ -144,7 +149,7 @@ const struct rt_cache_cfg *rt_ens_levels(const struct rt_ens *e, int *n);
 /* Build the hierarchies.  observed: some output follows every access
  * (rt_ens_observe), so accesses are not batched. */
 int rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
-    uint64_t seed, int threec, int observed, char *why, size_t whylen);
+    uint64_t seed, int threec, int observed, char *why, size_t whylen);	/* threec: RT_3C_ */
 int rt_ens_count(const struct rt_ens *e);	/* configurations (-E, or built) */
 int rt_ens_depth(const struct rt_ens *e);	/* the most levels of any */
 struct rt_hier *rt_ens_hier(const struct rt_ens *e, int i);
@@ -302,7 +307,7 @@ void rt_temp_free(struct rt_temp *t);
 typedef void rt_sim_watch_fn(void *ctx, uint64_t set, int level, int kind, int evicted);
 struct rt_sim_cfg {
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
-	int incl, threec, ensemble;	/* RT_NINE ...; -3; the ensemble's table (-E) */
+	int incl, threec, ensemble;	/* RT_NINE ...; -3 (RT_3C_...); the table of -E */
 	uint64_t seed;			/* of RANDOM */
 	const double *lat;		/* --latency: per level and memory, nlat of them */
 	int nlat;

@@ -18,6 +18,7 @@ rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg 
 	h->n = n;
 	h->incl = inclusion;
 	rt_rng_seed(&h->rng, seed);
+	h->seed = seed;
 	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -280,6 +281,40 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	touch(h, l, set, i, 1);
 }
 
+/* 3C: the kind of a miss at level k, against the reference fully
+ * associative cache, which sees every access: Hill's LRU (a reuse
+ * distance of the level's blocks or more misses there) or Dinero IV's of
+ * the level's own policy; a miss is compulsory at the block's first
+ * (first missed, in Dinero's), capacity where the reference cache
+ * misses too, else conflict. */
+static void
+classify(struct rt_hier *h, int k, uint64_t block, int op, int hit)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t d, td;
+	int c, fa;
+
+	if (l->shadow != NULL) {
+		if (rt_reuse_access(l->shadow, block, &d, &td) != 0 || hit)
+			return;
+		c = d == RT_COLD ? RT_3C_COMPULSORY :
+		    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
+	} else {
+		fa = rt_fa_access(l->fa, block, op == RT_WRITE);
+		if (hit || (!fa && (c = rt_fa_first(l->fa, block)) < 0))
+			return;
+		c = fa ? RT_3C_CONFLICT : c ? RT_3C_COMPULSORY : RT_3C_CAPACITY;
+	}
+	if (c == RT_3C_COMPULSORY)
+		l->s.compulsory++;
+	else if (c == RT_3C_CAPACITY)
+		l->s.capacity++;
+	else
+		l->s.conflict++;
+	if (k >= 0)
+		h->miss3c[k] = c;
+}
+
 /* One block access at level k; returns the level that had the block
  * (h->n for memory). */
 static int
@@ -297,23 +332,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	l->fpos++;
 	if (l->arrive != NULL)
 		l->arrive(l->arrivectx, block);
-	if (l->shadow != NULL) {
-		uint64_t d, td;
-
-		if (rt_reuse_access(l->shadow, block, &d, &td) == 0 && i < 0) {
-			int c = d == RT_COLD ? RT_3C_COMPULSORY :
-			    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
-
-			if (c == RT_3C_COMPULSORY)
-				l->s.compulsory++;
-			else if (c == RT_3C_CAPACITY)
-				l->s.capacity++;
-			else
-				l->s.conflict++;
-			if (k >= 0)
-				h->miss3c[k] = c;
-		}
-	}
+	if (l->shadow != NULL || l->fa != NULL)
+		classify(h, k, block, op, i >= 0);
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {

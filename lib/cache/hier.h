@@ -25,6 +25,7 @@ struct level {
 	uint32_t *hint;			/* per set: the way last found or filled */
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
+	struct rt_fa *fa;			/* or Dinero IV's: the level's policy */
 	const uint64_t *fut;			/* OPT/PES: next use, by arrival */
 	size_t nfut, fpos;
 	rt_arrive_fn *arrive;			/* sees every block that arrives */
@@ -38,6 +39,7 @@ struct rt_hier {
 	struct level *i1;		/* split instruction cache, or NULL */
 	int incl;
 	uint64_t now;			/* accesses, for stamps */
+	uint64_t seed;			/* of RANDOM, and of 3C's reference caches */
 	struct rt_rng rng;
 	struct rt_cache_stats mem;
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
@@ -75,5 +77,15 @@ rt_hier_lvl(struct rt_hier *h, int k)
 int64_t rt_level_lookup(const struct level *l, uint64_t block, uint64_t set);
 int rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
 int rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+
+/* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
+ * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:
+ * whether block was there; rt_fa_first: whether its miss is the block's
+ * first, 1, 0 or -1 out of memory. */
+struct rt_fa;
+struct rt_fa *rt_fa_new(const struct rt_cache_cfg *c, uint64_t seed);
+int rt_fa_access(struct rt_fa *f, uint64_t block, int write);
+int rt_fa_first(struct rt_fa *f, uint64_t block);
+void rt_fa_free(struct rt_fa *f);
 
 #endif

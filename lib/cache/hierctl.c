@@ -131,16 +131,29 @@ rt_hier_miss3c(const struct rt_hier *h)
 	return h->miss3c;
 }
 
-/* 3C (Hill): every miss is compulsory (never seen), capacity (a fully
- * associative LRU cache of the same size misses too) or conflict. */
+/* 3C: every miss is compulsory (the block's first), capacity (a fully
+ * associative cache of the same size misses too) or conflict; that cache
+ * is LRU and allocates on every miss (Hill), or with RT_3C_OWN keeps the
+ * level's policy and allocation (Dinero IV; RT_EUSAGE for a policy it
+ * does not have). */
 int
-rt_hier_3c(struct rt_hier *h)
+rt_hier_3c(struct rt_hier *h, int how)
 {
+	struct level *l;
 	int k;
 
-	for (k = h->i1 ? -1 : 0; k < h->n; k++)
-		if ((rt_hier_lvl(h, k)->shadow = rt_reuse_new(0)) == NULL)
-			return -1;
+	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
+		l = rt_hier_lvl(h, k);
+		if (how == RT_3C_OWN && l->c.policy != RT_LRU && l->c.policy != RT_FIFO &&
+		    l->c.policy != RT_RANDOM)
+			return RT_EUSAGE;
+	}
+	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
+		l = rt_hier_lvl(h, k);
+		if (how == RT_3C_OWN ? (l->fa = rt_fa_new(&l->c, h->seed)) == NULL :
+		    (l->shadow = rt_reuse_new(0)) == NULL)
+			return RT_ENOMEM;
+	}
 	return 0;
 }
 

@@ -10,7 +10,7 @@ static int
 quickable(const struct level *l)
 {
 	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
-	    l->shadow == NULL && l->arrive == NULL && (l->mask || l->nsets == 1);
+	    l->shadow == NULL && l->fa == NULL && l->arrive == NULL && (l->mask || l->nsets == 1);
 }
 
 /* The way of first level l that holds block, or -1 (then serve does it

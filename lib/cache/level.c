@@ -47,6 +47,7 @@ void
 rt_level_free(struct level *l)
 {
 	rt_reuse_free(l->shadow);
+	rt_fa_free(l->fa);
 	free(l->tag);
 	free(l->st);
 	free(l->dirty);

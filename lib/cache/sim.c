@@ -346,7 +346,7 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	else if (s->c.ensemble)
 		rt_enstab_write(f, s->ens, s->lat);
 	else if (!s->c.records) {
-		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec);
+		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec != 0);
 		partof(s, &t, part, diag);
 		rt_cachetab_put(f, &t, summary);
 	}
