@@ -13,6 +13,8 @@ static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
+static uint64_t warmup;			/* --warmup: records of seq below it */
+static double warmfrac;			/* --warmup-fraction */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
 static int sortcol = -1;
@@ -36,7 +38,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_UNFOLD, O_WIDTH };
+	O_SORT, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -64,6 +66,8 @@ static const struct u_opt opts[] = {
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
+	{ O_WARMUP, "warmup", "n", "count nothing of the first n records (seq below n)" },
+	{ O_WARMFRAC, "warmup-fraction", "f", "count nothing until f of the last level is filled" },
 	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
 	{ 0 }
 };
@@ -185,7 +189,7 @@ simsetup(void)
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
-	    .sortcol = sortcol };
+	    .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
 	char why[200];
 	int k;
 
@@ -243,10 +247,10 @@ report(void)
  * message says why.  In order: the first that applies is said. */
 enum { F_3C = 1, F_D = 2, F_MISSES = 4, F_BY = 8, F_CG = 16, F_DIFF = 32, F_MAP = 64,
 	F_TEMP = 128, F_E = 256, F_C = 512, F_ICACHE = 1024, F_LAT = 2048, F_INCL = 4096,
-	F_CGOUT = 8192, F_M = 16384 };
+	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768 };
 static const struct clash { int first, then; const char *why; } clashes[] = {
 	{ F_M, F_C | F_E | F_ICACHE | F_LAT | F_3C | F_D | F_MISSES | F_BY | F_CG | F_DIFF |
-	    F_MAP | F_TEMP | F_INCL, "-M merges tables as they are: only -A and -o with it" },
+	    F_MAP | F_TEMP | F_INCL | F_WARM, "-M merges tables as they are: only -A and -o with it" },
 	{ F_E, F_C, "-E and -c: give the configurations one way" },
 	{ F_CGOUT, F_E | F_D | F_MISSES | F_DIFF,
 	    "--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff" },
@@ -254,6 +258,9 @@ static const struct clash { int first, then; const char *why; } clashes[] = {
 	    "--cachegrind: not with -d, --misses, -3, --diff, --map, --temperature" },
 	{ F_E, F_D | F_MISSES | F_BY | F_3C | F_CG, "-E: an ensemble writes one row per "
 	    "configuration (not with -d, --misses, --by, -3, --cachegrind)" },
+	{ F_WARM, F_E | F_D | F_MISSES | F_BY | F_CG | F_DIFF | F_MAP | F_TEMP, "--warmup: "
+	    "the table of one hierarchy (not with -E, -d, --misses, -g, --cachegrind, --diff, "
+	    "--map, --temperature)" },
 	{ 0, 0, NULL }
 };
 
@@ -265,7 +272,7 @@ given(void)
 	    (gflag >= 0 ? F_BY : 0) | (cgflag ? F_CG : 0) | (diffmode ? F_DIFF : 0) |
 	    (mapfile ? F_MAP : 0) | (tempw ? F_TEMP : 0) | (nE ? F_E : 0) | (nc ? F_C : 0) |
 	    (hasi ? F_ICACHE : 0) | (nlat ? F_LAT : 0) | (incl != RT_NINE ? F_INCL : 0) |
-	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0);
+	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0) | (warmup || warmfrac > 0 ? F_WARM : 0);
 }
 
 static void
@@ -277,6 +284,16 @@ clashcheck(void)
 	for (c = clashes; c->why != NULL; c++)
 		if ((g & c->first) && (g & c->then))
 			u_bad("%s", c->why);
+}
+
+/* --warmup n, --warmup-fraction f */
+static void
+setwarm(int c, const char *arg)
+{
+	if (c == O_WARMUP && rt_parse_u64(arg, &warmup))
+		u_bad("--warmup %s: a count of records", arg);
+	if (c == O_WARMFRAC && (rt_parse_double(arg, &warmfrac) || !(warmfrac > 0 && warmfrac <= 1)))
+		u_bad("--warmup-fraction %s: a fraction above 0, at most 1", arg);
 }
 
 /* One option of the command line. */
@@ -320,6 +337,8 @@ option(int c)
 		if (rt_parse_size(optarg, &mapw) || mapw < 200 || mapw > 20000)
 			u_bad("--width %s: 200 to 20000 pixels", optarg);
 		break;
+	case O_WARMUP:
+	case O_WARMFRAC: setwarm(c, optarg); break;
 	case O_CG: cgflag = 1; break;
 	case O_UNFOLD: unfold = 1; break;
 	case O_SORT: sortflag = optarg; break;
@@ -470,6 +489,9 @@ main(int argc, char *argv[])
 		unlink(tmp);
 	if (k)
 		u_status = 1;
+	if (warmfrac > 0 && part.n > 0)	/* its sets fill apart from the whole's */
+		u_bad("--warmup-fraction: a partition's warm-up is not the whole trace's; "
+		    "give --warmup n, which is");
 	if (cgout != NULL)
 		cgwrite();
 	report();

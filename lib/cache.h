@@ -111,6 +111,11 @@ int rt_hier_levels(const struct rt_hier *h);
 /* Statistics of level k (-1: the split I-cache; rt_hier_levels: memory). */
 const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
     const struct rt_cache_cfg **cfg);
+/* Warm-up: every count set to 0 (the caches' contents kept); the share
+ * of the last level's ways filled so far (a way emptied and filled again
+ * counts twice: it is a warmth, not an occupancy). */
+void rt_hier_zero(struct rt_hier *h);
+double rt_hier_filled(const struct rt_hier *h);
 /* Call fn with what level k sends below it: the blocks of its misses and
  * writebacks, the bytes of a write it passes on (write-through, no-write-
  * allocate). */
@@ -320,6 +325,8 @@ struct rt_sim_cfg {
 	int sortcol;			/* -g: the column sorted on, -1 the misses */
 	int fold;			/* -g loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
+	uint64_t warmup;		/* records of seq below it are not counted */
+	double warmfrac;		/* nor those before the last level is this full */
 };
 struct rt_sim;
 /* Build the hierarchies: 0, or RT_EUSAGE (a configuration or latencies
@@ -339,6 +346,8 @@ const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s, int *nev, char *na
     size_t len);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
+/* With a warm-up (rt_sim_cfg's warmup or warmfrac: one hierarchy and
+ * its table alone), the counts start at the first record past it. */
 int rt_sim_items(void *sim, struct rt_rec *v, int n);
 /* The accesses still batched; with flush, every dirty block written back. */
 int rt_sim_end(struct rt_sim *s, int flush);

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 103
+plan 109
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -144,6 +144,8 @@ cat >"$tmp/naive.awk" <<'EOF'
 # first, then the victim's write-back, as cachesim orders them).
 # -v spec="512:2:64 1K:2:32"; input: op addr size (R W); output per level:
 # accesses misses writebacks bytes_in bytes_out, then memory's accesses.
+# Warm-up: -v warm=N counts nothing of the first N records; -v frac=F
+# nothing until F of the last level's ways have been filled.
 function num(s) { return s ~ /K$/ ? substr(s, 1, length(s) - 1) * 1024 : s + 0 }
 function acc(k, a, len, w,   b, last, s, i, hit, v, vb) {
 	if (k > nl) { mem++; return }
@@ -160,11 +162,14 @@ function acc(k, a, len, w,   b, last, s, i, hit, v, vb) {
 		if (v < 0) { v = 0; for (i = 1; i < W[k]; i++) if (st[k, s, i] < st[k, s, v]) v = i
 			vb = tag[k, s, v]
 			if (d[k, s, v]) { WB[k]++; OUT[k] += B[k]; acc(k + 1, vb * B[k], B[k], 1) } }
+		if (!((k, s, v) in tag) && k == nl) filled++
 		tag[k, s, v] = b; d[k, s, v] = w; IN[k] += B[k]; now++; st[k, s, v] = now
 	}
 }
-BEGIN { nl = split(spec, L, " ")
+BEGIN { nl = split(spec, L, " "); warming = warm || frac
 	for (k = 1; k <= nl; k++) { split(L[k], f, ":"); B[k] = f[3]; W[k] = f[2]; S[k] = num(f[1]) / B[k] / W[k] } }
+function zero(k) { for (k = 1; k <= nl; k++) A[k] = M[k] = WB[k] = IN[k] = OUT[k] = 0; mem = 0 }
+warming && ((warm && NR > warm) || (frac && filled >= frac * S[nl] * W[nl])) { zero(); warming = 0 }
 { acc(1, $2, $3, $1 == "W") }
 END { for (k = 1; k <= nl; k++) print A[k] + 0, M[k] + 0, WB[k] + 0, IN[k] + 0, OUT[k] + 0; print mem + 0 }
 EOF
@@ -180,6 +185,21 @@ for l1 in 512:2:64 512:2:64:lru:wt:nwa; do
 	    "cachesim -c $l1 --misses 1 $tmp/w.txt | cachesim -c 1K:2:32 | awk '\$1 == \"L1\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'" \
 	    "cachesim -c $l1 -c 1K:2:32 $tmp/w.txt | awk '\$1 == \"L2\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'"
 done
+# warm-up (drcachesim's -warmup_refs, -warmup_fraction): the naive model
+# zeroes its counts at the same point
+for w in "--warmup 1000:-v warm=1000" "--warmup-fraction 0.5:-v frac=0.5" "--warmup-fraction 1:-v frac=1"; do
+	check_same "${w%%:*}: every level = the naive model warmed up alike" \
+	    "cachesim ${w%%:*} -c 512:2:64 -c 1K:2:32 $tmp/w.txt | awk '/^L/ {print \$6, \$10, \$16, \$18, \$19} /^mem/ {print \$6}'" \
+	    "awk ${w#*:} -v spec='512:2:64 1K:2:32' -f $tmp/naive.awk $tmp/w.in"
+done
+trfilter -P 4 -o "$tmp/wp%d.rtb" "$tmp/w.txt"
+check_same "--warmup 1000 over 4 partitions, merged (-M) = over the whole trace" \
+    "for k in 0 1 2 3; do cachesim --warmup 1000 -c 512:2:64 -c 1K:2:64 $tmp/wp\$k.rtb >$tmp/wp\$k.tsv; done; cachesim -M $tmp/wp0.tsv $tmp/wp1.tsv $tmp/wp2.tsv $tmp/wp3.tsv | awk '/^L|^mem/ {print \$1, \$6, \$10, \$16, \$18, \$19}'" \
+    "cachesim --warmup 1000 -c 512:2:64 -c 1K:2:64 $tmp/w.txt | awk '/^L|^mem/ {print \$1, \$6, \$10, \$16, \$18, \$19}'"
+check_fail "--warmup-fraction on a partition is refused (its sets fill apart)" 2 "give --warmup n" \
+    "cachesim --warmup-fraction 0.5 -c 512:2:64 $tmp/wp0.rtb"
+check_fail "--warmup with -E is refused" 2 "the table of one hierarchy" \
+    "cachesim --warmup 10 -E 1K..2K:2:64 $tmp/w.txt"
 check_same "-d: one row per block access, served level named" \
     "cachesim -d -c 1K:2:64 -c 8K:4:64 $tmp/abaca | awk '!/^#/ {print \$2}'" "printf 'mem\nmem\nL1\nmem\nL1\n'"
 check_same "-c i7: the dissertation's three levels" \

@@ -273,7 +273,8 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 			l->s.bytes_down += l->c.block;
 			rt_hier_below(h, k, v * l->c.block, RT_WRITE, l->c.block);
 		}
-	}
+	} else
+		l->filled++;
 	l->tag[i] = TAG(block);
 	l->dirty[i] = (uint8_t)dirty;
 	l->hint[set] = (uint32_t)(i - set * l->ways);

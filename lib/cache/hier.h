@@ -31,6 +31,7 @@ struct level {
 	rt_arrive_fn *arrive;			/* sees every block that arrives */
 	void *arrivectx;
 	struct rt_cache_stats s;
+	uint64_t filled;			/* fills of an empty way */
 };
 
 struct rt_hier {

@@ -2,6 +2,7 @@
  * invalidations (Dinero IV's copy-back), the future for OPT, 3C's twins,
  * and its statistics. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hier.h"
 
@@ -176,6 +177,25 @@ rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
 	}
 	*cfg = NULL;
 	return &h->mem;
+}
+
+/* Warm-up: what came so far is not counted. */
+void
+rt_hier_zero(struct rt_hier *h)
+{
+	int k;
+
+	for (k = h->i1 ? -1 : 0; k < h->n; k++)
+		memset(&rt_hier_lvl(h, k)->s, 0, sizeof h->mem);
+	memset(&h->mem, 0, sizeof h->mem);
+}
+
+double
+rt_hier_filled(const struct rt_hier *h)
+{
+	const struct level *l = &h->lv[h->n - 1];
+
+	return (double)l->filled / (double)(l->nsets * l->ways);
 }
 
 void

@@ -29,6 +29,7 @@ struct rt_sim {
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
 	int nc, err, errnum;
+	int warm;			/* in the warm-up */
 };
 
 /* The miss stream: what the level sends below, as a trace. */
@@ -164,12 +165,31 @@ item(struct rt_sim *s, struct rt_rec *rec)
 
 /* A batch: the runs of accesses between events go to the caches whole
  * (but for cachegrind's model and the miss stream, which see each record). */
+/* Warm-up, record by record until it is over (then the counts start
+ * again): the index of the first record counted, or n. */
+static int
+warmup(struct rt_sim *s, struct rt_rec *v, int n, int i)
+{
+	for (; i < n && !s->err; i++) {
+		if ((s->c.warmup && v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup) ||
+		    (s->c.warmfrac > 0 && rt_hier_filled(s->hier) >= s->c.warmfrac)) {
+			rt_hier_zero(s->hier);
+			s->warm = 0;
+			return i;
+		}
+		item(s, &v[i]);
+	}
+	return n;
+}
+
 int
 rt_sim_items(void *ctx, struct rt_rec *v, int n)
 {
 	struct rt_sim *s = ctx;
 	int i = 0;
 
+	if (s->warm && (i = warmup(s, v, n, 0)) == n)
+		return s->err ? -1 : 0;
 	while (i < n && !s->err) {
 		if (s->cg == NULL && s->mw == NULL && (i += rt_ens_run(s->ens, v + i, n - i)) == n)
 			break;
@@ -200,6 +220,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	s->regs = regs;
 	s->hier = rt_ens_hier(e, 0);
 	s->nc = rt_ens_depth(e);
+	s->warm = c->warmup > 0 || c->warmfrac > 0;
 	for (k = 0; k <= s->nc; k++)
 		s->lat[k] = k < c->nlat ? c->lat[k] : k == s->nc ? 300 : deflat[k];
 	if (c->nlat && c->nlat != s->nc + 1) {
@@ -346,6 +367,8 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	else if (s->c.ensemble)
 		rt_enstab_write(f, s->ens, s->lat);
 	else if (!s->c.records) {
+		if (s->warm && diag != NULL)
+			diag("the warm-up lasted the whole trace: nothing was counted", 0);
 		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec != 0);
 		partof(s, &t, part, diag);
 		rt_cachetab_put(f, &t, summary);
