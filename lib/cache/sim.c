@@ -165,36 +165,51 @@ item(struct rt_sim *s, struct rt_rec *rec)
 
 /* A batch: the runs of accesses between events go to the caches whole
  * (but for cachegrind's model and the miss stream, which see each record). */
-/* Warm-up, record by record until it is over (then the counts start
- * again): the index of the first record counted, or n. */
-static int
-warmup(struct rt_sim *s, struct rt_rec *v, int n, int i)
+/* Records v[i] .. v[n - 1], accesses batched where nothing follows each. */
+static void
+run(struct rt_sim *s, struct rt_rec *v, int i, int n)
 {
-	for (; i < n && !s->err; i++) {
-		if ((s->c.warmup && v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup) ||
-		    (s->c.warmfrac > 0 && rt_hier_filled(s->hier) >= s->c.warmfrac)) {
-			rt_hier_zero(s->hier);
-			s->warm = 0;
-			return i;
-		}
-		item(s, &v[i]);
+	while (i < n && !s->err) {
+		if (s->cg == NULL && s->mw == NULL && (i += rt_ens_run(s->ens, v + i, n - i)) == n)
+			break;
+		item(s, &v[i++]);
 	}
-	return n;
+}
+
+/* The warm-up, until it is over (then the counts start again): by seq,
+ * the records before the first past it run as others do; to a fraction
+ * of the last level, record by record.  The index of the first record
+ * counted, or n. */
+static int
+warmup(struct rt_sim *s, struct rt_rec *v, int n)
+{
+	int i;
+
+	if (s->c.warmfrac > 0) {
+		for (i = 0; i < n && !s->err; i++) {
+			if ((s->c.warmup && v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup) ||
+			    rt_hier_filled(s->hier) >= s->c.warmfrac)
+				break;
+			item(s, &v[i]);
+		}
+	} else {
+		for (i = 0; i < n && !(v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup); i++)
+			;
+		run(s, v, 0, i);
+	}
+	if (i < n && !s->err) {
+		rt_hier_zero(s->hier);
+		s->warm = 0;
+	}
+	return i;
 }
 
 int
 rt_sim_items(void *ctx, struct rt_rec *v, int n)
 {
 	struct rt_sim *s = ctx;
-	int i = 0;
 
-	if (s->warm && (i = warmup(s, v, n, 0)) == n)
-		return s->err ? -1 : 0;
-	while (i < n && !s->err) {
-		if (s->cg == NULL && s->mw == NULL && (i += rt_ens_run(s->ens, v + i, n - i)) == n)
-			break;
-		item(s, &v[i++]);
-	}
+	run(s, v, s->warm ? warmup(s, v, n) : 0, n);
 	return s->err ? -1 : 0;
 }
 
