@@ -1,61 +1,11 @@
 /* hier.c: a hierarchy of set-associative caches, trace-driven: an access
  * served level by level, misses filled from below, victims chosen by the
- * level's policy and written back, inclusion kept. */
+ * level's policy and written back, inclusion kept; and the batched path,
+ * in the same file so that its calls to serve cost no more than they must. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hier.h"
-
-struct rt_hier *
-rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *icache,
-    int inclusion, uint64_t seed)
-{
-	struct rt_hier *h;
-	int i;
-
-	if (n < 1 || n > RT_MAXLEVEL || (h = calloc(1, sizeof *h)) == NULL)
-		return NULL;
-	h->n = n;
-	h->incl = inclusion;
-	rt_rng_seed(&h->rng, seed);
-	h->seed = seed;
-	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
-		goto fail;
-	for (i = 0; i < n; i++)
-		if (rt_level_init(&h->lv[i], &levels[i]))
-			goto fail;
-	if (icache != NULL && ((h->i1 = calloc(1, sizeof *h->i1)) == NULL ||
-	    rt_level_init(h->i1, icache)))
-		goto fail;
-	return h;
-fail:
-	rt_hier_free(h);
-	return NULL;
-}
-
-void
-rt_hier_free(struct rt_hier *h)
-{
-	int i;
-
-	if (h == NULL)
-		return;
-	for (i = 0; h->lv && i < h->n; i++)
-		rt_level_free(&h->lv[i]);
-	free(h->lv);
-	if (h->i1)
-		rt_level_free(h->i1);
-	free(h->i1);
-	free(h);
-}
-
-void
-rt_hier_watch(struct rt_hier *h, int level, rt_down_fn *fn, void *ctx)
-{
-	h->down = fn;
-	h->downctx = ctx;
-	h->downlevel = level;
-}
 
 static void
 touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
@@ -182,25 +132,15 @@ nextk(const struct rt_hier *h, int k)
 	return k < 0 ? 1 : k + 1;
 }
 
-/* What level k sends to the level below it, or to memory: bytes from
- * addr, a block of k's or a write's bytes.  A level below whose blocks
- * are smaller is asked for each of its blocks in them (#38 W1), as a run
- * on k's miss stream would be; returns the deepest level that served
- * one. */
-int
-rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+/* A level below with smaller blocks is asked for each of its blocks in
+ * what comes (#38 W1), as a run on the miss stream would be; the deepest
+ * level that served one. */
+static int
+blockwise(struct rt_hier *h, int n, uint64_t addr, int op, uint32_t bytes)
 {
-	int n = nextk(h, k), from = n, f, updirty = 0;
+	int from = n, f, updirty = 0;
 	struct rt_span s;
 
-	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
-		h->down(h->downctx, addr, op, bytes);
-	if (n >= h->n) {
-		h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
-		return h->n;
-	}
-	if (((addr ^ (addr + bytes - 1)) >> h->lv[n].bshift) == 0)
-		return serve(h, n, addr, op, bytes);
 	for (rt_span_start(&s, addr, addr + bytes - 1, h->lv[n].c.block); rt_span_next(&s);) {
 		if ((f = serve(h, n, s.addr, op, (uint32_t)s.len)) > from)
 			from = f;
@@ -208,6 +148,38 @@ rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	}
 	h->updirty = updirty;
 	return from;
+}
+
+/* What level k sends to the level below it, or to memory: bytes from
+ * addr, a block of k's or a write's bytes; returns the level that had
+ * it.  Watched (rt_hier_watch), or to smaller blocks below, it is
+ * rt_hier_below's. */
+static int
+below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	int n = nextk(h, k);
+
+	if (h->slow[k + 1])
+		return rt_hier_below(h, k, addr, op, bytes);
+	if (n >= h->n) {
+		h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
+		return h->n;
+	}
+	return serve(h, n, addr, op, bytes);
+}
+
+int
+rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
+{
+	int n = nextk(h, k);
+
+	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
+		h->down(h->downctx, addr, op, bytes);
+	if (n >= h->n) {
+		h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
+		return h->n;
+	}
+	return h->lv[n].narrow ? blockwise(h, n, addr, op, bytes) : serve(h, n, addr, op, bytes);
 }
 
 /* Inclusion: a block leaving level k >= 1 leaves every level above it.
@@ -271,7 +243,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 		} else if (vd) {
 			l->s.writebacks++;
 			l->s.bytes_down += l->c.block;
-			rt_hier_below(h, k, v * l->c.block, RT_WRITE, l->c.block);
+			below(h, k, v * l->c.block, RT_WRITE, l->c.block);
 		}
 	} else
 		l->filled++;
@@ -280,40 +252,6 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	l->hint[set] = (uint32_t)(i - set * l->ways);
 	l->s.bytes_up += l->c.block;
 	touch(h, l, set, i, 1);
-}
-
-/* 3C: the kind of a miss at level k, against the reference fully
- * associative cache, which sees every access: Hill's LRU (a reuse
- * distance of the level's blocks or more misses there) or Dinero IV's of
- * the level's own policy; a miss is compulsory at the block's first
- * (first missed, in Dinero's), capacity where the reference cache
- * misses too, else conflict. */
-static void
-classify(struct rt_hier *h, int k, uint64_t block, int op, int hit)
-{
-	struct level *l = rt_hier_lvl(h, k);
-	uint64_t d, td;
-	int c, fa;
-
-	if (l->shadow != NULL) {
-		if (rt_reuse_access(l->shadow, block, &d, &td) != 0 || hit)
-			return;
-		c = d == RT_COLD ? RT_3C_COMPULSORY :
-		    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
-	} else {
-		fa = rt_fa_access(l->fa, block, op == RT_WRITE);
-		if (hit || (!fa && (c = rt_fa_first(l->fa, block)) < 0))
-			return;
-		c = fa ? RT_3C_CONFLICT : c ? RT_3C_COMPULSORY : RT_3C_CAPACITY;
-	}
-	if (c == RT_3C_COMPULSORY)
-		l->s.compulsory++;
-	else if (c == RT_3C_CAPACITY)
-		l->s.capacity++;
-	else
-		l->s.conflict++;
-	if (k >= 0)
-		h->miss3c[k] = c;
 }
 
 /* One block access at level k; returns the level that had the block
@@ -333,8 +271,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	l->fpos++;
 	if (l->arrive != NULL)
 		l->arrive(l->arrivectx, block);
-	if (l->shadow != NULL || l->fa != NULL)
-		classify(h, k, block, op, i >= 0);
+	if (l->threec)
+		rt_hier_classify(h, k, block, op, i >= 0);
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
@@ -344,7 +282,7 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 			l->dirty[i] = 0;
 		} else if (op == RT_WRITE && l->c.wt) {
 			l->s.bytes_down += bytes;
-			rt_hier_below(h, k, base, RT_WRITE, bytes);
+			below(h, k, base, RT_WRITE, bytes);
 		} else if (op == RT_WRITE)
 			l->dirty[i] = 1;
 		return k < 0 ? 0 : k;
@@ -352,24 +290,24 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	l->s.miss[kind]++;
 	if (op == RT_WRITE && l->c.nwa) {
 		l->s.bytes_down += bytes;
-		return rt_hier_below(h, k, base, RT_WRITE, bytes);
+		return below(h, k, base, RT_WRITE, bytes);
 	}
 	fetch = op == RT_IFETCH ? RT_IFETCH : RT_READ;
 	if (h->incl == RT_EXCLUSIVE && k > 0)
-		return rt_hier_below(h, k, base, fetch, l->c.block);	/* no copy kept here */
+		return below(h, k, base, fetch, l->c.block);	/* no copy kept here */
 	h->updirty = 0;
-	from = rt_hier_below(h, k, base, fetch, l->c.block);
+	from = below(h, k, base, fetch, l->c.block);
 	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty, vw);
 	if (op == RT_WRITE && l->c.wt) {
 		l->s.bytes_down += bytes;
-		rt_hier_below(h, k, base, RT_WRITE, bytes);
+		below(h, k, base, RT_WRITE, bytes);
 	}
 	return from;
 }
 
 /* One access within a first-level block. */
-int
-rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+static int
+access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 {
 	int k;
 
@@ -392,6 +330,121 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 		h->evicted[k] = UINT64_MAX;
 		h->miss3c[k] = RT_3C_NONE;
 	}
-	return rt_hier_access1(h, addr, op, bytes);
+	return access1(h, addr, op, bytes);
 }
 
+/* Whether serve's hit at a first level is rt_hier_run's: a stamp, a dirty
+ * bit, a count, and nothing that watches (3C's twin, OPT's arrivals) or
+ * goes below (write-through).  Sets whose number is a power of two. */
+static int
+quickable(const struct level *l)
+{
+	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
+	    !l->threec && l->arrive == NULL && (l->mask || l->nsets == 1);
+}
+
+/* The way of first level l that holds block, or -1 (then serve does it
+ * all).  The ways of a set are side by side: the way last found is tried
+ * first, then a search without branches. */
+static inline int64_t
+quickway(struct level *l, uint64_t block)
+{
+	uint64_t set = block & l->mask, b = set * l->ways, t = TAG(block), *tag = l->tag + b;
+	uint32_t w = l->hint[set];
+
+	if (tag[w] == t)
+		return (int64_t)(b + w);
+	for (w = 0; w < l->ways && tag[w] != t; w++)
+		;
+	if (w == l->ways)
+		return -1;
+	l->hint[set] = w;
+	return (int64_t)(b + w);
+}
+
+/* Accesses in a row with nothing to see after each (no rt_hier_evicted,
+ * no rt_hier_miss3c): a first-level hit here, the rest through serve.
+ * A hit does what serve's does (a stamp, a dirty bit, a count) with the
+ * clock in a local until serve is called, and the counts of single-block
+ * hits by op in the 16-bit lanes of one register (a count in memory is a
+ * chain of stores and loads from one hit to the next); each side (data
+ * 0, fetches 1) remembers the block and way of its last hit while nothing
+ * else ran, as the next access of a side is often to the same block.
+ * Stops at the first item that is not an access; returns the items
+ * taken. */
+#define LANES 0x8000800080008000ull	/* a lane's top bit: time to add up */
+size_t
+rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	struct level *lv[2];
+	const struct rt_rec *r, *end = v + n;
+	uint64_t hits[4] = { 0 }, lb[2] = { UINT64_MAX, UINT64_MAX }, li[2] = { 0 };
+	uint64_t addr, last, blk, now = h->now, pk = 0, *st[2];
+	uint8_t *dt[2];
+	int64_t i;
+	int op, side, k, q[2], bsh[2];
+	struct rt_span s;
+
+	lv[0] = &h->lv[0];
+	lv[1] = h->i1 != NULL ? h->i1 : lv[0];
+	for (side = 0; side < 2; side++) {
+		q[side] = quickable(lv[side]);
+		bsh[side] = lv[side]->bshift;
+		st[side] = lv[side]->st;
+		dt[side] = lv[side]->dirty;
+	}
+	for (r = v; r < end && r->kind == RT_ACCESS; r++) {
+		op = r->op;
+		addr = r->addr;
+		last = rt_last(r);
+		side = op == RT_IFETCH;
+		blk = addr >> bsh[side];
+		if ((last >> bsh[side]) == blk) {
+			if (blk == lb[side])	/* set only where quickable */
+				i = (int64_t)li[side];
+			else if (!q[side] || (i = quickway(lv[side], blk)) < 0) {
+				h->now = now;
+				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
+				access1(h, addr, op, (uint32_t)(last - addr + 1));
+				now = h->now;
+				continue;
+			} else {
+				lb[side] = blk;
+				li[side] = (uint64_t)i;
+			}
+			pk += 1ull << (op << 4);
+			if (pk & LANES) {
+				for (k = 0; k < 4; k++)
+					hits[k] += pk >> (k << 4) & 0xffff;
+				pk = 0;
+			}
+			now += 1 + (op == RT_MODIFY);	/* a read, then a write */
+			st[side][i] = now;
+			if (op == RT_WRITE || op == RT_MODIFY)
+				dt[0][i] = 1;
+			continue;
+		}
+		for (rt_span_start(&s, addr, last, lv[side]->c.block); rt_span_next(&s);) {
+			if (q[side] && (i = quickway(lv[side], s.block)) >= 0) {
+				hits[op]++;
+				now += 1 + (op == RT_MODIFY);
+				st[side][i] = now;
+				if (op == RT_WRITE || op == RT_MODIFY)
+					dt[0][i] = 1;
+				continue;
+			}
+			h->now = now;
+			lb[0] = lb[1] = UINT64_MAX;
+			access1(h, s.addr, op, (uint32_t)s.len);
+			now = h->now;
+		}
+	}
+	h->now = now;
+	for (k = 0; k < 4; k++)
+		hits[k] += pk >> (k << 4) & 0xffff;
+	lv[0]->s.acc[0] += hits[RT_READ] + hits[RT_MODIFY];
+	lv[0]->s.acc[1] += hits[RT_WRITE] + hits[RT_MODIFY];
+	lv[1]->s.acc[2] += hits[RT_IFETCH];
+	return (size_t)(r - v);
+}
+#undef LANES

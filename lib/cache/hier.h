@@ -1,5 +1,5 @@
 /* hier.h: a hierarchy's insides, shared by the files of the cache model
- * (level.c, hier.c, hierrun.c, hierctl.c, cg.c).
+ * (level.c, hier.c, hierctl.c, fa3c.c, cg.c).
  *
  * A level is an array of sets of ways; each way holds a block number, a
  * dirty bit and the policy's state (a time stamp for LRU, MRU and FIFO,
@@ -18,6 +18,8 @@ struct level {
 	struct rt_cache_cfg c;
 	uint64_t nsets, ways, mask;	/* mask: nsets - 1 when a power of two */
 	int bshift;			/* log2 of the block size */
+	int narrow;			/* blocks smaller than a level above's */
+	int threec;			/* shadow or fa: 3C */
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */
@@ -50,6 +52,8 @@ struct rt_hier {
 	rt_down_fn *down;		/* sees what a level sends below */
 	void *downctx;
 	int downlevel;
+	uint8_t slow[RT_MAXLEVEL + 1];	/* by k + 1: what k sends below is watched,
+					 * or goes to smaller blocks */
 };
 
 /* level.c: a level's arrays, allocated zeroed (every way empty); 0 or -1
@@ -74,10 +78,10 @@ rt_hier_lvl(struct rt_hier *h, int k)
 
 /* hier.c: the way holding block in its set, or -1; what level k sends
  * below it (to the next level, or memory), returning the level that had
- * the block; one access within a first-level block. */
+ * the block.  hierctl.c: the kind of a miss (or hit) at level k, for 3C. */
 int64_t rt_level_lookup(const struct level *l, uint64_t block, uint64_t set);
 int rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
-int rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+void rt_hier_classify(struct rt_hier *h, int k, uint64_t block, int op, int hit);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
  * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:

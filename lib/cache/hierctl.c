@@ -1,10 +1,104 @@
 /* hierctl.c: what is asked of a hierarchy besides accesses: flushes and
- * invalidations (Dinero IV's copy-back), the future for OPT, 3C's twins,
- * and its statistics. */
+ * invalidations (Dinero IV's copy-back), the future for OPT, 3C's twins
+ * and their classes of misses, its statistics; making and freeing it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hier.h"
+
+struct rt_hier *
+rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *icache,
+    int inclusion, uint64_t seed)
+{
+	struct rt_hier *h;
+	int i;
+
+	if (n < 1 || n > RT_MAXLEVEL || (h = calloc(1, sizeof *h)) == NULL)
+		return NULL;
+	h->n = n;
+	h->incl = inclusion;
+	rt_rng_seed(&h->rng, seed);
+	h->seed = seed;
+	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (rt_level_init(&h->lv[i], &levels[i]))
+			goto fail;
+	if (icache != NULL && ((h->i1 = calloc(1, sizeof *h->i1)) == NULL ||
+	    rt_level_init(h->i1, icache)))
+		goto fail;
+	for (i = 1; i < n; i++) {
+		h->lv[i].narrow = levels[i].block < levels[i - 1].block ||
+		    (i == 1 && icache != NULL && levels[i].block < icache->block);
+		h->slow[i] = (uint8_t)h->lv[i].narrow;	/* level i - 1 sends to i */
+	}
+	h->slow[0] = (uint8_t)(n > 1 && h->lv[1].narrow);	/* the I-cache sends to 1 */
+	return h;
+fail:
+	rt_hier_free(h);
+	return NULL;
+}
+
+void
+rt_hier_free(struct rt_hier *h)
+{
+	int i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; h->lv && i < h->n; i++)
+		rt_level_free(&h->lv[i]);
+	free(h->lv);
+	if (h->i1)
+		rt_level_free(h->i1);
+	free(h->i1);
+	free(h);
+}
+
+void
+rt_hier_watch(struct rt_hier *h, int level, rt_down_fn *fn, void *ctx)
+{
+	h->down = fn;
+	h->downctx = ctx;
+	h->downlevel = level;
+	h->slow[level + 1] = 1;
+	if (level == 0)
+		h->slow[0] = 1;
+}
+
+/* 3C: the kind of a miss at level k, against the reference fully
+ * associative cache, which sees every access: Hill's LRU (a reuse
+ * distance of the level's blocks or more misses there) or Dinero IV's of
+ * the level's own policy; a miss is compulsory at the block's first
+ * (first missed, in Dinero's), capacity where the reference cache
+ * misses too, else conflict. */
+void
+rt_hier_classify(struct rt_hier *h, int k, uint64_t block, int op, int hit)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t d, td;
+	int c, fa;
+
+	if (l->shadow != NULL) {
+		if (rt_reuse_access(l->shadow, block, &d, &td) != 0 || hit)
+			return;
+		c = d == RT_COLD ? RT_3C_COMPULSORY :
+		    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
+	} else {
+		fa = rt_fa_access(l->fa, block, op == RT_WRITE);
+		if (hit || (!fa && (c = rt_fa_first(l->fa, block)) < 0))
+			return;
+		c = fa ? RT_3C_CONFLICT : c ? RT_3C_COMPULSORY : RT_3C_CAPACITY;
+	}
+	if (c == RT_3C_COMPULSORY)
+		l->s.compulsory++;
+	else if (c == RT_3C_CAPACITY)
+		l->s.capacity++;
+	else
+		l->s.conflict++;
+	if (k >= 0)
+		h->miss3c[k] = c;
+}
 
 /* A way's part in a flush: its dirty block written below and kept, or
  * with inval dropped unwritten. */
@@ -154,6 +248,7 @@ rt_hier_3c(struct rt_hier *h, int how)
 		if (how == RT_3C_OWN ? (l->fa = rt_fa_new(&l->c, h->seed)) == NULL :
 		    (l->shadow = rt_reuse_new(0)) == NULL)
 			return RT_ENOMEM;
+		l->threec = 1;
 	}
 	return 0;
 }
