@@ -296,6 +296,20 @@ setwarm(int c, const char *arg)
 		u_bad("--warmup-fraction %s: a fraction above 0, at most 1", arg);
 }
 
+/* --warmup-fraction on a partition's trace: its sets fill apart from the
+ * whole's, so its tables would not merge into the whole's; refused
+ * before anything is written. */
+static void
+warmpart(const struct rt_reader *r)
+{
+	struct rt_part p;
+
+	if (rt_rpart(r, &p) && p.n > 0)
+		u_bad("--warmup-fraction: %s is partition %llu/%llu, whose warm-up is not the "
+		    "whole trace's; give --warmup n, which is", rt_rpath(r),
+		    (unsigned long long)p.k, (unsigned long long)p.n);
+}
+
 /* One option of the command line. */
 static void
 option(int c)
@@ -480,6 +494,8 @@ main(int argc, char *argv[])
 		rt_cacherec_header(fo, nc);
 	if (!Aflag && !dflag && !misses && (!cgflag || gflag < 0) && !nE && isatty(fileno(fo)))
 		Aflag = 1;
+	if (warmfrac > 0)
+		u_on_input(warmpart);
 	if (!cgflag && rt_ens_needs_future(ens))
 		foresee(&argc, &argv, tmp, sizeof tmp);
 	if ((k = rt_foreach_batch(argv, argc, Iflag, kflag, rt_sim_items, sim, u_diag, &part)) < 0 ||
@@ -489,9 +505,6 @@ main(int argc, char *argv[])
 		unlink(tmp);
 	if (k)
 		u_status = 1;
-	if (warmfrac > 0 && part.n > 0)	/* its sets fill apart from the whole's */
-		u_bad("--warmup-fraction: a partition's warm-up is not the whole trace's; "
-		    "give --warmup n, which is");
 	if (cgout != NULL)
 		cgwrite();
 	report();

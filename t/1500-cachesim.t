@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 109
+plan 111
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -198,6 +198,10 @@ check_same "--warmup 1000 over 4 partitions, merged (-M) = over the whole trace"
     "cachesim --warmup 1000 -c 512:2:64 -c 1K:2:64 $tmp/w.txt | awk '/^L|^mem/ {print \$1, \$6, \$10, \$16, \$18, \$19}'"
 check_fail "--warmup-fraction on a partition is refused (its sets fill apart)" 2 "give --warmup n" \
     "cachesim --warmup-fraction 0.5 -c 512:2:64 $tmp/wp0.rtb"
+check "--warmup-fraction on a partition: refused before -o's file is made" \
+    "! cachesim --warmup-fraction 0.5 -c 512:2:64 -o $tmp/wf.tsv $tmp/wp0.rtb 2>/dev/null && test ! -e $tmp/wf.tsv"
+check "--warmup past the trace's end: said, and nothing counted" \
+    "cachesim --warmup 4000 -c 512:2:64 $tmp/w.txt 2>$tmp/we | awk '\$1 == \"L1\" {n++; if (\$6 != 0) exit 1} END {exit n != 1}' && grep -q 'lasted the whole trace' $tmp/we"
 check_fail "--warmup with -E is refused" 2 "the table of one hierarchy" \
     "cachesim --warmup 10 -E 1K..2K:2:64 $tmp/w.txt"
 check_same "-d: one row per block access, served level named" \

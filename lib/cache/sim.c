@@ -337,6 +337,8 @@ rt_sim_end(struct rt_sim *s, int flush)
 	rt_ens_flush(s->ens);
 	if (flush && !s->err)
 		rt_ens_event(s->ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
+	if (s->warm)	/* it lasted the whole trace: nothing counted */
+		rt_hier_zero(s->hier);
 	return s->err ? -1 : 0;
 }
 
