@@ -12,6 +12,9 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
+static int c3ref = RT_3C_LRU;		/* --3c-ref */
+static uint64_t warmup;			/* --warmup: records of seq below it */
+static double warmfrac;			/* --warmup-fraction */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
 static int sortcol = -1;
@@ -20,7 +23,7 @@ static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *inclnames[] = { "nine", "inclusive", "exclusive" };	/* by RT_NINE ... */
 static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
-static int nlat, nc;
+static int nlat, nc, nE;		/* nc: -c levels, nE: -E specs */
 static const char *oflag, *mapfile, *cgout;
 static struct rt_evmap *evmap;	/* --map */
 static char cgdesc[RT_MAXLEVEL + 1][96], cgcmd[512];
@@ -34,8 +37,8 @@ static struct rt_writer *mw;		/* the miss stream */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_CG = U_LONG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_UNFOLD, O_WIDTH };
+enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
+	O_SORT, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -50,6 +53,7 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'S', "seed", "seed", "seed of the RANDOM policy (1)" },
 	{ 'z', "gzip", NULL, "--misses: compress the trace with gzip" },
+	{ O_3CREF, "3c-ref", "lru|own", "-3's fully associative cache: LRU (Hill), or own policy (Dinero IV)" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
 	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
@@ -62,6 +66,8 @@ static const struct u_opt opts[] = {
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
+	{ O_WARMUP, "warmup", "n", "count nothing of the first n records (seq below n)" },
+	{ O_WARMFRAC, "warmup-fraction", "f", "count nothing until f of the last level is filled" },
 	{ O_WIDTH, "width", "pixels", "--map: the picture's width (800; 3:5 high)" },
 	{ 0 }
 };
@@ -177,13 +183,13 @@ mapnew(void)
 
 /* The hierarchies, and what follows each access. */
 static void
-simsetup(int nE)
+simsetup(void)
 {
-	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
+	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec ? c3ref : 0,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
-	    .sortcol = sortcol };
+	    .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
 	char why[200];
 	int k;
 
@@ -239,132 +245,249 @@ report(void)
 	}
 }
 
-int
-main(int argc, char *argv[])
-{
-	char why[200], err[600], tmp[4096] = "", *spooled[1] = { tmp };
-	uint64_t v;
-	int c, k, nE = 0;
+/* Options that do not go together: with any of first, none of then; the
+ * message says why.  In order: the first that applies is said. */
+enum { F_3C = 1, F_D = 2, F_MISSES = 4, F_BY = 8, F_CG = 16, F_DIFF = 32, F_MAP = 64,
+	F_TEMP = 128, F_E = 256, F_C = 512, F_ICACHE = 1024, F_LAT = 2048, F_INCL = 4096,
+	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768 };
+static const struct clash { int first, then; const char *why; } clashes[] = {
+	{ F_M, F_C | F_E | F_ICACHE | F_LAT | F_3C | F_D | F_MISSES | F_BY | F_CG | F_DIFF |
+	    F_MAP | F_TEMP | F_INCL | F_WARM, "-M merges tables as they are: only -A and -o with it" },
+	{ F_E, F_C, "-E and -c: give the configurations one way" },
+	{ F_CGOUT, F_E | F_D | F_MISSES | F_DIFF,
+	    "--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff" },
+	{ F_CG, F_D | F_MISSES | F_3C | F_DIFF | F_MAP | F_TEMP,
+	    "--cachegrind: not with -d, --misses, -3, --diff, --map, --temperature" },
+	{ F_E, F_D | F_MISSES | F_BY | F_3C | F_CG, "-E: an ensemble writes one row per "
+	    "configuration (not with -d, --misses, --by, -3, --cachegrind)" },
+	{ F_WARM, F_E | F_D | F_MISSES | F_BY | F_CG | F_DIFF | F_MAP | F_TEMP, "--warmup: "
+	    "the table of one hierarchy (not with -E, -d, --misses, -g, --cachegrind, --diff, "
+	    "--map, --temperature)" },
+	{ 0, 0, NULL }
+};
 
-	if ((ens = rt_ens_new()) == NULL || (regs = rt_regions_new()) == NULL)
-		u_die(1, "out of memory");
-	while ((c = u_getopt(argc, argv, &prog)) != -1) {
-		switch (c) {
-		case '3': threec = 1; break;
-		case 'A': Aflag = 1; break;
-		case 'b': bflag = 1; break;
-		case 'c':
-			if (rt_ens_level(ens, optarg, why, sizeof why))
-				u_bad("-c %s: %s", optarg, why);
-			nc++;
-			break;
-		case 'd': dflag = 1; break;
-		case 'M': Mflag = 1; break;
-		case O_DIFF: diffmode = 1; break;
-		case O_FLUSH: flush = 1; break;
-		case 'E':
-			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
-				u_fail(k, "-E %s: %s", optarg, why);
-			nE++;
-			break;
-		case O_MAP: mapfile = optarg; break;
-		case O_TEMP:
-			if (rt_parse_size(optarg, &tempw) || tempw == 0)
-				u_bad("--temperature %s: a window of accesses", optarg);
-			break;
-		case O_WIDTH:
-			if (rt_parse_size(optarg, &mapw) || mapw < 200 || mapw > 20000)
-				u_bad("--width %s: 200 to 20000 pixels", optarg);
-			break;
-		case O_CG: cgflag = 1; break;
-		case O_UNFOLD: unfold = 1; break;
-		case O_SORT: sortflag = optarg; break;
-		case O_CGOUT: cgout = optarg; break;
-		case 'I':
-			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
-			break;
-		case O_ICACHE:
-			if (rt_cache_parse(optarg, &iflag, why, sizeof why))
-				u_bad("--icache %s: %s", optarg, why);
-			hasi = 1;
-			break;
-		case 'k': kflag = 1; break;
-		case O_LAT: setlat(optarg); break;
-		case O_MISSES:
-			if (rt_parse_u64(optarg, &v) || v == 0 || v > RT_MAXLEVEL)
-				u_bad("--misses %s: a level, 1 for the first", optarg);
-			misses = (int)v;
-			break;
-		case 'o': oflag = optarg; break;
-		case 'S':
-			if (rt_parse_u64(optarg, &Sflag))
-				u_bad("-S %s: bad seed", optarg);
-			break;
-		case O_INCL:
-			for (incl = RT_NINE; incl <= RT_EXCLUSIVE &&
-			    strcmp(optarg, inclnames[incl]) != 0; incl++)
-				;
-			if (incl > RT_EXCLUSIVE)
-				u_bad("--inclusion %s: nine, inclusive or exclusive", optarg);
-			break;
-		case 'g':
-			if ((gflag = rt_key_parse(optarg)) < 0)
-				u_bad("-g %s: set, region, loc or func", optarg);
-			break;
-		case 'z': zflag = 1; break;
-		default: u_usage(&prog);
-		}
+/* The options given, as F_ bits. */
+static int
+given(void)
+{
+	return (threec ? F_3C : 0) | (dflag ? F_D : 0) | (misses ? F_MISSES : 0) |
+	    (gflag >= 0 ? F_BY : 0) | (cgflag ? F_CG : 0) | (diffmode ? F_DIFF : 0) |
+	    (mapfile ? F_MAP : 0) | (tempw ? F_TEMP : 0) | (nE ? F_E : 0) | (nc ? F_C : 0) |
+	    (hasi ? F_ICACHE : 0) | (nlat ? F_LAT : 0) | (incl != RT_NINE ? F_INCL : 0) |
+	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0) | (warmup || warmfrac > 0 ? F_WARM : 0);
+}
+
+static void
+clashcheck(void)
+{
+	const struct clash *c;
+	int g = given();
+
+	for (c = clashes; c->why != NULL; c++)
+		if ((g & c->first) && (g & c->then))
+			u_bad("%s", c->why);
+}
+
+/* --warmup n, --warmup-fraction f */
+static void
+setwarm(int c, const char *arg)
+{
+	if (c == O_WARMUP && rt_parse_u64(arg, &warmup))
+		u_bad("--warmup %s: a count of records", arg);
+	if (c == O_WARMFRAC && (rt_parse_double(arg, &warmfrac) || !(warmfrac > 0 && warmfrac <= 1)))
+		u_bad("--warmup-fraction %s: a fraction above 0, at most 1", arg);
+}
+
+/* --warmup-fraction on a partition's trace: its sets fill apart from the
+ * whole's, so its tables would not merge into the whole's; refused
+ * before anything is written. */
+static void
+warmpart(const struct rt_reader *r)
+{
+	struct rt_part p;
+
+	if (rt_rpart(r, &p) && p.n > 0)
+		u_bad("--warmup-fraction: %s is partition %llu/%llu, whose warm-up is not the "
+		    "whole trace's; give --warmup n, which is", rt_rpath(r),
+		    (unsigned long long)p.k, (unsigned long long)p.n);
+}
+
+/* One option of the command line. */
+static void
+option(int c)
+{
+	char why[200];
+	uint64_t v;
+	int k;
+
+	switch (c) {
+	case '3': threec = 1; break;
+	case O_3CREF:
+		if (strcmp(optarg, "lru") != 0 && strcmp(optarg, "own") != 0)
+			u_bad("--3c-ref %s: lru or own", optarg);
+		c3ref = strcmp(optarg, "own") == 0 ? RT_3C_OWN : RT_3C_LRU;
+		threec = 1;
+		break;
+	case 'A': Aflag = 1; break;
+	case 'b': bflag = 1; break;
+	case 'c':
+		if (rt_ens_level(ens, optarg, why, sizeof why))
+			u_bad("-c %s: %s", optarg, why);
+		nc++;
+		break;
+	case 'd': dflag = 1; break;
+	case 'M': Mflag = 1; break;
+	case O_DIFF: diffmode = 1; break;
+	case O_FLUSH: flush = 1; break;
+	case 'E':
+		if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
+			u_fail(k, "-E %s: %s", optarg, why);
+		nE++;
+		break;
+	case O_MAP: mapfile = optarg; break;
+	case O_TEMP:
+		if (rt_parse_size(optarg, &tempw) || tempw == 0)
+			u_bad("--temperature %s: a window of accesses", optarg);
+		break;
+	case O_WIDTH:
+		if (rt_parse_size(optarg, &mapw) || mapw < 200 || mapw > 20000)
+			u_bad("--width %s: 200 to 20000 pixels", optarg);
+		break;
+	case O_WARMUP:
+	case O_WARMFRAC: setwarm(c, optarg); break;
+	case O_CG: cgflag = 1; break;
+	case O_UNFOLD: unfold = 1; break;
+	case O_SORT: sortflag = optarg; break;
+	case O_CGOUT: cgout = optarg; break;
+	case 'I':
+		if ((Iflag = rt_fmt_parse(optarg)) < 0)
+			u_bad("-I %s: unknown format", optarg);
+		break;
+	case O_ICACHE:
+		if (rt_cache_parse(optarg, &iflag, why, sizeof why))
+			u_bad("--icache %s: %s", optarg, why);
+		hasi = 1;
+		break;
+	case 'k': kflag = 1; break;
+	case O_LAT: setlat(optarg); break;
+	case O_MISSES:
+		if (rt_parse_u64(optarg, &v) || v == 0 || v > RT_MAXLEVEL)
+			u_bad("--misses %s: a level, 1 for the first", optarg);
+		misses = (int)v;
+		break;
+	case 'o': oflag = optarg; break;
+	case 'S':
+		if (rt_parse_u64(optarg, &Sflag))
+			u_bad("-S %s: bad seed", optarg);
+		break;
+	case O_INCL:
+		for (incl = RT_NINE; incl <= RT_EXCLUSIVE &&
+		    strcmp(optarg, inclnames[incl]) != 0; incl++)
+			;
+		if (incl > RT_EXCLUSIVE)
+			u_bad("--inclusion %s: nine, inclusive or exclusive", optarg);
+		break;
+	case 'g':
+		if ((gflag = rt_key_parse(optarg)) < 0)
+			u_bad("-g %s: set, region, loc or func", optarg);
+		break;
+	case 'z': zflag = 1; break;
+	default: u_usage(&prog);
 	}
-	argc -= optind;
-	argv += optind;
-	u_notinput(oflag);	/* before a record is read, and the table written */
-	u_notinput(mapfile);
-	u_notinput(cgout);
-	if (Mflag) {
-		if (nc || nE || hasi || nlat || threec || dflag || misses || gflag >= 0 ||
-		    cgflag || diffmode || mapfile || tempw || incl != RT_NINE)
-			u_bad("-M merges tables as they are: only -A and -o with it");
-		if (argc == 0)
-			u_bad("-M: name the tables to merge");
-		fo = u_open(oflag);
-		if (rt_tabmerge_write(fo, argv, argc, Aflag || isatty(fileno(fo)), u_diag, err,
-		    sizeof err))
-			u_die(1, "-M: %s", err);
-		u_close(fo, oflag);
-		rt_ens_free(ens);
-		rt_regions_free(regs);
-		return u_status;
-	}
-	if (nE && nc)
-		u_bad("-E and -c: give the configurations one way");
-	if (cgout && (nE || dflag || misses || diffmode))
-		u_bad("--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff");
+}
+
+/* -M: the partitions' tables merged, and the program ends. */
+static void
+merge(int argc, char *argv[])
+{
+	char err[600];
+
+	if (argc == 0)
+		u_bad("-M: name the tables to merge");
+	fo = u_open(oflag);
+	if (rt_tabmerge_write(fo, argv, argc, Aflag || isatty(fileno(fo)), u_diag, err,
+	    sizeof err))
+		u_die(1, "-M: %s", err);
+	u_close(fo, oflag);
+	rt_ens_free(ens);
+	rt_regions_free(regs);
+	exit(u_status);
+}
+
+/* What the options ask of each other, once all are known. */
+static void
+postcheck(int argc, char *argv[])
+{
+	char why[200];
+	int k;
+
 	if (cgflag && (gflag == RT_KEY_SET || gflag == RT_KEY_REGION))
 		u_bad("--cachegrind: -g loc or func");
-	if (cgflag && (dflag || misses || threec || diffmode || mapfile || tempw))
-		u_bad("--cachegrind: not with -d, --misses, -3, --diff, --map, --temperature");
 	for (k = 0; k < argc || (k == 0 && argc == 0); k++)
 		snprintf(cgcmd + strlen(cgcmd), sizeof cgcmd - strlen(cgcmd), "%s%s", k ? " " : "",
 		    argc ? argv[k] : "-");
 	if (diffmode && rt_ens_count(ens) != 2)
 		u_bad("--diff compares two configurations: give -E twice");
-	if (nE && (dflag || misses || gflag >= 0 || threec || cgflag))
-		u_bad("-E: an ensemble writes one row per configuration (not with -d, --misses, --by, -3, --cachegrind)");
 	if (nc == 0 && !cgflag && !nE)
 		rt_ens_level(ens, "i7", why, sizeof why);
 	rt_ens_levels(ens, &k);
 	if (misses > k)
 		u_bad("--misses %d: there are %d levels", misses, k);
-	rt_ens_levels(ens, &k);
 	if (sortflag && (gflag < 0 || (sortcol = rt_bytab_column(sortflag, cgflag ? 2 : k,
 	    cgflag)) < 0))
 		u_bad("--sort %s: a column of the -g table", sortflag);
+}
+
+/* OPT and PES: the future, read before the simulation; standard input
+ * spooled to tmp, which then replaces the inputs. */
+static void
+foresee(int *argc, char ***argv, char *tmp, size_t tmplen)
+{
+	static char *spooled[1];
+	char why[200];
+	int k;
+
+	k = rt_ens_foresee(ens, *argv, *argc, Iflag, kflag, u_diag, tmp, tmplen, why,
+	    sizeof why);
+	if (k < 0) {
+		if (*tmp)
+			unlink(tmp);
+		u_fail(k, k == RT_EUSAGE ? "-E: %s" : "%s", why);
+	}
+	if (k)
+		u_status = 1;
+	if (*tmp) {
+		spooled[0] = tmp;
+		*argv = spooled;
+		*argc = 1;
+		Iflag = RT_FMT_BINARY;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	char tmp[4096] = "";
+	int c, k;
+
+	if ((ens = rt_ens_new()) == NULL || (regs = rt_regions_new()) == NULL)
+		u_die(1, "out of memory");
+	while ((c = u_getopt(argc, argv, &prog)) != -1)
+		option(c);
+	argc -= optind;
+	argv += optind;
+	u_notinput(oflag);	/* before a record is read, and the table written */
+	u_notinput(mapfile);
+	u_notinput(cgout);
+	clashcheck();
+	if (Mflag)
+		merge(argc, argv);
+	postcheck(argc, argv);
 	fo = misses ? stdout : u_open(oflag);	/* with --misses, -o names the trace */
 	if (cgflag)
 		cgsetup();
 	else
-		simsetup(nE);
+		simsetup();
 	if (tempw)
 		rt_temp_header(fo, nc);
 	if (diffmode)
@@ -373,22 +496,10 @@ main(int argc, char *argv[])
 		rt_cacherec_header(fo, nc);
 	if (!Aflag && !dflag && !misses && (!cgflag || gflag < 0) && !nE && isatty(fileno(fo)))
 		Aflag = 1;
-	if (!cgflag && rt_ens_needs_future(ens)) {
-		k = rt_ens_foresee(ens, argv, argc, Iflag, kflag, u_diag, tmp, sizeof tmp, why,
-		    sizeof why);
-		if (k < 0) {
-			if (*tmp)
-				unlink(tmp);
-			u_fail(k, k == RT_EUSAGE ? "-E: %s" : "%s", why);
-		}
-		if (k)
-			u_status = 1;
-		if (*tmp) {
-			argv = spooled;
-			argc = 1;
-			Iflag = RT_FMT_BINARY;
-		}
-	}
+	if (warmfrac > 0)
+		u_on_input(warmpart);
+	if (!cgflag && rt_ens_needs_future(ens))
+		foresee(&argc, &argv, tmp, sizeof tmp);
 	if ((k = rt_foreach_batch(argv, argc, Iflag, kflag, rt_sim_items, sim, u_diag, &part)) < 0 ||
 	    rt_sim_end(sim, flush))
 		simfail(tmp);

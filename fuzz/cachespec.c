@@ -115,9 +115,12 @@ check(struct rt_ens *e, int threec)
 				fuzz_assert(s->miss[j] <= s->acc[j], "configuration %d level %d: "
 				    "%llu misses of %llu", i, k, (unsigned long long)s->miss[j],
 				    (unsigned long long)s->acc[j]);
+			fuzz_assert(!threec || s->compulsory + s->capacity + s->conflict ==
+			    s->miss[0] + s->miss[1] + s->miss[2], "configuration %d level %d: "
+			    "the 3C classes do not add up to the misses", i, k);
 		}
 	}
-	rt_cachetab_of(&t, rt_ens_hier(e, 0), lat, threec);
+	rt_cachetab_of(&t, rt_ens_hier(e, 0), lat, threec != 0);
 	fuzz_table_again(&t);
 }
 
@@ -174,7 +177,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				;
 			bad |= incl == 3;
 		} else if (strcmp(line, "-3") == 0)
-			threec = 1;
+			threec = threec ? threec : RT_3C_LRU;
+		else if (strcmp(line, "--3c-ref own") == 0)
+			threec = RT_3C_OWN;
 		else if (strcmp(line, "-d") == 0)
 			observed = 1;
 		else

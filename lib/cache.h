@@ -71,7 +71,7 @@ const char *rt_policy_name(int policy);
  * first-level instruction cache or NULL.  rt_hier_access takes an access
  * within one first-level block (rt_hier_block bytes) and returns the level
  * that held it, 0-based (rt_hier_levels for memory). */
-typedef void rt_down_fn(void *ctx, uint64_t addr, int op);
+typedef void rt_down_fn(void *ctx, uint64_t addr, int op, uint32_t bytes);
 struct rt_hier;
 struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
@@ -88,7 +88,12 @@ size_t rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n);
  * kept, or the blocks dropped unwritten.  Counted as writebacks. */
 void rt_hier_event(struct rt_hier *h, const struct rt_rec *ev);
 uint64_t rt_hier_set(const struct rt_hier *h, uint64_t addr, int op);	/* first level's set */
-int rt_hier_3c(struct rt_hier *h);	/* classify misses from now on */
+/* Classify misses from now on (3C) against a fully associative cache of
+ * each level's size: RT_3C_LRU, Hill's, LRU and allocating on every miss;
+ * RT_3C_OWN, Dinero IV's, with the level's policy (LRU, FIFO or RANDOM,
+ * Dinero's three; else RT_EUSAGE) and write allocation.  0 or RT_ENOMEM. */
+enum { RT_3C_LRU = 1, RT_3C_OWN };
+int rt_hier_3c(struct rt_hier *h, int how);
 /* OPT and PES at level k: for the i-th block that arrives there, the
  * position of that block's next arrival (rt_future of the arrivals). */
 void rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n);
@@ -106,7 +111,14 @@ int rt_hier_levels(const struct rt_hier *h);
 /* Statistics of level k (-1: the split I-cache; rt_hier_levels: memory). */
 const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
     const struct rt_cache_cfg **cfg);
-/* Call fn with every block level k sends below it (misses, writebacks). */
+/* Warm-up: every count set to 0 (the caches' contents kept); the share
+ * of the last level's ways filled so far (a way emptied and filled again
+ * counts twice: it is a warmth, not an occupancy). */
+void rt_hier_zero(struct rt_hier *h);
+double rt_hier_filled(const struct rt_hier *h);
+/* Call fn with what level k sends below it: the blocks of its misses and
+ * writebacks, the bytes of a write it passes on (write-through, no-write-
+ * allocate). */
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
 
@@ -142,7 +154,7 @@ const struct rt_cache_cfg *rt_ens_levels(const struct rt_ens *e, int *n);
 /* Build the hierarchies.  observed: some output follows every access
  * (rt_ens_observe), so accesses are not batched. */
 int rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
-    uint64_t seed, int threec, int observed, char *why, size_t whylen);
+    uint64_t seed, int threec, int observed, char *why, size_t whylen);	/* threec: RT_3C_ */
 int rt_ens_count(const struct rt_ens *e);	/* configurations (-E, or built) */
 int rt_ens_depth(const struct rt_ens *e);	/* the most levels of any */
 struct rt_hier *rt_ens_hier(const struct rt_ens *e, int i);
@@ -299,7 +311,7 @@ void rt_temp_free(struct rt_temp *t);
 typedef void rt_sim_watch_fn(void *ctx, uint64_t set, int level, int kind, int evicted);
 struct rt_sim_cfg {
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
-	int incl, threec, ensemble;	/* RT_NINE ...; -3; the ensemble's table (-E) */
+	int incl, threec, ensemble;	/* RT_NINE ...; -3 (RT_3C_...); the table of -E */
 	uint64_t seed;			/* of RANDOM */
 	const double *lat;		/* --latency: per level and memory, nlat of them */
 	int nlat;
@@ -312,6 +324,8 @@ struct rt_sim_cfg {
 	int sortcol;			/* -g: the column sorted on, -1 the misses */
 	int fold;			/* -g loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
+	uint64_t warmup;		/* records of seq below it are not counted */
+	double warmfrac;		/* nor those before the last level is this full */
 };
 struct rt_sim;
 /* Build the hierarchies: 0, or RT_EUSAGE (a configuration or latencies
@@ -331,6 +345,8 @@ const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s, int *nev, char *na
     size_t len);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
+/* With a warm-up (rt_sim_cfg's warmup or warmfrac: one hierarchy and
+ * its table alone), the counts start at the first record past it. */
 int rt_sim_items(void *sim, struct rt_rec *v, int n);
 /* The accesses still batched; with flush, every dirty block written back. */
 int rt_sim_end(struct rt_sim *s, int flush);

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 99
+plan 111
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -114,13 +114,14 @@ printf 'R 0\nR 64\nR 0\nR 128\nR 0\n' | mk >"$tmp/abaca"
 check_same "non-inclusive: L1 misses a b c" "cachesim -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 3"
 check_same "inclusive: L2 evicts a, back-invalidation costs L1 a 4th miss" \
     "cachesim --inclusion inclusive -c 128:full:64 -c 128:full:64 $tmp/abaca | col L1 $M" "echo 4"
-# the top of the address space: L2's 32-byte block at 2^64 - 64 leaves (the
-# same direct-mapped set as 2^64 - 320) and back-invalidates L1's 64-byte
-# block holding it; stepping by L1's block from 2^64 - 64 wrapped to 0
+# the top of the address space: each L1 miss is two of L2's 32-byte blocks;
+# those at 2^64 - 64 and 2^64 - 32 leave (the same direct-mapped sets as
+# 2^64 - 320 and 2^64 - 288), and the first back-invalidates L1's 64-byte
+# block holding both; stepping by L1's block from 2^64 - 64 wrapped to 0
 # and ran on for 2^58 blocks (a hang: the timeout fails it)
 printf 'R 0xffffffffffffffc0 1\nR 0xfffffffffffffec0 1\n' | mk >"$tmp/top"
-check_same "inclusive, L2 blocks smaller than L1's, at 2^64: L2 evicts 1, L1 invalidates 1" \
-    "timeout 20 cachesim --inclusion inclusive -c 128:2:64 -c 256:1:32 $tmp/top | awk '\$1 == \"L1\" {i = \$17} \$1 == \"L2\" {e = \$15} END {print e, i}'" "echo 1 1"
+check_same "inclusive, L2 blocks smaller than L1's, at 2^64: L2 evicts 2, L1 invalidates 1" \
+    "timeout 20 cachesim --inclusion inclusive -c 128:2:64 -c 256:1:32 $tmp/top | awk '\$1 == \"L1\" {i = \$17} \$1 == \"L2\" {e = \$15} END {print e, i}'" "echo 2 1"
 printf 'R 0\nR 64\nR 0\n' | mk >"$tmp/aba"
 check_same "exclusive (1-block levels): a b a fetches twice from memory, not 3 times" \
     "cachesim --inclusion exclusive -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'; cachesim -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'" \
@@ -135,6 +136,74 @@ B=$D/matmul-blocked.lk.gz
 check_same "--misses 1 | cachesim = the second level of the hierarchy" \
     "cachesim -c 1K:2:64 --misses 1 $B | cachesim -c 8K:4:64 | awk '\$1 == \"L1\" {print \$6, \$10, \$16}'" \
     "cachesim -c 1K:2:64 -c 8K:4:64 $B | awk '\$1 == \"L2\" {print \$6, \$10, \$16}'"
+# a level below with smaller blocks gets every block of a miss and of a
+# write-back (#38 W1): L1 64 B over L2 32 B is 2 L2 accesses a miss
+cat >"$tmp/naive.awk" <<'EOF'
+# A naive write-back, write-allocate LRU hierarchy of any block sizes:
+# a level's miss asks the level below for every block of its own (fetch
+# first, then the victim's write-back, as cachesim orders them).
+# -v spec="512:2:64 1K:2:32"; input: op addr size (R W); output per level:
+# accesses misses writebacks bytes_in bytes_out, then memory's accesses.
+# Warm-up: -v warm=N counts nothing of the first N records; -v frac=F
+# nothing until F of the last level's ways have been filled.
+function num(s) { return s ~ /K$/ ? substr(s, 1, length(s) - 1) * 1024 : s + 0 }
+function acc(k, a, len, w,   b, last, s, i, hit, v, vb) {
+	if (k > nl) { mem++; return }
+	last = int((a + len - 1) / B[k])
+	for (b = int(a / B[k]); b <= last; b++) {
+		A[k]++; now++; s = b % S[k]; hit = -1
+		for (i = 0; i < W[k]; i++)
+			if ((k, s, i) in tag && tag[k, s, i] == b) hit = i
+		if (hit >= 0) { st[k, s, hit] = now; if (w) d[k, s, hit] = 1; continue }
+		M[k]++
+		acc(k + 1, b * B[k], B[k], 0)
+		v = -1
+		for (i = 0; i < W[k] && v < 0; i++) if (!((k, s, i) in tag)) v = i
+		if (v < 0) { v = 0; for (i = 1; i < W[k]; i++) if (st[k, s, i] < st[k, s, v]) v = i
+			vb = tag[k, s, v]
+			if (d[k, s, v]) { WB[k]++; OUT[k] += B[k]; acc(k + 1, vb * B[k], B[k], 1) } }
+		if (!((k, s, v) in tag) && k == nl) filled++
+		tag[k, s, v] = b; d[k, s, v] = w; IN[k] += B[k]; now++; st[k, s, v] = now
+	}
+}
+BEGIN { nl = split(spec, L, " "); warming = warm || frac
+	for (k = 1; k <= nl; k++) { split(L[k], f, ":"); B[k] = f[3]; W[k] = f[2]; S[k] = num(f[1]) / B[k] / W[k] } }
+function zero(k) { for (k = 1; k <= nl; k++) A[k] = M[k] = WB[k] = IN[k] = OUT[k] = 0; mem = 0 }
+warming && ((warm && NR > warm) || (frac && filled >= frac * S[nl] * W[nl])) { zero(); warming = 0 }
+{ acc(1, $2, $3, $1 == "W") }
+END { for (k = 1; k <= nl; k++) print A[k] + 0, M[k] + 0, WB[k] + 0, IN[k] + 0, OUT[k] + 0; print mem + 0 }
+EOF
+awk 'BEGIN {srand(7); for (i = 0; i < 3000; i++) print (rand() < .3 ? "W" : "R"), int(rand() * rand() * 6000), (rand() < .5 ? 4 : 8)}' >"$tmp/w.in"
+awk '{print $1, $2, $3}' "$tmp/w.in" | mk >"$tmp/w.txt"
+for sp in "512:2:64 1K:2:32" "256:1:64 512:4:16 2K:2:32"; do
+	check_same "blocks smaller below ($sp): every level = the naive model" \
+	    "cachesim $(for s in $sp; do printf -- '-c %s ' $s; done) $tmp/w.txt | awk '/^L/ {print \$6, \$10, \$16, \$18, \$19} /^mem/ {print \$6}'" \
+	    "awk -v spec='$sp' -f $tmp/naive.awk $tmp/w.in"
+done
+for l1 in 512:2:64 512:2:64:lru:wt:nwa; do
+	check_same "blocks smaller below: -c $l1 --misses 1 | cachesim -c 1K:2:32 = its L2" \
+	    "cachesim -c $l1 --misses 1 $tmp/w.txt | cachesim -c 1K:2:32 | awk '\$1 == \"L1\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'" \
+	    "cachesim -c $l1 -c 1K:2:32 $tmp/w.txt | awk '\$1 == \"L2\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'"
+done
+# warm-up (drcachesim's -warmup_refs, -warmup_fraction): the naive model
+# zeroes its counts at the same point
+for w in "--warmup 1000:-v warm=1000" "--warmup-fraction 0.5:-v frac=0.5" "--warmup-fraction 1:-v frac=1"; do
+	check_same "${w%%:*}: every level = the naive model warmed up alike" \
+	    "cachesim ${w%%:*} -c 512:2:64 -c 1K:2:32 $tmp/w.txt | awk '/^L/ {print \$6, \$10, \$16, \$18, \$19} /^mem/ {print \$6}'" \
+	    "awk ${w#*:} -v spec='512:2:64 1K:2:32' -f $tmp/naive.awk $tmp/w.in"
+done
+trfilter -P 4 -o "$tmp/wp%d.rtb" "$tmp/w.txt"
+check_same "--warmup 1000 over 4 partitions, merged (-M) = over the whole trace" \
+    "for k in 0 1 2 3; do cachesim --warmup 1000 -c 512:2:64 -c 1K:2:64 $tmp/wp\$k.rtb >$tmp/wp\$k.tsv; done; cachesim -M $tmp/wp0.tsv $tmp/wp1.tsv $tmp/wp2.tsv $tmp/wp3.tsv | awk '/^L|^mem/ {print \$1, \$6, \$10, \$16, \$18, \$19}'" \
+    "cachesim --warmup 1000 -c 512:2:64 -c 1K:2:64 $tmp/w.txt | awk '/^L|^mem/ {print \$1, \$6, \$10, \$16, \$18, \$19}'"
+check_fail "--warmup-fraction on a partition is refused (its sets fill apart)" 2 "give --warmup n" \
+    "cachesim --warmup-fraction 0.5 -c 512:2:64 $tmp/wp0.rtb"
+check "--warmup-fraction on a partition: refused before -o's file is made" \
+    "! cachesim --warmup-fraction 0.5 -c 512:2:64 -o $tmp/wf.tsv $tmp/wp0.rtb 2>/dev/null && test ! -e $tmp/wf.tsv"
+check "--warmup past the trace's end: said, and nothing counted" \
+    "cachesim --warmup 4000 -c 512:2:64 $tmp/w.txt 2>$tmp/we | awk '\$1 == \"L1\" {n++; if (\$6 != 0) exit 1} END {exit n != 1}' && grep -q 'lasted the whole trace' $tmp/we"
+check_fail "--warmup with -E is refused" 2 "the table of one hierarchy" \
+    "cachesim --warmup 10 -E 1K..2K:2:64 $tmp/w.txt"
 check_same "-d: one row per block access, served level named" \
     "cachesim -d -c 1K:2:64 -c 8K:4:64 $tmp/abaca | awk '!/^#/ {print \$2}'" "printf 'mem\nmem\nL1\nmem\nL1\n'"
 check_same "-c i7: the dissertation's three levels" \

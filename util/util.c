@@ -394,12 +394,14 @@ u_on_input(void (*fn)(const struct rt_reader *r))
 	oninput = fn;
 }
 
+/* What fn refuses of an input is refused before the output is released:
+ * a program that fails there writes nothing. */
 static void
 recognised(const struct rt_reader *r)
 {
-	u_release();
 	if (oninput != NULL)
 		oninput(r);
+	u_release();
 }
 
 /* u_keeppart's writer, for standard input's partition. */

@@ -54,7 +54,7 @@ void rt_pl_run(struct rt_pl *p, const struct rt_ensacc *b, int n, int hasi);
 void rt_pl_event(struct rt_pl *p, const struct rt_rec *ev);
 void rt_pl_stats(const struct rt_pl *p, struct rt_cache_stats *s);
 void rt_pl_free(struct rt_pl *p);
-/* cache.c: level k's statistics are s (counted by an rt_aa instead). */
+/* hierctl.c: level k's statistics are s (counted by an rt_aa instead). */
 void rt_hier_setstats(struct rt_hier *h, int k, const struct rt_cache_stats *s);
 
 struct rt_ens {

@@ -322,10 +322,12 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 	e->seed = seed;
 	if (e->nname == 0) {
 		if ((h = rt_hier_new(e->lv, e->nlv, icache, inclusion, seed)) == NULL ||
-		    (threec && rt_hier_3c(h))) {
+		    (threec && (k = rt_hier_3c(h, threec)) != 0)) {
 			rt_hier_free(h);
-			snprintf(why, whylen, "cannot allocate the caches");
-			return RT_ENOMEM;
+			snprintf(why, whylen, h != NULL && k == RT_EUSAGE ? "Dinero IV's 3C keeps "
+			    "the policy of a level in its reference cache: lru, fifo or random" :
+			    "cannot allocate the caches");
+			return h != NULL && k == RT_EUSAGE ? RT_EUSAGE : RT_ENOMEM;
 		}
 		e->h[e->nh++] = h;
 		e->depth = e->nlv;

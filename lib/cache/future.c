@@ -168,3 +168,35 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 	}
 	return st;
 }
+
+/* Turn a sequence of block numbers into, at each position, the position
+ * of the same block's next appearance (UINT64_MAX: none), scanning back. */
+int
+rt_future(uint64_t *v, size_t n)
+{
+	size_t cap = 1024, i, j;
+	uint64_t *key, *at, b;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if ((key = malloc(cap * sizeof *key)) == NULL || (at = malloc(cap * sizeof *at)) == NULL) {
+		free(key);
+		return -1;
+	}
+	memset(at, 0xff, cap * sizeof *at);	/* at: UINT64_MAX = empty */
+	for (i = n; i-- > 0;) {
+		b = v[i];
+		j = rt_hash64(b) & (cap - 1);
+		while (at[j] != UINT64_MAX && key[j] != b)
+			j = (j + 1) & (cap - 1);
+		if (at[j] == UINT64_MAX) {
+			key[j] = b;
+			v[i] = UINT64_MAX;
+		} else
+			v[i] = at[j];
+		at[j] = i;
+	}
+	free(key);
+	free(at);
+	return 0;
+}

@@ -29,11 +29,12 @@ struct rt_sim {
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
 	int nc, err, errnum;
+	int warm;			/* in the warm-up */
 };
 
 /* The miss stream: what the level sends below, as a trace. */
 static void
-down(void *ctx, uint64_t addr, int op)
+down(void *ctx, uint64_t addr, int op, uint32_t bytes)
 {
 	struct rt_sim *s = ctx;
 	struct rt_rec r = s->cur;
@@ -42,7 +43,7 @@ down(void *ctx, uint64_t addr, int op)
 		return;
 	r.op = (uint8_t)op;
 	r.addr = addr;
-	r.size = rt_hier_block(s->hier, RT_READ);
+	r.size = bytes;
 	if (rt_write(s->mw, &r)) {
 		s->err = S_WRITE;
 		s->errnum = errno;
@@ -164,17 +165,51 @@ item(struct rt_sim *s, struct rt_rec *rec)
 
 /* A batch: the runs of accesses between events go to the caches whole
  * (but for cachegrind's model and the miss stream, which see each record). */
-int
-rt_sim_items(void *ctx, struct rt_rec *v, int n)
+/* Records v[i] .. v[n - 1], accesses batched where nothing follows each. */
+static void
+run(struct rt_sim *s, struct rt_rec *v, int i, int n)
 {
-	struct rt_sim *s = ctx;
-	int i = 0;
-
 	while (i < n && !s->err) {
 		if (s->cg == NULL && s->mw == NULL && (i += rt_ens_run(s->ens, v + i, n - i)) == n)
 			break;
 		item(s, &v[i++]);
 	}
+}
+
+/* The warm-up, until it is over (then the counts start again): by seq,
+ * the records before the first past it run as others do; to a fraction
+ * of the last level, record by record.  The index of the first record
+ * counted, or n. */
+static int
+warmup(struct rt_sim *s, struct rt_rec *v, int n)
+{
+	int i;
+
+	if (s->c.warmfrac > 0) {
+		for (i = 0; i < n && !s->err; i++) {
+			if ((s->c.warmup && v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup) ||
+			    rt_hier_filled(s->hier) >= s->c.warmfrac)
+				break;
+			item(s, &v[i]);
+		}
+	} else {
+		for (i = 0; i < n && !(v[i].kind == RT_ACCESS && v[i].seq >= s->c.warmup); i++)
+			;
+		run(s, v, 0, i);
+	}
+	if (i < n && !s->err) {
+		rt_hier_zero(s->hier);
+		s->warm = 0;
+	}
+	return i;
+}
+
+int
+rt_sim_items(void *ctx, struct rt_rec *v, int n)
+{
+	struct rt_sim *s = ctx;
+
+	run(s, v, s->warm ? warmup(s, v, n) : 0, n);
 	return s->err ? -1 : 0;
 }
 
@@ -200,6 +235,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	s->regs = regs;
 	s->hier = rt_ens_hier(e, 0);
 	s->nc = rt_ens_depth(e);
+	s->warm = c->warmup > 0 || c->warmfrac > 0;
 	for (k = 0; k <= s->nc; k++)
 		s->lat[k] = k < c->nlat ? c->lat[k] : k == s->nc ? 300 : deflat[k];
 	if (c->nlat && c->nlat != s->nc + 1) {
@@ -301,6 +337,8 @@ rt_sim_end(struct rt_sim *s, int flush)
 	rt_ens_flush(s->ens);
 	if (flush && !s->err)
 		rt_ens_event(s->ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
+	if (s->warm)	/* it lasted the whole trace: nothing counted */
+		rt_hier_zero(s->hier);
 	return s->err ? -1 : 0;
 }
 
@@ -346,7 +384,9 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	else if (s->c.ensemble)
 		rt_enstab_write(f, s->ens, s->lat);
 	else if (!s->c.records) {
-		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec);
+		if (s->warm && diag != NULL)
+			diag("the warm-up lasted the whole trace: nothing was counted", 0);
+		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec != 0);
 		partof(s, &t, part, diag);
 		rt_cachetab_put(f, &t, summary);
 	}

@@ -1,0 +1,145 @@
+/* cfg.c: a cache level's configuration from its spec,
+ * SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]], and the policies' names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cache.h"
+
+static const char *polnames[] = { "lru", "fifo", "random", "mru", "plru", "srrip", "lfu",
+	"opt", "pes" };
+
+int
+rt_policy_parse(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof polnames / sizeof polnames[0]; i++)
+		if (strcasecmp(s, polnames[i]) == 0)
+			return (int)i;
+	if (strcasecmp(s, "nru") == 0)	/* SRRIP with one bit */
+		return RT_SRRIP;
+	return -1;
+}
+
+const char *
+rt_policy_name(int p)
+{
+	return p >= 0 && p < (int)(sizeof polnames / sizeof polnames[0]) ? polnames[p] : "?";
+}
+
+/* SIZE, ASSOC ("full": one set) and BLOCK, and how they fit together. */
+static int
+geometry(struct rt_cache_cfg *c, char *const *f, char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (rt_parse_size(f[0], &c->size) || c->size == 0) {
+		snprintf(why, whylen, "bad size '%s'", f[0]);
+		return -1;
+	}
+	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (1u << 20)) {
+		snprintf(why, whylen, "block size '%s': want a power of two up to 1M", f[2]);
+		return -1;
+	}
+	c->block = (uint32_t)v;
+	if (strcasecmp(f[1], "full") == 0)
+		c->assoc = 0;
+	else if (rt_parse_size(f[1], &v) || v == 0 || v > RT_MAXWAYS) {
+		snprintf(why, whylen, "bad associativity '%s'", f[1]);
+		return -1;
+	} else
+		c->assoc = (uint32_t)v;
+	if (c->size % c->block) {
+		snprintf(why, whylen, "size %llu is not a multiple of the block size %u",
+		    (unsigned long long)c->size, c->block);
+		return -1;
+	}
+	if (c->assoc == 0 && c->size / c->block > RT_MAXWAYS) {
+		snprintf(why, whylen, "fully associative with %llu blocks: a set has at "
+		    "most %u ways", (unsigned long long)(c->size / c->block), RT_MAXWAYS);
+		return -1;
+	}
+	if (c->assoc == 0)
+		c->assoc = (uint32_t)(c->size / c->block);
+	if ((c->size / c->block) % c->assoc) {
+		snprintf(why, whylen, "size %llu is not a multiple of associativity x block (%u x %u)",
+		    (unsigned long long)c->size, c->assoc, c->block);
+		return -1;
+	}
+	return 0;
+}
+
+/* POLICY, and what the policy and the tags' memory allow. */
+static int
+policy(struct rt_cache_cfg *c, const char *name, char *why, size_t whylen)
+{
+	if (name != NULL && (c->policy = rt_policy_parse(name)) < 0) {
+		snprintf(why, whylen, "unknown policy '%s' (lru, fifo, random, mru, plru, srrip, nru, lfu, opt, pes)", name);
+		return -1;
+	}
+	if (c->policy == RT_PLRU && (c->assoc & (c->assoc - 1))) {
+		snprintf(why, whylen, "pseudo-LRU needs a power-of-two associativity, not %u", c->assoc);
+		return -1;
+	}
+	if (c->policy == RT_PLRU && c->assoc > 64) {
+		snprintf(why, whylen, "pseudo-LRU keeps at most 64 ways");
+		return -1;
+	}
+	if (rt_cache_bytes(c) > rt_memory()) {
+		snprintf(why, whylen, "needs %.1f GiB for its tags, more than the %.1f GiB "
+		    "of memory here", rt_cache_bytes(c) / 1073741824.0,
+		    rt_memory() / 1073741824.0);
+		return -1;
+	}
+	return 0;
+}
+
+/* wb|wt, then wa|nwa. */
+static int
+writes(struct rt_cache_cfg *c, char *const *f, int n, char *why, size_t whylen)
+{
+	if (n > 4) {
+		if (strcasecmp(f[4], "wt") == 0)
+			c->wt = 1;
+		else if (strcasecmp(f[4], "wb") != 0) {
+			snprintf(why, whylen, "write policy '%s': wb or wt", f[4]);
+			return -1;
+		}
+	}
+	if (n > 5) {
+		if (strcasecmp(f[5], "nwa") == 0)
+			c->nwa = 1;
+		else if (strcasecmp(f[5], "wa") != 0) {
+			snprintf(why, whylen, "write-miss policy '%s': wa or nwa", f[5]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]; ASSOC may be "full". */
+int
+rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen)
+{
+	char buf[128], *f[6], *p, *save = NULL;
+	int n = 0;
+
+	memset(c, 0, sizeof *c);
+	c->policy = RT_LRU;
+	if (strlen(spec) >= sizeof buf) {
+		snprintf(why, whylen, "too long");
+		return -1;
+	}
+	strcpy(buf, spec);
+	for (p = strtok_r(buf, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
+		f[n++] = p;
+	if (n < 3) {
+		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
+		return -1;
+	}
+	if (geometry(c, f, why, whylen) || policy(c, n > 3 ? f[3] : NULL, why, whylen))
+		return -1;
+	return writes(c, f, n, why, whylen);
+}
