@@ -40,7 +40,7 @@ static const struct u_opt opts[] = {
 	{ 'M', "merge", NULL, "merge the histograms named (of samples or partitions)" },
 	{ 'N', "reservoir", "blocks", "spatial sample of at most this many blocks" },
 	U_OPT_OUTPUT,
-	{ 'P', "partition", "k/n", "the blocks of partition k of n, as a sample" },
+	{ 'P', "partition", "k/n[:bytes]", "the blocks of trfilter -P's partition k of n, as a sample" },
 	{ 'S', "seed", "seed", "seed of the hash (1)" },
 	{ 'w', "window", "n", "the mean distance over every n accesses" },
 	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
@@ -347,8 +347,8 @@ main(int argc, char *argv[])
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P':
-			if (rt_parse_part(optarg, &cfg.pk, &cfg.pn, NULL))
-				u_bad("-P %s: want k/n with 0 <= k < n", optarg);
+			if (rt_parse_part(optarg, &cfg.pk, &cfg.pn, &cfg.pbytes))
+				u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", optarg);
 			break;
 		case 'S':
 			if (rt_parse_u64(optarg, &cfg.seed))
@@ -371,6 +371,11 @@ main(int argc, char *argv[])
 	u_notinput(cgout);
 	if (cfg.pn && (cfg.rate < 1 || cfg.size))
 		u_bad("-P samples by partition: not with -H or -N");
+	if (cfg.pn && cfg.pbytes == 0)	/* trfilter's, or -B's when larger */
+		cfg.pbytes = 64 % cfg.block == 0 ? 64 : cfg.block;
+	if (cfg.pn && cfg.pbytes % cfg.block != 0)
+		u_bad("-P: partition blocks of %llu bytes do not hold -B's %llu-byte blocks whole",
+		    (unsigned long long)cfg.pbytes, (unsigned long long)cfg.block);
 	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC))
 		u_bad("-M writes histograms (--exact) or curves (-C)");
 	if (cfg.timed && (out == OUT_MRC || out == OUT_SUMMARY))

@@ -414,7 +414,8 @@ struct rt_rdist_cfg {
 	double rate;		/* SHARDS at this rate (1: every block) */
 	uint64_t size;		/* or at this many blocks (0: not) */
 	uint64_t seed;
-	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none) */
+	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none), */
+	uint64_t pbytes;	/* by blocks of pbytes bytes, a multiple of block */
 };
 struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; uint8_t op; };
 typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);

@@ -5,7 +5,7 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 48
+plan 51
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
@@ -119,6 +119,28 @@ check_same "reusedist -M of 4 partitions = the naive stack per partition, distan
 for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/all.rtb" >"$tmp/g$k"; done
 check_same "... = reusedist -P k/4 of the whole, merged" \
     "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3" "reusedist -M $tmp/g0 $tmp/g1 $tmp/g2 $tmp/g3"
+# W4 (#38): accesses that span blocks, -B 16 under partitions of 64 bytes,
+# partitions of uneven size: -P k/3 of the whole and the partitions' own
+# traces merge to the same histogram, the naive stack per partition's
+# blocks, distances x 3 (before: -P k/3 cut its partition by 16-byte
+# blocks and corrected its count towards a third of the whole's, cut at
+# 0: 11 accesses for 10 on a trace of 5 records)
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"; x = 7
+	for (i = 1; i <= 400; i++) { x = (x * 1103515245 + 12345) % 2147483648
+		printf "%d %s 0x%x %d\n", i, substr("RWMR", x % 4 + 1, 1), int(x / 16) % 700, 1 + int(x / 65536) % 100 } }' >"$tmp/span.txt"
+trfilter -P 3 -o "$tmp/sp%d.rtb" "$tmp/span.txt"
+for k in 0 1 2; do
+	reusedist -B 16 --exact "$tmp/sp$k.rtb" >"$tmp/so$k"
+	reusedist -B 16 --exact -P $k/3 "$tmp/span.txt" >"$tmp/sw$k"
+	awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 16); b <= int((a + $4 - 1) / 16); b++) if (int(b / 4) % 3 == k) for (m = 0; m <= ($2 == "M"); m++) printf "%.0f\n", b}' k=$k "$tmp/span.txt" | "$U/naive" stack
+done | awk '{c[$1 == "-" ? "cold" : $1 * 3]++; n++} END {for (d in c) print d, c[d]; print "accesses", n}' | sort >"$tmp/spnaive"
+check_same "spanning accesses, -B 16: -M of the partitions' traces = the naive stack per partition" \
+    "reusedist -B 16 -M $tmp/so0 $tmp/so1 $tmp/so2 | awk '/^#accesses/ {print \"accesses\", \$2} !/^#/ {print \$1, \$3}' | sort" \
+    "cat $tmp/spnaive"
+check_same "... = -M of -P k/3 over the whole trace" \
+    "reusedist -B 16 -M $tmp/sw0 $tmp/sw1 $tmp/sw2" "reusedist -B 16 -M $tmp/so0 $tmp/so1 $tmp/so2"
+check_fail "-P 0/2 -B 128: the 64-byte partition blocks do not hold a block, said" 2 \
+    "partition blocks of 64 bytes do not hold -B's 128-byte blocks" "reusedist -B 128 -P 0/2:64 $tmp/span.txt"
 # a partition's trace filtered is still that partition (before: its
 # #partition line dropped, the filtered partitions merged into a curve of
 # a quarter of the accesses); inputs of two partitions are refused
