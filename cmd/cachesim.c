@@ -12,6 +12,7 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush;			/* --flush: write dirty blocks back at the end */
+static char config[RT_CONFIGLEN];	/* options that change counts, not said by the table's rows */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
 static int sortcol = -1;
@@ -77,6 +78,16 @@ setlat(char *arg)
 			u_bad("--latency: want cycles per level and memory, like 3,15,300");
 		nlat++;
 	}
+}
+
+/* An option that changes counts the rows do not show: a partition's
+ * table names it, so that tables made without it are not merged in. */
+static void
+configured(const char *opt)
+{
+	size_t n = strlen(config);
+
+	snprintf(config + n, sizeof config - n, "%s%s", n ? " " : "", opt);
 }
 
 /* A level as cachegrind's desc: line says it */
@@ -182,7 +193,7 @@ simsetup(int nE)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
+	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
 	    .sortcol = sortcol };
 	char why[200];
 	int k;
@@ -259,7 +270,7 @@ main(int argc, char *argv[])
 		case 'd': dflag = 1; break;
 		case 'M': Mflag = 1; break;
 		case O_DIFF: diffmode = 1; break;
-		case O_FLUSH: flush = 1; break;
+		case O_FLUSH: flush = 1; configured("--flush"); break;
 		case 'E':
 			if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
 				u_fail(k, "-E %s: %s", optarg, why);
@@ -392,6 +403,8 @@ main(int argc, char *argv[])
 		simfail(tmp);
 	if (*tmp)
 		unlink(tmp);
+	if (k == 2)	/* no table of what was not read */
+		u_discard();
 	if (k)
 		u_status = 1;
 	if (cgout != NULL)

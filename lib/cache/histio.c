@@ -22,6 +22,11 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 	    (unsigned long long)in->block, in->accesses, in->rate);
 	if (in->memory)
 		fprintf(f, "#memory %llu\n", (unsigned long long)in->memory);
+	if (in->part.n)
+		fprintf(f, "#partition %llu/%llu:%llu\n", (unsigned long long)in->part.k,
+		    (unsigned long long)in->part.n, (unsigned long long)in->part.bytes);
+	if (*in->config)
+		fprintf(f, "#config %s\n", in->config);
 }
 
 /* A count as written: an estimate (a count over a rate) to three
@@ -180,6 +185,8 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 	in->accesses = 0;
 	in->rate = 1;
 	in->memory = 0;
+	memset(&in->part, 0, sizeof in->part);
+	*in->config = '\0';
 	if (rt_rexpect(r, kind)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
 		return NULL;
@@ -201,8 +208,16 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 		else if (strncmp(s, "#rate ", 6) == 0 &&
 		    (rt_parse_double(s + 6, &in->rate) || !(in->rate > 0 && in->rate <= 1)))
 			e = "bad #rate (want a rate in (0, 1])";
-		else
+		else if (strncmp(s, "#partition ", 11) == 0 && (rt_parse_part(s + 11,
+		    &in->part.k, &in->part.n, &in->part.bytes) || in->part.bytes == 0))
+			e = "bad #partition (want k/n:bytes)";
+		else if (strncmp(s, "#config ", 8) == 0 && n - 8 >= sizeof in->config)
+			e = "#config too long";
+		else {
+			if (strncmp(s, "#config ", 8) == 0)
+				memcpy(in->config, s + 8, n - 8 + 1);
 			continue;
+		}
 		snprintf(err, errlen, "%s", rt_rbad(r, "%s", e));
 		return NULL;
 	}

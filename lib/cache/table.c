@@ -98,6 +98,8 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 		for (k = 0; k < t->nlat; k++)
 			fprintf(f, "%s%.17g", k ? "," : "", t->lat[k]);
 		fputc('\n', f);
+		if (*t->config)
+			fprintf(f, "#config %s\n", t->config);
 	}
 	for (k = 0; k < t->n; k++)
 		row(f, &t->row[k], t->threec);
@@ -254,6 +256,15 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 				    "(want #partition k/n:bytes inclusion latency,...)"));
 				return -1;
 			}
+			continue;
+		}
+		if (strncmp(s, "#config ", 8) == 0) {
+			if (n - 8 >= sizeof t->config) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "a #config line over %d bytes",
+				    RT_CONFIGLEN - 1));
+				return -1;
+			}
+			memcpy(t->config, s + 8, n - 8 + 1);
 			continue;
 		}
 		if (strncmp(s, "#amat ", 6) == 0) {

@@ -374,6 +374,28 @@ badblock(struct rt_reader *r, struct dec *d, const char *what)
 	    (unsigned long long)d->nblk, (unsigned long long)d->blkat, what);
 }
 
+/* A file concatenated to this one (cat p0.rtb p1.rtb) is read as one
+ * stream, taken for the first's partition: refused unless it is the same. */
+static int
+samepart(struct rt_reader *r, const unsigned char *h)
+{
+	struct rt_part p;
+	char a[48] = "no partition", b[48] = "no partition";
+
+	if (part(&p, h) < 0)
+		return corrupt(r, "bad partition in a file header");
+	if (p.k == r->part.k && p.n == r->part.n && p.bytes == r->part.bytes)
+		return 0;
+	if (p.n)
+		snprintf(a, sizeof a, "partition %llu/%llu", (unsigned long long)p.k,
+		    (unsigned long long)p.n);
+	if (r->part.n)
+		snprintf(b, sizeof b, "partition %llu/%llu", (unsigned long long)r->part.k,
+		    (unsigned long long)r->part.n);
+	return rt_in_fail(r, "a trace of %s concatenated to a trace of %s (give them as files)",
+	    a, b);
+}
+
 /* Move to the next block, past the headers of files concatenated to
  * this one: 1, 0 at the end of the input, or an error. */
 static int
@@ -396,6 +418,8 @@ block(struct rt_reader *r, struct dec *d)
 			return cut(r, "truncated file header");
 		if (r->buf[r->pos + 8] != RTB_VERSION)
 			return rt_in_fail(r, "%s", verwhy(r->buf[r->pos + 8]));
+		if ((k = samepart(r, (const unsigned char *)r->buf + r->pos)) != 0)
+			return k;
 		r->pos += RTB_HDRLEN;
 		d->at += RTB_HDRLEN;
 	}
