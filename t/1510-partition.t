@@ -5,7 +5,7 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 61
+plan 64
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
@@ -159,6 +159,18 @@ check_fail "reusedist -M: time distances with reuse distances" 1 \
 check_fail "reusedist -M: a whole trace's histogram with partitions'" 1 \
     "hw is of no partition, .*/h0 of partition 0/4" \
     "reusedist --exact $tmp/all.rtb >$tmp/hw && reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/hw"
+# D5: a histogram or a table cut at a line boundary is refused with what
+# its header says (counted here by awk), nothing written
+head -n 20 "$tmp/h0" >"$tmp/hcut"
+check_fail "reusedist -M: a histogram cut after 20 lines: the header's accesses and the rows' sum" 1 \
+    "hcut: truncated: header says $(awk '/^#accesses/ {print $2}' $tmp/h0) accesses, rows sum to $(awk '!/^#/ {s += $3} END {printf "%.0f", s}' $tmp/hcut) \\(no cold row\\)\$" \
+    "reusedist -M $tmp/hcut $tmp/h1 $tmp/h2 $tmp/h3 >$tmp/m.out; st=\$?; test ! -s $tmp/m.out || st=9; exit \$st"
+grep -v '^cold' "$tmp/h0" >"$tmp/hnocold"
+check_fail "... without its cold row" 1 "hnocold: truncated: header says [0-9]* accesses, rows sum to [0-9]* \\(no cold row\\)" \
+    "reusedist -M $tmp/hnocold $tmp/h1 $tmp/h2 $tmp/h3"
+head -n 4 "$tmp/c0" >"$tmp/ccut"
+check_fail "cachesim -M: a table cut before its memory row" 1 "ccut: truncated: no memory row after the levels' rows" \
+    "cachesim -M $tmp/ccut $tmp/c1 $tmp/c2 $tmp/c3 >$tmp/m.out; st=\$?; test ! -s $tmp/m.out || st=9; exit \$st"
 # W4 (#38): accesses that span blocks, -B 16 under partitions of 64 bytes,
 # partitions of uneven size: -P k/3 of the whole and the partitions' own
 # traces merge to the same histogram, the naive stack per partition's

@@ -182,7 +182,7 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 	size_t n, m;
 
 	in->block = 0;
-	in->accesses = 0;
+	in->accesses = -1;	/* none said */
 	in->rate = 1;
 	in->memory = 0;
 	memset(&in->part, 0, sizeof in->part);
@@ -243,19 +243,24 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 {
 	char *s, *f[6];
 	uint64_t lo, hi;
-	double c, w;
+	double c, w, sum = 0;
+	size_t rows = 0;
+	int cold = 0;
 
 	*err = '\0';
 	for (s = readhead(r, RT_STREAM_HIST, histcols, in, err, errlen); s != NULL;
 	    s = rt_rgetline(r, NULL)) {
-		if (*s == '#' || *s == '\0')
+		if (*s == '#' || *s == '\0') {
 			continue;
+		}
 		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c) || c < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
 			return RT_EBAD;
 		}
 		w = flags & RT_HIST_RATE ? c * in->rate : c;
-		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0)
+		sum += c;
+		rows++;
+		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0 && (cold = 1))
 			lo = RT_COLD;
 		else if (rt_parse_u64(f[0], &lo) || rt_parse_u64(f[1], &hi) || hi < lo) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
@@ -272,7 +277,20 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 	}
 	if (*err == '\0' && *rt_rerror(r))
 		snprintf(err, errlen, "%s", rt_rerror(r));
-	return *err ? RT_EBAD : 0;
+	if (*err)
+		return RT_EBAD;
+	/* a stream cut at a line boundary: its header knew; counts are
+	 * written to a thousandth, the accesses to a unit */
+	if (in->accesses >= 0 && fabs(sum - in->accesses) > 0.5 + 0.0005 * (double)rows +
+	    1e-12 * in->accesses) {
+		snprintf(err, errlen, "%s: %s: header says %.0f accesses, rows sum to %.0f%s",
+		    rt_rpath(r), sum < in->accesses ? "truncated" : "more accesses in the rows "
+		    "than in the header", in->accesses, sum, cold ? "" : " (no cold row)");
+		return RT_EBAD;
+	}
+	if (in->accesses < 0)
+		in->accesses = 0;
+	return 0;
 }
 
 int
@@ -309,5 +327,7 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 	}
 	if (*err == '\0' && *rt_rerror(r))
 		snprintf(err, errlen, "%s", rt_rerror(r));
+	if (in->accesses < 0)
+		in->accesses = 0;
 	return *err ? -1 : 0;
 }
