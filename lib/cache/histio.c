@@ -288,8 +288,8 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 		    "than in the header", in->accesses, sum, cold ? "" : " (no cold row)");
 		return RT_EBAD;
 	}
-	if (in->accesses < 0)
-		in->accesses = 0;
+	if (in->accesses < 0)	/* none said: the rows' */
+		in->accesses = sum;
 	return 0;
 }
 
