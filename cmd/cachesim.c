@@ -15,6 +15,7 @@ static int flush;			/* --flush: write dirty blocks back at the end */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
+static char config[RT_CONFIGLEN];	/* options that change counts, not said by the table's rows */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
 static int sortcol = -1;
@@ -83,6 +84,16 @@ setlat(char *arg)
 			u_bad("--latency: want cycles per level and memory, like 3,15,300");
 		nlat++;
 	}
+}
+
+/* An option that changes counts the rows do not show: a partition's
+ * table names it, so that tables made without it are not merged in. */
+static void
+configured(const char *opt)
+{
+	size_t n = strlen(config);
+
+	snprintf(config + n, sizeof config - n, "%s%s", n ? " " : "", opt);
 }
 
 /* A level as cachegrind's desc: line says it */
@@ -188,8 +199,8 @@ simsetup(void)
 	struct rt_sim_cfg c = { .icache = hasi ? &iflag : NULL, .incl = incl, .threec = threec ? c3ref : 0,
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
-	    .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL, .fold = !unfold,
-	    .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
+	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
+	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
 	char why[200];
 	int k;
 
@@ -292,8 +303,14 @@ clashcheck(void)
 static void
 setwarm(int c, const char *arg)
 {
+	char opt[64];
+
 	if (c == O_WARMUP && rt_parse_u64(arg, &warmup))
 		u_bad("--warmup %s: a count of records", arg);
+	if (c == O_WARMUP) {
+		snprintf(opt, sizeof opt, "--warmup %llu", (unsigned long long)warmup);
+		configured(opt);
+	}
 	if (c == O_WARMFRAC && (rt_parse_double(arg, &warmfrac) || !(warmfrac > 0 && warmfrac <= 1)))
 		u_bad("--warmup-fraction %s: a fraction above 0, at most 1", arg);
 }
@@ -326,6 +343,8 @@ option(int c)
 		if (strcmp(optarg, "lru") != 0 && strcmp(optarg, "own") != 0)
 			u_bad("--3c-ref %s: lru or own", optarg);
 		c3ref = strcmp(optarg, "own") == 0 ? RT_3C_OWN : RT_3C_LRU;
+		if (c3ref == RT_3C_OWN)
+			configured("--3c-ref own");
 		threec = 1;
 		break;
 	case 'A': Aflag = 1; break;
@@ -338,7 +357,7 @@ option(int c)
 	case 'd': dflag = 1; break;
 	case 'M': Mflag = 1; break;
 	case O_DIFF: diffmode = 1; break;
-	case O_FLUSH: flush = 1; break;
+	case O_FLUSH: flush = 1; configured("--flush"); break;
 	case 'E':
 		if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
 			u_fail(k, "-E %s: %s", optarg, why);
@@ -505,6 +524,8 @@ main(int argc, char *argv[])
 		simfail(tmp);
 	if (*tmp)
 		unlink(tmp);
+	if (k == 2)	/* no table of what was not read */
+		u_discard();
 	if (k)
 		u_status = 1;
 	if (cgout != NULL)

@@ -19,6 +19,7 @@ static const char *oflag, *cgout;
 static uint64_t sizes[RT_MAXLEVEL] = { 32768, 262144, 8388608 };
 static int nsizes = 3;
 static struct rt_tally *cgt;		/* --cachegrind-out: counts by location */
+static char config[RT_CONFIGLEN];	/* options that change the counts, as a histogram names them */
 
 static FILE *fo;
 static struct rt_rdist *rd;
@@ -40,7 +41,7 @@ static const struct u_opt opts[] = {
 	{ 'M', "merge", NULL, "merge the histograms named (of samples or partitions)" },
 	{ 'N', "reservoir", "blocks", "spatial sample of at most this many blocks" },
 	U_OPT_OUTPUT,
-	{ 'P', "partition", "k/n", "the blocks of partition k of n, as a sample" },
+	{ 'P', "partition", "k/n[:bytes]", "the blocks of trfilter -P's partition k of n, as a sample" },
 	{ 'S', "seed", "seed", "seed of the hash (1)" },
 	{ 'w', "window", "n", "the mean distance over every n accesses" },
 	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
@@ -148,11 +149,14 @@ event(void *ctx, struct rt_rec *rec)
 	return 0;
 }
 
-/* -M: histograms of samples or partitions, weighted by their rates. */
+/* -M: histograms of samples or partitions, weighted by their rates: of
+ * one configuration, every partition once; any input that fails fails
+ * the merge, with nothing written. */
 static void
 merge(char **files, int n)
 {
 	struct rt_histinfo in = { .block = cfg.block, .rate = 1 };
+	struct rt_partset *ps;
 	struct rt_hist *h;
 	struct rt_reader *r;
 	struct rt_bin *v;
@@ -161,40 +165,41 @@ merge(char **files, int n)
 	size_t nb, k;
 	int i, c;
 
-	if ((h = rt_hist_new()) == NULL)
+	if ((h = rt_hist_new()) == NULL || (ps = rt_partset_new()) == NULL)
 		u_die(1, "out of memory");
 	for (i = 0; i < n; i++) {
-		if ((r = rt_lopen(files[i], err, sizeof err)) == NULL) {
-			u_error("%s", err);
-			continue;
-		}
-		c = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, &in, err, sizeof err);
-		if (c == RT_EUSAGE || c == RT_ENOMEM)	/* no merge can be had */
+		if ((r = rt_lopen(files[i], err, sizeof err)) == NULL)
 			u_die(1, "%s", err);
-		else if (c)
-			u_error("%s", err);
-		else if (in.block != cfg.block)
+		if ((c = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, &in, err, sizeof err)))
+			u_die(1, "%s", err);
+		if (in.block != cfg.block)
 			u_die(1, "%s: %llu-byte blocks, not %llu (-B)", files[i],
 			    (unsigned long long)in.block, (unsigned long long)cfg.block);
-		else
-			u_release();
+		if ((c = rt_partset_add(ps, files[i], &in.part, in.config, err, sizeof err)))
+			u_die(1, "-M: %s", err);
 		sumr += in.rate;
 		rt_rclose(r);
 	}
+	if (rt_partset_end(ps, err, sizeof err))
+		u_die(1, "-M: %s", err);
 	if (sumr > 0)
 		rt_hist_scale(h, 1 / sumr);
 	if ((v = rt_hist_sorted(h, &nb)) == NULL)
 		u_die(1, "out of memory");
+	memset(&in.part, 0, sizeof in.part);	/* the whole, of the inputs' configuration */
+	in.memory = 0;
 	in.block = cfg.block;
 	in.rate = 1;
 	for (in.accesses = 0, k = 0; k < nb; k++)
 		in.accesses += v[k].w;
+	u_release();
 	if (out == OUT_MRC)
 		rt_mrc_write(fo, v, nb, &in);
 	else
 		rt_hist_write(fo, v, nb, &in, 1);
 	free(v);
 	rt_hist_free(h);
+	rt_partset_free(ps);
 }
 
 /* A partition's trace (trfilter -P) is a sample at rate 1/n. */
@@ -266,6 +271,8 @@ measure(char **files, int n)
 	partfile(files, n, &pf);
 	if ((k = rt_foreach_batch(files, n, Iflag, kflag, rt_rdist_batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
+	if (k == 2)	/* no histogram of what was not read */
+		u_discard();
 	if (part.n && !pf.n) {	/* standard input: known only now */
 		partok(&part);
 		rt_rdist_part(rd, &part);
@@ -279,6 +286,8 @@ measure(char **files, int n)
 		u_status = 1;
 	if ((v = rt_rdist_finish(rd, &nb, &in)) == NULL)
 		u_die(1, "%s", rt_rdist_error(rd));
+	in.part = pf.n ? pf : part.n ? part : (struct rt_part){ cfg.pk, cfg.pn, cfg.pbytes };
+	snprintf(in.config, sizeof in.config, "%s", config);
 	if (out == OUT_WINDOW && win.n > 0)
 		rt_reusewin_write(fo, rt_rdist_lastseq(rd), &win);
 	if (cgt != NULL)
@@ -347,8 +356,8 @@ main(int argc, char *argv[])
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P':
-			if (rt_parse_part(optarg, &cfg.pk, &cfg.pn, NULL))
-				u_bad("-P %s: want k/n with 0 <= k < n", optarg);
+			if (rt_parse_part(optarg, &cfg.pk, &cfg.pn, &cfg.pbytes))
+				u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", optarg);
 			break;
 		case 'S':
 			if (rt_parse_u64(optarg, &cfg.seed))
@@ -367,10 +376,17 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (cfg.timed)	/* another kind of distance */
+		snprintf(config, sizeof config, "-D time");
 	u_notinput(oflag);	/* before a record is read */
 	u_notinput(cgout);
 	if (cfg.pn && (cfg.rate < 1 || cfg.size))
 		u_bad("-P samples by partition: not with -H or -N");
+	if (cfg.pn && cfg.pbytes == 0)	/* trfilter's, or -B's when larger */
+		cfg.pbytes = 64 % cfg.block == 0 ? 64 : cfg.block;
+	if (cfg.pn && cfg.pbytes % cfg.block != 0)
+		u_bad("-P: partition blocks of %llu bytes do not hold -B's %llu-byte blocks whole",
+		    (unsigned long long)cfg.pbytes, (unsigned long long)cfg.block);
 	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC))
 		u_bad("-M writes histograms (--exact) or curves (-C)");
 	if (cfg.timed && (out == OUT_MRC || out == OUT_SUMMARY))

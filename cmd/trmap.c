@@ -375,6 +375,11 @@ main(int argc, char *argv[])
 	e = rt_foreach(argv, argc, Iflag, kflag, cats ? firstcat : first, NULL, u_diag);
 	if (spool != NULL && rt_wclose(spool))
 		u_die(1, "%s: cannot write", tmp);
+	if (e == 2) {	/* no picture of what was not read */
+		if (spool != NULL)
+			unlink(tmp);
+		u_discard();
+	}
 	if (e)
 		u_status = 1;
 	if (array != NULL && !gridon)

@@ -47,6 +47,8 @@ void rt_hist_free(struct rt_hist *h);
 enum { RT_LRU, RT_FIFO, RT_RANDOM, RT_MRU, RT_PLRU, RT_SRRIP, RT_LFU, RT_OPT, RT_PES };
 enum { RT_NINE, RT_INCLUSIVE, RT_EXCLUSIVE };	/* inclusion between levels */
 #define RT_MAXLEVEL 8
+/* The words that name a configuration in a table or histogram header. */
+#define RT_CONFIGLEN 160
 struct rt_cache_cfg {
 	uint64_t size;
 	uint32_t assoc, block;
@@ -237,6 +239,7 @@ struct rt_cache_table {
 	struct rt_part part;
 	int incl, nlat;
 	double lat[RT_MAXLEVEL + 1];
+	char config[RT_CONFIGLEN];	/* and in a #config line, rt_sim_cfg's */
 };
 void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
     int threec);
@@ -245,6 +248,16 @@ int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, s
 int rt_cachetab_summary(FILE *f, const struct rt_cache_table *t);	/* for people */
 int rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary);	/* either */
 int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
+/* The streams of a trace's partitions, or of samples, about to be merged
+ * (lib/cache/tabmerge.c): each named stream's partition (n 0: none) and
+ * configuration must be the first's, no partition twice, none missing
+ * at the end; -1 with one sentence naming the streams that clash. */
+struct rt_partset;
+struct rt_partset *rt_partset_new(void);
+int rt_partset_add(struct rt_partset *s, const char *name, const struct rt_part *p,
+    const char *config, char *why, size_t whylen);
+int rt_partset_end(const struct rt_partset *s, char *why, size_t whylen);
+void rt_partset_free(struct rt_partset *s);
 /* Partitions' tables merged (cachesim -M, lib/cache/tabmerge.c): the
  * counts added, the ratios and AMAT computed again, as one run over the
  * whole trace writes them.  rt_cachetab_exact says why the table of a
@@ -257,8 +270,8 @@ int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
 const char *rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen);
 struct rt_tabmerge;
 struct rt_tabmerge *rt_tabmerge_new(void);
-int rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, char *why,
-    size_t whylen);
+int rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const char *name,
+    char *why, size_t whylen);
 int rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen);
 void rt_tabmerge_free(struct rt_tabmerge *m);
 /* The same over the tables named: open, read, add, end; "file: why". */
@@ -310,6 +323,8 @@ void rt_temp_free(struct rt_temp *t);
  * it evicted a block. */
 typedef void rt_sim_watch_fn(void *ctx, uint64_t set, int level, int kind, int evicted);
 struct rt_sim_cfg {
+	const char *config;		/* what else changes a count, for a partition's
+					 * table to say (options, as words), or NULL */
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
 	int incl, threec, ensemble;	/* RT_NINE ...; -3 (RT_3C_...); the table of -E */
 	uint64_t seed;			/* of RANDOM */
@@ -369,6 +384,8 @@ struct rt_histinfo {
 	uint64_t block;		/* bytes */
 	double accesses, rate;	/* rate: of the sample it came from */
 	uint64_t memory;	/* bytes of a fixed-size sample's tables, or 0 */
+	struct rt_part part;	/* the trace's partition measured (n 0: none) */
+	char config[RT_CONFIGLEN];	/* what else changes a count, or "" */
 };
 int rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo *in,
     int exact);
@@ -429,7 +446,8 @@ struct rt_rdist_cfg {
 	double rate;		/* SHARDS at this rate (1: every block) */
 	uint64_t size;		/* or at this many blocks (0: not) */
 	uint64_t seed;
-	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none) */
+	uint64_t pk, pn;	/* partition pk of pn, as a sample (pn 0: none), */
+	uint64_t pbytes;	/* by blocks of pbytes bytes, a multiple of block */
 };
 struct rt_rdsample { uint64_t seq, addr, block, dist; uint32_t loc, var; uint8_t op; };
 typedef void rt_rdist_fn(void *ctx, const struct rt_rdsample *s);

@@ -221,7 +221,10 @@ int rt_scan_double(const char **pp, double *v);	/* strtod's syntax, finite */
  * input), calling fn for each.  Malformed lines end a file with diag
  * called, or with skipbad are reported through diag and skipped.  fn
  * returns 0 to go on, -1 to stop everything.  Returns 0 when all input
- * was read cleanly, 1 if some input failed, -1 if fn stopped. */
+ * was read cleanly, -1 if fn stopped, 1 if some input failed before fn
+ * saw an item of it, 2 if one failed after (fn saw part of it) or none
+ * was read: then what fn made of them stands for no input whole, and a
+ * program that writes a summary at the end writes none. */
 typedef int rt_item_fn(void *ctx, struct rt_rec *rec);
 typedef void rt_diag_fn(const char *msg, int fatal);
 int rt_foreach(char **files, int nfiles, int fmt, int skipbad,

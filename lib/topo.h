@@ -30,6 +30,7 @@ void rt_pointmap_free(struct rt_pointmap *m);
  * a line after the last ("s1 ... sw t1 ... tw": two views); each view is
  * a cloud of its own, the next chained to the first. */
 #define RT_MAXVIEW 2
+struct rt_edge { uint32_t i, j; float d; };	/* an edge of a graph */
 struct rt_cloud {
 	struct rt_cloud *next;	/* the next view, or NULL */
 	size_t n;		/* points */
@@ -40,6 +41,8 @@ struct rt_cloud {
 	double *x;		/* vertex * dim numbers */
 	struct rt_pointmap pm;	/* per point (none for a matrix: point i is vertex i) */
 	char *about;		/* the "# tswindow ..." line, or NULL */
+	struct rt_edge *edge;	/* a sparse matrix's pairs, i < j, the only distances */
+	size_t nedge;
 };
 /* Read a points stream: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with
  * "file:line: reason" in err.  With skipbad a malformed line goes to diag
@@ -80,7 +83,8 @@ struct rt_lev *rt_lev_new(int w);	/* NULL: out of memory */
 void rt_lev_free(struct rt_lev *s);
 int rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s);
 /* All distances between vertices, the lower triangle: d(i, j) for i < j
- * at [j * (j - 1) / 2 + i].  NULL when out of memory. */
+ * at [j * (j - 1) / 2 + i] (of a sparse matrix, infinite but its pairs).
+ * NULL when out of memory. */
 float *rt_cloud_distances(const struct rt_cloud *c, int metric);
 #define RT_TRI(i, j) ((size_t)(j) * ((size_t)(j) - 1) / 2 + (size_t)(i))
 
@@ -119,7 +123,6 @@ struct rt_graph {
 };
 int rt_graph_build(struct rt_graph *g, const float *tri, size_t n, float thresh);
 /* The same from a list of edges i < j < n, each once; sorts e. */
-struct rt_edge { uint32_t i, j; float d; };
 int rt_graph_from_edges(struct rt_graph *g, size_t n, struct rt_edge *e, size_t m, float thresh);
 void rt_graph_free(struct rt_graph *g);
 /* The position of b in the row of a, or SIZE_MAX. */
@@ -188,8 +191,9 @@ void rt_replay_free(struct rt_replay *r);
  * a full square matrix (its lower triangle is used), "i j d" lines (the
  * pairs not given infinitely far apart) or rows of coordinates
  * (Euclidean).  c gets n and nv (and the coordinates of a cloud), *tri
- * the lower triangle.  A triangle that would not fit in memory is
- * refused (errno E2BIG). */
+ * the lower triangle, but for "i j d" lines c->edge their pairs (*tri
+ * NULL: memory follows the pairs).  A triangle that would not fit in
+ * memory is refused (errno E2BIG). */
 enum { RT_MATRIX_LOWER, RT_MATRIX_DISTANCE, RT_MATRIX_CLOUD, RT_MATRIX_UPPER,
 	RT_MATRIX_SPARSE };
 /* lower-distance, distance, point-cloud, upper-distance, sparse */

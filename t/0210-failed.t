@@ -4,7 +4,7 @@
 # file) and no -o file; a good input among bad ones is still written.
 . "$(dirname "$0")/lib.sh"
 progs="trfilter trsample cachesim reusedist tswindow trmap pli"
-plan $((2 * $(echo $progs | wc -w) + 6))
+plan $((2 * $(echo $progs | wc -w) + 12))
 
 trfilter -t RWM "$D/bsort-reversed.lk.gz" >"$tmp/t.txt"
 reusedist -H 1 "$tmp/t.txt" >"$tmp/hist.tsv"
@@ -25,3 +25,22 @@ check_same "... and ends quietly when the reader stops" \
 check_same "a program that succeeds writes all of a small output" \
     "cachesim $tmp/t.txt | wc -l" "echo 6"
 check "--help still writes to standard output, status 0" "cachesim --help | grep -q '^usage: cachesim'"
+# A summary written at the end is not written when no input was read
+# (#38: a table of zeros, exit 1, on a bad first line), nor when one was
+# read in part (its counts stand for no input)
+printf '#reftrace trace 1 seq op addr size tid pc loc func var\n1 X 0x40 4\n' >"$tmp/bad1.txt"
+for p in "cachesim -c i7" reusedist trmap; do
+	check_fail "$p on a bad first line: status 1, the line named, nothing written" 1 \
+	    "bad1.txt:2: bad op 'X'" "$p $tmp/bad1.txt >$tmp/s.out; st=\$?; test ! -s $tmp/s.out || st=9; exit \$st"
+done
+check "... nor an -o file left" "! cachesim -o $tmp/s.o $tmp/bad1.txt 2>/dev/null && test ! -e $tmp/s.o"
+{ cat "$tmp/t.txt"; echo '9 X 0x40 4'; } >"$tmp/cut.txt"
+check_fail "cachesim on a trace bad after good records: that line named, no table" 1 "cut.txt:[0-9]*: bad op" \
+    "cachesim $tmp/cut.txt >$tmp/s.out; st=\$?; test ! -s $tmp/s.out || st=9; exit \$st"
+# U2: a truncated gzip histogram is named as such, and -M writes nothing
+reusedist --exact "$tmp/t.txt" | gzip -c >"$tmp/h.gz"
+head -c $(($(wc -c <"$tmp/h.gz") / 2)) "$tmp/h.gz" >"$tmp/hcut.gz"
+check_fail "reusedist -M on a truncated gzip histogram: the truncation named, nothing written" 1 \
+    "^reusedist: .*hcut.gz: truncated gzip input\$" \
+    "reusedist -M $tmp/hcut.gz $tmp/h.gz >$tmp/s.out; st=\$?; test ! -s $tmp/s.out || st=9; exit \$st"
+

@@ -5,7 +5,7 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 48
+plan 66
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
@@ -84,14 +84,43 @@ check_fail "a level named '#...' is refused at its line" 1 \
 for k in 0 1 2 3; do cachesim -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/c$k"; done
 check_fail "-M: a partition missing" 1 "1 of 4 partitions missing: 2" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c3"
-check_fail "-M: a partition twice" 1 "c1: partition 1/4 again" \
+check_fail "-M: a partition twice: both files named" 1 "c1 and .*/c1 are both partition 1/4\$" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c1 $tmp/c2 $tmp/c3"
 cachesim -c 1K:2:64 -c 8K:4:64 "$tmp/p3.rtb" >"$tmp/o3"
-check_fail "-M: another configuration" 1 "o3: another configuration" \
+check_fail "-M: another configuration" 1 "c0 and .*/o3 are tables of other caches: their L2 rows differ" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/o3"
 cachesim --latency 1,2,3 -c 1K:2:64 -c 4K:4:64 "$tmp/p3.rtb" >"$tmp/o3"
-check_fail "-M: other latencies" 1 "o3: other latencies" \
+check_fail "-M: other latencies" 1 "c0 and .*/o3 were made with other latencies" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/o3"
+# W3 (#38): a table names what changes its counts beyond its rows
+# (--flush), and the merge refuses a table made without it; U3: -3 with a
+# table without it is one sentence
+cachesim --flush -c 1K:2:64 -c 4K:4:64 "$tmp/p3.rtb" >"$tmp/f3"
+check_fail "-M: a --flush table with tables without: refused, both named" 1 \
+    "^cachesim: -M: .*/f3 was made with '--flush', .*/c0 with no options: their counts do not add up\$" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/f3"
+for k in 0 1 2; do cachesim --flush -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/f$k"; done
+# tables of one configuration still merge: the whole's, as above
+check_same_rows "-M of 4 --flush tables = one --flush run" \
+    "cachesim -M $tmp/f0 $tmp/f1 $tmp/f2 $tmp/f3" "cachesim --flush -c 1K:2:64 -c 4K:4:64 $tmp/all.rtb"
+# --warmup counts by seq, so partitions warmed alike merge into the
+# whole's warmed run; a table warmed otherwise is refused
+for k in 0 1 2 3; do cachesim --warmup 300 -c 1K:2:64 -c 4K:4:64 "$tmp/p$k.rtb" >"$tmp/w$k"; done
+check_same_rows "-M of 4 --warmup 300 tables = one --warmup 300 run" \
+    "cachesim -M $tmp/w0 $tmp/w1 $tmp/w2 $tmp/w3" "cachesim --warmup 300 -c 1K:2:64 -c 4K:4:64 $tmp/all.rtb"
+check_fail "-M: a --warmup table with tables without: refused" 1 \
+    "w3 was made with '--warmup 300', .*/c0 with no options" "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/w3"
+check_fail "-M: a -3 table with tables without: one sentence" 1 \
+    "^cachesim: -M: .*/t3 has -3's columns of compulsory, capacity and conflict misses, .*/c0 has none\$" \
+    "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/t3 2>&1 | awk 'END {exit NR != 1} {print}' >&2; exit 1"
+# cat p1 p2 is read as one trace: it was taken for partition 1 holding
+# both, whose table merged with partition 2's into double counts
+check_fail "cat p1.rtb p2.rtb: refused, the two partitions named" 1 \
+    "a second trace at byte [0-9]* records partition 2/4:64, the first partition 1/4:64: concatenated partitions" \
+    "cat $tmp/p1.rtb $tmp/p2.rtb | cachesim -c 1K:2:64 >$tmp/cat.out; st=\$?; test ! -s $tmp/cat.out || st=9; exit \$st"
+trfilter -O text -P 4 -o "$tmp/pt%d.txt" "$tmp/all.rtb"
+check_fail "... and as text, at its line" 1 "<stdin>:[0-9]*: partition 2/4 in a trace of partition 1/4" \
+    "cat $tmp/pt1.txt $tmp/pt2.txt | cachesim -c 1K:2:64 >$tmp/cat.out; st=\$?; test ! -s $tmp/cat.out || st=9; exit \$st"
 cachesim -c 1K:2:64 -c 4K:4:64 "$tmp/all.rtb" >"$tmp/w"
 stubok trfilter check_fail "-M: a whole trace's table" 1 "w: no partition's table" "cachesim -M $tmp/w"
 trfilter -P 3 -o "$tmp/r%d.rtb" "$tmp/all.rtb"
@@ -119,6 +148,58 @@ check_same "reusedist -M of 4 partitions = the naive stack per partition, distan
 for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/all.rtb" >"$tmp/g$k"; done
 check_same "... = reusedist -P k/4 of the whole, merged" \
     "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3" "reusedist -M $tmp/g0 $tmp/g1 $tmp/g2 $tmp/g3"
+# W3: a partition's histogram names its partition and what changes its
+# counts; -M refuses a partition twice, one missing, another split,
+# another kind of distance, naming the files
+check_fail "reusedist -M: a partition twice, both named" 1 "h1 and .*/h1 are both partition 1/4\$" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h1 >$tmp/m.out; st=\$?; test ! -s $tmp/m.out || st=9; exit \$st"
+check_fail "reusedist -M: a partition missing" 1 "1 of 4 partitions missing: 3\$" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2"
+reusedist --exact "$tmp/r1.rtb" >"$tmp/h3of3"
+check_fail "reusedist -M: a partition of another split" 1 \
+    "h3of3 is of partition 1/3 of 64-byte blocks, .*/h0 of partition 0/4 of 64-byte blocks" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/h3of3"
+reusedist --exact -D time "$tmp/p3.rtb" >"$tmp/ht3"
+check_fail "reusedist -M: time distances with reuse distances" 1 \
+    "ht3 was made with '-D time', .*/h0 with no options" \
+    "reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/ht3"
+check_fail "reusedist -M: a whole trace's histogram with partitions'" 1 \
+    "hw is of no partition, .*/h0 of partition 0/4" \
+    "reusedist --exact $tmp/all.rtb >$tmp/hw && reusedist -M $tmp/h0 $tmp/h1 $tmp/h2 $tmp/hw"
+# D5: a histogram or a table cut at a line boundary is refused with what
+# its header says (counted here by awk), nothing written
+head -n 20 "$tmp/h0" >"$tmp/hcut"
+check_fail "reusedist -M: a histogram cut after 20 lines: the header's accesses and the rows' sum" 1 \
+    "hcut: truncated: header says $(awk '/^#accesses/ {print $2}' $tmp/h0) accesses, rows sum to $(awk '!/^#/ {s += $3} END {printf "%.0f", s}' $tmp/hcut) \\(no cold row\\)\$" \
+    "reusedist -M $tmp/hcut $tmp/h1 $tmp/h2 $tmp/h3 >$tmp/m.out; st=\$?; test ! -s $tmp/m.out || st=9; exit \$st"
+grep -v '^cold' "$tmp/h0" >"$tmp/hnocold"
+check_fail "... without its cold row" 1 "hnocold: truncated: header says [0-9]* accesses, rows sum to [0-9]* \\(no cold row\\)" \
+    "reusedist -M $tmp/hnocold $tmp/h1 $tmp/h2 $tmp/h3"
+head -n 4 "$tmp/c0" >"$tmp/ccut"
+check_fail "cachesim -M: a table cut before its memory row" 1 "ccut: truncated: no memory row after the levels' rows" \
+    "cachesim -M $tmp/ccut $tmp/c1 $tmp/c2 $tmp/c3 >$tmp/m.out; st=\$?; test ! -s $tmp/m.out || st=9; exit \$st"
+# W4 (#38): accesses that span blocks, -B 16 under partitions of 64 bytes,
+# partitions of uneven size: -P k/3 of the whole and the partitions' own
+# traces merge to the same histogram, the naive stack per partition's
+# blocks, distances x 3 (before: -P k/3 cut its partition by 16-byte
+# blocks and corrected its count towards a third of the whole's, cut at
+# 0: 11 accesses for 10 on a trace of 5 records)
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"; x = 7
+	for (i = 1; i <= 400; i++) { x = (x * 1103515245 + 12345) % 2147483648
+		printf "%d %s 0x%x %d\n", i, substr("RWMR", x % 4 + 1, 1), int(x / 16) % 700, 1 + int(x / 65536) % 100 } }' >"$tmp/span.txt"
+trfilter -P 3 -o "$tmp/sp%d.rtb" "$tmp/span.txt"
+for k in 0 1 2; do
+	reusedist -B 16 --exact "$tmp/sp$k.rtb" >"$tmp/so$k"
+	reusedist -B 16 --exact -P $k/3 "$tmp/span.txt" >"$tmp/sw$k"
+	awk "$HEX"' !/^#/ {a = hex($3); for (b = int(a / 16); b <= int((a + $4 - 1) / 16); b++) if (int(b / 4) % 3 == k) for (m = 0; m <= ($2 == "M"); m++) printf "%.0f\n", b}' k=$k "$tmp/span.txt" | "$U/naive" stack
+done | awk '{c[$1 == "-" ? "cold" : $1 * 3]++; n++} END {for (d in c) print d, c[d]; print "accesses", n}' | sort >"$tmp/spnaive"
+check_same "spanning accesses, -B 16: -M of the partitions' traces = the naive stack per partition" \
+    "reusedist -B 16 -M $tmp/so0 $tmp/so1 $tmp/so2 | awk '/^#accesses/ {print \"accesses\", \$2} !/^#/ {print \$1, \$3}' | sort" \
+    "cat $tmp/spnaive"
+check_same "... = -M of -P k/3 over the whole trace" \
+    "reusedist -B 16 -M $tmp/sw0 $tmp/sw1 $tmp/sw2" "reusedist -B 16 -M $tmp/so0 $tmp/so1 $tmp/so2"
+check_fail "-P 0/2 -B 128: the 64-byte partition blocks do not hold a block, said" 2 \
+    "partition blocks of 64 bytes do not hold -B's 128-byte blocks" "reusedist -B 128 -P 0/2:64 $tmp/span.txt"
 # a partition's trace filtered is still that partition (before: its
 # #partition line dropped, the filtered partitions merged into a curve of
 # a quarter of the accesses); inputs of two partitions are refused

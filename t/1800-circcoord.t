@@ -1,7 +1,7 @@
 #!/bin/sh
 # circcoord: circular coordinates against known angles and windings.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 26
 
 T="python3 $(dirname "$0")/topo.py"
 
@@ -36,6 +36,20 @@ check_fail "--scale below the class's birth: refused, with the class's interval,
 	"circcoord --scale 1 $tmp/p.per >$tmp/o; st=\$?; test -s $tmp/o && exit 9; exit \$st"
 check_fail "a class past those there are: how many there are" 1 \
 	"class 9: persist found 1 class of dimension 1" "circcoord --class 9 $tmp/p.per"
+# D5 (#38): a stream cut at a line boundary inside its last table, or
+# short of a class's cocycle rows, is refused with the counts (before:
+# other coordinates, exit 0); the numbers counted here by awk
+awk '/^#reftrace/ {in1 = /^#reftrace edges/ && !e++} in1 && !/^#/ {n++} END {print n}' "$tmp/p.per" >"$tmp/ne"
+awk -v n=$(cat "$tmp/ne") '/^#reftrace/ {in1 = /^#reftrace edges/ && !e++} in1 && !/^#/ && ++k > n - 3 {next} {print}' \
+    "$tmp/p.per" >"$tmp/p.cut"
+check_fail "edge rows missing: truncated, both counts said" 1 \
+    "p.cut: truncated: the '# persist' line says $(cat $tmp/ne) edges, the edges table has $(($(cat $tmp/ne) - 3))\$" \
+    "circcoord $tmp/p.cut >$tmp/cut.out; st=\$?; test ! -s $tmp/cut.out || st=9; exit \$st"
+awk '/^#reftrace cocycles/ {c = 1; print; next} c && !/^#/ && !done {done = 1; next} /^#/ {c = 0} {print}' \
+    "$tmp/p.per" >"$tmp/p.cut2"
+check_fail "a cocycle row missing: the class's count against the table's" 1 \
+    "p.cut2: truncated: class 1's row says $(awk '/^#reftrace classes/ {c = 1; next} c && !/^#/ {print $5; exit}' $tmp/p.per) cocycle edges" \
+    "circcoord $tmp/p.cut2"
 check_fail "a class persist wrote no cocycle for: how many it wrote, of how many, and what gives more" 1 \
 	"class 3: persist wrote cocycles for 2 classes \\(of [0-9]* bars of dimension 1\\); persist --classes 3 gives more" \
 	"persist --classes 2 $tmp/circ.pts | circcoord --class 3"

@@ -367,6 +367,13 @@ u_release(void)
 	__atomic_store_n(&hold.go, 1, __ATOMIC_SEQ_CST);
 }
 
+void
+u_discard(void)
+{
+	__atomic_store_n(&hold.go, 0, __ATOMIC_SEQ_CST);
+	exit(1);
+}
+
 static void
 holdend(int status, void *arg)
 {

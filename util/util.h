@@ -97,6 +97,10 @@ FILE *u_open(const char *path);
  * standard output is held and the files made are removed if the program
  * fails: a program that fails on its first input writes nothing. */
 void u_release(void);
+/* The program fails with no result that stands (rt_foreach said 2): exit
+ * 1, the output held dropped and the files made removed, as when no
+ * input was recognised; what went out before (a stream) stays. */
+void u_discard(void) __attribute__((noreturn));
 /* fn is told of each trace input as it is recognised, its reader open. */
 void u_on_input(void (*fn)(const struct rt_reader *r));
 /* A partition's trace rewritten (filtered, sampled) is still that

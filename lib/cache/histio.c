@@ -22,6 +22,11 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 	    (unsigned long long)in->block, in->accesses, in->rate);
 	if (in->memory)
 		fprintf(f, "#memory %llu\n", (unsigned long long)in->memory);
+	if (in->part.n)
+		fprintf(f, "#partition %llu/%llu:%llu\n", (unsigned long long)in->part.k,
+		    (unsigned long long)in->part.n, (unsigned long long)in->part.bytes);
+	if (*in->config)
+		fprintf(f, "#config %s\n", in->config);
 }
 
 /* A count as written: an estimate (a count over a rate) to three
@@ -177,9 +182,11 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 	size_t n, m;
 
 	in->block = 0;
-	in->accesses = 0;
+	in->accesses = -1;	/* none said */
 	in->rate = 1;
 	in->memory = 0;
+	memset(&in->part, 0, sizeof in->part);
+	*in->config = '\0';
 	if (rt_rexpect(r, kind)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
 		return NULL;
@@ -201,8 +208,16 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 		else if (strncmp(s, "#rate ", 6) == 0 &&
 		    (rt_parse_double(s + 6, &in->rate) || !(in->rate > 0 && in->rate <= 1)))
 			e = "bad #rate (want a rate in (0, 1])";
-		else
+		else if (strncmp(s, "#partition ", 11) == 0 && (rt_parse_part(s + 11,
+		    &in->part.k, &in->part.n, &in->part.bytes) || in->part.bytes == 0))
+			e = "bad #partition (want k/n:bytes)";
+		else if (strncmp(s, "#config ", 8) == 0 && n - 8 >= sizeof in->config)
+			e = "#config too long";
+		else {
+			if (strncmp(s, "#config ", 8) == 0)
+				memcpy(in->config, s + 8, n - 8 + 1);
 			continue;
+		}
 		snprintf(err, errlen, "%s", rt_rbad(r, "%s", e));
 		return NULL;
 	}
@@ -228,19 +243,24 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 {
 	char *s, *f[6];
 	uint64_t lo, hi;
-	double c, w;
+	double c, w, sum = 0;
+	size_t rows = 0;
+	int cold = 0;
 
 	*err = '\0';
 	for (s = readhead(r, RT_STREAM_HIST, histcols, in, err, errlen); s != NULL;
 	    s = rt_rgetline(r, NULL)) {
-		if (*s == '#' || *s == '\0')
+		if (*s == '#' || *s == '\0') {
 			continue;
+		}
 		if (fields(s, f, 5) != 5 || rt_parse_double(f[2], &c) || c < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
 			return RT_EBAD;
 		}
 		w = flags & RT_HIST_RATE ? c * in->rate : c;
-		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0)
+		sum += c;
+		rows++;
+		if (strcmp(f[0], "cold") == 0 && strcmp(f[1], "cold") == 0 && (cold = 1))
 			lo = RT_COLD;
 		else if (rt_parse_u64(f[0], &lo) || rt_parse_u64(f[1], &hi) || hi < lo) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad histogram line"));
@@ -257,7 +277,20 @@ rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histin
 	}
 	if (*err == '\0' && *rt_rerror(r))
 		snprintf(err, errlen, "%s", rt_rerror(r));
-	return *err ? RT_EBAD : 0;
+	if (*err)
+		return RT_EBAD;
+	/* a stream cut at a line boundary: its header knew; counts are
+	 * written to a thousandth, the accesses to a unit */
+	if (in->accesses >= 0 && fabs(sum - in->accesses) > 0.5 + 0.0005 * (double)rows +
+	    1e-12 * in->accesses) {
+		snprintf(err, errlen, "%s: %s: header says %.0f accesses, rows sum to %.0f%s",
+		    rt_rpath(r), sum < in->accesses ? "truncated" : "more accesses in the rows "
+		    "than in the header", in->accesses, sum, cold ? "" : " (no cold row)");
+		return RT_EBAD;
+	}
+	if (in->accesses < 0)	/* none said: the rows' */
+		in->accesses = sum;
+	return 0;
 }
 
 int
@@ -294,5 +327,7 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 	}
 	if (*err == '\0' && *rt_rerror(r))
 		snprintf(err, errlen, "%s", rt_rerror(r));
+	if (in->accesses < 0)
+		in->accesses = 0;
 	return *err ? -1 : 0;
 }

@@ -41,6 +41,7 @@ struct rt_rdist {
 	double rate;			/* the sampling rate now */
 	uint64_t naccess;		/* every block access seen */
 	int partfile;			/* the trace is a partition: all sampled */
+	uint64_t per;			/* -P's partition blocks: blocks to one */
 	double nsampled;		/* sampled accesses, in sample units */
 	double scale, unit;		/* fixed size: the rate now over the first, 1/that */
 	int bits;			/* fixed size: m */
@@ -80,6 +81,7 @@ rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, v
 	d->threshold = rt_shards_threshold(d->sh);
 	d->rate = c->pn ? 1.0 / (double)c->pn : c->rate;	/* a partition is a sample */
 	d->scale = d->unit = 1;
+	d->per = c->pbytes > c->block ? c->pbytes / c->block : 1;
 	d->bshift = (c->block & (c->block - 1)) == 0 ? __builtin_ctzll(c->block) : -1;
 	for (d->bits = MINBITS; d->bits < MAXBITS && (1ULL << d->bits) < c->size; d->bits++)
 		;
@@ -241,7 +243,7 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	int rep;
 
 	d->naccess++;
-	if (d->c.pn && b % d->c.pn != d->c.pk)
+	if (d->c.pn && b / d->per % d->c.pn != d->c.pk)
 		return 0;
 	if (d->threshold != UINT64_MAX && (h = rt_hash64(b ^ d->c.seed)) >= d->threshold)
 		return 0;	/* not sampled: nothing to queue */
@@ -344,7 +346,10 @@ rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 	}
 	if (d->scale != 1)	/* the counts in units of the last rate */
 		rt_hist_scale(d->hist, d->scale);
-	if (d->partfile)	/* the whole's other accesses are in other files */
+	/* a partition's accesses are all counted, the other partitions' in
+	 * theirs: no SHARDS_adj (its correction, cut at 0 where a partition
+	 * has more accesses than its share, made the merge's total too high) */
+	if (d->partfile || d->c.pn)
 		rt_hist_scale(d->hist, 1 / d->rate);
 	else if (rt_shards_adjust(d->hist, d->naccess, d->nsampled, d->rate)) {
 		nomem(d);

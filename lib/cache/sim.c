@@ -356,6 +356,7 @@ partof(const struct rt_sim *s, struct rt_cache_table *t, const struct rt_part *p
 	t->incl = s->c.incl;
 	t->nlat = s->nc + 1;
 	memcpy(t->lat, s->lat, sizeof t->lat);
+	snprintf(t->config, sizeof t->config, "%s", s->c.config ? s->c.config : "");
 	if (rt_cachetab_exact(t, why, sizeof why) != NULL) {
 		snprintf(msg, sizeof msg, "partition %llu/%llu: %s: the partitions will not merge",
 		    (unsigned long long)part->k, (unsigned long long)part->n, why);

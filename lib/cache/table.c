@@ -98,6 +98,8 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 		for (k = 0; k < t->nlat; k++)
 			fprintf(f, "%s%.17g", k ? "," : "", t->lat[k]);
 		fputc('\n', f);
+		if (*t->config)
+			fprintf(f, "#config %s\n", t->config);
 	}
 	for (k = 0; k < t->n; k++)
 		row(f, &t->row[k], t->threec);
@@ -224,7 +226,7 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 {
 	char magic[64], *s, *f[24], *save;
 	size_t n, m;
-	int nf, head = 1, levels = 0, dash;
+	int nf, head = 1, levels = 0, dash, amat = 0;
 
 	memset(t, 0, sizeof *t);
 	if (rt_rexpect(r, RT_STREAM_CACHE)) {
@@ -256,11 +258,21 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 			}
 			continue;
 		}
+		if (strncmp(s, "#config ", 8) == 0) {
+			if (n - 8 >= sizeof t->config) {
+				snprintf(err, errlen, "%s", rt_rbad(r, "a #config line over %d bytes",
+				    RT_CONFIGLEN - 1));
+				return -1;
+			}
+			memcpy(t->config, s + 8, n - 8 + 1);
+			continue;
+		}
 		if (strncmp(s, "#amat ", 6) == 0) {
 			if (rt_parse_double(s + 6, &t->amat)) {
 				snprintf(err, errlen, "%s", rt_rbad(r, "bad average access time"));
 				return -1;
 			}
+			amat = 1;
 			continue;
 		}
 		if (*s == '#' || *s == '\0')
@@ -297,6 +309,14 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 	}
 	if (*rt_rerror(r)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
+		return -1;
+	}
+	/* the memory row, then #amat, end every table: a table cut at a
+	 * line boundary lacks them */
+	if (t->n == 0 || t->row[t->n - 1].hascfg || !amat) {
+		snprintf(err, errlen, "%s: truncated: %s", rt_rpath(r), t->n == 0 ? "no rows" :
+		    t->row[t->n - 1].hascfg ? "no memory row after the levels' rows" :
+		    "no #amat line after the rows");
 		return -1;
 	}
 	for (nf = 0; t->threec == 2 && nf < t->n; nf++)

@@ -7,11 +7,108 @@
 
 #include "cache.h"
 
-struct rt_tabmerge {
-	struct rt_cache_table sum;	/* sum.n 0 before the first */
-	unsigned char *seen;		/* by partition */
+struct rt_partset {
+	struct rt_part p;		/* the first's */
+	char config[RT_CONFIGLEN];
+	const char *first;		/* its name; NULL before it */
+	const char **seen;		/* by partition: the stream that had it */
 	uint64_t nseen;
 };
+
+struct rt_tabmerge {
+	struct rt_cache_table sum;	/* sum.n 0 before the first */
+	struct rt_partset *set;
+	const char *first;
+};
+
+struct rt_partset *
+rt_partset_new(void)
+{
+	return calloc(1, sizeof(struct rt_partset));
+}
+
+void
+rt_partset_free(struct rt_partset *s)
+{
+	if (s == NULL)
+		return;
+	free(s->seen);
+	free(s);
+}
+
+/* "of partition k/n of b-byte blocks", or "of no partition" */
+static const char *
+partname(const struct rt_part *p, char *buf, size_t len)
+{
+	if (p->n == 0)
+		snprintf(buf, len, "of no partition");
+	else
+		snprintf(buf, len, "of partition %llu/%llu of %llu-byte blocks",
+		    (unsigned long long)p->k, (unsigned long long)p->n,
+		    (unsigned long long)p->bytes);
+	return buf;
+}
+
+int
+rt_partset_add(struct rt_partset *s, const char *name, const struct rt_part *p,
+    const char *config, char *why, size_t whylen)
+{
+	char a[96], b[96];
+
+	if (s->first == NULL) {
+		if (p->n && (s->seen = calloc(p->n, sizeof *s->seen)) == NULL) {
+			snprintf(why, whylen, "out of memory");
+			return RT_ENOMEM;
+		}
+		s->p = *p;
+		snprintf(s->config, sizeof s->config, "%s", config);
+		s->first = name;
+	} else if (p->n != s->p.n || p->bytes != s->p.bytes) {
+		snprintf(why, whylen, "%s is %s, %s %s: not partitions of one split",
+		    name, partname(p, a, sizeof a), s->first, partname(&s->p, b, sizeof b));
+		return RT_EBAD;
+	} else if (strcmp(config, s->config) != 0) {
+		snprintf(why, whylen, "%s was made with %s%s%s, %s with %s%s%s: their counts "
+		    "do not add up", name, *config ? "'" : "", *config ? config : "no options",
+		    *config ? "'" : "", s->first, *s->config ? "'" : "",
+		    *s->config ? s->config : "no options", *s->config ? "'" : "");
+		return RT_EBAD;
+	}
+	if (p->n == 0)
+		return 0;
+	if (s->seen[p->k] != NULL) {
+		snprintf(why, whylen, "%s and %s are both partition %llu/%llu", s->seen[p->k],
+		    name, (unsigned long long)p->k, (unsigned long long)p->n);
+		return RT_EBAD;
+	}
+	s->seen[p->k] = name;
+	s->nseen++;
+	return 0;
+}
+
+int
+rt_partset_end(const struct rt_partset *s, char *why, size_t whylen)
+{
+	size_t n;
+	uint64_t k;
+	int i;
+
+	if (s->first == NULL) {
+		snprintf(why, whylen, "nothing to merge");
+		return RT_EUSAGE;
+	}
+	if (s->nseen == s->p.n)
+		return 0;
+	n = (size_t)snprintf(why, whylen, "%llu of %llu partitions missing:",
+	    (unsigned long long)(s->p.n - s->nseen), (unsigned long long)s->p.n);
+	for (k = 0, i = 0; k < s->p.n && i < 8 && n < whylen; k++)
+		if (s->seen[k] == NULL)
+			n += (size_t)snprintf(why + n, whylen - n, "%s %llu", i++ ? "," : "",
+			    (unsigned long long)k);
+	if (s->p.n - s->nseen > 8 && n < whylen)
+		snprintf(why + n, whylen - n, ", ...");
+	return RT_EBAD;
+}
 
 /* A level's blocks of b bytes lie in partitions of bytes when b divides
  * bytes; its set s (of S, block x) is in partition (x / (bytes/b)) mod n,
@@ -51,7 +148,13 @@ rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen)
 struct rt_tabmerge *
 rt_tabmerge_new(void)
 {
-	return calloc(1, sizeof(struct rt_tabmerge));
+	struct rt_tabmerge *m = calloc(1, sizeof *m);
+
+	if (m != NULL && (m->set = rt_partset_new()) == NULL) {
+		free(m);
+		return NULL;
+	}
+	return m;
 }
 
 void
@@ -59,7 +162,7 @@ rt_tabmerge_free(struct rt_tabmerge *m)
 {
 	if (m == NULL)
 		return;
-	free(m->seen);
+	rt_partset_free(m->set);
 	free(m);
 }
 
@@ -72,26 +175,35 @@ samecfg(const struct rt_cache_row *a, const struct rt_cache_row *b)
 	    a->cfg.wt == b->cfg.wt && a->cfg.nwa == b->cfg.nwa));
 }
 
-/* Why t is not of the configuration and partitioning of the first, or NULL. */
-static const char *
-other(const struct rt_cache_table *s, const struct rt_cache_table *t)
+/* 1 with why (one sentence naming both) when t, named name, is not of
+ * the configuration of s, named first; else 0. */
+static int
+other(const struct rt_cache_table *s, const char *first, const struct rt_cache_table *t,
+    const char *name, char *why, size_t whylen)
 {
+	static const char *const incl[] = { "nine", "inclusive", "exclusive" };
+	const struct rt_cache_table *h = t->threec ? t : s;
 	int k;
 
-	if (t->part.n != s->part.n || t->part.bytes != s->part.bytes)
-		return "another partitioning";
-	if (t->n != s->n)
-		return "another number of levels";
-	for (k = 0; k < t->n; k++)
-		if (!samecfg(&t->row[k], &s->row[k]))
-			return "another configuration";
-	if (t->threec != s->threec)
-		return t->threec ? "-3, where the first is not" : "no -3, where the first has it";
-	if (t->incl != s->incl)
-		return "another inclusion";
-	if (t->nlat != s->nlat || memcmp(t->lat, s->lat, t->nlat * sizeof t->lat[0]) != 0)
-		return "other latencies";
-	return NULL;
+	for (k = 0; k < t->n && k < s->n && samecfg(&t->row[k], &s->row[k]); k++)
+		;
+	if (k < t->n && k < s->n)
+		snprintf(why, whylen, "%s and %s are tables of other caches: their %s rows differ",
+		    first, name, s->row[k].name);
+	else if (t->n != s->n)
+		snprintf(why, whylen, "%s has %d levels and memory, %s %d", first, s->n - 1, name,
+		    t->n - 1);
+	else if (t->threec != s->threec)
+		snprintf(why, whylen, "%s has -3's columns of compulsory, capacity and conflict "
+		    "misses, %s has none", h == t ? name : first, h == t ? first : name);
+	else if (t->incl != s->incl)
+		snprintf(why, whylen, "%s is of a hierarchy of inclusion %s, %s of %s", first,
+		    incl[s->incl], name, incl[t->incl]);
+	else if (t->nlat != s->nlat || memcmp(t->lat, s->lat, t->nlat * sizeof t->lat[0]) != 0)
+		snprintf(why, whylen, "%s and %s were made with other latencies", first, name);
+	else
+		return 0;
+	return 1;
 }
 
 static void
@@ -114,46 +226,36 @@ add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 }
 
 int
-rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, char *why,
-    size_t whylen)
+rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const char *name,
+    char *why, size_t whylen)
 {
-	const char *o;
+	char e[200];
 	int k, ns;
 
 	if (t->part.n == 0) {
-		snprintf(why, whylen, "no partition's table (its trace's header records "
-		    "none: split it with trfilter -P)");
+		snprintf(why, whylen, "%s: no partition's table (its trace's header records "
+		    "none: split it with trfilter -P)", name);
 		return -1;
 	}
 	for (k = ns = 0; k < t->n; k++)
 		ns += t->row[k].hascfg && strcmp(t->row[k].name, "L1I") != 0;
 	if (t->nlat != ns + 1) {
-		snprintf(why, whylen, "%d latencies for %d levels and memory", t->nlat, ns);
+		snprintf(why, whylen, "%s: %d latencies for %d levels and memory", name, t->nlat, ns);
 		return -1;
 	}
 	if (m->sum.n == 0) {
-		if (rt_cachetab_exact(t, why, whylen) != NULL)
-			return -1;
-		if ((m->seen = calloc(t->part.n, 1)) == NULL) {
-			snprintf(why, whylen, "out of memory");
+		if (rt_cachetab_exact(t, e, sizeof e) != NULL) {
+			snprintf(why, whylen, "%s: %s", name, e);
 			return -1;
 		}
 		m->sum = *t;
+		m->first = name;
 		for (k = 0; k < t->n; k++)
 			memset(&m->sum.row[k].s, 0, sizeof m->sum.row[k].s);
-	} else if ((o = other(&m->sum, t)) != NULL) {
-		snprintf(why, whylen, "%s than the first table's (%llu partitions of "
-		    "%llu bytes)", o, (unsigned long long)m->sum.part.n,
-		    (unsigned long long)m->sum.part.bytes);
+	} else if (other(&m->sum, m->first, t, name, why, whylen))
 		return -1;
-	}
-	if (m->seen[t->part.k]) {
-		snprintf(why, whylen, "partition %llu/%llu again", (unsigned long long)t->part.k,
-		    (unsigned long long)t->part.n);
+	if (rt_partset_add(m->set, name, &t->part, t->config, why, whylen))
 		return -1;
-	}
-	m->seen[t->part.k] = 1;
-	m->nseen++;
 	for (k = 0; k < t->n; k++)
 		add(&m->sum.row[k].s, &t->row[k].s);
 	return 0;
@@ -163,28 +265,17 @@ int
 rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen)
 {
 	const struct rt_cache_stats *s[RT_MAXLEVEL];
-	size_t n;
-	uint64_t k;
 	int i, ns;
 
 	if (m->sum.n == 0) {
 		snprintf(why, whylen, "no table to merge");
 		return -1;
 	}
-	if (m->nseen < m->sum.part.n) {
-		n = (size_t)snprintf(why, whylen, "%llu of %llu partitions missing:",
-		    (unsigned long long)(m->sum.part.n - m->nseen),
-		    (unsigned long long)m->sum.part.n);
-		for (k = 0, i = 0; k < m->sum.part.n && i < 8 && n < whylen; k++)
-			if (!m->seen[k])
-				n += (size_t)snprintf(why + n, whylen - n, "%s %llu", i++ ? "," : "",
-				    (unsigned long long)k);
-		if (m->sum.part.n - m->nseen > 8 && n < whylen)
-			snprintf(why + n, whylen - n, ", ...");
+	if (rt_partset_end(m->set, why, whylen))
 		return -1;
-	}
 	*t = m->sum;
 	memset(&t->part, 0, sizeof t->part);	/* the whole */
+	*t->config = '\0';
 	if (t->threec && m->sum.part.n > 1)	/* each partition's fully associative twin saw its blocks alone */
 		t->threec = 2;
 	for (i = ns = 0; i < t->n; i++)
@@ -195,13 +286,12 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 }
 
 /* The tables in files, of a trace's partitions, merged into t; -1 with
- * err ("file: why", or why alone when partitions are missing). */
+ * err (naming the files). */
 int
 rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err, size_t errlen)
 {
 	struct rt_tabmerge *m;
 	struct rt_reader *r;
-	char why[300];
 	int i, rc = -1;
 
 	if ((m = rt_tabmerge_new()) == NULL) {
@@ -216,10 +306,8 @@ rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err, size
 		if (rc)
 			goto out;
 		rc = -1;
-		if (rt_tabmerge_add(m, t, why, sizeof why)) {
-			snprintf(err, errlen, "%s: %s", files[i], why);
+		if (rt_tabmerge_add(m, t, files[i], err, errlen))
 			goto out;
-		}
 	}
 	if (rt_tabmerge_end(m, t, err, errlen) == 0)
 		rc = 0;

@@ -134,13 +134,9 @@ fromflat(int kind, const struct layout *l, float *v, size_t m, size_t *np, char 
 }
 
 /* Ripser's sparse format: "i j d" a line, the pairs not given absent. */
-struct pair {
-	uint32_t i, j;
-	float d;
-};
-
+#define VERTEXBYTES 64
 static int
-sparse(struct rt_reader *r, double *row, size_t nrow, struct pair **v, size_t *nv,
+sparse(struct rt_reader *r, double *row, size_t nrow, struct rt_edge **v, size_t *nv,
     size_t *cap, size_t *n)
 {
 	if (nrow == 0)
@@ -162,6 +158,14 @@ sparse(struct rt_reader *r, double *row, size_t nrow, struct pair **v, size_t *n
 	return 0;
 }
 
+static int
+byij(const void *a, const void *b)
+{
+	const struct rt_edge *x = a, *y = b;
+
+	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
+}
+
 /* A distance matrix or a plain point cloud, as Ripser reads them. */
 int
 rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
@@ -171,7 +175,7 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 	double *row = NULL, *pts = NULL;
 	size_t nrow = 0, cap = 0, n = 0, i, capp = 0, len, nflat = 0, capflat = 0;
 	float *tri = NULL, *fv = NULL;
-	struct pair *pv = NULL;
+	struct rt_edge *pv = NULL;
 	struct layout lay = { 0 };
 	char why[160] = "";
 	size_t line = 0;
@@ -257,17 +261,24 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 			goto nomem;
 		fv = NULL;
 	}
-	if (kind == RT_MATRIX_SPARSE && n > 0) {
-		if ((tri = triangle(n, INFINITY, why, sizeof why)) == NULL)
-			goto nomem;
-		for (i = 0; i < nflat; i++) {
-			if (!isinf(tri[RT_TRI(pv[i].i, pv[i].j)])) {
+	/* a sparse matrix stays its pairs: memory follows them, not n^2
+	 * (Ripser keeps its neighbours likewise) */
+	/* each vertex costs its row of the graph, its union-find entries, its
+	 * pointmap row: some 64 bytes, however few its pairs */
+	if (kind == RT_MATRIX_SPARSE && (double)n * VERTEXBYTES > rt_memory()) {
+		snprintf(err, errlen, "%s: %zu points: their vertices need %.1f GiB (the "
+		    "largest vertex number sizes them), more than the memory here", rt_rpath(r),
+		    n, (double)n * VERTEXBYTES / 0x1p30);
+		goto fail;
+	}
+	if (kind == RT_MATRIX_SPARSE && nflat > 1) {
+		qsort(pv, nflat, sizeof *pv, byij);
+		for (i = 1; i < nflat; i++)
+			if (pv[i].i == pv[i - 1].i && pv[i].j == pv[i - 1].j) {
 				snprintf(err, errlen, "%s: the pair %" PRIu32 " %" PRIu32 " twice",
 				    rt_rpath(r), pv[i].i, pv[i].j);
 				goto fail;
 			}
-			tri[RT_TRI(pv[i].i, pv[i].j)] = pv[i].d;
-		}
 	}
 	if (kind == RT_MATRIX_DISTANCE && n != c->n) {
 		snprintf(err, errlen, "%s: %zu rows of %zu entries: not a square matrix",
@@ -287,7 +298,11 @@ rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
 		if ((tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
 			goto nomem;
 	}
-	if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
+	if (kind == RT_MATRIX_SPARSE) {
+		c->edge = pv;
+		c->nedge = nflat;
+		pv = NULL;
+	} else if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
 		goto nomem;
 	free(pv);
 	*trip = tri;

@@ -216,6 +216,13 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 
 	if ((tri = malloc((n * (n - 1) / 2 + 1) * sizeof *tri)) == NULL)
 		return NULL;
+	if (c->edge != NULL) {	/* a sparse matrix made dense (persist -O lower-distance) */
+		for (i = 0; i < n * (n - 1) / 2; i++)
+			tri[i] = INFINITY;
+		for (i = 0; i < c->nedge; i++)
+			tri[RT_TRI(c->edge[i].i, c->edge[i].j)] = c->edge[i].d;
+		return tri;
+	}
 	if (!c->numeric && metric == RT_LEVENSHTEIN && (lev = rt_lev_new(w)) == NULL) {
 		free(tri);
 		return NULL;

@@ -193,11 +193,14 @@ int
 rt_pers_write(FILE *f, const struct rt_pers *p)
 {
 	char magic[64];
-	size_t i, j, k;
+	size_t i, j, k, ne;
 
+	for (i = ne = 0; p->ncls && i < p->g.n; i++)	/* the edges table's rows, said ahead */
+		for (k = p->g.off[i]; k < p->g.off[i + 1]; k++)
+			ne += p->g.nb[k] > i && p->g.d[k] <= p->upto;
 	fprintf(f, "%s\n", rt_stream_magic(RT_STREAM_PERSISTENCE, magic, sizeof magic));
-	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g",
-	    p->npoints, p->nvert, p->metric, p->modulus, p->dim, p->threshold);
+	fprintf(f, META "points=%zu vertices=%zu metric=%s modulus=%u dim=%d threshold=%.9g "
+	    "edges=%zu", p->npoints, p->nvert, p->metric, p->modulus, p->dim, p->threshold, ne);
 	if (*p->view)
 		fprintf(f, " view=%s", p->view);
 	if (p->distinct > p->nvert)	/* the vertices are landmarks */
@@ -270,6 +273,9 @@ struct rd {
 	struct rt_edge *e;
 	size_t ne, cape, capbar, capcls, *capz;
 	int seen[NTABLES];
+	uint64_t edges;		/* the edges the '# persist' line says, or UINT64_MAX */
+	size_t *nz;		/* the cocycle entries each class row says */
+	size_t capnz;
 };
 
 static int
@@ -315,9 +321,11 @@ meta(struct rd *d, char *s)
 			p->cover = x;
 		else if (strcmp(f, "view") == 0)
 			snprintf(p->view, sizeof p->view, "%s", v);
+		else if (strcmp(f, "edges") == 0 && count(v, UINT64_MAX - 1, &u) == 0)
+			d->edges = u;
 		else if (!strcmp(f, "points") || !strcmp(f, "vertices") || !strcmp(f, "metric") ||
 		    !strcmp(f, "modulus") || !strcmp(f, "dim") || !strcmp(f, "threshold") ||
-		    !strcmp(f, "distinct") || !strcmp(f, "cover")) {
+		    !strcmp(f, "distinct") || !strcmp(f, "cover") || !strcmp(f, "edges")) {
 			rt_rbad(d->r, "bad %s in the '# persist' line", f);
 			return -1;
 		}	/* and keys of later versions are left alone */
@@ -395,8 +403,10 @@ row(struct rd *d, int t, char *s)
 		    rt_parse_u64(f[7], &u[3]) || rt_parse_u64(f[8], &sq))))
 			return rt_rbad(d->r, "bad class row (ranks rising, 0 <= birth <= death, "
 			    "a finite scale)"), RT_EBAD;
-		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls))
+		if (rt_grow(&p->cls, &d->capcls, p->ncls + 1, sizeof *p->cls) ||
+		    rt_grow(&d->nz, &d->capnz, p->ncls + 1, sizeof *d->nz))
 			return RT_ENOMEM;
+		d->nz[p->ncls] = u[1];
 		c = &p->cls[p->ncls++];
 		memset(c, 0, sizeof *c);
 		c->rank = u[0];
@@ -460,7 +470,7 @@ sametable(const char *line, const char *table)
 int
 rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 {
-	struct rd d = { .r = r, .p = p };
+	struct rd d = { .r = r, .p = p, .edges = UINT64_MAX };
 	size_t i, n, said = 0;
 	char *s;
 	int t = -1, k, e = 0;
@@ -529,7 +539,17 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 		if (p->cls[i].nz == 0) {
 			snprintf(err, errlen, "%s: class %zu has no cocycle", rt_rpath(r), i + 1);
 			goto fail;
+		} else if (p->cls[i].nz != d.nz[i]) {
+			snprintf(err, errlen, "%s: truncated: class %zu's row says %zu cocycle "
+			    "edges, the cocycles table has %zu", rt_rpath(r), p->cls[i].rank,
+			    d.nz[i], p->cls[i].nz);
+			goto fail;
 		}
+	if (d.edges != UINT64_MAX && d.edges != d.ne) {	/* a stream cut in its last table */
+		snprintf(err, errlen, "%s: truncated: the '# persist' line says %" PRIu64
+		    " edges, the edges table has %zu", rt_rpath(r), d.edges, d.ne);
+		goto fail;
+	}
 	if (rt_graph_from_edges(&p->g, p->nvert, d.e, d.ne, INFINITY))
 		goto nomem;
 	for (i = 1; i < d.ne; i++)	/* sorted now: a repeat is a neighbour */
@@ -541,6 +561,7 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 	p->g.thresh = (float)p->threshold;
 	free(d.e);
 	free(d.capz);
+	free(d.nz);
 	return 0;
 nomem:
 	snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
@@ -550,6 +571,7 @@ bad:
 fail:
 	free(d.e);
 	free(d.capz);
+	free(d.nz);
 	rt_pers_free(p);
 	return -1;
 }

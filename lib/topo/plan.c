@@ -55,6 +55,30 @@ dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	return isnan(out->thresh) ? -1 : 0;
 }
 
+/* A sparse matrix: its pairs are the graph, every one (Ripser's default
+ * for sparse input) or those within a given threshold; never a triangle. */
+static int
+pairs(struct rt_rips *x, const struct rt_cloud *c, const struct rt_plan *pl,
+    struct rt_planned *out)
+{
+	struct rt_edge *e;
+
+	out->thresh = pl->thresh >= 0 ? (float)pl->thresh : INFINITY;
+	out->known = 1;
+	snprintf(out->why, sizeof out->why, "%s", pl->thresh >= 0 ? "given (--threshold)" :
+	    "every pair given (a sparse matrix): every class has died by it");
+	memset(x, 0, sizeof *x);
+	if ((e = malloc((c->nedge + 1) * sizeof *e)) == NULL)
+		return -1;
+	memcpy(e, c->edge, c->nedge * sizeof *e);
+	if (rt_graph_from_edges(&x->g, c->nv, e, c->nedge, out->thresh)) {
+		free(e);
+		return -1;
+	}
+	free(e);
+	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
+}
+
 /* A given threshold over many points: its pairs from the join, or
  * landmarks when they are too many. */
 static int
@@ -116,6 +140,8 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 
 	memset(out, 0, sizeof *out);
 	out->distinct = c->nv;
+	if (c->edge != NULL)
+		return pairs(x, c, pl, out);
 	if (c->nv <= pl->exact || pl->exact == 0)
 		return dense(x, c, tri, pl, out);
 	if (pl->thresh >= 0)

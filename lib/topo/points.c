@@ -383,5 +383,6 @@ rt_cloud_free(struct rt_cloud *c)
 	free(c->sym);
 	free(c->x);
 	free(c->about);
+	free(c->edge);
 	memset(c, 0, sizeof *c);
 }

@@ -5,11 +5,13 @@
 
 #include "reftrace.h"
 
+/* 0, -1 when fn stopped, 1 when the input failed before an item of it
+ * went to fn, 2 after (fn saw part of it) */
 static int
 drive(struct rt_reader *r, int skipbad, rt_batch_fn *fn, void *ctx, rt_diag_fn *diag)
 {
 	struct rt_rec *v;
-	int k;
+	int k, some = 0;
 
 	while ((k = rt_readv(r, &v)) != 0) {
 		if (k == RT_EBAD && skipbad) {
@@ -18,8 +20,9 @@ drive(struct rt_reader *r, int skipbad, rt_batch_fn *fn, void *ctx, rt_diag_fn *
 		}
 		if (k < 0) {
 			diag(rt_rerror(r), 1);
-			return 1;
+			return 1 + some;
 		}
+		some = 1;
 		if (fn(ctx, v, k))
 			return -1;
 	}
@@ -53,24 +56,28 @@ rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
 /* part: what the headers so far record; n UINT64_MAX before the first */
 static int
 one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, void *ctx,
-    rt_diag_fn *diag, struct rt_part *part)
+    rt_diag_fn *diag, struct rt_part *part, int *some)
 {
 	struct rt_part p;
 	char err[1024];
 	struct rt_reader *r;
 	int status;
 
+	*some = 0;
 	if ((r = rt_ropen(path, fmt, err, sizeof err)) == NULL) {
 		diag(err, 1);
 		return 1;
 	}
 	rt_rpart(r, &p);
+	*some = 1;
 	if (part->n == UINT64_MAX)
 		*part = p;
 	else if (p.n != part->n || p.k != part->k || p.bytes != part->bytes)
 		memset(part, 0, sizeof *part);	/* not one partition */
 	status = drive(r, skipbad, fn, ctx, diag);
 	rt_rclose(r);
+	if (status == 1)	/* nothing of it read */
+		*some = 0;
 	return status;
 }
 
@@ -96,18 +103,19 @@ int
 rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad, rt_batch_fn *fn,
     void *ctx, rt_diag_fn *diag, struct rt_part *part)
 {
-	int i, k, status = 0;
+	int i, k, some, read = 0, status = 0;
 
 	memset(part, 0, sizeof *part);
 	part->n = UINT64_MAX;
-	if (nfiles == 0)
-		status = one("-", fmt, skipbad, fn, ctx, diag, part);
+	if (nfiles == 0 && (status = one("-", fmt, skipbad, fn, ctx, diag, part, &some)) >= 0)
+		read = some;
 	for (i = 0; i < nfiles && status >= 0; i++) {
-		k = one(files[i], fmt, skipbad, fn, ctx, diag, part);
-		if (k)
+		k = one(files[i], fmt, skipbad, fn, ctx, diag, part, &some);
+		read |= some;
+		if (k < 0 || (k && status != 2))
 			status = k;
 	}
 	if (part->n == UINT64_MAX)
 		memset(part, 0, sizeof *part);
-	return status;
+	return status == 1 && !read ? 2 : status;	/* no input read: nothing stands */
 }

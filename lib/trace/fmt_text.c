@@ -84,6 +84,27 @@ event_kw(const char *w)
 	return -1;
 }
 
+/* A partition line past the header: a trace of a partition concatenated
+ * to this one, which is read as one stream (cat p0 p1) and would be
+ * taken for the first's partition: refused unless it is the same. */
+static int
+samepart(struct rt_reader *r, const char *s)
+{
+	struct rt_part p = { 0, 0, 64 };
+
+	if (rt_parse_part(s, &p.k, &p.n, &p.bytes))
+		return rt_in_bad(r, "bad partition (want #partition k/n:bytes)");
+	if (p.k == r->part.k && p.n == r->part.n && p.bytes == r->part.bytes)
+		return 0;
+	if (r->part.n == 0)
+		return rt_in_bad(r, "partition %llu/%llu of a trace whose header records none: "
+		    "a partition's trace concatenated to another (give them as files)",
+		    (unsigned long long)p.k, (unsigned long long)p.n);
+	return rt_in_bad(r, "partition %llu/%llu in a trace of partition %llu/%llu: traces of "
+	    "two partitions concatenated (give them as files)", (unsigned long long)p.k,
+	    (unsigned long long)p.n, (unsigned long long)r->part.k, (unsigned long long)r->part.n);
+}
+
 /* #mark seq name, #region seq name addr size elem, #object seq path bias
  * [identity], #flush seq addr size, #inval seq addr size; 0 for any other
  * comment; an event's word with other fields is a malformed line. */
@@ -120,6 +141,8 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		rec->addr = a;
 		rec->size = b;
 		return 1;
+	} else if (n == 2 && strcmp(f[0], "partition") == 0 && r->line > 2) {
+		return samepart(r, f[1]);
 	} else if (n > 0 && (k = event_kw(f[0])) >= 0)	/* not a comment: lost, else */
 		return rt_in_bad(r, "%s line of %d fields: want #%s", f[0], n > 7 ? 7 : n,
 		    want[k]);

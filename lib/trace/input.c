@@ -38,6 +38,8 @@ rt_rbad(struct rt_reader *r, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (r->eof == 2)	/* a line cut by the stream's failure: that is the cause */
+		return r->err;
 	va_start(ap, fmt);
 	vmsg(r, r->line, fmt, ap);
 	va_end(ap);
