@@ -40,14 +40,16 @@ check_same "an output that is another file is written: trfilter -o" \
 # the program is signalled mid-run.
 O=$tmp/o
 mkdir "$O"
-stall() { { cat "$tmp/in"; sleep 5; }; }
+# (12 s: longer than run waits for the file, 10 s, which a loaded machine
+# running the sanitized build needed more than 3 s for)
+stall() { { cat "$tmp/in"; sleep 12; }; }
 # A job started in the background of a script ignores SIGINT: CMD is
 # given the default disposition back, as a job in the foreground has it.
 printf '%s\n' '#!/usr/bin/env python3' 'import os, signal, sys' \
     'signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' >"$tmp/fg"
 chmod +x "$tmp/fg"
 # run SIG CMD...: CMD (its input the stalled pipe) signalled once a file
-# is made in $O (or after 3 s); what is in $O then and after, one name a
+# is made in $O (or after 10 s); what is in $O then and after, one name a
 # line (a temporary as TMP), and its status
 run() {
 	sig=$1
@@ -55,7 +57,7 @@ run() {
 	was=$(ls -A "$O" | wc -l)
 	stall | "$tmp/fg" "$@" & pid=$!
 	i=0
-	while [ $i -lt 30 ] && [ "$(ls -A "$O" | wc -l)" -le "$was" ]; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 100 ] && [ "$(ls -A "$O" | wc -l)" -le "$was" ]; do sleep 0.1; i=$((i + 1)); done
 	sleep 0.2
 	ls -A "$O" | sed 's/^\..*\.[A-Za-z0-9]\{6\}$/TMP/'
 	kill -"$sig" $pid
