@@ -43,10 +43,12 @@ mkdir "$O"
 # (12 s: longer than run waits for the file, 10 s, which a loaded machine
 # running the sanitized build needed more than 3 s for)
 stall() { { cat "$tmp/in"; sleep 12; }; }
-# A job started in the background of a script ignores SIGINT: CMD is
-# given the default disposition back, as a job in the foreground has it.
+# A job started in the background of a script ignores SIGINT, and under
+# nohup SIGHUP (the programs keep an ignored signal ignored): CMD is given
+# the default dispositions back, as a job in the foreground has them.
 printf '%s\n' '#!/usr/bin/env python3' 'import os, signal, sys' \
-    'signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' >"$tmp/fg"
+    'for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM): signal.signal(s, signal.SIG_DFL)' \
+    'os.execvp(sys.argv[1], sys.argv[1:])' >"$tmp/fg"
 chmod +x "$tmp/fg"
 # run SIG CMD...: CMD (its input the stalled pipe) signalled once a file
 # is made in $O (or after 10 s); what is in $O then and after, one name a
