@@ -126,6 +126,7 @@ struct rt_loc {
 };
 uint32_t rt_loc_intern(uint32_t file, uint32_t line, uint32_t func);
 const struct rt_loc *rt_loc_get(uint32_t id);	/* id 0: all unknown */
+uint32_t rt_loc_count(void);	/* ids given so far, 0 included */
 
 /* Stream kinds.  A text stream's first line is "#reftrace KIND 1" and
  * then its columns; a reader given another kind says what it got, what
@@ -170,11 +171,15 @@ struct rt_reader *rt_ropen(const char *path, int fmt, char *errbuf, size_t errle
 /* Any text stream, not a trace: read with rt_rgetline (below). */
 struct rt_reader *rt_lopen(const char *path, char *errbuf, size_t errlen);
 int rt_read(struct rt_reader *r, struct rt_rec *rec);
+/* The same without a copy: *pp points at the item, valid (and free to
+ * change) until the next call. */
+int rt_readp(struct rt_reader *r, struct rt_rec **pp);
 /* Items by the array: *v points at the n items decoded and not yet
  * handed out (n >= 1, valid and free to change until the next call), or
  * 0 and the errors as rt_read.  Hot loops take a batch at a time. */
 int rt_readv(struct rt_reader *r, struct rt_rec **v);
 const char *rt_rerror(const struct rt_reader *r);
+int rt_rformat(const struct rt_reader *r);	/* the format read, detected for auto */
 void rt_rclose(struct rt_reader *r);
 /* Streams other than traces (points, persistence, coordinates, series),
  * opened with rt_lopen: the next line without its newline, NULL at

@@ -195,3 +195,8 @@ rt_loc_get(uint32_t id)
 	return id && id < locs.n ? &locs.v[id] : &none;
 }
 
+uint32_t
+rt_loc_count(void)
+{
+	return locs.n ? locs.n : 1;
+}

@@ -303,7 +303,7 @@ refill(struct rt_reader *r)
 	return k;
 }
 
-static int
+int
 rt_readp(struct rt_reader *r, struct rt_rec **pp)
 {
 	int k;
@@ -343,6 +343,12 @@ rt_rpart(const struct rt_reader *r, struct rt_part *p)
 {
 	*p = r->part;
 	return p->n != 0;
+}
+
+int
+rt_rformat(const struct rt_reader *r)
+{
+	return r->fmt;
 }
 
 void
