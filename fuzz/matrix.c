@@ -11,9 +11,10 @@
 /* A cloud of n points has n(n-1)/2 distances, as in Ripser: past this
  * many lines the input is not read as one (the work is not a finding). */
 #define MAXCLOUD 2048
-/* A sparse matrix is held as a triangle of its largest vertex: past this
- * one the memory asked is not a finding either (persist refuses what
- * exceeds the machine's memory, more than the fuzzer's limit). */
+/* A sparse matrix holds a vertex table as long as its largest vertex:
+ * past this one the memory asked is not a finding either (persist
+ * refuses what exceeds the machine's memory, more than the fuzzer's
+ * limit). */
 #define MAXVERTEX 4096
 
 /* The largest number in the input, read as the reader reads numbers
@@ -63,8 +64,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rt_matrix_read(r, kind, &c, &tri, err, sizeof err) == 0) {
 			fuzz_assert(!fuzz_nul(data, size), "a NUL byte read without an error");
 			fuzz_assert(c.nv == c.n && c.n >= 1, "%zu points, %zu vertices", c.n, c.nv);
-			for (i = 0; i < c.n * (c.n - 1) / 2; i++)	/* inf: sparse's absent */
-				fuzz_assert(tri[i] >= 0, "distance %g", (double)tri[i]);
+			/* sparse: the pairs given, no triangle (memory follows
+			 * the pairs); the others: the whole lower triangle */
+			if (kind == RT_MATRIX_SPARSE) {
+				fuzz_assert(tri == NULL, "a triangle for a sparse matrix");
+				for (i = 0; i < c.nedge; i++)
+					fuzz_assert(c.edge[i].i < c.edge[i].j && c.edge[i].j < c.n &&
+					    c.edge[i].d >= 0, "edge %u %u %g of %zu vertices",
+					    c.edge[i].i, c.edge[i].j, (double)c.edge[i].d, c.n);
+			} else
+				for (i = 0; i < c.n * (c.n - 1) / 2; i++)
+					fuzz_assert(tri[i] >= 0, "distance %g", (double)tri[i]);
 			free(tri);
 			rt_cloud_free(&c);
 		} else

@@ -270,8 +270,10 @@ int rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad,
  * under the umask, or the existing file's) in the directory of path (of
  * the file it names, if a symbolic link) and gives its descriptor in
  * *fd; rt_ofile_end, once fd is closed, renames it to path (keep) or
- * removes it.  A path that is not a regular file (a device, a FIFO) is
- * opened in place.  rt_ofile_spool makes a temporary file from a
+ * removes it.  A path that is not a regular file (a device, a FIFO) or
+ * names one by descriptor (/dev/stdout, /proc/self/fd/N) is opened in
+ * place: rt_ofile_inplace says so, and the file is not the run's to
+ * remove.  rt_ofile_spool makes a temporary file from a
  * mkstemp template (its name written into tmpl), removed by
  * rt_ofile_end.  rt_ofile_cleanup removes every file made and not yet
  * ended: it is async-signal-safe, for a program's exit and signal
@@ -281,6 +283,7 @@ struct rt_ofile *rt_ofile_open(const char *path, int *fd);
 struct rt_ofile *rt_ofile_spool(char *tmpl);
 int rt_ofile_end(struct rt_ofile *o, int keep);
 void rt_ofile_cleanup(void);
+int rt_ofile_inplace(const char *path);
 
 /* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe).
  * A file is written as rt_ofile_open makes it and is renamed to path by

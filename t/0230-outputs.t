@@ -5,7 +5,7 @@
 # directly and through a symbolic link.  Then outputs written safely:
 # renamed into place when complete, nothing left by a signal or a failure.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 
 trfilter -n 0-2999 "$D/fir2dim.lk.gz" >"$tmp/in"
 tswindow -w 8 "$tmp/in" >"$tmp/pts"
@@ -97,6 +97,9 @@ check_same "a failed run's binary standard output has no trailer: read as trunca
 check_same "a device is written in place (-o /dev/null), a link to a file not made yet makes it" \
     "trfilter -o /dev/null $tmp/in && ls -l /dev/null | cut -c1 && ln -s made.txt $O/link && trfilter -o $O/link $tmp/in && cat $O/made.txt" \
     "echo c; cat $tmp/in"
+check_same "a file named by its descriptor is written in place: -o /dev/stdout, and a removed file's /proc/self/fd/N (no temporary, no file made under its link's text)" \
+    "mkdir $O/D && trfilter -o /dev/stdout $tmp/in >$O/D/out && (exec 3>$O/D/gone && rm $O/D/gone && trfilter -o /proc/self/fd/3 $tmp/in && cat /proc/self/fd/3) && cat $O/D/out && ls -A $O/D" \
+    "cat $tmp/in $tmp/in; echo out"
 # U6: 1024 partitions under 256 descriptors: the 250-odd opened removed
 mkdir "$O/P"
 check_fail "trfilter -P 1024 under ulimit -n 256: said, exit 1, no partial file left" 1 \

@@ -529,6 +529,23 @@ static struct made {
 } *made;
 static size_t nmade, cmade;
 
+/* Standard output under another name (/dev/stdout, /dev/fd/1, a file
+ * that is also the shell's redirection): written as standard output, so
+ * that it passes the hold like the rest (opened anew, /dev/stdout would
+ * name the hold's pipe from beside it). */
+static int
+isstdout(const char *path)
+{
+	struct stat p, o;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return 1;
+	if (stat(path, &p) != 0)
+		return 0;
+	return (fstat(STDOUT_FILENO, &o) == 0 && p.st_dev == o.st_dev && p.st_ino == o.st_ino) ||
+	    (hold.on && fstat(hold.real, &o) == 0 && p.st_dev == o.st_dev && p.st_ino == o.st_ino);
+}
+
 FILE *
 u_outfile(const char *path)
 {
@@ -536,6 +553,8 @@ u_outfile(const char *path)
 	FILE *f;
 	int fd;
 
+	if (isstdout(path))
+		return stdout;
 	u_notinput(path);
 	if ((o = rt_ofile_open(path, &fd)) == NULL)
 		u_die(1, "%s:", path);
@@ -571,15 +590,13 @@ unmade(FILE *f)
 static void
 holdfile(const char *path)
 {
-	if (path != NULL && strcmp(path, "-") != 0 && hold.nfiles < 8)
+	if (path != NULL && strcmp(path, "-") != 0 && !rt_ofile_inplace(path) && hold.nfiles < 8)
 		hold.files[hold.nfiles++] = (char *)path;
 }
 
 FILE *
 u_open(const char *path)
 {
-	if (path == NULL || strcmp(path, "-") == 0)
-		return stdout;
 	return u_outfile(path);
 }
 
@@ -600,6 +617,8 @@ u_wopen(const char *path, int fmt, int gz)
 	    isatty(STDOUT_FILENO))
 		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe",
 		    gz ? "compressed" : "binary");
+	if (isstdout(path))
+		path = NULL;
 	u_notinput(path);
 	if ((w = rt_wopen(path, fmt, gz)) == NULL)
 		u_die(1, "%s:", u_name(path));

@@ -79,6 +79,18 @@ target(const char *path)
 	return t;
 }
 
+/* A device, a FIFO, or a file named by descriptor (/dev/stdout,
+ * /proc/self/fd/N: it may have no name of its own to rename onto, and
+ * whoever holds the descriptor expects the bytes in it). */
+int
+rt_ofile_inplace(const char *path)
+{
+	struct stat st;
+
+	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
 /* ".NAME.XXXXXX" in the directory of path. */
 static char *
 tmpname(const char *path)
@@ -117,9 +129,9 @@ rt_ofile_open(const char *path, int *fdp)
 
 	if ((o = calloc(1, sizeof *o)) == NULL || (o->path = target(path)) == NULL)
 		return fail(o, -1);
-	exists = stat(o->path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {	/* a device, a FIFO: in place */
-		if ((*fdp = open(o->path, O_WRONLY | O_TRUNC)) < 0)
+	exists = stat(path, &st) == 0;
+	if (rt_ofile_inplace(path)) {	/* never made: a /dev name gone stays gone */
+		if ((*fdp = open(path, O_WRONLY | O_TRUNC)) < 0)
 			return fail(o, -1);
 		push(o);
 		return o;
