@@ -132,91 +132,81 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 		    x->ph.reduced);
 }
 
-int
-main(int argc, char *argv[])
+static void
+option(int ch)
 {
-	struct rt_cloud c, *cv;
-	struct rt_rips x[RT_MAXVIEW];
-	struct rt_pers p[RT_MAXVIEW] = { { 0 } };
+	switch (ch) {
+	case O_STATS: Aflag = 1; break;
+	case O_CLASSES:
+		if (rt_parse_u64(optarg, &cflag))
+			u_bad("--classes %s: bad count", optarg);
+		break;
+	case O_COVER:
+		if (rt_parse_double(optarg, &rflag) || rflag < 0)
+			u_bad("--cover %s: bad distance", optarg);
+		break;
+	case O_EDGES:
+		if (rt_parse_size(optarg, &Eflag) || Eflag < 1000)
+			u_bad("--edges %s: 1000 or more", optarg);
+		break;
+	case O_LANDMARKS:
+		if (rt_parse_size(optarg, &lflag) || (lflag > 0 && lflag < 10) ||
+		    lflag > 100000)
+			u_bad("--landmarks %s: 0 (all), or 10 to 100000", optarg);
+		landasked = 1;
+		break;
+	case O_THREADS:
+		if (rt_parse_u64(optarg, &jflag) || jflag < 1 || jflag > 8)
+			u_bad("--threads %s: 1 to 8", optarg);
+		break;
+	case O_DIM:
+		if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
+			u_bad("--dim %s: dimension 0, 1 or 2", optarg);
+		dflag = optarg[0] - '0';
+		break;
+	case O_THRESHOLD:
+		if (rt_parse_double(optarg, &eflag) || eflag < 0)
+			u_bad("--threshold %s: bad threshold", optarg);
+		break;
+	case 'I':
+		if (strcmp(optarg, "points") == 0)
+			Iflag = IN_POINTS;
+		else if ((Iflag = rt_matrix_parse(optarg)) < 0)
+			u_bad("-I %s: want points, lower-distance, distance or "
+			    "point-cloud", optarg);
+		break;
+	case 'k': kflag = 1; break;
+	case 'O':
+		Lflag = u_word("-O", optarg, (const char *const[]){ "persistence",
+		    "lower-distance", "lower", NULL }) != 0;
+		break;
+	case O_METRIC:
+		if ((mflag = rt_metric_parse(optarg)) < 0)
+			u_bad("--metric %s: want levenshtein, hamming or euclidean", optarg);
+		break;
+	case O_NOCOLLAPSE: nflag = 1; break;
+	case 'o': oflag = optarg; break;
+	case O_MODULUS:
+		if (rt_parse_u64(optarg, &pflag) || !rt_prime(pflag) || pflag > 65521)
+			u_bad("--modulus %s: want a prime below 65536", optarg);
+		break;
+	case 'q':
+		if (rt_parse_double(optarg, &qflag) || qflag < 0)
+			u_bad("-q %s: bad persistence", optarg);
+		break;
+	default: u_usage(&prog);
+	}
+}
+
+/* The input: points into c (*tri NULL: their distances are computed
+ * later), or a matrix (its triangle in *tri, but for sparse pairs). */
+static void
+readin(const char *in, struct rt_cloud *c, float **tri)
+{
 	struct rt_reader *r;
 	char ebuf[1024];
-	const char *in;
-	float *tri;
-	int ch, k, nview;
-	FILE *fo;
+	int k;
 
-	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
-		switch (ch) {
-		case O_STATS: Aflag = 1; break;
-		case O_CLASSES:
-			if (rt_parse_u64(optarg, &cflag))
-				u_bad("--classes %s: bad count", optarg);
-			break;
-		case O_COVER:
-			if (rt_parse_double(optarg, &rflag) || rflag < 0)
-				u_bad("--cover %s: bad distance", optarg);
-			break;
-		case O_EDGES:
-			if (rt_parse_size(optarg, &Eflag) || Eflag < 1000)
-				u_bad("--edges %s: 1000 or more", optarg);
-			break;
-		case O_LANDMARKS:
-			if (rt_parse_size(optarg, &lflag) || (lflag > 0 && lflag < 10) ||
-			    lflag > 100000)
-				u_bad("--landmarks %s: 0 (all), or 10 to 100000", optarg);
-			landasked = 1;
-			break;
-		case O_THREADS:
-			if (rt_parse_u64(optarg, &jflag) || jflag < 1 || jflag > 8)
-				u_bad("--threads %s: 1 to 8", optarg);
-			break;
-		case O_DIM:
-			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
-				u_bad("--dim %s: dimension 0, 1 or 2", optarg);
-			dflag = optarg[0] - '0';
-			break;
-		case O_THRESHOLD:
-			if (rt_parse_double(optarg, &eflag) || eflag < 0)
-				u_bad("--threshold %s: bad threshold", optarg);
-			break;
-		case 'I':
-			if (strcmp(optarg, "points") == 0)
-				Iflag = IN_POINTS;
-			else if ((Iflag = rt_matrix_parse(optarg)) < 0)
-				u_bad("-I %s: want points, lower-distance, distance or "
-				    "point-cloud", optarg);
-			break;
-		case 'k': kflag = 1; break;
-		case 'O':
-			if (strcmp(optarg, "lower-distance") == 0 || strcmp(optarg, "lower") == 0)
-				Lflag = 1;
-			else if (strcmp(optarg, "persistence") == 0)
-				Lflag = 0;
-			else
-				u_bad("-O %s: want persistence or lower-distance", optarg);
-			break;
-		case O_METRIC:
-			if ((mflag = rt_metric_parse(optarg)) < 0)
-				u_bad("--metric %s: want levenshtein, hamming or euclidean", optarg);
-			break;
-		case O_NOCOLLAPSE: nflag = 1; break;
-		case 'o': oflag = optarg; break;
-		case O_MODULUS:
-			if (rt_parse_u64(optarg, &pflag) || !rt_prime(pflag) || pflag > 65521)
-				u_bad("--modulus %s: want a prime below 65536", optarg);
-			break;
-		case 'q':
-			if (rt_parse_double(optarg, &qflag) || qflag < 0)
-				u_bad("-q %s: bad persistence", optarg);
-			break;
-		default: u_usage(&prog);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		u_usage(&prog);
-	in = argc ? argv[0] : "-";
 	if ((r = rt_lopen(in, ebuf, sizeof ebuf)) == NULL)
 		u_die(1, "%s", ebuf);
 	if (Iflag == IN_AUTO) {
@@ -230,21 +220,40 @@ main(int argc, char *argv[])
 		}
 	}
 	if (Iflag == IN_POINTS) {
-		if (rt_cloud_read(&c, r, kflag, u_diag, ebuf, sizeof ebuf))
+		if (rt_cloud_read(c, r, kflag, u_diag, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
 		if (mflag < 0)
-			mflag = c.numeric ? RT_EUCLIDEAN : RT_LEVENSHTEIN;
-		if (mflag == RT_LEVENSHTEIN && c.numeric)
+			mflag = c->numeric ? RT_EUCLIDEAN : RT_LEVENSHTEIN;
+		if (mflag == RT_LEVENSHTEIN && c->numeric)
 			u_bad("--metric levenshtein: the points are numbers");
-		if (mflag == RT_EUCLIDEAN && !c.numeric)
+		if (mflag == RT_EUCLIDEAN && !c->numeric)
 			u_bad("--metric euclidean: the points are symbols");
-		tri = NULL;
+		*tri = NULL;
 	} else {
-		if (rt_matrix_read(r, Iflag, &c, &tri, ebuf, sizeof ebuf))
+		if (rt_matrix_read(r, Iflag, c, tri, ebuf, sizeof ebuf))
 			u_die(1, "%s", ebuf);
 		mflag = Iflag == RT_MATRIX_CLOUD ? RT_EUCLIDEAN : -1;
 	}
 	rt_rclose(r);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct rt_cloud c, *cv;
+	struct rt_rips x[RT_MAXVIEW];
+	struct rt_pers p[RT_MAXVIEW] = { { 0 } };
+	float *tri;
+	int ch, k, nview;
+	FILE *fo;
+
+	while ((ch = u_getopt(argc, argv, &prog)) != -1)
+		option(ch);
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		u_usage(&prog);
+	readin(argc ? argv[0] : "-", &c, &tri);
 	if (Lflag) {
 		if (tri == NULL && (tri = rt_cloud_distances(&c, mflag)) == NULL)
 			u_die(1, "out of memory");

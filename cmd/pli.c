@@ -318,12 +318,8 @@ options(int argc, char *argv[])
 			series = 1;
 			break;
 		case 'g':
-			if (strcmp(optarg, "pc") == 0 || strcmp(optarg, "auto") == 0)
-				byflag = optarg[0] == 'p' ? 1 : 2;
-			else if (strcmp(optarg, "none") == 0)
-				byflag = 0;
-			else
-				u_bad("-g %s: want pc, none or auto", optarg);
+			byflag = u_word("-g", optarg, (const char *const[]){ "none", "pc", "auto",
+			    NULL });
 			break;
 		case 'I':
 			if (strcmp(optarg, "series") == 0)

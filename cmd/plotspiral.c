@@ -228,96 +228,77 @@ readinput(const char *path)
 	return pers_kind;
 }
 
-int
-main(int argc, char *argv[])
+static void
+option(int ch)
 {
-	char name[4096];
-	size_t i, len = 0, i0 = 0, i1 = 0;
-	double *time = NULL;
-	int ch, k;
 	uint64_t v;
 
-	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
-		switch (ch) {
-		case O_AMBLE:
-			if (rt_parse_double(optarg, &amble) || amble < 0 || amble > 0.5)
-				u_bad("--amble %s: want turns in [0, 0.5]", optarg);
-			break;
-		case O_ANIMATE: animate = 1; break;
-		case O_COLOUR: colouropt(optarg); break;
-		case O_DIAGRAM: diagram = 1; break;
-		case O_FRAMES:
-			if (rt_parse_u64(optarg, &v) || v < 1 || v > 10000)
-				u_bad("--frames %s: want 1 to 10000", optarg);
-			frames = (int)v;
-			break;
-		case O_SIZE:
-			if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 ||
-			    width < 50 || height < 50 || width > 20000 || height > 20000)
-				u_bad("--size %s: want WxH, 50 to 20000 pixels", optarg);
-			break;
-		case O_THETA:
-			if (rt_parse_u64(optarg, &v) || v < 1 || v > 1000)
-				u_bad("--theta %s: want a theta column, 1 to 1000", optarg);
-			kclass = (int)v;
-			break;
-		case O_NOLEGEND: nolegend = 1; break;
-		case O_MODE:
-			if (strcmp(optarg, "spiral") == 0)
-				circle = 0;
-			else if (strcmp(optarg, "circle") == 0)
-				circle = 1;
-			else
-				u_bad("--mode %s: want spiral or circle", optarg);
-			break;
-		case O_MARGIN:
-			if (rt_parse_double(optarg, &margin) || margin < 0 || margin > 5000)
-				u_bad("--margin %s: bad margin", optarg);
-			break;
-		case 'O':
-			if (strcmp(optarg, "svg") == 0)
-				Oflag = 0;
-			else if (strcmp(optarg, "png") == 0)
-				Oflag = 1;
-			else if (strcmp(optarg, "html") == 0)
-				Oflag = 2;
-			else
-				u_bad("-O %s: want svg, png or html", optarg);
-			break;
-		case 'o': oflag = optarg; break;
-		case O_RADIUS:
-			if (strcmp(optarg, "seq") == 0)
-				seqradius = 1;
-			else if (strcmp(optarg, "index") == 0)
-				seqradius = 0;
-			else
-				u_bad("--radius %s: want index or seq", optarg);
-			break;
-		case O_AT:
-			if (rt_parse_double(optarg, &at) || at < 0 || at > 1)
-				u_bad("--at %s: want a fraction in [0, 1]", optarg);
-			break;
-		case O_TITLE: title = optarg; break;
-		case O_RANGE:
-			if (rt_parse_range(optarg, &rlo, &rhi))
-				u_bad("--range %s: want lo-hi or lo+len (seqs)", optarg);
-			ranged = 1;
-			break;
-		case O_MORPH:
-			if (sscanf(optarg, "%d,%d", &mj, &mk) != 2 || mj < 1 || mk < 1 ||
-			    mj > 1000 || mk > 1000)
-				u_bad("--morph %s: want j,k (theta columns)", optarg);
-			break;
-		default: u_usage(&prog);
-		}
+	switch (ch) {
+	case O_AMBLE:
+		if (rt_parse_double(optarg, &amble) || amble < 0 || amble > 0.5)
+			u_bad("--amble %s: want turns in [0, 0.5]", optarg);
+		break;
+	case O_ANIMATE: animate = 1; break;
+	case O_AT:
+		if (rt_parse_double(optarg, &at) || at < 0 || at > 1)
+			u_bad("--at %s: want a fraction in [0, 1]", optarg);
+		break;
+	case O_COLOUR: colouropt(optarg); break;
+	case O_DIAGRAM: diagram = 1; break;
+	case O_FRAMES:
+		if (rt_parse_u64(optarg, &v) || v < 1 || v > 10000)
+			u_bad("--frames %s: want 1 to 10000", optarg);
+		frames = (int)v;
+		break;
+	case O_MARGIN:
+		if (rt_parse_double(optarg, &margin) || margin < 0 || margin > 5000)
+			u_bad("--margin %s: bad margin", optarg);
+		break;
+	case O_MODE:
+		circle = u_word("--mode", optarg, (const char *const[]){ "spiral", "circle", NULL });
+		break;
+	case O_MORPH:
+		if (sscanf(optarg, "%d,%d", &mj, &mk) != 2 || mj < 1 || mk < 1 ||
+		    mj > 1000 || mk > 1000)
+			u_bad("--morph %s: want j,k (theta columns)", optarg);
+		break;
+	case O_NOLEGEND: nolegend = 1; break;
+	case 'O':
+		Oflag = u_word("-O", optarg, (const char *const[]){ "svg", "png", "html", NULL });
+		break;
+	case 'o': oflag = optarg; break;
+	case O_RADIUS:
+		seqradius = u_word("--radius", optarg, (const char *const[]){ "index", "seq", NULL });
+		break;
+	case O_RANGE:
+		if (rt_parse_range(optarg, &rlo, &rhi))
+			u_bad("--range %s: want lo-hi or lo+len (seqs)", optarg);
+		ranged = 1;
+		break;
+	case O_SIZE:
+		if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 ||
+		    width < 50 || height < 50 || width > 20000 || height > 20000)
+			u_bad("--size %s: want WxH, 50 to 20000 pixels", optarg);
+		break;
+	case O_THETA:
+		if (rt_parse_u64(optarg, &v) || v < 1 || v > 1000)
+			u_bad("--theta %s: want a theta column, 1 to 1000", optarg);
+		kclass = (int)v;
+		break;
+	case O_TITLE: title = optarg; break;
+	default: u_usage(&prog);
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		u_usage(&prog);
+}
+
+/* What the options ask together; -O from -o's name when not given. */
+static void
+checkopts(void)
+{
+	size_t len = oflag ? strlen(oflag) : 0;
+
 	if (Oflag < 0)
-		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
-		    oflag && len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
+		Oflag = len > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
+		    len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
 	if ((at >= 0 || frames || animate) && mk == 0)
 		u_bad("--at, --frames and --animate morph: name the columns with --morph j,k");
 	if (animate && Oflag == 1)
@@ -328,6 +309,62 @@ main(int argc, char *argv[])
 		u_bad("--frames: -o names the frames (name-0000.svg ...)");
 	if (2 * margin >= width || 2 * margin >= height)
 		u_bad("--margin %g: no room left in %gx%g", margin, width, height);
+}
+
+/* The page, the animation, the frames (name-0000.svg ...) or the picture;
+ * the HTML page gets every point, i0 to i1 shown. */
+static void
+output(size_t i0, size_t i1)
+{
+	char name[4096];
+	size_t len;
+	FILE *f;
+	int k;
+
+	if (Oflag == 2) {
+		f = u_open(oflag);
+		if ((k = rt_spiral_html(f, &pg, &sp, &co, &col, i0, i1, at >= 0 ? at : 0)) == RT_EIO)
+			u_wfail(oflag);
+		if (k < 0)
+			u_die(1, "out of memory");
+		if (u_close(f, oflag))
+			exit(1);
+	} else if (animate) {
+		f = u_open(oflag);
+		if (rt_spiral_anim(f, &pg, &sp, col.lay, col.nlay, frames ? frames : 24, PATHSTYLE))
+			u_die(1, "out of memory");
+		if (u_close(f, oflag))
+			exit(1);
+	} else if (frames) {
+		len = strlen(oflag);
+		if (len > 4 && (strcmp(oflag + len - 4, ".svg") == 0 || strcmp(oflag + len - 4, ".png") == 0))
+			len -= 4;
+		for (k = 0; k < frames; k++) {
+			snprintf(name, sizeof name, "%.*s-%04d.%s", (int)len, oflag, k,
+			    Oflag == 1 ? "png" : "svg");
+			build(frames > 1 ? (double)k / (frames - 1) : 0);
+			draw(name);
+		}
+	} else {
+		build(at >= 0 ? at : 0);
+		draw(oflag);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	size_t i, i0 = 0, i1 = 0;
+	double *time = NULL;
+	int ch;
+
+	while ((ch = u_getopt(argc, argv, &prog)) != -1)
+		option(ch);
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		u_usage(&prog);
+	checkopts();
 	if (readinput(argc ? argv[0] : "-"))
 		return u_status;
 	if (mj == 0)
@@ -351,36 +388,7 @@ main(int argc, char *argv[])
 	    .x = margin, .y = margin, .w = width - 2 * margin, .h = height - 2 * margin,
 	    .circle = circle, .amble = amble };
 	place();
-	if (Oflag == 2) {
-		FILE *f = u_open(oflag);
-
-		if ((k = rt_spiral_html(f, &pg, &sp, &co, &col, i0, i1, at >= 0 ? at : 0)) == RT_EIO)
-			u_wfail(oflag);
-		if (k < 0)
-			u_die(1, "out of memory");
-		if (u_close(f, oflag))
-			exit(1);
-	} else if (animate) {
-		FILE *f = u_open(oflag);
-
-		if (rt_spiral_anim(f, &pg, &sp, col.lay, col.nlay, frames ? frames : 24, PATHSTYLE))
-			u_die(1, "out of memory");
-		if (u_close(f, oflag))
-			exit(1);
-	} else if (frames) {
-		len = strlen(oflag);
-		if (len > 4 && (strcmp(oflag + len - 4, ".svg") == 0 || strcmp(oflag + len - 4, ".png") == 0))
-			len -= 4;
-		for (k = 0; k < frames; k++) {
-			snprintf(name, sizeof name, "%.*s-%04d.%s", (int)len, oflag, k,
-			    Oflag == 1 ? "png" : "svg");
-			build(frames > 1 ? (double)k / (frames - 1) : 0);
-			draw(name);
-		}
-	} else {
-		build(at >= 0 ? at : 0);
-		draw(oflag);
-	}
+	output(i0, i1);
 	rt_spcolour_free(&col);
 	co.pm = whole;
 	co.theta = wholetheta;

@@ -325,10 +325,7 @@ main(int argc, char *argv[])
 			break;
 		case 'C': out = OUT_MRC; break;
 		case 'D':
-			if (strcmp(optarg, "time") == 0)
-				cfg.timed = 1;
-			else if (strcmp(optarg, "reuse") != 0)
-				u_bad("-D %s: want reuse or time", optarg);
+			cfg.timed = u_word("-D", optarg, (const char *const[]){ "reuse", "time", NULL });
 			break;
 		case 'd': out = OUT_RECORDS; break;
 		case 'g':

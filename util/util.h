@@ -48,6 +48,9 @@ struct u_prog {
  * also sets argv0 and the closed-pipe policy. */
 int u_getopt(int argc, char *argv[], const struct u_prog *p);
 void u_usage(const struct u_prog *p) __attribute__((noreturn));
+/* The index of arg among words (NULL-terminated); else "opt arg: want
+ * a, b or c" and exit 2. */
+int u_word(const char *opt, const char *arg, const char *const *words);
 
 /* "prog: message" on standard error; a format that ends with ':' gets
  * ": strerror(errno)".  u_die exits with status; u_warn sets nothing;
