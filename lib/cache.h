@@ -101,8 +101,6 @@ int rt_hier_3c(struct rt_hier *h, int how);
 void rt_hier_future(struct rt_hier *h, int k, const uint64_t *next, size_t n);
 typedef void rt_arrive_fn(void *ctx, uint64_t block);
 void rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx);
-/* Block numbers in place -> positions of each block's next use. */
-int rt_future(uint64_t *v, size_t n);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);
@@ -245,7 +243,6 @@ void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const dou
     int threec);
 int rt_cachetab_write(FILE *f, const struct rt_cache_table *t);
 int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen);
-int rt_cachetab_summary(FILE *f, const struct rt_cache_table *t);	/* for people */
 int rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary);	/* either */
 int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
 /* The streams of a trace's partitions, or of samples, about to be merged

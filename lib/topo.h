@@ -326,13 +326,12 @@ int rt_class_walk(struct rt_pclass *c, unsigned p, const uint32_t *path,
 int rt_pers_rank(struct rt_pers *p, size_t nview, size_t nclasses);
 int rt_pers_write(FILE *f, const struct rt_pers *p);
 /* Every view's stream, into p[0 .. *nview - 1] (RT_MAXVIEW at most): 0,
- * or -1 with the reason in err and nothing to free. */
+ * or RT_EBAD, RT_ENOMEM with the reason in err and nothing to free;
+ * every vertex, rank and coefficient is checked against what the stream
+ * declared. */
 struct rt_reader;
 int rt_pers_readall(struct rt_pers *p, size_t *nview, struct rt_reader *r, char *err,
     size_t errlen);
-/* 0, or -1 with "path:line: reason" in err; every vertex, rank and
- * coefficient is checked against what the stream declared. */
-int rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen);
 void rt_pers_free(struct rt_pers *p);
 
 /* Circular coordinates of a class: its cocycle z (i < j, in Z/p) lifted

@@ -10,6 +10,8 @@
 
 #include "ens.h"
 
+static int rt_future(uint64_t *v, size_t n);
+
 struct pass {
 	struct rt_hier *pre;		/* the levels above, and the one foreseen */
 	uint64_t *arr;			/* the blocks arriving there, in order */
@@ -171,7 +173,7 @@ rt_ens_foresee(struct rt_ens *e, char **files, int nfiles, int fmt, int skipbad,
 
 /* Turn a sequence of block numbers into, at each position, the position
  * of the same block's next appearance (UINT64_MAX: none), scanning back. */
-int
+static int
 rt_future(uint64_t *v, size_t n)
 {
 	size_t cap = 1024, i, j;

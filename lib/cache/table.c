@@ -107,7 +107,8 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	return ferror(f) ? -1 : 0;
 }
 
-int
+/* The table for people: a line a level, aligned. */
+static int
 rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
 {
 	const struct rt_cache_row *r;

@@ -327,13 +327,13 @@ meta(struct rd *d, char *s)
 		    !strcmp(f, "modulus") || !strcmp(f, "dim") || !strcmp(f, "threshold") ||
 		    !strcmp(f, "distinct") || !strcmp(f, "cover") || !strcmp(f, "edges")) {
 			rt_rbad(d->r, "bad %s in the '# persist' line", f);
-			return -1;
+			return RT_EBAD;
 		}	/* and keys of later versions are left alone */
 	}
 	if (p->modulus == 0 || p->nvert == 0 || p->npoints == 0 || p->nvert > p->npoints) {
 		rt_rbad(d->r, "the '# persist' line needs points, vertices (at most the "
 		    "points) and a prime modulus");
-		return -1;
+		return RT_EBAD;
 	}
 	return 0;
 }
@@ -467,95 +467,109 @@ sametable(const char *line, const char *table)
 	return strncmp(line, table, n) == 0 && (line[n] == ' ' || line[n] == '\0');
 }
 
-int
-rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
+/* The counts the stream declared against the rows it holds: 0, or
+ * RT_EBAD with the reason in err. */
+static int
+declared(const struct rd *d, size_t said, char *err, size_t errlen)
+{
+	const struct rt_pers *p = d->p;
+	const char *path = rt_rpath(d->r);
+	size_t i;
+	int k;
+
+	for (k = 0; k < NTABLES; k++)
+		if (!d->seen[k])
+			return snprintf(err, errlen, "%s: no %.*s table", path,
+			    (int)strcspn(tables[k] + 10, " "), tables[k] + 10), RT_EBAD;
+	if (p->npoints == 0)
+		return snprintf(err, errlen, "%s: no points in the pointmap table", path), RT_EBAD;
+	if (p->npoints != said)	/* before nvert sizes anything */
+		return snprintf(err, errlen, "%s: the '# persist' line says %zu points, the "
+		    "pointmap table has %zu", path, said, p->npoints), RT_EBAD;
+	for (i = 0; i < p->ncls; i++)
+		if (p->cls[i].nz == 0)
+			return snprintf(err, errlen, "%s: class %zu has no cocycle", path, i + 1),
+			    RT_EBAD;
+		else if (p->cls[i].nz != d->nz[i])
+			return snprintf(err, errlen, "%s: truncated: class %zu's row says %zu "
+			    "cocycle edges, the cocycles table has %zu", path, p->cls[i].rank,
+			    d->nz[i], p->cls[i].nz), RT_EBAD;
+	if (d->edges != UINT64_MAX && d->edges != d->ne)	/* cut in its last table */
+		return snprintf(err, errlen, "%s: truncated: the '# persist' line says %" PRIu64
+		    " edges, the edges table has %zu", path, d->edges, d->ne), RT_EBAD;
+	return 0;
+}
+
+/* A "#reftrace TABLE" line: the table that starts (NTABLES: one this
+ * version does not know, skipped), or RT_EBAD, RT_ENOMEM. */
+static int
+table(struct rd *d, const char *s, int t)
+{
+	struct rt_pers *p = d->p;
+	int k;
+
+	for (k = 0; k < NTABLES && !sametable(s, tables[k]); k++)
+		;
+	if (k < NTABLES && (p->modulus == 0 || k <= t || d->seen[k]))
+		return rt_rbad(d->r, "%s", p->modulus == 0 ? "a table before the '# persist' "
+		    "line" : "tables out of order"), RT_EBAD;
+	if (k == T_COCYCLES) {	/* a cocycle's capacity per class */
+		free(d->capz);
+		if ((d->capz = calloc(p->ncls + 1, sizeof *d->capz)) == NULL)
+			return RT_ENOMEM;
+	}
+	if (k < NTABLES)
+		d->seen[k] = 1;
+	return k;
+}
+
+/* One view's stream: 0, or RT_EBAD, RT_ENOMEM with the reason in err
+ * and nothing to free. */
+static int
+readview(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 {
 	struct rd d = { .r = r, .p = p, .edges = UINT64_MAX };
 	size_t i, n, said = 0;
 	char *s;
-	int t = -1, k, e = 0;
+	int t = -1, e = 0;
 
 	memset(p, 0, sizeof *p);
 	p->owned = 1;
 	p->upto = -1;
 	if (rt_rexpect(r, RT_STREAM_PERSISTENCE)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
-		return -1;
+		return RT_EBAD;
 	}
 	rt_rgetline(r, &n);	/* the header */
 	/* another view's stream may follow: it is the next call's */
 	while (!(d.seen[T_EDGES] && rt_rpeek(r, "#reftrace persistence ")) &&
 	    (s = rt_rgetline(r, &n)) != NULL) {
 		if (strncmp(s, META, strlen(META)) == 0 && t < 0) {
-			if (meta(&d, s))
+			if ((e = meta(&d, s)) != 0)
 				goto bad;
 			said = p->npoints;
 			p->npoints = 0;	/* the pointmap's rows count them */
-			continue;
-		}
-		if (strncmp(s, "#reftrace ", 10) == 0) {
-			for (k = 0; k < NTABLES && !sametable(s, tables[k]); k++)
-				;
-			if (k < NTABLES && (p->modulus == 0 || k <= t || d.seen[k])) {
-				rt_rbad(r, "%s", p->modulus == 0 ? "a table before the '# persist' line" :
-				    "tables out of order");
+		} else if (strncmp(s, "#reftrace ", 10) == 0) {
+			if ((e = t = table(&d, s, t)) < 0)
 				goto bad;
-			}
-			if (k == T_COCYCLES) {	/* a cocycle's capacity per class */
-				free(d.capz);
-				if ((d.capz = calloc(p->ncls + 1, sizeof *d.capz)) == NULL)
-					goto nomem;
-			}
-			t = k < NTABLES ? k : NTABLES;
-			if (k < NTABLES)
-				d.seen[k] = 1;
-			continue;
-		}
-		if (*s == '#' || t < 0 || t == NTABLES)
-			continue;
-		if ((e = row(&d, t, s)) == RT_ENOMEM)
-			goto nomem;
-		if (e)
+		} else if (*s != '#' && t >= 0 && t != NTABLES && (e = row(&d, t, s)) != 0)
 			goto bad;
 	}
-	if (*rt_rerror(r))
+	if (*rt_rerror(r)) {
+		e = RT_EBAD;
 		goto bad;
-	for (k = 0; k < NTABLES; k++)
-		if (!d.seen[k]) {
-			snprintf(err, errlen, "%s: no %.*s table", rt_rpath(r),
-			    (int)strcspn(tables[k] + 10, " "), tables[k] + 10);
-			goto fail;
-		}
-	if (p->npoints == 0) {
-		snprintf(err, errlen, "%s: no points in the pointmap table", rt_rpath(r));
-		goto fail;
 	}
-	if (p->npoints != said) {	/* before nvert sizes anything */
-		snprintf(err, errlen, "%s: the '# persist' line says %zu points, the pointmap "
-		    "table has %zu", rt_rpath(r), said, p->npoints);
+	if ((e = declared(&d, said, err, errlen)) != 0)
 		goto fail;
+	if (rt_graph_from_edges(&p->g, p->nvert, d.e, d.ne, INFINITY)) {
+		e = RT_ENOMEM;
+		goto bad;
 	}
-	for (i = 0; i < p->ncls; i++)
-		if (p->cls[i].nz == 0) {
-			snprintf(err, errlen, "%s: class %zu has no cocycle", rt_rpath(r), i + 1);
-			goto fail;
-		} else if (p->cls[i].nz != d.nz[i]) {
-			snprintf(err, errlen, "%s: truncated: class %zu's row says %zu cocycle "
-			    "edges, the cocycles table has %zu", rt_rpath(r), p->cls[i].rank,
-			    d.nz[i], p->cls[i].nz);
-			goto fail;
-		}
-	if (d.edges != UINT64_MAX && d.edges != d.ne) {	/* a stream cut in its last table */
-		snprintf(err, errlen, "%s: truncated: the '# persist' line says %" PRIu64
-		    " edges, the edges table has %zu", rt_rpath(r), d.edges, d.ne);
-		goto fail;
-	}
-	if (rt_graph_from_edges(&p->g, p->nvert, d.e, d.ne, INFINITY))
-		goto nomem;
 	for (i = 1; i < d.ne; i++)	/* sorted now: a repeat is a neighbour */
 		if (d.e[i].i == d.e[i - 1].i && d.e[i].j == d.e[i - 1].j) {
 			snprintf(err, errlen, "%s: the edge %" PRIu32 " %" PRIu32 " twice",
 			    rt_rpath(r), d.e[i].i, d.e[i].j);
+			e = RT_EBAD;
 			goto fail;
 		}
 	p->g.thresh = (float)p->threshold;
@@ -563,17 +577,17 @@ rt_pers_read(struct rt_pers *p, struct rt_reader *r, char *err, size_t errlen)
 	free(d.capz);
 	free(d.nz);
 	return 0;
-nomem:
-	snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
-	goto fail;
 bad:
-	snprintf(err, errlen, "%s", rt_rerror(r));
+	if (e == RT_ENOMEM)
+		snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
+	else
+		snprintf(err, errlen, "%s", rt_rerror(r));
 fail:
 	free(d.e);
 	free(d.capz);
 	free(d.nz);
 	rt_pers_free(p);
-	return -1;
+	return e;
 }
 
 int
@@ -581,13 +595,14 @@ rt_pers_readall(struct rt_pers *p, size_t *nview, struct rt_reader *r, char *err
     size_t errlen)
 {
 	size_t k, i, j, m;
+	int e = 0;
 
 	for (*nview = 0; *nview == 0 || rt_rpeek(r, "#reftrace persistence "); (*nview)++) {
 		if (*nview == RT_MAXVIEW) {
 			snprintf(err, errlen, "%s: more than %d views", rt_rpath(r), RT_MAXVIEW);
 			goto fail;
 		}
-		if (rt_pers_read(&p[*nview], r, err, errlen))
+		if ((e = readview(&p[*nview], r, err, errlen)) != 0)
 			goto fail;
 	}
 	for (k = 1; k < *nview; k++)	/* one rank, one class, in any view */
@@ -604,5 +619,5 @@ fail:
 	for (k = 0; k < *nview; k++)
 		rt_pers_free(&p[k]);
 	*nview = 0;
-	return -1;
+	return e ? e : RT_EBAD;
 }
