@@ -1,11 +1,8 @@
 /* pli: model an integer sequence as nested loops (periodic-linear interpolation). */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "reftrace.h"
 #include "loop.h"
@@ -41,41 +38,6 @@ static const struct u_opt opts[] = {
 	{ 0 }
 };
 static const struct u_prog prog = { "pli", "[file ...]", opts, "-x [-o file] [model ...]" };
-
-/* The bytes xz -6 makes of the text, or -1 without an xz program: xz is
- * not a library we link, so --stats asks the program where there is one. */
-static int64_t
-xzsize(FILE *text)
-{
-	char buf[65536];
-	int fd[2], st;
-	int64_t n = 0;
-	ssize_t k;
-	pid_t pid;
-
-	if (text == NULL || pipe(fd))
-		return -1;
-	if ((pid = fork()) < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		if (dup2(fileno(text), 0) < 0 || dup2(fd[1], 1) < 0 ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execlp("xz", "xz", "-6", "-c", (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	while ((k = read(fd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR))
-		n += k > 0 ? k : 0;
-	close(fd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 && n > 0 ? n : -1;
-}
 
 /* The model's writer, opened at its first phase: a series is in hex if
  * its first integer is. */
@@ -136,6 +98,17 @@ item(void *ctx, struct rt_rec *rec)
 	return 0;
 }
 
+/* A malformed line: said, and skipped with -k (1); else the end (0). */
+static int
+skip(const char *msg)
+{
+	u_warn("%s", msg);
+	if (kflag)
+		return 1;
+	u_status = 1;
+	return 0;
+}
+
 /* A series: integers (decimal or 0x hex, signed) in field fflag; or the
  * series a stream of another program stands for: after each access of a
  * cache-records stream (cachesim -d) the misses of the first level so far,
@@ -144,9 +117,8 @@ item(void *ctx, struct rt_rec *rec)
 static void
 readseries(struct rt_reader *r, int kind)
 {
-	char *s, *end;
+	char *s;
 	uint64_t u, field, misses = 0, B = Bflag;
-	int nd, base;
 
 	field = kind == RT_STREAM_CACHE_RECORDS ? 2 : kind == RT_STREAM_REUSE ? 3 : fflag;
 	if (kind != RT_STREAM_NONE) {
@@ -155,13 +127,9 @@ readseries(struct rt_reader *r, int kind)
 	}
 	for (;;) {
 		if ((s = rt_rfield(r, (unsigned)field)) == NULL) {
-			if (!rt_rmalformed(r))
+			if (!rt_rmalformed(r) || !skip(rt_rerror(r)))
 				break;
-			u_warn("%s", rt_rerror(r));
-			if (kflag)
-				continue;
-			u_status = 1;
-			break;
+			continue;
 		}
 		if (kind == RT_STREAM_CACHE_RECORDS && *s != '\0') {
 			misses += strcmp(s, "L1") != 0;
@@ -174,27 +142,11 @@ readseries(struct rt_reader *r, int kind)
 		}
 		if (hex < 0)
 			hex = s[*s == '-'] == '0' && (s[(*s == '-') + 1] | 0x20) == 'x';
-		/* plain decimal, the common case, without strtoull */
-		for (u = 0, nd = 0, end = s; *end >= '0' && *end <= '9' && nd < 19; end++, nd++)
-			u = u * 10 + (uint64_t)(*end - '0');
-		if (nd > 0 && *end == '\0' && (s[0] != '0' || nd == 1)) {
-			value(u / B);
+		if (rt_parse_int(s, &u)) {
+			if (!skip(rt_rbad(r, "field %" PRIu64 ": %s", field,
+			    kind == RT_STREAM_CACHE_RECORDS ? "no level" : "not an integer")))
+				break;
 			continue;
-		}
-		/* decimal, or hex after 0x: never octal */
-		base = s[*s == '-'] == '0' && (s[(*s == '-') + 1] | 0x20) == 'x' ? 16 : 10;
-		errno = 0;
-		if (*s == '-')
-			u = (uint64_t)strtoll(s, &end, base);
-		else	/* up to 2^64 - 1, kept modulo 2^64 */
-			u = strtoull(s, &end, base);
-		if (end == s || errno == ERANGE || *end != '\0') {
-			u_warn("%s", rt_rbad(r, "field %" PRIu64 ": %s", field,
-			    kind == RT_STREAM_CACHE_RECORDS ? "no level" : "not an integer"));
-			if (kflag)
-				continue;
-			u_status = 1;
-			break;
 		}
 		value(u / B);
 	}
@@ -282,16 +234,9 @@ expand(const char *file, struct rt_expander *x)
 static void
 notwithx(int c)
 {
-	const struct u_opt *o;
-
 	if (c == 'k')	/* a line skipped would change what the rest expands to */
 		u_bad("-k with -x: a model is a program, a malformed line ends it");
-	if (c < U_LONG)
-		u_bad("-%c with -x: -x expands models and takes only -o", c);
-	for (o = opts; o->key != 0; o++)
-		if (o->key == c && o->name != NULL)
-			u_bad("--%s with -x: -x expands models and takes only -o", o->name);
-	u_bad("-x expands models and takes only -o");
+	u_bad("%s with -x: -x expands models and takes only -o", u_optname(&prog, c));
 }
 
 /* The options: the last that -x does not take, or 0. */
@@ -414,7 +359,7 @@ main(int argc, char *argv[])
 	if (sflag) {
 		if (fflush(mf) == EOF)
 			u_wfail("a temporary file");
-		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf), xzsize(rt_loopstat_text(stats))))
+		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf), u_xzsize(rt_loopstat_text(stats))))
 			u_wfail(oflag);
 		rt_loopstat_free(stats);
 	}

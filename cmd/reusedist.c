@@ -73,27 +73,14 @@ cgcount(const struct rt_rdsample *s)
 static void
 cgwrite(char **files, int n)
 {
-	char desc[RT_MAXLEVEL][96], ev[1024], cmd[512] = "";
-	const char *d[RT_MAXLEVEL];
-	size_t m = 0;
+	char cmd[512] = "";
 	FILE *f;
-	int i, j, k;
+	int i, k;
 
-	for (j = 0; j < nsizes; j++) {
-		snprintf(desc[j], sizeof desc[j], "LRU%d cache:       %llu B, %llu B, fully "
-		    "associative", j + 1, (unsigned long long)sizes[j],
-		    (unsigned long long)cfg.block);
-		d[j] = desc[j];
-	}
-	for (k = 0; k < 3; k++)
-		for (j = 0; j <= nsizes && m < sizeof ev; j++)
-			m += (size_t)(j ? snprintf(ev + m, sizeof ev - m, " %c%dm%c", "IDD"[k], j,
-			    "rrw"[k]) : snprintf(ev + m, sizeof ev - m, "%s%c%c", k ? " " : "",
-			    "IDD"[k], "rrw"[k]));
 	for (i = 0; i < n; i++)
 		snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "", files[i]);
 	f = u_open(cgout);
-	if ((k = rt_cgfile_write(f, cgt, 3 * (nsizes + 1), ev, d, nsizes, cmd)) == RT_ENOMEM)
+	if ((k = rt_cgfile_lru(f, cgt, sizes, nsizes, cfg.block, cmd)) == RT_ENOMEM)
 		u_die(1, "out of memory");
 	if (k || u_close(f, cgout))
 		u_die(1, "%s:", cgout);

@@ -294,6 +294,11 @@ int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
  * labelled as cachegrind's.  The writers of rows: 0, or RT_ENOMEM. */
 int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
     const char *const *desc, int ndesc, const char *cmd) RT_WUR;
+/* The same for reuse distances: rows of 3 (nsizes + 1) counts, per kind
+ * (fetch, read or modify, write) the accesses and the misses of each
+ * fully associative LRU cache of sizes[] bytes in blocks of block. */
+int rt_cgfile_lru(FILE *f, const struct rt_tally *t, const uint64_t *sizes, int nsizes,
+    uint64_t block, const char *cmd);
 int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col) RT_WUR;
 int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what

@@ -398,6 +398,9 @@ int rt_parse_part(const char *s, uint64_t *k, uint64_t *n, uint64_t *bytes);
 /* fmt's one %d (%Nd, %0Nd) replaced by partition k: trfilter -P n -o. */
 int rt_partname(char *buf, size_t len, const char *fmt, uint64_t k);
 int rt_parse_double(const char *s, double *v);	/* finite */
+/* An integer of a series: decimal or 0x hex (never octal), up to 2^64 - 1
+ * or down to -2^63, a negative one modulo 2^64. */
+int rt_parse_int(const char *s, uint64_t *v);
 /* A finite number, or with the bits of special "inf" and "nan" too. */
 #define RT_REAL_INF 1
 #define RT_REAL_NAN 2

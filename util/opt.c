@@ -244,3 +244,18 @@ u_word(const char *opt, const char *arg, const char *const *words)
 	}
 	u_bad("%s %s: want %s", opt, arg, want);
 }
+
+const char *
+u_optname(const struct u_prog *p, int key)
+{
+	static char buf[64];
+	size_t i;
+
+	for (i = 0; p->opt[i].key && p->opt[i].key != key; i++)
+		;
+	if (key < U_LONG)
+		snprintf(buf, sizeof buf, "-%c", key);
+	else
+		snprintf(buf, sizeof buf, "--%s", p->opt[i].key ? p->opt[i].name : "?");
+	return buf;
+}

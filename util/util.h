@@ -51,6 +51,8 @@ void u_usage(const struct u_prog *p) __attribute__((noreturn));
 /* The index of arg among words (NULL-terminated); else "opt arg: want
  * a, b or c" and exit 2. */
 int u_word(const char *opt, const char *arg, const char *const *words);
+/* How option key is written: "-c", or "--name" for a long one alone. */
+const char *u_optname(const struct u_prog *p, int key);
 
 /* "prog: message" on standard error; a format that ends with ':' gets
  * ": strerror(errno)".  u_die exits with status; u_warn sets nothing;
@@ -125,5 +127,9 @@ const char *u_name(const char *path);	/* "<stdout>" for NULL or "-" */
 void u_write(struct rt_writer *w, const struct rt_rec *rec, const char *path);
 /* fn on each file named, or on "-" when none is. */
 void u_files(int argc, char *argv[], void (*fn)(const char *path));
+
+/* The bytes xz -6 makes of text (read from its start), or -1 without an
+ * xz program. */
+int64_t u_xzsize(FILE *text);
 
 #endif

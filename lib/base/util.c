@@ -44,6 +44,28 @@ parse_u64(const char *s, int hex, uint64_t *v)
 	return 0;
 }
 
+/* A series' value: plain decimal the common case, without strtoull */
+int
+rt_parse_int(const char *s, uint64_t *v)
+{
+	const char *e;
+	uint64_t u = 0, m;
+	int nd = 0;
+
+	for (e = s; *e >= '0' && *e <= '9' && nd < 19; e++, nd++)
+		u = u * 10 + (uint64_t)(*e - '0');
+	if (nd > 0 && *e == '\0' && (s[0] != '0' || nd == 1)) {
+		*v = u;
+		return 0;
+	}
+	if (*s != '-')
+		return parse_u64(s, 1, v);
+	if (parse_u64(s + 1, 1, &m) || m > (uint64_t)1 << 63)
+		return -1;
+	*v = (uint64_t)0 - m;	/* two's complement: modulo 2^64 */
+	return 0;
+}
+
 int
 rt_parse_u64(const char *s, uint64_t *v)
 {

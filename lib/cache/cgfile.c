@@ -301,3 +301,28 @@ rt_cgsum_write(FILE *f, const struct rt_cgstats *s)
 #undef ROW
 	return ferror(f) ? -1 : 0;
 }
+
+int
+rt_cgfile_lru(FILE *f, const struct rt_tally *t, const uint64_t *sizes, int nsizes,
+    uint64_t block, const char *cmd)
+{
+	char desc[RT_MAXLEVEL][96], ev[1024];
+	const char *d[RT_MAXLEVEL];
+	size_t m = 0;
+	int j, k;
+
+	if (nsizes > RT_MAXLEVEL)
+		return RT_EUSAGE;
+	for (j = 0; j < nsizes; j++) {
+		snprintf(desc[j], sizeof desc[j], "LRU%d cache:       %llu B, %llu B, fully "
+		    "associative", j + 1, (unsigned long long)sizes[j], (unsigned long long)block);
+		d[j] = desc[j];
+	}
+	/* Ir I1mr .. Dr D1mr .. Dw D1mw ..: per kind, accesses then each size's misses */
+	for (k = 0; k < 3; k++)
+		for (j = 0; j <= nsizes && m < sizeof ev; j++)
+			m += (size_t)(j ? snprintf(ev + m, sizeof ev - m, " %c%dm%c", "IDD"[k], j,
+			    "rrw"[k]) : snprintf(ev + m, sizeof ev - m, "%s%c%c", k ? " " : "",
+			    "IDD"[k], "rrw"[k]));
+	return rt_cgfile_write(f, t, 3 * (nsizes + 1), ev, d, nsizes, cmd);
+}
