@@ -192,8 +192,9 @@ void rt_replay_free(struct rt_replay *r);
  * pairs not given infinitely far apart) or rows of coordinates
  * (Euclidean).  c gets n and nv (and the coordinates of a cloud), *tri
  * the lower triangle, but for "i j d" lines c->edge their pairs (*tri
- * NULL: memory follows the pairs).  A triangle that would not fit in
- * memory is refused (errno E2BIG). */
+ * NULL: memory follows the pairs).  0, or RT_EBAD (the data, or a
+ * triangle or vertex table larger than the memory here) or RT_ENOMEM,
+ * with "path[:line]: reason" in err. */
 enum { RT_MATRIX_LOWER, RT_MATRIX_DISTANCE, RT_MATRIX_CLOUD, RT_MATRIX_UPPER,
 	RT_MATRIX_SPARSE };
 /* lower-distance, distance, point-cloud, upper-distance, sparse */

@@ -99,10 +99,12 @@ flat(struct rt_reader *r, double *row, size_t nrow, float **v, size_t *nv,
 	return 0;
 }
 
-/* The triangle of flat's entries, n from their count. */
-static float *
-fromflat(int kind, const struct layout *l, float *v, size_t m, size_t *np, char *why,
-    size_t whylen)
+/* The triangle of flat's entries into *out, n from their count: 0,
+ * RT_EBAD (not a triangle; one larger than the memory here) with why,
+ * or RT_ENOMEM. */
+static int
+fromflat(int kind, const struct layout *l, float *v, size_t m, size_t *np, float **out,
+    char *why, size_t whylen)
 {
 	size_t n = (size_t)((1 + sqrt(1 + 8.0 * (double)m)) / 2), i, j, k;
 	float *tri;
@@ -119,18 +121,21 @@ fromflat(int kind, const struct layout *l, float *v, size_t m, size_t *np, char 
 		else
 			snprintf(why, whylen, "%zu distances: not a triangle of any size "
 			    "(n(n-1)/2 of them for n points: 1, 3, 6, 10, ...)", m);
-		return NULL;
+		return RT_EBAD;
 	}
 	*np = n;
-	if (kind == RT_MATRIX_LOWER)	/* its order is RT_TRI's */
-		return v;
+	if (kind == RT_MATRIX_LOWER) {	/* its order is RT_TRI's */
+		*out = v;
+		return 0;
+	}
 	if ((tri = triangle(n, 0, why, whylen)) == NULL)
-		return NULL;
+		return *why ? RT_EBAD : RT_ENOMEM;
 	for (i = 0, k = 0; i < n; i++)	/* d(0,1), d(0,2), ..., d(1,2), ... */
 		for (j = i + 1; j < n; j++)
 			tri[RT_TRI(i, j)] = v[k++];
 	free(v);
-	return tri;
+	*out = tri;
+	return 0;
 }
 
 /* Ripser's sparse format: "i j d" a line, the pairs not given absent. */
@@ -166,161 +171,187 @@ byij(const void *a, const void *b)
 	return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
 }
 
+/* What a read holds until its end. */
+struct mread {
+	struct rt_reader *r;
+	int kind;
+	double *row, *pts;	/* a line's numbers; a cloud's points */
+	size_t nrow, cap, capp;
+	float *tri, *fv;	/* a square matrix's triangle; a triangle's entries */
+	struct rt_edge *pv;	/* sparse pairs */
+	size_t nflat, capflat;	/* of fv or pv */
+	size_t n, width;	/* points (vertices) so far; a square row's length */
+	struct layout lay;
+	int dim;		/* a cloud's, -1 until its first point */
+};
+
+static int
+cloudrow(struct mread *m)
+{
+	double *q;
+
+	if (m->nrow == 0)
+		return 0;
+	if (m->dim < 0)
+		m->dim = (int)m->nrow;
+	if (m->nrow != (size_t)m->dim)
+		return rt_rbad(m->r, "a point of dimension %zu, the first had %d", m->nrow,
+		    m->dim), RT_EBAD;
+	if ((m->n + 1) * m->dim > m->capp) {
+		m->capp = m->capp ? 2 * m->capp : 1024;
+		while (m->capp < (m->n + 1) * m->dim)
+			m->capp *= 2;
+		if ((q = realloc(m->pts, m->capp * sizeof *q)) == NULL)
+			return RT_ENOMEM;
+		m->pts = q;
+	}
+	memcpy(m->pts + m->n * m->dim, m->row, m->dim * sizeof *m->row);
+	m->n++;
+	return 0;
+}
+
+/* A row of a full square matrix: its lower triangle's part kept. */
+static int
+squarerow(struct mread *m)
+{
+	float *q;
+	size_t i, n = m->n;
+
+	if (m->nrow == 0)
+		return 0;
+	if (m->nrow != (n ? m->width : m->nrow))
+		return rt_rbad(m->r, "row %zu has %zu entries, a square matrix wants %zu",
+		    n + 1, m->nrow, m->width), RT_EBAD;
+	if (n == 0)
+		m->width = m->nrow;	/* the row length fixes the size */
+	if ((q = realloc(m->tri, ((n + 1) * n / 2 + 1) * sizeof *q)) == NULL)
+		return RT_ENOMEM;
+	m->tri = q;
+	for (i = 0; i < n; i++) {
+		if (m->row[i] < 0)
+			return rt_rbad(m->r, "a negative distance"), RT_EBAD;
+		m->tri[RT_TRI(i, n)] = (float)m->row[i];
+	}
+	m->n++;
+	return 0;
+}
+
+/* A line that is not a comment: 0, RT_EBAD or RT_ENOMEM. */
+static int
+dataline(struct mread *m, char *s, size_t line)
+{
+	int k;
+
+	if ((k = numbers(m->r, s, &m->row, &m->nrow, &m->cap)) != 0)
+		return k;
+	switch (m->kind) {
+	case RT_MATRIX_LOWER:
+	case RT_MATRIX_UPPER:
+		rows(&m->lay, m->kind, m->nrow, line);
+		return flat(m->r, m->row, m->nrow, &m->fv, &m->nflat, &m->capflat);
+	case RT_MATRIX_SPARSE:
+		return sparse(m->r, m->row, m->nrow, &m->pv, &m->nflat, &m->capflat, &m->n);
+	case RT_MATRIX_CLOUD:
+		return cloudrow(m);
+	default:
+		return squarerow(m);
+	}
+}
+
+/* The whole read: checked against its kind and the memory here, into c
+ * and m->tri; 0, or RT_EBAD, RT_ENOMEM with the reason in err or why
+ * (the part after the path). */
+static int
+finish(struct mread *m, struct rt_cloud *c, char *err, size_t errlen, char *why, size_t whylen)
+{
+	const char *path = rt_rpath(m->r);
+	size_t i;
+	int k;
+
+	if (m->kind == RT_MATRIX_LOWER || m->kind == RT_MATRIX_UPPER) {
+		if ((k = fromflat(m->kind, &m->lay, m->fv, m->nflat, &m->n, &m->tri, why,
+		    whylen)) != 0)
+			return k;
+		m->fv = NULL;
+	}
+	/* a sparse matrix stays its pairs: memory follows them, not n^2
+	 * (Ripser keeps its neighbours likewise); each vertex costs its row
+	 * of the graph, its union-find entries, its pointmap row: some 64
+	 * bytes, however few its pairs */
+	if (m->kind == RT_MATRIX_SPARSE && (double)m->n * VERTEXBYTES > rt_memory())
+		return snprintf(err, errlen, "%s: %zu points: their vertices need %.1f GiB (the "
+		    "largest vertex number sizes them), more than the memory here", path,
+		    m->n, (double)m->n * VERTEXBYTES / 0x1p30), RT_EBAD;
+	if (m->kind == RT_MATRIX_SPARSE && m->nflat > 1) {
+		qsort(m->pv, m->nflat, sizeof *m->pv, byij);
+		for (i = 1; i < m->nflat; i++)
+			if (m->pv[i].i == m->pv[i - 1].i && m->pv[i].j == m->pv[i - 1].j)
+				return snprintf(err, errlen, "%s: the pair %" PRIu32 " %" PRIu32
+				    " twice", path, m->pv[i].i, m->pv[i].j), RT_EBAD;
+	}
+	if (m->kind == RT_MATRIX_DISTANCE && m->n != m->width)
+		return snprintf(err, errlen, "%s: %zu rows of %zu entries: not a square matrix",
+		    path, m->n, m->width), RT_EBAD;
+	c->nv = c->n = m->n;
+	if (m->n == 0)
+		return snprintf(err, errlen, "%s: no points", path), RT_EBAD;
+	if (m->kind == RT_MATRIX_CLOUD) {
+		c->numeric = 1;
+		c->dim = m->dim;
+		c->x = m->pts;
+		m->pts = NULL;
+		if ((m->tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
+			return RT_ENOMEM;
+	}
+	if (m->kind == RT_MATRIX_SPARSE) {
+		c->edge = m->pv;
+		c->nedge = m->nflat;
+		m->pv = NULL;
+	} else if (m->tri == NULL && (m->tri = malloc(sizeof *m->tri)) == NULL)
+		return RT_ENOMEM;
+	return 0;
+}
+
 /* A distance matrix or a plain point cloud, as Ripser reads them. */
 int
 rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **trip,
     char *err, size_t errlen)
 {
-	char *s, *q;
-	double *row = NULL, *pts = NULL;
-	size_t nrow = 0, cap = 0, n = 0, i, capp = 0, len, nflat = 0, capflat = 0;
-	float *tri = NULL, *fv = NULL;
-	struct rt_edge *pv = NULL;
-	struct layout lay = { 0 };
-	char why[160] = "";
-	size_t line = 0;
-	int dim = -1, k;
+	struct mread m = { .r = r, .kind = kind, .dim = -1 };
+	char *s, why[160] = "";
+	size_t len, line = 0;
+	int k = 0;
 
 	memset(c, 0, sizeof *c);
 	while ((s = rt_rgetline(r, &len)) != NULL) {
 		line++;
-		if (*s == '#')
-			continue;
-		if ((k = numbers(r, s, &row, &nrow, &cap)) == RT_ENOMEM)
-			goto nomem;
-		if (k)
-			goto bad;
-		if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
-			rows(&lay, kind, nrow, line);
-			if ((k = flat(r, row, nrow, &fv, &nflat, &capflat)) == RT_ENOMEM)
-				goto nomem;
-			if (k)
-				goto bad;
-			continue;
-		}
-		if (kind == RT_MATRIX_SPARSE) {
-			if ((k = sparse(r, row, nrow, &pv, &nflat, &capflat, &n)) == RT_ENOMEM)
-				goto nomem;
-			if (k)
-				goto bad;
-			continue;
-		}
-		if (kind == RT_MATRIX_CLOUD) {
-			if (nrow == 0)
-				continue;
-			if (dim < 0)
-				dim = (int)nrow;
-			if (nrow != (size_t)dim) {
-				rt_rbad(r, "a point of dimension %zu, the first had %d", nrow, dim);
-				goto bad;
-			}
-			if ((n + 1) * dim > capp) {
-				capp = capp ? 2 * capp : 1024;
-				while (capp < (n + 1) * dim)
-					capp *= 2;
-				if ((q = realloc(pts, capp * sizeof *pts)) == NULL)
-					goto nomem;
-				pts = (double *)(void *)q;
-			}
-			memcpy(pts + n * dim, row, dim * sizeof *row);
-			n++;
-			continue;
-		}
-		if (nrow == 0)
-			continue;
-		if (nrow != (n ? c->n : nrow)) {
-			rt_rbad(r, "row %zu has %zu entries, a square matrix wants %zu",
-			    n + 1, nrow, c->n);
-			goto bad;
-		}
-		if (n == 0)
-			c->n = nrow;	/* the row length fixes the size */
-		if ((q = realloc(tri, ((n + 1) * n / 2 + 1) * sizeof *tri)) == NULL)
-			goto nomem;
-		tri = (float *)(void *)q;
-		for (i = 0; i < n; i++) {
-			if (row[i] < 0) {
-				rt_rbad(r, "a negative distance");
-				goto bad;
-			}
-			tri[RT_TRI(i, n)] = (float)row[i];
-		}
-		n++;
+		if (*s != '#' && (k = dataline(&m, s, line)) != 0)
+			break;
 	}
-	if (*rt_rerror(r))
-		goto bad;
-	free(row);
-	row = NULL;
-	if (line == 0) {	/* not one line: no matrix, not a matrix of nothing */
+	if (k == 0 && *rt_rerror(r))
+		k = RT_EBAD;
+	if (k == RT_EBAD)
+		snprintf(err, errlen, "%s", rt_rerror(r));
+	else if (k == 0 && line == 0) {	/* not one line: no matrix, not a matrix of nothing */
 		snprintf(err, errlen, "%s: empty: no points (a stage that failed upstream "
 		    "leaves nothing)", rt_rpath(r));
-		goto fail;
+		k = RT_EBAD;
+	} else if (k == 0)
+		k = finish(&m, c, err, errlen, why, sizeof why);
+	if (*why || k == RT_ENOMEM)
+		snprintf(err, errlen, "%s%s%s", rt_rpath(r), *why == ':' ? "" : ": ",
+		    *why ? why : strerror(ENOMEM));
+	free(m.row);
+	free(m.pts);
+	free(m.fv);
+	free(m.pv);
+	if (k != 0) {
+		free(m.tri);
+		rt_cloud_free(c);
+		return k;
 	}
-	if (kind == RT_MATRIX_LOWER || kind == RT_MATRIX_UPPER) {
-		if ((tri = fromflat(kind, &lay, fv, nflat, &n, why, sizeof why)) == NULL)
-			goto nomem;
-		fv = NULL;
-	}
-	/* a sparse matrix stays its pairs: memory follows them, not n^2
-	 * (Ripser keeps its neighbours likewise) */
-	/* each vertex costs its row of the graph, its union-find entries, its
-	 * pointmap row: some 64 bytes, however few its pairs */
-	if (kind == RT_MATRIX_SPARSE && (double)n * VERTEXBYTES > rt_memory()) {
-		snprintf(err, errlen, "%s: %zu points: their vertices need %.1f GiB (the "
-		    "largest vertex number sizes them), more than the memory here", rt_rpath(r),
-		    n, (double)n * VERTEXBYTES / 0x1p30);
-		goto fail;
-	}
-	if (kind == RT_MATRIX_SPARSE && nflat > 1) {
-		qsort(pv, nflat, sizeof *pv, byij);
-		for (i = 1; i < nflat; i++)
-			if (pv[i].i == pv[i - 1].i && pv[i].j == pv[i - 1].j) {
-				snprintf(err, errlen, "%s: the pair %" PRIu32 " %" PRIu32 " twice",
-				    rt_rpath(r), pv[i].i, pv[i].j);
-				goto fail;
-			}
-	}
-	if (kind == RT_MATRIX_DISTANCE && n != c->n) {
-		snprintf(err, errlen, "%s: %zu rows of %zu entries: not a square matrix",
-		    rt_rpath(r), n, c->n);
-		goto fail;
-	}
-	c->nv = c->n = n;
-	if (n == 0) {
-		snprintf(err, errlen, "%s: no points", rt_rpath(r));
-		goto fail;
-	}
-	if (kind == RT_MATRIX_CLOUD) {
-		c->numeric = 1;
-		c->dim = dim;
-		c->x = pts;
-		pts = NULL;
-		if ((tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
-			goto nomem;
-	}
-	if (kind == RT_MATRIX_SPARSE) {
-		c->edge = pv;
-		c->nedge = nflat;
-		pv = NULL;
-	} else if (tri == NULL && (tri = malloc(sizeof *tri)) == NULL)
-		goto nomem;
-	free(pv);
-	*trip = tri;
+	*trip = m.tri;
 	return 0;
-nomem:
-	snprintf(err, errlen, "%s%s%s", rt_rpath(r), *why == ':' ? "" : ": ",
-	    *why ? why : strerror(ENOMEM));
-	goto fail;
-bad:
-	snprintf(err, errlen, "%s", rt_rerror(r));
-fail:
-	free(row);
-	free(pts);
-	free(tri);
-	free(fv);
-	free(pv);
-	rt_cloud_free(c);
-	return -1;
 }
 
 static const char *const names[] = {
