@@ -44,7 +44,7 @@ dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		return -1;
 	if (pl->thresh >= 0) {
 		out->thresh = (float)pl->thresh;
-		snprintf(out->why, sizeof out->why, "given (--threshold)");
+		snprintf(out->why, sizeof out->why, "given");
 		out->known = 1;
 		return rt_rips_compute(x, *tri, c->nv, out->thresh, pl->maxdim, pl->p,
 		    pl->collapse, pl->threads);
@@ -65,7 +65,7 @@ pairs(struct rt_rips *x, const struct rt_cloud *c, const struct rt_plan *pl,
 
 	out->thresh = pl->thresh >= 0 ? (float)pl->thresh : INFINITY;
 	out->known = 1;
-	snprintf(out->why, sizeof out->why, "%s", pl->thresh >= 0 ? "given (--threshold)" :
+	snprintf(out->why, sizeof out->why, "%s", pl->thresh >= 0 ? "given" :
 	    "every pair given (a sparse matrix): every class has died by it");
 	memset(x, 0, sizeof *x);
 	if ((e = malloc((c->nedge + 1) * sizeof *e)) == NULL)
@@ -100,7 +100,7 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		free(e);
 		out->thresh = (float)pl->thresh;
 		out->known = 1;
-		snprintf(out->why, sizeof out->why, "given (--threshold)");
+		snprintf(out->why, sizeof out->why, "given");
 		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
 	}
 	if (rc != RT_ELIMIT)	/* too many pairs: landmarks */
