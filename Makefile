@@ -69,11 +69,12 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
 # plotspiral's and trmap's HTML pages, kept as the pages they are
-# (lib/fig/spiral.html, lib/map/map.html) and built into the library as
-# C strings: no file is read at run time.  "??" is split, not read as a
-# trigraph.
-%-html.h: %.html
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+# (lib/fig/spiral.html, lib/map/map.html), the script they share
+# (lib/fig/page.js) in each at its @PAGEJS@ line, and built into the
+# library as C strings: no file is read at run time.  "??" is split,
+# not read as a trigraph.
+%-html.h: %.html lib/fig/page.js
+	sed -e '/^@PAGEJS@$$/{' -e 'r lib/fig/page.js' -e 'd' -e '}' $< | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' >$@
 lib/fig/spiralhtml.o: lib/fig/spiral-html.h
 lib/map/page.o: lib/map/map-html.h
 
