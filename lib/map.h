@@ -44,6 +44,7 @@ int rt_density_init(struct rt_density *d, uint32_t cols, uint32_t rows);
 int rt_density_classes(struct rt_density *d);
 void rt_density_add(struct rt_density *d, uint32_t col, uint32_t row, int op);
 void rt_density_vote(struct rt_density *d, uint32_t col, uint32_t row, uint32_t cls);
+void rt_mjrty(uint32_t *cand, uint32_t *votes, uint32_t key);	/* one vote */
 void rt_density_free(struct rt_density *d);
 
 /* The classes a map is coloured by when not by op: the key of each

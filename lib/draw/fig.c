@@ -186,6 +186,21 @@ rt_text_width(const char *s)
 	return RT_CHARW * (double)strlen(s);
 }
 
+/* A JSON string that may sit in a <script>: no "<" to end it early. */
+void
+rt_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == '<' || *s == '>' || *s == '&')
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
 /* SVG */
 
 void

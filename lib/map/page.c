@@ -241,17 +241,6 @@ grow(struct level *l)
 	return 0;
 }
 
-static void
-vote(struct cell *s, int c, uint32_t key)
-{
-	if (s->votes[c] == 0)
-		s->key[c] = key, s->votes[c] = 1;
-	else if (s->key[c] == key)
-		s->votes[c]++;
-	else
-		s->votes[c]--;
-}
-
 /* Levels 0 to k take more than the budget: k and those finer go. */
 static void
 prune(struct rt_mappage *m)
@@ -335,28 +324,13 @@ rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r)
 		}
 		e->n[r->op & 3]++;
 		for (c = 0; c < NKEY; c++)
-			vote(e, c, key[c]);
+			rt_mjrty(&e->key[c], &e->votes[c], key[c]);
 		if (r->addr < e->lo)
 			e->lo = r->addr;
 		if (rt_last(r) > e->hi)
 			e->hi = rt_last(r);
 	}
 	return 0;
-}
-
-/* A JSON string that may sit in a <script>: no "<" to end it early. */
-static void
-jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20 || *s == '<' || *s == '>' || *s == '&')
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
 }
 
 static void
@@ -372,7 +346,7 @@ header(FILE *f, const struct rt_mappage *m, const char *title, const char *const
 	    "\"bycount\":%d,\"budget\":%llu,\"title\":", m->W, m->H, m->area.x, m->area.y,
 	    m->area.w, m->area.h, m->area.keyx, (unsigned long long)m->n, m->bycount,
 	    (unsigned long long)m->budget);
-	jstr(f, title ? title : "");
+	rt_json_str(f, title ? title : "");
 	fputs(",\"levels\":[", f);
 	for (lv = 0; lv < m->nlev; lv++)
 		fprintf(f, "%s[%u,%u,%llu,%zu]", lv ? "," : "", m->lev[lv].cols, m->lev[lv].rows,
@@ -384,7 +358,7 @@ header(FILE *f, const struct rt_mappage *m, const char *title, const char *const
 		fprintf(f, "%s[\"%llx\",\"%llx\",%u,%u,", k ? "," : "", (unsigned long long)s->lo,
 		    (unsigned long long)s->hi, s->y0, s->y1);
 		if (names != NULL && names[k] != NULL)
-			jstr(f, names[k]);
+			rt_json_str(f, names[k]);
 		else
 			fputs("null", f);
 		fputc(']', f);
@@ -392,13 +366,13 @@ header(FILE *f, const struct rt_mappage *m, const char *title, const char *const
 	fputs("],\"names\":[\"\"", f);
 	for (k = 0; k < m->nnames; k++) {
 		fputc(',', f);
-		jstr(f, m->names[k] & LOCBIT ? rt_key_label(RT_KEY_LOC, m->names[k] & ~LOCBIT, buf,
+		rt_json_str(f, m->names[k] & LOCBIT ? rt_key_label(RT_KEY_LOC, m->names[k] & ~LOCBIT, buf,
 		    sizeof buf) : rt_str(m->names[k]));
 	}
 	fputs("],\"vars\":[", f);
 	for (k = 0; k < nvs; k++) {
 		fprintf(f, "%s[", k ? "," : "");
-		jstr(f, rt_str(vs[k].name));
+		rt_json_str(f, rt_str(vs[k].name));
 		fprintf(f, ",\"%llx\",%llu,%llu,%llu,%llu,%llu,%llu,%llu]",
 		    (unsigned long long)vs[k].base, (unsigned long long)vs[k].size,
 		    (unsigned long long)vs[k].elem, (unsigned long long)vs[k].acc[0],
