@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "reftrace.h"
 #include "draw.h"
@@ -199,6 +200,26 @@ rt_json_str(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	fputc('"', f);
+}
+
+/* The end of a page's data: its packed bytes deflated, in base64, as
+ * its "data" member; then the rest of the page. */
+int
+rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest)
+{
+	uLongf zlen = compressBound(len);
+	unsigned char *z = malloc(zlen);
+
+	if (z == NULL || compress2(z, &zlen, raw, len, 6) != Z_OK) {
+		free(z);
+		return RT_ENOMEM;
+	}
+	fputs(",\"data\":\"", f);
+	rt_base64(f, z, zlen);
+	fputs("\"}", f);
+	fputs(rest, f);
+	free(z);
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* SVG */

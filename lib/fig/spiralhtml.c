@@ -117,8 +117,7 @@ rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral 
 {
 	static const char *keys[] = { "none", "legend", "ramp", "turns" };
 	const char *mark = strstr(page, "@DATA@");
-	unsigned char *raw, *z = NULL;
-	uLongf zlen;
+	unsigned char *raw;
 	uint32_t *tab;
 	size_t len, c;
 	int rc = RT_ENOMEM;
@@ -151,17 +150,9 @@ rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral 
 		return RT_ENOMEM;
 	if ((raw = pack(co, col->layer, tab, &len)) == NULL)
 		goto out;
-	zlen = compressBound(len);
-	if ((z = malloc(zlen)) == NULL || compress2(z, &zlen, raw, len, 6) != Z_OK)
-		goto out;
-	fputs(",\"data\":\"", f);
-	rt_base64(f, z, zlen);
-	fputs("\"}", f);
-	fputs(mark + 6, f);
-	rc = ferror(f) ? RT_EIO : 0;
+	rc = rt_page_data(f, raw, len, mark + 6);
 out:
 	free(tab);
 	free(raw);
-	free(z);
 	return rc;
 }

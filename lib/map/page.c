@@ -391,10 +391,9 @@ rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title, const char *co
     const struct rt_varstat *vs, size_t nvs)
 {
 	const char *mark = strstr(page, "@DATA@");
-	unsigned char *raw = NULL, *z = NULL;
+	unsigned char *raw;
 	size_t len = 0, o = 0;
-	uLongf zlen;
-	int lv, rc = RT_ENOMEM;
+	int lv, rc;
 
 	for (lv = 0; lv < m->nlev; lv++)
 		if (flush(m, &m->lev[lv]))
@@ -409,19 +408,10 @@ rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title, const char *co
 			memcpy(raw + o, m->lev[lv].buf, m->lev[lv].len);
 		o += m->lev[lv].len;
 	}
-	zlen = compressBound(len);
-	if ((z = malloc(zlen)) == NULL || compress2(z, &zlen, raw, len, 6) != Z_OK)
-		goto out;
 	fwrite(page, 1, (size_t)(mark - page), f);
 	header(f, m, title, names, vs, nvs);
-	fputs(",\"data\":\"", f);
-	rt_base64(f, z, zlen);
-	fputs("\"}", f);
-	fputs(mark + 6, f);
-	rc = ferror(f) ? RT_EIO : 0;
-out:
+	rc = rt_page_data(f, raw, len, mark + 6);
 	free(raw);
-	free(z);
 	return rc;
 }
 
