@@ -79,36 +79,31 @@ rt_mappage_new(const struct rt_fold *f, const struct rt_regions *g, const struct
 	return m;
 }
 
+/* Room for len more bytes. */
 static int
-put(struct level *l, const unsigned char *p, size_t len)
+reserve(struct level *l, size_t len)
 {
 	unsigned char *b;
 	size_t size;
 
-	if (l->len + len > l->size) {
-		size = l->size ? 2 * l->size : 4096;
-		while (size < l->len + len)
-			size *= 2;
-		if ((b = realloc(l->buf, size)) == NULL)
-			return RT_ENOMEM;
-		l->buf = b;
-		l->size = size;
-	}
-	memcpy(l->buf + l->len, p, len);
-	l->len += len;
+	if (l->len + len <= l->size)
+		return 0;
+	for (size = l->size ? 2 * l->size : 4096; size < l->len + len;)
+		size *= 2;
+	if ((b = realloc(l->buf, size)) == NULL)
+		return RT_ENOMEM;
+	l->buf = b;
+	l->size = size;
 	return 0;
 }
 
-static int
-varint(struct level *l, uint64_t v)
+static unsigned char *
+varint(unsigned char *p, uint64_t v)
 {
-	unsigned char b[10];
-	size_t k = 0;
-
 	for (; v >= 128; v >>= 7)
-		b[k++] = (unsigned char)(v | 128);
-	b[k++] = (unsigned char)v;
-	return put(l, b, k);
+		*p++ = (unsigned char)(v | 128);
+	*p++ = (unsigned char)v;
+	return p;
 }
 
 static uint64_t
@@ -165,43 +160,47 @@ byrow(const void *a, const void *b, void *ctx)
 static int
 flush(struct rt_mappage *m, struct level *l)
 {
-	unsigned char mask;
+	unsigned char *p, *maskp;
 	uint32_t first, key;
 	size_t i, len0 = l->len;
-	int op, c, e = 0;
+	int op, c;
 
 	if (l->nused == 0)
 		return 0;
-	qsort_r(l->used, l->nused, sizeof *l->used, byrow, l->h);
+	/* at most 10 bytes a varint: 2 a column, 9 and a mask a cell */
+	if (reserve(l, 20 + 91 * l->nused))
+		return RT_ENOMEM;
+	if (l->nused > 1)
+		qsort_r(l->used, l->nused, sizeof *l->used, byrow, l->h);
 	first = l->h[l->used[0]].row;
-	e |= varint(l, l->col - (l->lastcol + 1));	/* lastcol + 1 wraps to 0 */
-	e |= varint(l, l->nused - 1);
+	p = l->buf + l->len;
+	p = varint(p, l->col - (l->lastcol + 1));	/* lastcol + 1 wraps to 0 */
+	p = varint(p, l->nused - 1);
 	for (i = 0; i < l->nused; i++) {
 		struct cell *s = &l->h[l->used[i]];
 
-		e |= varint(l, i ? s->row - l->prevrow - 1 : zigzag((int64_t)s->row - l->prevrow));
-		for (mask = 0, op = 0; op < 4; op++)
-			mask |= (s->n[op] != 0) << op;
+		p = varint(p, i ? s->row - l->prevrow - 1 : zigzag((int64_t)s->row - l->prevrow));
+		maskp = p++;
+		for (*maskp = 0, op = 0; op < 4; op++)
+			if (s->n[op]) {
+				*maskp |= 1 << op;
+				p = varint(p, s->n[op]);
+			}
 		for (c = 0; c < NKEY; c++) {
 			key = nameof(m, s->key[c], c == 0);
 			if (key == l->prevkey[c])
-				mask |= 16 << c;
-			s->key[c] = key;
+				*maskp |= 16 << c;
+			else
+				p = varint(p, key);
+			l->prevkey[c] = key;
 		}
-		e |= put(l, &mask, 1);
-		for (op = 0; op < 4; op++)
-			if (s->n[op])
-				e |= varint(l, s->n[op]);
-		for (c = 0; c < NKEY; c++)
-			if (!(mask & 16 << c))
-				e |= varint(l, s->key[c]);
-		memcpy(l->prevkey, s->key, sizeof l->prevkey);
-		e |= varint(l, zigzag((int64_t)(s->lo - l->prevlo)));
-		e |= varint(l, s->hi - s->lo);
+		p = varint(p, zigzag((int64_t)(s->lo - l->prevlo)));
+		p = varint(p, s->hi - s->lo);
 		l->prevrow = s->row;
 		l->prevlo = s->hi;
 		s->row = UINT32_MAX;
 	}
+	l->len = (size_t)(p - l->buf);
 	/* the next column starts from this one's first cell */
 	l->prevrow = first;
 	l->prevlo = l->h[l->used[0]].lo;
@@ -209,7 +208,7 @@ flush(struct rt_mappage *m, struct level *l)
 	m->total += l->len - len0;
 	l->lastcol = l->col;
 	l->nused = 0;
-	return e ? RT_ENOMEM : m->err;
+	return m->err;
 }
 
 static int
