@@ -409,7 +409,7 @@ main(int argc, char *argv[])
 		if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
 		    (cats != NULL && rt_density_classes(&dens)) ||
 		    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == 2 && !counts &&
-		    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount)) == NULL))
+		    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
 			u_die(1, "out of memory");
 		if (spool != NULL) {
 			argv = spooled;

@@ -103,12 +103,14 @@ int rt_map_palette(unsigned char *pal, const struct rt_mapcats *cats, size_t nca
  * Levels go, finest first, while all take more than RT_MAPPAGE_BYTES
  * packed (level 0 stays).  new: NULL out of memory; add (each access
  * i of the n, in order): 0 or RT_ENOMEM; html: 0, RT_ENOMEM or RT_EIO
- * (nothing written out of memory). */
+ * (nothing written out of memory).  The page colours as the picture
+ * does, by op, by count or (catkey an RT_KEY, else -1) by the class of
+ * the key most of a pixel's accesses had, the 17 with most named. */
 #define RT_MAPPAGE_BYTES (8u << 20)
 struct rt_mappage;
 struct rt_varstat;
 struct rt_mappage *rt_mappage_new(const struct rt_fold *f, const struct rt_regions *g,
-    const struct rt_plot *p, double W, double H, uint64_t n, int bycount);
+    const struct rt_plot *p, double W, double H, uint64_t n, int bycount, int catkey);
 RT_WUR int rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r);
 RT_WUR int rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title,
     const char *const *names, const struct rt_varstat *vs, size_t nvs);

@@ -45,19 +45,21 @@ struct rt_mappage {
 	struct rt_plot area;
 	double W, H;
 	uint64_t n, budget, total;	/* total: bytes packed, all levels */
-	int bycount, nlev, err;
+	int bycount, catkey, nlev, err;
 	struct level lev[MAXLEV];
 	uint32_t *locidx, *stridx;	/* loc id, string id: index in names + 1 */
 	size_t nloc, nstr;
 	uint32_t *names;		/* by index: loc id (top bit) or string id */
 	size_t nnames, capnames;
+	uint64_t *tot[NKEY];		/* by index: accesses as line, func, region */
+	size_t captot;
 };
 
 #define LOCBIT 0x80000000u
 
 struct rt_mappage *
 rt_mappage_new(const struct rt_fold *f, const struct rt_regions *g, const struct rt_plot *p,
-    double W, double H, uint64_t n, int bycount)
+    double W, double H, uint64_t n, int bycount, int catkey)
 {
 	struct rt_mappage *m = calloc(1, sizeof *m);
 	uint32_t cols = (uint32_t)p->w, rows = (uint32_t)p->h;
@@ -66,7 +68,7 @@ rt_mappage_new(const struct rt_fold *f, const struct rt_regions *g, const struct
 	if (m == NULL)
 		return NULL;
 	*m = (struct rt_mappage){ .fold = f, .regs = g, .area = *p, .W = W, .H = H, .n = n,
-	    .budget = RT_MAPPAGE_BYTES, .bycount = bycount };
+	    .budget = RT_MAPPAGE_BYTES, .bycount = bycount, .catkey = catkey };
 	/* no finer than an access a column, nor rows past 2^31 */
 	for (k = 0; k < MAXLEV && (k == 0 || ((uint64_t)cols << (k - 1)) < n) &&
 	    ((uint64_t)rows << k) < ((uint64_t)1 << 31); k++) {
@@ -187,7 +189,7 @@ flush(struct rt_mappage *m, struct level *l)
 				p = varint(p, s->n[op]);
 			}
 		for (c = 0; c < NKEY; c++) {
-			key = nameof(m, s->key[c], c == 0);
+			key = s->key[c];
 			if (key == l->prevkey[c])
 				*maskp |= 16 << c;
 			else
@@ -240,6 +242,24 @@ grow(struct level *l)
 	return 0;
 }
 
+static int
+tally(struct rt_mappage *m)
+{
+	size_t cap = m->captot ? 2 * m->captot : 256, c;
+	uint64_t *t;
+
+	while (cap < m->nnames + 1)
+		cap *= 2;
+	for (c = 0; c < NKEY; c++) {
+		if ((t = realloc(m->tot[c], cap * sizeof *t)) == NULL)
+			return RT_ENOMEM;
+		memset(t + m->captot, 0, (cap - m->captot) * sizeof *t);
+		m->tot[c] = t;
+	}
+	m->captot = cap;
+	return m->err;
+}
+
 /* Levels 0 to k take more than the budget: k and those finer go. */
 static void
 prune(struct rt_mappage *m)
@@ -287,9 +307,14 @@ rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r)
 	s = rt_fold_seg(m->fold, seg);
 	qr = (double)(r->addr - s->lo) * (s->y1 - s->y0 + 1) / (double)(s->hi - s->lo + 1);
 	qc = (double)i * m->lev[0].cols / (double)m->n;
-	key[0] = r->loc;
-	key[1] = (uint32_t)rt_key_of(RT_KEY_FUNC, r, r->addr, m->regs, NULL);
-	key[2] = (uint32_t)rt_key_of(RT_KEY_REGION, r, r->addr, m->regs, NULL);
+	/* the keys as names' indices, and their accesses counted */
+	key[0] = nameof(m, r->loc, 1);
+	key[1] = nameof(m, (uint32_t)rt_key_of(RT_KEY_FUNC, r, r->addr, m->regs, NULL), 0);
+	key[2] = nameof(m, (uint32_t)rt_key_of(RT_KEY_REGION, r, r->addr, m->regs, NULL), 0);
+	if (m->nnames + 1 > m->captot && tally(m))
+		return RT_ENOMEM;
+	for (c = 0; c < NKEY; c++)
+		m->tot[c][key[c]]++;
 	for (lv = 0; lv < m->nlev; lv++) {
 		struct level *l = &m->lev[lv];
 		struct cell *e;
@@ -339,11 +364,12 @@ header(FILE *f, const struct rt_mappage *m, const char *title, const char *const
 	unsigned char pal[3 * 256];
 	char buf[512];
 	size_t k;
-	int lv, npal;
+	int lv, npal, c;
 
 	fprintf(f, "{\"w\":%g,\"h\":%g,\"plot\":[%g,%g,%g,%g],\"keyx\":%g,\"n\":%llu,"
-	    "\"bycount\":%d,\"budget\":%llu,\"title\":", m->W, m->H, m->area.x, m->area.y,
-	    m->area.w, m->area.h, m->area.keyx, (unsigned long long)m->n, m->bycount,
+	    "\"bycount\":%d,\"catkey\":%d,\"budget\":%llu,\"title\":", m->W, m->H, m->area.x,
+	    m->area.y, m->area.w, m->area.h, m->area.keyx, (unsigned long long)m->n, m->bycount,
+	    m->catkey,
 	    (unsigned long long)m->budget);
 	rt_json_str(f, title ? title : "");
 	fputs(",\"levels\":[", f);
@@ -377,6 +403,19 @@ header(FILE *f, const struct rt_mappage *m, const char *title, const char *const
 		    (unsigned long long)vs[k].elem, (unsigned long long)vs[k].acc[0],
 		    (unsigned long long)vs[k].acc[1], (unsigned long long)vs[k].acc[2],
 		    (unsigned long long)vs[k].acc[3], (unsigned long long)vs[k].bytes);
+	}
+	fputs("],\"tot\":[", f);
+	for (c = 0; c < NKEY; c++) {
+		fputs(c ? ",[" : "[", f);
+		for (k = 0; k <= m->nnames; k++)
+			fprintf(f, "%s%llu", k ? "," : "",
+			    (unsigned long long)(k < m->captot ? m->tot[c][k] : 0));
+		fputc(']', f);
+	}
+	fputs("],\"cat\":[", f);
+	for (k = 0; k < RT_NCATEGORY; k++) {
+		rt_colour_category(k, pal);
+		fprintf(f, "%s[%d,%d,%d]", k ? "," : "", pal[0], pal[1], pal[2]);
 	}
 	npal = rt_map_palette(pal, NULL, 0);
 	fputs("],\"palette\":[", f);
@@ -435,5 +474,7 @@ rt_mappage_free(struct rt_mappage *m)
 	free(m->locidx);
 	free(m->stridx);
 	free(m->names);
+	for (k = 0; k < NKEY; k++)
+		free(m->tot[k]);
 	free(m);
 }
