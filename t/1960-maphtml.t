@@ -4,7 +4,7 @@
 # known cell holds (worked out from the trace here), keys pan and zoom as
 # a model of them says, and zoomed in, a cell is one access.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 20
 
 T="python3 $(dirname "$0")/topo.py"
 # 500 accesses, fewer than the 634 columns: each alone in its column.
@@ -32,7 +32,7 @@ check "-o NAME.html writes the page; standard input makes the same page" \
 check_fail "-O of no known format" 2 "want svg, png or html" "trmap -O jpeg $tmp/small"
 
 if ! command -v chromium >/dev/null; then
-	while [ "$n" -lt 18 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	while [ "$n" -lt 20 ]; do skip "chromium is not installed (Debian: chromium)"; done
 	exit 0
 fi
 
@@ -133,6 +133,22 @@ check "colour by count (key c) is --colour count's, pixel for pixel" \
 	"trmap --colour count -o $tmp/mc.png $tmp/mm && shot $tmp/mm.html $tmp/hc.png key:c &&
 	 $T samepix $tmp/mc.png $tmp/hc.png $((PX + 1)) $((PY + 1)) $((PW - 2)) $((PH - 2)) >$tmp/pc &&
 	 awk '{ print \"# \" \$0 } \$2 > 5000 && \$3 >= 0.999 { ok = 1 } END { exit !ok }' $tmp/pc"
+# by region and by source line (trmap --colour): the legend's classes
+# in the same colours; a pixel's class is its fullest cell's, where the
+# picture's is a vote over classes: by line, a few pixels of the stack's
+# mixed lines differ
+for k in region line; do
+	trmap --colour $k -o "$tmp/c$k.png" "$tmp/mm"
+	trmap --colour $k -o "$tmp/c$k.html" "$tmp/mm"
+	shot "$tmp/c$k.html" "$tmp/h$k.png"
+	set -- $(browse "$tmp/c$k.html" layout | awk '/^layout/ { print $2 + 1, $3 + 1, $4 - 2, $5 - 2 }') 0 0 0 0
+	$T samepix "$tmp/c$k.png" "$tmp/h$k.png" $1 $2 $3 $4 >"$tmp/p$k" || :
+done
+check "--colour region: the page's map is the static PNG's, pixel for pixel" \
+	"awk '{ print \"# \" \$0 } \$2 > 5000 && \$3 >= 0.999 { ok = 1 } END { exit !ok }' $tmp/pregion"
+check "--colour line: the page's map is the static PNG's but for 2% of its pixels" \
+	"awk '{ print \"# \" \$0 } \$2 > 5000 && \$3 >= 0.98 { ok = 1 } END { exit !ok }' $tmp/pline"
+
 # a cell an access: the source lines in view are the trace's, counted
 check_same "the source lines in view and their accesses, as the trace counts them" \
 	"sed -n 's/^text //p' $tmp/r2 | sed -n 3p | tr '|' '\\n' | awk 'NF { print \$1, \$2 }' | sort" \
