@@ -68,12 +68,15 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
-# plotspiral's HTML page, kept as the page it is (lib/fig/spiral.html) and
-# built into the library as a C string: no file is read at run time.
-# "??" is split, not read as a trigraph.
-lib/fig/spiral-html.h: lib/fig/spiral.html
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+# plotspiral's and trmap's HTML pages, kept as the pages they are
+# (lib/fig/spiral.html, lib/map/map.html), the script they share
+# (lib/fig/page.js) in each at its @PAGEJS@ line, and built into the
+# library as C strings: no file is read at run time.  "??" is split,
+# not read as a trigraph.
+%-html.h: %.html lib/fig/page.js
+	sed -e '/^@PAGEJS@$$/{' -e 'r lib/fig/page.js' -e 'd' -e '}' $< | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' >$@
 lib/fig/spiralhtml.o: lib/fig/spiral-html.h
+lib/map/page.o: lib/map/map-html.h
 
 # rtcc's runtime, linked into the programs it compiles: built without the
 # hooks and without SAN=1's sanitizers, the library's trace writer with
@@ -167,7 +170,7 @@ lint:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
 clean:
-	rm -f lib/*/*.o lib/*/*.d lib/fig/spiral-html.h util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) $(PHUNITS) $(PHUNITS:=.d)
+	rm -f lib/*/*.o lib/*/*.d lib/fig/spiral-html.h lib/map/map-html.h util/*.o util/*.d $(LIBS) $(PROGS) $(PROGS:=.d) $(UNITS) $(UNITS:=.d) $(PHUNITS) $(PHUNITS:=.d)
 	rm -rf .asan rt/o rt/librtcc.a
 
 # Fuzzing (fuzz/): libFuzzer harnesses over the library's readers, built
@@ -194,6 +197,7 @@ FUZZOTHER = $(FUZZSRC:fuzz/%.c=$(FUZZDIR)/%)
 FUZZERS = $(FUZZTRACE) $(FUZZOTHER)
 FUZZOBJ = $(LIBSRC:%.c=$(FUZZDIR)/%.o)
 $(FUZZDIR)/lib/fig/spiralhtml.o: lib/fig/spiral-html.h
+$(FUZZDIR)/lib/map/page.o: lib/map/map-html.h
 
 fuzz: $(FUZZERS)
 

@@ -23,6 +23,7 @@ static struct rt_fold *fold;
 static struct rt_density dens;
 static struct rt_plot area;
 static struct rt_writer *spool;
+static struct rt_mappage *page;	/* -O html */
 static struct rt_rec *reg;	/* the regions registered */
 static size_t nreg, capreg;
 static struct rt_varstat *vs;
@@ -39,7 +40,7 @@ enum { O_ARRAY = U_LONG, O_COLOUR, O_COUNTS, O_GRANULE, O_RECENCY, O_REGIONS, O_
 static const struct u_opt opts[] = {
 	U_OPT_TRACE,
 	U_OPT_KEEP,
-	{ 'O', "output-format", "format", "svg or png (png when -o names a .png)" },
+	{ 'O', "output-format", "format", "svg, png or html (as -o's .png or .html)" },
 	U_OPT_OUTPUT,
 	{ O_ARRAY, "array", "name:cols", "draw the registered array name as a grid of cols columns" },
 	{ O_COLOUR, "colour", "by", "the map's colour: op, count, region, line or func (op)" },
@@ -166,6 +167,8 @@ second(void *ctx, struct rt_rec *r)
 	if ((row = rt_fold_row(fold, r->addr)) >= 0)
 		rt_density_add(&dens, (uint32_t)((double)*i * dens.cols / (double)n), (uint32_t)row,
 		    r->op);
+	if (page != NULL && rt_mappage_add(page, *i, r))
+		u_die(1, "out of memory");
 	++*i;
 	return 0;
 }
@@ -287,14 +290,16 @@ segnames(void)
 }
 
 static void
-picture(struct rt_fig *fig)
+picture(struct rt_fig *fig, char **names)
 {
 	FILE *f = u_open(oflag);
+	int e;
 
-	if (fig == NULL || rt_fig_failed(fig))
+	if (page == NULL && (fig == NULL || rt_fig_failed(fig)))
 		u_die(1, "out of memory");
-	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, NULL, NULL))
-		u_wfail(oflag);
+	if ((e = page != NULL ? rt_mappage_html(f, page, title, (const char *const *)names, vs, nvs) :
+	    Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, NULL, NULL)))
+		e == RT_ENOMEM ? u_die(1, "out of memory") : u_wfail(oflag);
 	rt_fig_free(fig);
 	if (u_close(f, oflag))
 		exit(1);
@@ -317,8 +322,8 @@ main(int argc, char *argv[])
 			break;
 		case 'k': kflag = 1; break;
 		case 'O':
-			if ((Oflag = strcmp(optarg, "png") == 0) == 0 && strcmp(optarg, "svg") != 0)
-				u_bad("-O %s: want svg or png", optarg);
+			if (!(Oflag = !strcmp(optarg, "png") + 2 * !strcmp(optarg, "html")) && strcmp(optarg, "svg"))
+				u_bad("-O %s: want svg, png or html", optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case O_ARRAY:
@@ -354,10 +359,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (Oflag < 0)
+		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
+		    oflag && len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
 	if (recency && array == NULL)
 		u_bad("--recency colours the --array grid");
-	if (Oflag < 0)
-		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0;
+	else if (Oflag == 2 && array != NULL)
+		u_bad("-O html: a page of the access map, not of --array's grid");
 	regs = rt_regions_new();
 	if (!regions && array == NULL &&
 	    ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
@@ -391,7 +399,7 @@ main(int argc, char *argv[])
 		if (u_close(f, oflag))
 			exit(1);
 	} else if (gridon) {
-		picture(rt_grid_figure(&grid, width, height, recency, array, title));
+		picture(rt_grid_figure(&grid, width, height, recency, array, title), NULL);
 	} else {
 		/* the legend of the classes sizes the plot: the raster is made now */
 		if (cats != NULL && rt_mapcats_choose(cats, MAXCLASSES))
@@ -400,14 +408,15 @@ main(int argc, char *argv[])
 		rt_map_layout(&area, width, height, cats);
 		if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
 		    (cats != NULL && rt_density_classes(&dens)) ||
-		    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL))
+		    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == 2 && !counts &&
+		    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
 			u_die(1, "out of memory");
 		if (spool != NULL) {
 			argv = spooled;
 			argc = 1;
 		}
 		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag,
-		    cats ? secondcat : second, &i, u_diag))
+		    cats && !page ? secondcat : second, &i, u_diag))
 			u_status = 1;
 		if (counts) {
 			FILE *f = u_open(oflag);
@@ -417,8 +426,8 @@ main(int argc, char *argv[])
 				exit(1);
 		} else {
 			names = segnames();
-			picture(rt_map_figure(&dens, fold, &area, width, height, bycount, cats, n, title,
-			    (const char *const *)names));
+			picture(page ? NULL : rt_map_figure(&dens, fold, &area, width, height, bycount, cats,
+			    n, title, (const char *const *)names), names);
 			for (k = 0; k < rt_fold_count(fold); k++)
 				free(names[k]);
 			free(names);
@@ -427,6 +436,7 @@ main(int argc, char *argv[])
 	if (spool != NULL)
 		unlink(tmp);
 	rt_fold_free(fold);
+	rt_mappage_free(page);
 	rt_sym_free(objs);
 	rt_density_free(&dens);
 	rt_grid_free(&grid);

@@ -55,6 +55,8 @@ void rt_svg_escape(FILE *f, const char *s);
 void rt_svg_layers(FILE *f, const struct rt_layer *lay, size_t n, const char *indent);
 void rt_svg_end(FILE *f);
 void rt_base64(FILE *f, const unsigned char *p, size_t n);	/* data: URLs, pages */
+void rt_json_str(FILE *f, const char *s);	/* quoted, safe in a <script> */
+int rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest);	/* 0, RT_ENOMEM, RT_EIO */
 
 /* Text: the X11 misc-fixed 6x10 font (ASCII 32-126; font.c), on its
  * baseline, anchored by its start, centre or end; RT_UP reads upwards. */

@@ -44,6 +44,7 @@ int rt_density_init(struct rt_density *d, uint32_t cols, uint32_t rows);
 int rt_density_classes(struct rt_density *d);
 void rt_density_add(struct rt_density *d, uint32_t col, uint32_t row, int op);
 void rt_density_vote(struct rt_density *d, uint32_t col, uint32_t row, uint32_t cls);
+void rt_mjrty(uint32_t *cand, uint32_t *votes, uint32_t key);	/* one vote */
 void rt_density_free(struct rt_density *d);
 
 /* The classes a map is coloured by when not by op: the key of each
@@ -76,7 +77,6 @@ struct rt_varstat {
 	uint64_t base, size, elem;
 	uint64_t acc[4], bytes;	/* per op; bytes touched in all */
 };
-#endif
 
 /* The access map as a figure: the raster d in the plot area p of a W x H
  * figure (rt_map_layout gives it), coloured by the op most frequent in a
@@ -90,6 +90,32 @@ void rt_map_layout(struct rt_plot *p, double W, double H, const struct rt_mapcat
 struct rt_fig *rt_map_figure(const struct rt_density *d, const struct rt_fold *f,
     const struct rt_plot *p, double W, double H, int bycount, const struct rt_mapcats *cats,
     uint64_t n, const char *title, const char *const *names);
+/* The figure's palette (pal: 256 RGB triples): white, LEVELS shades of
+ * each op, a ramp of 64 counts; or shades of each class.  Its colours. */
+int rt_map_palette(unsigned char *pal, const struct rt_mapcats *cats, size_t ncat);
+
+/* The access map as one interactive HTML page (lib/map/map.html, built
+ * in), everything inline: a pyramid of the map's cells, level k of
+ * 2^k times the columns and rows of the plot area p (level 0 is the
+ * static picture's raster, its rows as rt_fold_row's), each cell with
+ * its accesses per op, the source line, function and region most of
+ * them had and its least and greatest byte; packed, deflated, base64.
+ * Levels go, finest first, while all take more than RT_MAPPAGE_BYTES
+ * packed (level 0 stays).  new: NULL out of memory; add (each access
+ * i of the n, in order): 0 or RT_ENOMEM; html: 0, RT_ENOMEM or RT_EIO
+ * (nothing written out of memory).  The page colours as the picture
+ * does, by op, by count or (catkey an RT_KEY, else -1) by the class of
+ * the key most of a pixel's accesses had, the 17 with most named. */
+#define RT_MAPPAGE_BYTES (8u << 20)
+struct rt_mappage;
+struct rt_varstat;
+struct rt_mappage *rt_mappage_new(const struct rt_fold *f, const struct rt_regions *g,
+    const struct rt_plot *p, double W, double H, uint64_t n, int bycount, int catkey);
+RT_WUR int rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r);
+RT_WUR int rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title,
+    const char *const *names, const struct rt_varstat *vs, size_t nvs);
+int rt_mappage_levels(const struct rt_mappage *m);
+void rt_mappage_free(struct rt_mappage *m);
 
 /* A registered array as a grid of cols columns: per element its
  * accesses, or the time of its last access (recency), as a heat map.
@@ -103,3 +129,4 @@ void rt_grid_add(struct rt_grid *g, uint64_t addr, uint64_t last, uint64_t when)
 struct rt_fig *rt_grid_figure(const struct rt_grid *g, double W, double H, int recency,
     const char *name, const char *title);
 void rt_grid_free(struct rt_grid *g);
+#endif

@@ -28,16 +28,6 @@ if ! command -v chromium >/dev/null; then
 	exit 0
 fi
 
-# browse FILE ACTIONS: the page's report, one line an action, then
-# "errors N" and "done"; the browser's console lines in $tmp/console
-browse() {
-	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chr" \
-	    --enable-logging=stderr --v=0 --virtual-time-budget=30000 \
-	    --dump-dom "file://$1#test:$2" 2>"$tmp/chr.err" |
-	    sed -n '/<pre id="rt-test"/,/<\/pre>/p' |
-	    sed -e 's/<[^>]*>//g' -e '/^$/d' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
-	grep ':CONSOLE' "$tmp/chr.err" >"$tmp/console" || :
-}
 all=$(awk '{ printf "%s%s", (NR > 1 ? "," : ""), $1 }' "$tmp/pts")
 
 browse "$tmp/p.html" "layout;state;dots:$all" >"$tmp/r1"

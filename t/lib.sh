@@ -1,6 +1,7 @@
 # lib.sh: a tiny TAP helper for the shell tests.
 #   plan N; check DESC CMD; check_same DESC CMD1 CMD2; check_fail DESC STATUS REGEX CMD;
-#   check_same_rows DESC CMD1 CMD2; check_same_empty DESC CMD; check_rows DESC AWK CMD; stubok PROGS [CHECK ...]
+#   check_same_rows DESC CMD1 CMD2; check_same_empty DESC CMD; check_rows DESC AWK CMD; stubok PROGS [CHECK ...];
+#   browse FILE ACTIONS (a page of ours in headless Chromium)
 # Commands are strings run by the shell; $tmp is a scratch directory and
 # $D the bundled traces.  A check must fail when the program it tests
 # does nothing (t/stubcheck): outputs compared are not both empty, a
@@ -45,6 +46,19 @@ skip() {
 	n=$((n + 1))
 	echo "ok $n # skip $1"
 	[ -z "${RT_SKIPS:-}" ] || echo "$(basename "$0"): $1" >>"$RT_SKIPS"
+}
+
+# browse FILE ACTIONS: an HTML page of ours in headless Chromium, its
+# test hook given the actions (#test:ACTIONS): the page's report, one
+# line an action, then "errors N" and "done"; the browser's console
+# lines in $tmp/console.
+browse() {
+	chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chr" \
+	    --enable-logging=stderr --v=0 --virtual-time-budget=30000 \
+	    --dump-dom "file://$1#test:$2" 2>"$tmp/chr.err" |
+	    sed -n '/<pre id="rt-test"/,/<\/pre>/p' |
+	    sed -e 's/<[^>]*>//g' -e '/^$/d' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
+	grep ':CONSOLE' "$tmp/chr.err" >"$tmp/console" || :
 }
 
 # check DESC CMD: CMD exits 0.

@@ -17,6 +17,9 @@
   topo.py shuffle POINTS SEED    the points in a random order
   topo.py png FILE               decode a PNG (CRCs, inflate, row filters): WxH
   topo.py svg FILE               parse an SVG as XML: the number of paths
+  topo.py samepix A B X Y W H    two 8-bit PNGs (RGB, RGBA or palette) in the box
+                                 X Y W H: its pixels, those not white in A, the
+                                 share of pixels of the same colour in both
   topo.py inkmatch A B X Y W     two 8-bit RGB(A) PNGs in the box X Y W W: the
                                  share of A's ink (non-white) with B's ink
                                  within 2 pixels, the same of B's, the share
@@ -322,21 +325,23 @@ def blends(path):
 
 
 def rgb(path):
-    """An 8-bit RGB or RGBA PNG (any row filter): w, h, rows of RGB."""
+    """An 8-bit RGB, RGBA or palette PNG (any row filter): w, h, rows of RGB."""
     import struct
     import zlib
     data = open(path, 'rb').read()
-    pos, idat = 8, b''
+    pos, idat, pal = 8, b'', None
     while pos < len(data):
         n, kind = struct.unpack('>I4s', data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + n]
         if kind == b'IHDR':
             w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-            assert depth == 8 and ctype in (2, 6), 'RGB(A), 8 bits'
+            assert depth == 8 and ctype in (2, 3, 6), 'RGB(A) or palette, 8 bits'
+        elif kind == b'PLTE':
+            pal = [tuple(body[i:i + 3]) for i in range(0, n, 3)]
         elif kind == b'IDAT':
             idat += body
         pos += 12 + n
-    raw, bpp = zlib.decompress(idat), 3 if ctype == 2 else 4
+    raw, bpp = zlib.decompress(idat), 3 if ctype == 2 else 1 if ctype == 3 else 4
     stride, prev, rows = w * bpp, bytearray(w * bpp), []
     for r in range(h):
         f, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
@@ -353,6 +358,10 @@ def rgb(path):
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        if ctype == 3:
+            rows.append([pal[line[x]] for x in range(w)])
+            prev = line
+            continue
         rows.append([tuple(line[x * bpp:x * bpp + 3]) if bpp == 3 or line[x * bpp + 3] else
                      (255, 255, 255) for x in range(w)])
         prev = line
@@ -373,6 +382,15 @@ def inkmatch(a, b, x0, y0, side):
           sum(near(q, ia) for q in ib) / max(1, len(ib)), alike / max(1, len(both))))
 
 
+def samepix(a, b, x0, y0, w, h):
+    x0, y0, w, h = int(float(x0)), int(float(y0)), int(float(w)), int(float(h))
+    pa, pb = rgb(a)[2], rgb(b)[2]
+    box = [(x, y) for y in range(y0, y0 + h) for x in range(x0, x0 + w)]
+    ink = sum(pa[y][x] != (255, 255, 255) for x, y in box)
+    same = sum(pa[y][x] == pb[y][x] for x, y in box)
+    print('%d %d %.4f' % (len(box), ink, same / max(1, len(box))))
+
+
 def svg(path):
     import xml.etree.ElementTree as ET
     root = ET.parse(path).getroot()
@@ -385,4 +403,4 @@ if __name__ == '__main__':
      'circle': circle, 'periodic': periodic, 'iid': iid,
      'random': randmatrix, 'circerr': circerr, 'rotinv': rotinv,
      'shuffle': shuffle, 'png': png, 'svg': svg, 'blends': blends,
-     'inkmatch': inkmatch}[cmd](*args)
+     'inkmatch': inkmatch, 'samepix': samepix}[cmd](*args)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "reftrace.h"
 #include "draw.h"
@@ -184,6 +185,41 @@ double
 rt_text_width(const char *s)
 {
 	return RT_CHARW * (double)strlen(s);
+}
+
+/* A JSON string that may sit in a <script>: no "<" to end it early. */
+void
+rt_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == '<' || *s == '>' || *s == '&')
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+/* The end of a page's data: its packed bytes deflated, in base64, as
+ * its "data" member; then the rest of the page. */
+int
+rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest)
+{
+	uLongf zlen = compressBound(len);
+	unsigned char *z = malloc(zlen);
+
+	if (z == NULL || compress2(z, &zlen, raw, len, 6) != Z_OK) {
+		free(z);
+		return RT_ENOMEM;
+	}
+	fputs(",\"data\":\"", f);
+	rt_base64(f, z, zlen);
+	fputs("\"}", f);
+	fputs(rest, f);
+	free(z);
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* SVG */

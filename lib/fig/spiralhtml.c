@@ -16,21 +16,6 @@ static const char page[] =
 #include "spiral-html.h"
 ;
 
-/* A JSON string that may sit in a <script>: no "<" to end it early. */
-static void
-jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20 || *s == '<' || *s == '>' || *s == '&')
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
-}
-
 static void
 jnum(FILE *f, double v)
 {
@@ -104,7 +89,7 @@ strings(FILE *f, const struct rt_pointmap *pm)
 	for (id = 0; id < nid; id++)
 		if (tab[id]) {
 			fputs(k ? "," : "", f);
-			jstr(f, rt_str(id));
+			rt_json_str(f, rt_str(id));
 			tab[id] = ++k;
 		}
 	fputs("]", f);
@@ -120,7 +105,7 @@ layers(FILE *f, const struct rt_spiral_page *pg, const struct rt_spcolour *col)
 	for (k = 0; k < col->nlay; k++) {
 		fprintf(f, "%s[\"#%02x%02x%02x\",", k ? "," : "", col->lay[k].rgb[0],
 		    col->lay[k].rgb[1], col->lay[k].rgb[2]);
-		jstr(f, pg->key == RT_SPKEY_LEGEND && k < pg->ncat ? pg->names[k] : "");
+		rt_json_str(f, pg->key == RT_SPKEY_LEGEND && k < pg->ncat ? pg->names[k] : "");
 		fputs("]", f);
 	}
 	fputs("]", f);
@@ -132,8 +117,7 @@ rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral 
 {
 	static const char *keys[] = { "none", "legend", "ramp", "turns" };
 	const char *mark = strstr(page, "@DATA@");
-	unsigned char *raw, *z = NULL;
-	uLongf zlen;
+	unsigned char *raw;
 	uint32_t *tab;
 	size_t len, c;
 	int rc = RT_ENOMEM;
@@ -141,15 +125,15 @@ rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral 
 	fwrite(page, 1, (size_t)(mark - page), f);
 	fprintf(f, "{\"w\":%g,\"h\":%g,\"box\":[%g,%g,%g],\"keyx\":%g,\"keyy\":%g,\"title\":",
 	    pg->w, pg->h, s->x, s->y, s->w, pg->area.keyx, pg->area.y);
-	jstr(f, pg->title ? pg->title : "");
+	rt_json_str(f, pg->title ? pg->title : "");
 	fputs(",\"what\":", f);
-	jstr(f, pg->what);
+	rt_json_str(f, pg->what);
 	fprintf(f, ",\"key\":\"%s\",\"ramp\":[", keys[pg->key]);
 	jnum(f, pg->lo);
 	fputc(',', f);
 	jnum(f, pg->hi);
 	fputc(',', f);
-	jstr(f, pg->label ? pg->label : "");
+	rt_json_str(f, pg->label ? pg->label : "");
 	fprintf(f, "],\"circle\":%d,\"amble\":%g,\"radius\":\"%s\",\"from\":%zu,\"to\":%ld,"
 	    "\"at\":%g,\"n\":%zu,\"nc\":%zu,\"lo\":%zu,\"hi\":%zu,\"classes\":[", s->circle,
 	    s->amble, s->time ? "seq" : "index", s->from, s->to, at, co->pm.n, co->ncirc, i0, i1);
@@ -166,17 +150,9 @@ rt_spiral_html(FILE *f, const struct rt_spiral_page *pg, const struct rt_spiral 
 		return RT_ENOMEM;
 	if ((raw = pack(co, col->layer, tab, &len)) == NULL)
 		goto out;
-	zlen = compressBound(len);
-	if ((z = malloc(zlen)) == NULL || compress2(z, &zlen, raw, len, 6) != Z_OK)
-		goto out;
-	fputs(",\"data\":\"", f);
-	rt_base64(f, z, zlen);
-	fputs("\"}", f);
-	fputs(mark + 6, f);
-	rc = ferror(f) ? RT_EIO : 0;
+	rc = rt_page_data(f, raw, len, mark + 6);
 out:
 	free(tab);
 	free(raw);
-	free(z);
 	return rc;
 }

@@ -26,18 +26,23 @@ rt_density_classes(struct rt_density *d)
 /* Boyer and Moore, "MJRTY: a fast majority vote algorithm", 1991: the
  * candidate a vote stays with is the majority, if there is one. */
 void
+rt_mjrty(uint32_t *cand, uint32_t *votes, uint32_t key)
+{
+	if (*votes == 0)
+		*cand = key, *votes = 1;
+	else if (*cand == key)
+		++*votes;
+	else
+		--*votes;
+}
+
+void
 rt_density_vote(struct rt_density *d, uint32_t col, uint32_t row, uint32_t cls)
 {
 	size_t i = (size_t)row * d->cols + col;
 
-	if (col >= d->cols || row >= d->rows)
-		return;
-	if (d->votes[i] == 0)
-		d->cls[i] = cls, d->votes[i] = 1;
-	else if (d->cls[i] == cls)
-		d->votes[i]++;
-	else
-		d->votes[i]--;
+	if (col < d->cols && row < d->rows)
+		rt_mjrty(&d->cls[i], &d->votes[i], cls);
 }
 
 void

@@ -154,8 +154,8 @@ axis(struct rt_fig *fig, const struct rt_fold *f, const struct rt_plot *p,
 
 /* The palette: white, then shades of each category (and the rest), or
  * of each op and a ramp of counts.  The colours it has. */
-static int
-palette(unsigned char *pal, const struct rt_mapcats *cats, size_t ncat)
+int
+rt_map_palette(unsigned char *pal, const struct rt_mapcats *cats, size_t ncat)
 {
 	unsigned char base[3];
 	size_t i;
@@ -272,7 +272,7 @@ rt_map_figure(const struct rt_density *d, const struct rt_fold *f, const struct 
 	if (cats != NULL && ((ncat = rt_mapcats_count(cats, &nother)) + 1 > 255 / CLEVELS ||
 	    d->cls == NULL))
 		return NULL;
-	npal = palette(pal, cats, ncat);
+	npal = rt_map_palette(pal, cats, ncat);
 	if ((img = malloc((size_t)d->cols * d->rows + 1)) == NULL ||
 	    (fig = rt_fig_new(W, H)) == NULL) {
 		free(img);
