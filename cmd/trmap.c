@@ -210,38 +210,11 @@ nomatter(void)
 }
 
 static void
-writecounts(FILE *f)
-{
-	size_t k, x;
-	const uint32_t *v;
-
-	fprintf(f, "# trmap: %llu accesses on %u x %u pixels, x time, y address folded\n",
-	    (unsigned long long)n, dens.cols, dens.rows);
-	for (k = 0; k < rt_fold_count(fold); k++)
-		fprintf(f, "#segment 0x%llx 0x%llx %u %u\n",
-		    (unsigned long long)rt_fold_seg(fold, k)->lo,
-		    (unsigned long long)rt_fold_seg(fold, k)->hi, rt_fold_seg(fold, k)->y0,
-		    rt_fold_seg(fold, k)->y1);
-	fprintf(f, "# x y read write modify fetch\n");
-	for (x = 0; x < (size_t)dens.cols * dens.rows; x++)
-		if (v = dens.n[x], v[0] | v[1] | v[2] | v[3])
-			fprintf(f, "%zu %zu %u %u %u %u\n", x % dens.cols, x / dens.cols, v[0], v[1],
-			    v[2], v[3]);
-}
-
-static void
 writeregions(FILE *f)
 {
 	if (nvs == 0)	/* a header alone looked like regions never touched */
 		u_warn("--regions: the trace registers no region (REFTRACE_REGION, reftrace.h)");
-	fprintf(f, "# name base size elem accesses bytes read write modify fetch\n");
-	for (size_t k = 0; k < nvs; k++)
-		fprintf(f, "%s 0x%llx %llu %llu %llu %llu %llu %llu %llu %llu\n", rt_str(vs[k].name),
-		    (unsigned long long)vs[k].base, (unsigned long long)vs[k].size,
-		    (unsigned long long)vs[k].elem, (unsigned long long)(vs[k].acc[0] +
-		    vs[k].acc[1] + vs[k].acc[2] + vs[k].acc[3]), (unsigned long long)vs[k].bytes,
-		    (unsigned long long)vs[k].acc[0], (unsigned long long)vs[k].acc[1],
-		    (unsigned long long)vs[k].acc[2], (unsigned long long)vs[k].acc[3]);
+	rt_varstat_write(f, vs, nvs);
 }
 
 /* The object other than the program where lo .. hi starts, or -1 (a
@@ -255,38 +228,6 @@ owner(void *ctx, uint64_t lo, uint64_t hi)
 	(void)ctx;
 	(void)hi;
 	return k < 0 || strcmp(path, rt_str(progname)) == 0 ? -1 : k;
-}
-
-/* Each segment's name: the object other than the program that holds it,
- * or the regions registered in it. */
-static char **
-segnames(void)
-{
-	size_t k, i, nseg = rt_fold_count(fold);
-	char **names = u_calloc(nseg + 1, sizeof *names), buf[64];
-	const char *path, *base;
-
-	for (k = 0; k < nseg; k++) {
-		const struct rt_seg *s = rt_fold_seg(fold, k);
-
-		if (s->obj >= 0 && rt_sym_object(objs, s->lo, &path) == s->obj) {
-			/* libc.so.6 as libc: the margin has room for 15 */
-			base = strrchr(path, '/');
-			base = base ? base + 1 : path;
-			snprintf(buf, sizeof buf, "%.*s", strstr(base, ".so") ?
-			    (int)(strstr(base, ".so") - base) : 15, base);
-			buf[15] = '\0';
-			names[k] = u_strdup(buf);
-			continue;
-		}
-		for (*buf = 0, i = 0; i < nreg; i++)
-			if (reg[i].addr <= s->hi && reg[i].addr + reg[i].size > s->lo &&
-			    strlen(buf) + strlen(rt_str(reg[i].name)) + 2 < sizeof buf)
-				snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s",
-				    *buf ? " " : "", rt_str(reg[i].name));
-		names[k] = *buf ? u_strdup(buf) : NULL;
-	}
-	return names;
 }
 
 static void
@@ -421,11 +362,12 @@ main(int argc, char *argv[])
 		if (counts) {
 			FILE *f = u_open(oflag);
 
-			writecounts(f);
+			rt_density_write(f, &dens, fold, n);
 			if (u_close(f, oflag))
 				exit(1);
 		} else {
-			names = segnames();
+			if ((names = rt_fold_names(fold, objs, reg, nreg)) == NULL)
+				u_die(1, "out of memory");
 			picture(page ? NULL : rt_map_figure(&dens, fold, &area, width, height, bycount, cats,
 			    n, title, (const char *const *)names), names);
 			for (k = 0; k < rt_fold_count(fold); k++)

@@ -78,6 +78,18 @@ struct rt_varstat {
 	uint64_t acc[4], bytes;	/* per op; bytes touched in all */
 };
 
+/* trmap's tables: --counts (a line per pixel touched, its counts by op,
+ * the segments of the folded address axis before them) and --regions (a
+ * line per variable); 0, or RT_EIO.  rt_fold_names: each segment's name,
+ * the object that holds it (objects other than the program, the fold's
+ * obj) or the regions registered in it (NULL: none), nseg + 1 of them;
+ * NULL out of memory. */
+int rt_density_write(FILE *f, const struct rt_density *d, const struct rt_fold *fold,
+    uint64_t n);
+int rt_varstat_write(FILE *f, const struct rt_varstat *v, size_t n);
+char **rt_fold_names(const struct rt_fold *fold, const struct rt_sym *objs,
+    const struct rt_rec *reg, size_t nreg);
+
 /* The access map as a figure: the raster d in the plot area p of a W x H
  * figure (rt_map_layout gives it), coloured by the op most frequent in a
  * pixel, paler for fewer (bycount: a ramp of log2 counts; cats: by the
