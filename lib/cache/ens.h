@@ -72,6 +72,7 @@ struct rt_ens {
 	int uniform;			/* every configuration has them */
 	int plain;			/* one configuration, no per-access output */
 	int batched;			/* several, table output only */
+	int solo;			/* plain, one hierarchy run alone, no TLB */
 	struct rt_aa *aa[MAXAA];	/* the LRU configurations, by block size */
 	int naa;
 	int grp[MAXH];			/* configuration i's rt_aa + 1, or 0 */

@@ -197,6 +197,14 @@ rt_ens_parse(const char *name, rt_level_parse_fn *fn, struct rt_cache_cfg *lv, i
 	return 0;
 }
 
+/* Whether a batch is the one hierarchy's alone (rt_hier_run), the plain
+ * path: one test a batch. */
+static void
+solo(struct rt_ens *e)
+{
+	e->solo = e->plain && e->naa == 0 && e->nown == 1 && e->nt == 0;
+}
+
 /* The configurations that have a hierarchy of their own to simulate,
  * and whether they split accesses alike. */
 static void
@@ -309,6 +317,7 @@ ungroup(struct rt_ens *e)
 		rt_aa_free(e->aa[i]);
 	e->naa = 0;
 	owners(e);
+	solo(e);
 }
 
 int
@@ -375,7 +384,10 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 				return RT_EUSAGE;
 			}
 		}
-	return rt_tlb_build(e, threec, why, whylen);
+	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0)
+		return k;
+	solo(e);
+	return 0;
 }
 
 int
@@ -502,6 +514,8 @@ rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
 {
 	int i;
 
+	if (e->solo)
+		return (int)rt_hier_run(e->h[0], v, (size_t)n);
 	if (e->plain && e->naa == 0 && e->nown == 1)
 		i = (int)rt_hier_run(e->h[0], v, (size_t)n);
 	else
