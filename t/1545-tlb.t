@@ -4,7 +4,7 @@
 # an ensemble of TLBs in one pass = separate runs, partitions merged =
 # the whole, and the caches' counts untouched.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 38
 
 tlbrows() { awk '/^TLB/'; }
 nocut() { awk '!/^TLB/'; }	# the table without the TLBs' rows
@@ -163,3 +163,7 @@ check_fail "write policies in a TLB: usage, said" 2 "want ENTRIES:ASSOC:PAGE" "c
 check_fail "--itlb alone: usage, said" 2 "an instruction TLB wants a TLB beside it" \
     "cachesim --itlb 64:4:4K $tmp/h"
 check_fail "--tlb with --cachegrind: usage" 2 "not cachegrind's model" "cachesim --cachegrind --tlb 64:4:4K $tmp/h"
+check_fail "two fields: usage, the TLB's form said" 2 "--tlb 64:4: want ENTRIES:ASSOC:PAGE" \
+    "cachesim --tlb 64:4 $tmp/h"
+check_fail "0 entries: usage, said (not 256 configurations of 0)" 2 "--tlb 0:4:4K: bad size 0" \
+    "cachesim --tlb 0:4:4K $tmp/h"

@@ -84,7 +84,7 @@ range(const char *f, const char *what, uint64_t *lo, uint64_t *hi, char *why, si
 			return RT_EUSAGE;
 		}
 	} else if (strcmp(what, "size") == 0) {
-		if (rt_parse_size(buf, lo)) {
+		if (rt_parse_size(buf, lo) || *lo == 0) {	/* 0 doubles forever */
 			snprintf(why, whylen, "bad %s %s", what, buf);
 			return RT_EUSAGE;
 		}

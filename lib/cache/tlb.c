@@ -42,7 +42,9 @@ rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whyle
 		e->hasitlb = 1;
 		return 0;
 	}
-	rc = rt_ens_names(names, &n, "", spec, why, whylen);
+	if ((rc = rt_ens_names(names, &n, "", spec, why, whylen)) == RT_EUSAGE &&
+	    strstr(why, "want SIZE") != NULL)	/* fewer than three fields */
+		snprintf(why, whylen, "want ENTRIES:ASSOC:PAGE[:POLICY]");
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && rt_tlb_parse(names[i], &c, why, whylen))
 			rc = RT_EUSAGE;
