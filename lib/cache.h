@@ -152,7 +152,7 @@ double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
 
 /* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
  * pass.  Configurations come from -c levels (presets such as "i7" too) or
- * from -E specs ("1K..2M:8:64:lru,plru" is every size and policy, '/'
+ * from -E specs ("1K..2M:8:32..64:lru,plru" is every size, block and policy, '/'
  * parts the levels); they share the split I-cache, the inclusion and the
  * seed.  Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
 struct rt_ens;

@@ -4,7 +4,7 @@
 # an ensemble of TLBs in one pass = separate runs, partitions merged =
 # the whole, and the caches' counts untouched.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 40
 
 tlbrows() { awk '/^TLB/'; }
 nocut() { awk '!/^TLB/'; }	# the table without the TLBs' rows
@@ -122,6 +122,11 @@ check_same "--tlb 4..512:4:4K: 8 rows, each = its own run" \
 check_same "entries and ways ranges, policies, two levels: 18 rows, each = its own run" \
     "ens --tlb 16..64:1..4:4K:lru,fifo --tlb 256:8:4K | tee $tmp/e2 | awk 'END {exit NR != 18}' && cat $tmp/e2" \
     "alone <$tmp/e2"
+check_same "page sizes 4K..2M: 10 rows, each = its own run" \
+    "ens --tlb 16:4:4K..2M | tee $tmp/e3 | awk 'END {exit NR != 10}' && cat $tmp/e3" "alone <$tmp/e3"
+check_same "-E with a range of blocks: each row = its own -c run" \
+    "cachesim -E 1K..2K:2:32..128 $tmp/g | awk '!/^#/ {print \$1, \$3}'" \
+    "for c in 1024:2:32 1024:2:64 1024:2:128 2048:2:32 2048:2:64 2048:2:128; do echo \$c:lru \$(cachesim -c \$c $tmp/g | awk '\$1 == \"L1\" {print \$10}'); done"
 check_same "the ensemble's misses fall as entries grow (LRU, full)" \
     "ens --tlb 4..256:full:4K | awk 'NR > 1 && \$3 > m {exit 1} {m = \$3; n++} END {print n}'" "echo 7"
 check_same "a TLB ensemble's table: the caches' row then the TLBs', amat -" \

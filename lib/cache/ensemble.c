@@ -103,8 +103,8 @@ rt_ens_names(char **names, int *nnames, const char *prefix, const char *rest, ch
 	char lvl[128], *f[6], *save = NULL, *p, buf[512], alt[128];
 	char *pols[16], *psave = NULL;
 	const char *slash;
-	uint64_t lo, hi, sz, alo, ahi, a;
-	char as[32];
+	uint64_t lo, hi, sz, alo, ahi, a, blo, bhi, b;
+	char as[32], bs[32];
 	int n = 0, np = 0, i, rc;
 
 	if (rest == NULL || *rest == '\0') {
@@ -128,7 +128,8 @@ rt_ens_names(char **names, int *nnames, const char *prefix, const char *rest, ch
 		return RT_EUSAGE;
 	}
 	if (range(f[0], "size", &lo, &hi, why, whylen) ||
-	    range(f[1], "associativity", &alo, &ahi, why, whylen))
+	    range(f[1], "associativity", &alo, &ahi, why, whylen) ||
+	    range(f[2], "block", &blo, &bhi, why, whylen))
 		return RT_EUSAGE;
 	if (n > 3)
 		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
@@ -137,18 +138,20 @@ rt_ens_names(char **names, int *nnames, const char *prefix, const char *rest, ch
 		pols[np++] = "lru";
 	for (sz = lo; sz <= hi; sz *= 2)
 		for (a = alo; a <= ahi; a = a ? 2 * a : 1)
-			for (i = 0; i < np; i++) {
-				if (alo)
+			for (b = blo; b <= bhi; b = b ? 2 * b : 1)
+				for (i = 0; i < np; i++) {
 					snprintf(as, sizeof as, "%llu", (unsigned long long)a);
-				snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
-				    (unsigned long long)sz, alo ? as : f[1], f[2], pols[i],
-				    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "",
-				    n > 5 ? f[5] : "");
-				snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
-				if ((rc = rt_ens_names(names, nnames, buf, slash ? slash + 1 : NULL,
-				    why, whylen)) != 0)
-					return rc;
-			}
+					snprintf(bs, sizeof bs, "%llu", (unsigned long long)b);
+					snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
+					    (unsigned long long)sz, alo ? as : f[1], blo ? bs : f[2],
+					    pols[i], n > 4 ? ":" : "", n > 4 ? f[4] : "",
+					    n > 5 ? ":" : "", n > 5 ? f[5] : "");
+					snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "",
+					    alt);
+					if ((rc = rt_ens_names(names, nnames, buf, slash ? slash + 1 :
+					    NULL, why, whylen)) != 0)
+						return rc;
+				}
 	return 0;
 }
 
