@@ -11,7 +11,7 @@
 
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
-static int flush;			/* --flush: write dirty blocks back at the end */
+static int flush, tlb;			/* --flush: write dirty blocks back at the end; --tlb */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
@@ -39,7 +39,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
+	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -66,6 +66,8 @@ static const struct u_opt opts[] = {
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
+	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
+	{ O_ITLB, "itlb", "spec", "a split first-level instruction TLB" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
 	{ O_WARMUP, "warmup", "n", "count nothing of the first n records (seq below n)" },
 	{ O_WARMFRAC, "warmup-fraction", "f", "count nothing until f of the last level is filled" },
@@ -260,10 +262,11 @@ report(void)
  * message says why.  In order: the first that applies is said. */
 enum { F_3C = 1, F_D = 2, F_MISSES = 4, F_BY = 8, F_CG = 16, F_DIFF = 32, F_MAP = 64,
 	F_TEMP = 128, F_E = 256, F_C = 512, F_ICACHE = 1024, F_LAT = 2048, F_INCL = 4096,
-	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768 };
+	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768, F_TLB = 65536 };
 static const struct clash { int first, then; const char *why; } clashes[] = {
 	{ F_M, F_C | F_E | F_ICACHE | F_LAT | F_3C | F_D | F_MISSES | F_BY | F_CG | F_DIFF |
-	    F_MAP | F_TEMP | F_INCL | F_WARM, "-M merges tables as they are: only -A and -o with it" },
+	    F_MAP | F_TEMP | F_INCL | F_WARM | F_TLB, "-M merges tables as they are: only -A and -o with it" },
+	{ F_TLB, F_CG, "--tlb: the caches' table, not cachegrind's model" },
 	{ F_E, F_C, "-E and -c: give the configurations one way" },
 	{ F_CGOUT, F_E | F_D | F_MISSES | F_DIFF,
 	    "--cachegrind-out: one hierarchy, not with -E, -d, --misses, --diff" },
@@ -285,7 +288,8 @@ given(void)
 	    (gflag >= 0 ? F_BY : 0) | (cgflag ? F_CG : 0) | (diffmode ? F_DIFF : 0) |
 	    (mapfile ? F_MAP : 0) | (tempw ? F_TEMP : 0) | (nE ? F_E : 0) | (nc ? F_C : 0) |
 	    (hasi ? F_ICACHE : 0) | (nlat ? F_LAT : 0) | (incl != RT_NINE ? F_INCL : 0) |
-	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0) | (warmup || warmfrac > 0 ? F_WARM : 0);
+	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0) | (warmup || warmfrac > 0 ? F_WARM : 0) |
+	    (tlb ? F_TLB : 0);
 }
 
 static void
@@ -381,6 +385,12 @@ option(int c)
 	case 'I':
 		if ((Iflag = rt_fmt_parse(optarg)) < 0)
 			u_bad("-I %s: unknown format", optarg);
+		break;
+	case O_TLB:
+	case O_ITLB:
+		if (rt_ens_tlb(ens, optarg, c == O_ITLB, why, sizeof why))
+			u_bad("--%s %s: %s", c == O_TLB ? "tlb" : "itlb", optarg, why);
+		tlb = 1;
 		break;
 	case O_ICACHE:
 		if (rt_cache_parse(optarg, &iflag, why, sizeof why))

@@ -1,5 +1,6 @@
 /* cachespec.c: cache specifications as cachesim takes them, a line
  * each: "-c level|preset", "-E configuration", "--icache level",
+ * "--tlb level", "--itlb level" (TLB levels without ranges),
  * "--inclusion nine|inclusive|exclusive", "-3", "-d" (an output per
  * access); any other line is a level for rt_cache_parse alone.  Every
  * level parsed is checked; a hierarchy small enough to build quickly is
@@ -120,7 +121,20 @@ check(struct rt_ens *e, int threec)
 			    "the 3C classes do not add up to the misses", i, k);
 		}
 	}
+	for (i = 0; i < rt_ens_tlbs(e); i++) {
+		h = rt_ens_tlbh(e, i);
+		for (k = -1; k < rt_hier_levels(h); k++) {
+			s = rt_hier_stats(h, k, &c);
+			for (j = 0; c != NULL && j < 3; j++)
+				fuzz_assert(s->miss[j] <= s->acc[j] && s->bytes_up == 0 &&
+				    s->writebacks == 0, "TLB level %d: %llu misses of %llu, "
+				    "bytes or write-backs", k, (unsigned long long)s->miss[j],
+				    (unsigned long long)s->acc[j]);
+		}
+	}
 	rt_cachetab_of(&t, rt_ens_hier(e, 0), lat, threec != 0);
+	if (rt_ens_tlbs(e) > 0)
+		rt_cachetab_tlb(&t, rt_ens_tlbh(e, 0));
 	fuzz_table_again(&t);
 }
 
@@ -170,6 +184,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (strncmp(line, "-E ", 3) == 0) {
 			bad |= rt_ens_expand(e, line + 3, why, sizeof why) != 0;
 			nE++;
+		} else if (strncmp(line, "--tlb ", 6) == 0 || strncmp(line, "--itlb ", 7) == 0) {
+			i = line[2] == 'i';
+			/* one configuration, whose entries count as blocks */
+			if (strpbrk(line, ".,/") != NULL || rt_tlb_parse(line + 6 + i, &c, why,
+			    sizeof why) != 0)
+				bad = 1;
+			else {
+				nb += c.size / c.block;
+				fuzz_assert(rt_ens_tlb(e, line + 6 + i, i, why, sizeof why) == 0,
+				    "%s: parsed, refused: %s", line, why);
+			}
 		} else if (strncmp(line, "--icache ", 9) == 0)
 			bad |= !(hasi = level(line + 9, &ic) == 0);
 		else if (strncmp(line, "--inclusion ", 12) == 0) {

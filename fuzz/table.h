@@ -34,7 +34,7 @@ fuzz_table_again(const struct rt_cache_table *t)
 	fuzz_assert(t->n == u.n && t->threec == u.threec, "%d rows read back of %d", u.n, t->n);
 	for (i = 0; i < t->n; i++)
 		fuzz_assert(strcmp(t->row[i].name, u.row[i].name) == 0 &&
-		    t->row[i].hascfg == u.row[i].hascfg &&
+		    t->row[i].hascfg == u.row[i].hascfg && t->row[i].tlb == u.row[i].tlb &&
 		    memcmp(&t->row[i].s, &u.row[i].s, sizeof t->row[i].s) == 0 &&
 		    (!t->row[i].hascfg || fuzz_same_cfg(&t->row[i].cfg, &u.row[i].cfg)),
 		    "row %d (%s) read back otherwise", i, t->row[i].name);

@@ -65,6 +65,9 @@ struct rt_cache_stats {
  * (rt_cache_bytes) need more than the machine's memory (rt_memory). */
 #define RT_MAXWAYS (1u << 20)
 int rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
+/* A TLB level: ENTRIES:ASSOC:PAGE[:POLICY], a cache of ENTRIES x PAGE
+ * bytes (its reach) in blocks of a page, pages up to 1G; not opt or pes. */
+int rt_tlb_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
 double rt_cache_bytes(const struct rt_cache_cfg *c);
 int rt_policy_parse(const char *name);
 const char *rt_policy_name(int policy);
@@ -121,6 +124,11 @@ double rt_hier_filled(const struct rt_hier *h);
  * allocate). */
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
+/* TLB levels as a hierarchy (itlb: a split instruction TLB, or NULL):
+ * non-inclusive, lookups only (no entry dirty, nothing written back, no
+ * bytes counted); rt_hier_access and rt_hier_run take it as a cache. */
+struct rt_hier *rt_tlb_new(const struct rt_cache_cfg *levels, int n,
+    const struct rt_cache_cfg *itlb, uint64_t seed);
 
 /* cachegrind's own model, for exact agreement with its summary line.
  * The counts are in cachegrind's order (Ir I1mr ILmr Dr ...); an access
@@ -142,7 +150,7 @@ double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
 
 /* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
  * pass.  Configurations come from -c levels (presets such as "i7" too) or
- * from -E specs ("1K..2M:8:64:lru,plru" is every size and policy, '/'
+ * from -E specs ("1K..2M:8:32..64:lru,plru" is every size, block and policy, '/'
  * parts the levels); they share the split I-cache, the inclusion and the
  * seed.  Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
 struct rt_ens;
@@ -170,6 +178,18 @@ void rt_ens_access(struct rt_ens *e, const struct rt_rec *rec);
 int rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n);
 void rt_ens_flush(struct rt_ens *e);	/* the accesses still batched */
 void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event */
+/* TLBs beside the caches (lib/cache/tlb.c): every access looks its pages
+ * up in each TLB configuration, in parallel with the first level (the
+ * caches see the same); flushes and invalidations are the caches'.
+ * rt_ens_tlb adds a level below those given (ENTRIES and ASSOC may be
+ * ranges and POLICY a list, as -E's: each combination of the levels is a
+ * configuration), or with itlb the split instruction TLB they share in
+ * front of their second level.  RT_EUSAGE with why. */
+int rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whylen);
+int rt_ens_tlbs(const struct rt_ens *e);	/* TLB configurations, once built */
+struct rt_hier *rt_ens_tlbh(const struct rt_ens *e, int i);
+const char *rt_ens_tlbname(const struct rt_ens *e, int i);	/* "64:4:4K:lru/..." */
+void rt_ens_zero(struct rt_ens *e);	/* rt_hier_zero: the first configuration, the TLBs */
 void rt_ens_free(struct rt_ens *e);
 
 /* OPT and PES need the future (lib/cache/future.c): the input is read
@@ -222,13 +242,14 @@ void rt_welford_add(struct rt_welford *a, uint64_t d);
  * each, and a reader for the cache table.  Writers return 0, or -1 when
  * the FILE has an error. */
 struct rt_cache_row {
-	char name[8];		/* L1, L1I, L1D, L2, ..., mem */
+	char name[8];		/* L1, L1I, L1D, L2, ..., mem, then TLB1 (TLB1I, TLB1D), ... */
 	int hascfg;		/* 0 for memory */
+	int tlb;		/* a TLB's (after memory's: no part of AMAT) */
 	struct rt_cache_cfg cfg;
 	struct rt_cache_stats s;
 };
 struct rt_cache_table {
-	struct rt_cache_row row[RT_MAXLEVEL + 2];
+	struct rt_cache_row row[2 * RT_MAXLEVEL + 3];
 	int n, threec;		/* threec 2: compulsory alone (a merge's) */
 	double amat;
 	/* A partition's table (its trace's header recorded one) also says,
@@ -241,6 +262,7 @@ struct rt_cache_table {
 };
 void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
     int threec);
+void rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb);	/* its rows after */
 int rt_cachetab_write(FILE *f, const struct rt_cache_table *t);
 int rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen);
 int rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary);	/* either */

@@ -29,20 +29,23 @@ rt_policy_name(int p)
 	return p >= 0 && p < (int)(sizeof polnames / sizeof polnames[0]) ? polnames[p] : "?";
 }
 
-/* SIZE, ASSOC ("full": one set) and BLOCK, and how they fit together. */
+/* SIZE, ASSOC ("full": one set) and BLOCK, and how they fit together;
+ * a TLB's is ENTRIES, ASSOC and PAGE (a block of up to 1G). */
 static int
-geometry(struct rt_cache_cfg *c, char *const *f, char *why, size_t whylen)
+geometry(struct rt_cache_cfg *c, char *const *f, int tlb, char *why, size_t whylen)
 {
-	uint64_t v;
+	uint64_t v, n;
 
-	if (rt_parse_size(f[0], &c->size) || c->size == 0) {
-		snprintf(why, whylen, "bad size '%s'", f[0]);
+	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (tlb ? 1u << 30 : 1u << 20)) {
+		snprintf(why, whylen, "%s size '%s': want a power of two up to %s",
+		    tlb ? "page" : "block", f[2], tlb ? "1G" : "1M");
 		return -1;
 	}
-	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (1u << 20)) {
-		snprintf(why, whylen, "block size '%s': want a power of two up to 1M", f[2]);
+	if (rt_parse_size(f[0], &n) || n == 0 || (tlb && n > UINT64_MAX / v)) {
+		snprintf(why, whylen, "bad %s '%s'", tlb ? "number of entries" : "size", f[0]);
 		return -1;
 	}
+	c->size = tlb ? n * v : n;
 	c->block = (uint32_t)v;
 	if (strcasecmp(f[1], "full") == 0)
 		c->assoc = 0;
@@ -63,6 +66,11 @@ geometry(struct rt_cache_cfg *c, char *const *f, char *why, size_t whylen)
 	}
 	if (c->assoc == 0)
 		c->assoc = (uint32_t)(c->size / c->block);
+	if ((c->size / c->block) % c->assoc && tlb) {
+		snprintf(why, whylen, "%llu entries are not a multiple of the associativity %u",
+		    (unsigned long long)(c->size / c->block), c->assoc);
+		return -1;
+	}
 	if ((c->size / c->block) % c->assoc) {
 		snprintf(why, whylen, "size %llu is not a multiple of associativity x block (%u x %u)",
 		    (unsigned long long)c->size, c->assoc, c->block);
@@ -119,9 +127,10 @@ writes(struct rt_cache_cfg *c, char *const *f, int n, char *why, size_t whylen)
 	return 0;
 }
 
-/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]; ASSOC may be "full". */
-int
-rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen)
+/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]; ASSOC may be "full"; a
+ * TLB's ENTRIES:ASSOC:PAGE[:POLICY]. */
+static int
+parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whylen)
 {
 	char buf[128], *f[6], *p, *save = NULL;
 	int n = 0;
@@ -135,11 +144,28 @@ rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whyle
 	strcpy(buf, spec);
 	for (p = strtok_r(buf, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
 		f[n++] = p;
-	if (n < 3) {
-		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
+	if (n < 3 || (tlb && n > 4)) {
+		snprintf(why, whylen, tlb ? "want ENTRIES:ASSOC:PAGE[:POLICY]" :
+		    "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
 		return -1;
 	}
-	if (geometry(c, f, why, whylen) || policy(c, n > 3 ? f[3] : NULL, why, whylen))
+	if (geometry(c, f, tlb, why, whylen) || policy(c, n > 3 ? f[3] : NULL, why, whylen))
 		return -1;
+	if (tlb && c->policy >= RT_OPT) {	/* the future is read per data level */
+		snprintf(why, whylen, "a TLB's policy: not opt or pes");
+		return -1;
+	}
 	return writes(c, f, n, why, whylen);
+}
+
+int
+rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen)
+{
+	return parse(spec, c, 0, why, whylen);
+}
+
+int
+rt_tlb_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen)
+{
+	return parse(spec, c, 1, why, whylen);
 }

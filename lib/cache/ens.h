@@ -72,6 +72,7 @@ struct rt_ens {
 	int uniform;			/* every configuration has them */
 	int plain;			/* one configuration, no per-access output */
 	int batched;			/* several, table output only */
+	int solo;			/* plain, one hierarchy run alone, no TLB */
 	struct rt_aa *aa[MAXAA];	/* the LRU configurations, by block size */
 	int naa;
 	int grp[MAXH];			/* configuration i's rt_aa + 1, or 0 */
@@ -84,6 +85,29 @@ struct rt_ens {
 	/* OPT and PES: each arrival's next use, by level + 1 (0: I-cache) */
 	uint64_t *fut[RT_MAXLEVEL + 1];
 	size_t nfut[RT_MAXLEVEL + 1];
+	/* TLBs (tlb.c): their levels as given, '/' between, to expand as -E's;
+	 * the split instruction TLB they share; a hierarchy per configuration */
+	char tlbspec[1024];
+	struct rt_cache_cfg itlb;
+	int hasitlb;
+	char *tname[MAXH];
+	int ntname;
+	struct rt_hier *t[MAXH];
+	int nt;
 };
+
+/* ensemble.c: every configuration of a spec whose sizes and associativities
+ * may be ranges and policies lists ('/' between levels), appended to names;
+ * a configuration's levels, each read by fn. */
+int rt_ens_names(char **names, int *nnames, const char *prefix, const char *rest, char *why,
+    size_t whylen);
+typedef int rt_level_parse_fn(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
+int rt_ens_parse(const char *name, rt_level_parse_fn *fn, struct rt_cache_cfg *lv, int *nlv,
+    char *why, size_t whylen);
+/* tlb.c: the TLB configurations built (with 3C as threec asks: RT_3C_...),
+ * run over accesses v[0..n), freed. */
+int rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen);
+void rt_tlb_run(struct rt_ens *e, const struct rt_rec *v, int n);
+void rt_tlb_free(struct rt_ens *e);
 
 #endif

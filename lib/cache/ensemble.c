@@ -35,6 +35,7 @@ rt_ens_free(struct rt_ens *e)
 		free(e->name[i]);
 	for (i = 0; i <= RT_MAXLEVEL; i++)
 		free(e->fut[i]);
+	rt_tlb_free(e);
 	free(e);
 }
 
@@ -83,7 +84,7 @@ range(const char *f, const char *what, uint64_t *lo, uint64_t *hi, char *why, si
 			return RT_EUSAGE;
 		}
 	} else if (strcmp(what, "size") == 0) {
-		if (rt_parse_size(buf, lo)) {
+		if (rt_parse_size(buf, lo) || *lo == 0) {	/* 0 doubles forever */
 			snprintf(why, whylen, "bad %s %s", what, buf);
 			return RT_EUSAGE;
 		}
@@ -95,26 +96,27 @@ range(const char *f, const char *what, uint64_t *lo, uint64_t *hi, char *why, si
 /* Every combination of "1K..8M" sizes, "1..16" associativities and
  * "lru,fifo" policies, level by level ('/' parts them), appended to
  * prefix. */
-static int
-expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t whylen)
+int
+rt_ens_names(char **names, int *nnames, const char *prefix, const char *rest, char *why,
+    size_t whylen)
 {
 	char lvl[128], *f[6], *save = NULL, *p, buf[512], alt[128];
 	char *pols[16], *psave = NULL;
 	const char *slash;
-	uint64_t lo, hi, sz, alo, ahi, a;
-	char as[32];
+	uint64_t lo, hi, sz, alo, ahi, a, blo, bhi, b;
+	char as[32], bs[32];
 	int n = 0, np = 0, i, rc;
 
 	if (rest == NULL || *rest == '\0') {
-		if (e->nname == MAXH) {
+		if (*nnames == MAXH) {
 			snprintf(why, whylen, "at most %d configurations", MAXH);
 			return RT_EUSAGE;
 		}
-		if ((e->name[e->nname] = strdup(prefix)) == NULL) {
+		if ((names[*nnames] = strdup(prefix)) == NULL) {
 			snprintf(why, whylen, "out of memory");
 			return RT_ENOMEM;
 		}
-		e->nname++;
+		(*nnames)++;
 		return 0;
 	}
 	slash = strchr(rest, '/');
@@ -126,7 +128,8 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 		return RT_EUSAGE;
 	}
 	if (range(f[0], "size", &lo, &hi, why, whylen) ||
-	    range(f[1], "associativity", &alo, &ahi, why, whylen))
+	    range(f[1], "associativity", &alo, &ahi, why, whylen) ||
+	    range(f[2], "block", &blo, &bhi, why, whylen))
 		return RT_EUSAGE;
 	if (n > 3)
 		for (p = strtok_r(f[3], ",", &psave); p && np < 16; p = strtok_r(NULL, ",", &psave))
@@ -135,17 +138,20 @@ expand(struct rt_ens *e, const char *prefix, const char *rest, char *why, size_t
 		pols[np++] = "lru";
 	for (sz = lo; sz <= hi; sz *= 2)
 		for (a = alo; a <= ahi; a = a ? 2 * a : 1)
-			for (i = 0; i < np; i++) {
-				if (alo)
+			for (b = blo; b <= bhi; b = b ? 2 * b : 1)
+				for (i = 0; i < np; i++) {
 					snprintf(as, sizeof as, "%llu", (unsigned long long)a);
-				snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
-				    (unsigned long long)sz, alo ? as : f[1], f[2], pols[i],
-				    n > 4 ? ":" : "", n > 4 ? f[4] : "", n > 5 ? ":" : "",
-				    n > 5 ? f[5] : "");
-				snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "", alt);
-				if ((rc = expand(e, buf, slash ? slash + 1 : NULL, why, whylen)) != 0)
-					return rc;
-			}
+					snprintf(bs, sizeof bs, "%llu", (unsigned long long)b);
+					snprintf(alt, sizeof alt, "%llu:%s:%s:%s%s%s%s%s",
+					    (unsigned long long)sz, alo ? as : f[1], blo ? bs : f[2],
+					    pols[i], n > 4 ? ":" : "", n > 4 ? f[4] : "",
+					    n > 5 ? ":" : "", n > 5 ? f[5] : "");
+					snprintf(buf, sizeof buf, "%s%s%s", prefix, *prefix ? "/" : "",
+					    alt);
+					if ((rc = rt_ens_names(names, nnames, buf, slash ? slash + 1 :
+					    NULL, why, whylen)) != 0)
+						return rc;
+				}
 	return 0;
 }
 
@@ -156,7 +162,7 @@ rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 		snprintf(why, whylen, "want SIZE:ASSOC:BLOCK[:POLICY...] per level");
 		return RT_EUSAGE;
 	}
-	return expand(e, "", spec, why, whylen);
+	return rt_ens_names(e->name, &e->nname, "", spec, why, whylen);
 }
 
 const struct rt_cache_cfg *
@@ -166,9 +172,11 @@ rt_ens_levels(const struct rt_ens *e, int *n)
 	return e->lv;
 }
 
-/* One -E configuration's levels: "size:assoc:block:policy/..." */
-static int
-parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t whylen)
+/* One configuration's levels: "size:assoc:block:policy/...", each read
+ * by fn (rt_cache_parse, rt_tlb_parse). */
+int
+rt_ens_parse(const char *name, rt_level_parse_fn *fn, struct rt_cache_cfg *lv, int *nlv,
+    char *why, size_t whylen)
 {
 	char spec[512], r[160], *p, *save = NULL;
 
@@ -179,7 +187,7 @@ parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t why
 			snprintf(why, whylen, "at most %d levels", RT_MAXLEVEL);
 			return RT_EUSAGE;
 		}
-		if (rt_cache_parse(p, &lv[*nlv], r, sizeof r)) {
+		if (fn(p, &lv[*nlv], r, sizeof r)) {
 			snprintf(why, whylen, "%s: %s", p, r);
 			return RT_EUSAGE;
 		}
@@ -190,6 +198,14 @@ parse(const char *name, struct rt_cache_cfg *lv, int *nlv, char *why, size_t why
 		(*nlv)++;
 	}
 	return 0;
+}
+
+/* Whether a batch is the one hierarchy's alone (rt_hier_run), the plain
+ * path: one test a batch. */
+static void
+solo(struct rt_ens *e)
+{
+	e->solo = e->plain && e->naa == 0 && e->nown == 1 && e->nt == 0;
 }
 
 /* The configurations that have a hierarchy of their own to simulate,
@@ -304,6 +320,7 @@ ungroup(struct rt_ens *e)
 		rt_aa_free(e->aa[i]);
 	e->naa = 0;
 	owners(e);
+	solo(e);
 }
 
 int
@@ -333,7 +350,8 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		e->depth = e->nlv;
 	}
 	for (k = 0; k < e->nname; k++) {
-		if (parse(e->name[k], k == 0 ? e->lv : other, &nlv, why, whylen))
+		if (rt_ens_parse(e->name[k], rt_cache_parse, k == 0 ? e->lv : other, &nlv, why,
+		    whylen))
 			return RT_EUSAGE;
 		if (k == 0)
 			e->nlv = nlv;
@@ -369,6 +387,9 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 				return RT_EUSAGE;
 			}
 		}
+	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0)
+		return k;
+	solo(e);
 	return 0;
 }
 
@@ -442,8 +463,9 @@ rt_ens_event(struct rt_ens *e, const struct rt_rec *ev)
 			rt_hier_event(e->h[e->own[i]], ev);
 }
 
-void
-rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
+/* An access to the caches (the TLBs apart). */
+static void
+caches(struct rt_ens *e, const struct rt_rec *rec)
 {
 	uint64_t last = rt_last(rec), bs = rec->op == RT_IFETCH ? e->bsi : e->bsd;
 	struct rt_span s;
@@ -482,15 +504,28 @@ rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 	}
 }
 
+void
+rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
+{
+	caches(e, rec);
+	if (e->nt)
+		rt_tlb_run(e, rec, 1);
+}
+
 int
 rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
 {
 	int i;
 
-	if (e->plain && e->naa == 0 && e->nown == 1)
+	if (e->solo)
 		return (int)rt_hier_run(e->h[0], v, (size_t)n);
-	for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
-		rt_ens_access(e, &v[i]);
+	if (e->plain && e->naa == 0 && e->nown == 1)
+		i = (int)rt_hier_run(e->h[0], v, (size_t)n);
+	else
+		for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
+			caches(e, &v[i]);
+	if (e->nt)	/* beside the caches, a batch at a time */
+		rt_tlb_run(e, v, i);
 	return i;
 }
 

@@ -224,7 +224,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	struct level *l = rt_hier_lvl(h, k);
 	uint64_t set = rt_level_set(l, block), i = vw != UINT64_MAX ? vw : victim(h, l, set);
 	uint64_t v = TAG(l->tag[i]), b;
-	int vd = l->dirty[i], n = nextk(h, k), sh;
+	int vd = l->dirty[i] && !l->tlb, n = nextk(h, k), sh;
 
 	if (l->tag[i] != INVALID) {
 		l->s.evictions++;
@@ -250,7 +250,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	l->tag[i] = TAG(block);
 	l->dirty[i] = (uint8_t)dirty;
 	l->hint[set] = (uint32_t)(i - set * l->ways);
-	l->s.bytes_up += l->c.block;
+	l->s.bytes_up += l->tlb ? 0 : l->c.block;
 	touch(h, l, set, i, 1);
 }
 

@@ -20,6 +20,7 @@ struct level {
 	int bshift;			/* log2 of the block size */
 	int narrow;			/* blocks smaller than a level above's */
 	int threec;			/* shadow or fa: 3C */
+	int tlb;			/* a TLB's: lookups, no data (no write-backs, no bytes) */
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
 	uint64_t *tree;			/* PLRU bits per set */

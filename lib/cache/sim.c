@@ -198,7 +198,7 @@ warmup(struct rt_sim *s, struct rt_rec *v, int n)
 		run(s, v, 0, i);
 	}
 	if (i < n && !s->err) {
-		rt_hier_zero(s->hier);
+		rt_ens_zero(s->ens);
 		s->warm = 0;
 	}
 	return i;
@@ -338,7 +338,7 @@ rt_sim_end(struct rt_sim *s, int flush)
 	if (flush && !s->err)
 		rt_ens_event(s->ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
 	if (s->warm)	/* it lasted the whole trace: nothing counted */
-		rt_hier_zero(s->hier);
+		rt_ens_zero(s->ens);
 	return s->err ? -1 : 0;
 }
 
@@ -382,12 +382,14 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 		k = rt_bytab_write(f, s->c.key, s->tally, s->nc, s->c.sortcol);
 	else if (s->c.diff || s->c.tempw)
 		;	/* the stream was the output */
-	else if (s->c.ensemble)
+	else if (s->c.ensemble || rt_ens_tlbs(s->ens) > 1)
 		rt_enstab_write(f, s->ens, s->lat);
 	else if (!s->c.records) {
 		if (s->warm && diag != NULL)
 			diag("the warm-up lasted the whole trace: nothing was counted", 0);
 		rt_cachetab_of(&t, s->hier, s->lat, s->c.threec != 0);
+		if (rt_ens_tlbs(s->ens))
+			rt_cachetab_tlb(&t, rt_ens_tlbh(s->ens, 0));
 		partof(s, &t, part, diag);
 		rt_cachetab_put(f, &t, summary);
 	}

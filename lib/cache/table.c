@@ -26,9 +26,10 @@ ratio(const struct rt_cache_stats *s)
 	return total(s->acc) ? total(s->miss) / total(s->acc) : 0;
 }
 
-void
-rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
-    int threec)
+/* The rows of h's levels named prefix1, prefix2 ... (split: prefix1I,
+ * prefix1D), then but for a TLB's memory's. */
+static void
+rows(struct rt_cache_table *t, const struct rt_hier *h, const char *prefix, int tlb)
 {
 	const struct rt_cache_cfg *c;
 	const struct rt_cache_stats *s;
@@ -37,18 +38,35 @@ rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *
 
 	rt_hier_stats(h, -1, &c);
 	hasi = c != NULL;
-	memset(t, 0, sizeof *t);
-	for (k = hasi ? -1 : 0; k <= n; k++) {
+	for (k = hasi ? -1 : 0; k <= n - tlb; k++) {
 		r = &t->row[t->n++];
 		s = rt_hier_stats(h, k, &c);
-		snprintf(r->name, sizeof r->name, k < 0 ? "L1I" : k == n ? "mem" :
-		    hasi && k == 0 ? "L1D" : "L%d", k + 1);
+		if (k == n)
+			snprintf(r->name, sizeof r->name, "mem");
+		else
+			snprintf(r->name, sizeof r->name, "%s%c%s", prefix, '1' + (k < 0 ? 0 : k),
+			    k < 0 ? "I" : hasi && k == 0 ? "D" : "");
 		if ((r->hascfg = c != NULL))
 			r->cfg = *c;
+		r->tlb = tlb;
 		r->s = *s;
 	}
+}
+
+void
+rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
+    int threec)
+{
+	memset(t, 0, sizeof *t);
+	rows(t, h, "L", 0);
 	t->threec = threec;
 	t->amat = rt_hier_amat(h, lat);
+}
+
+void
+rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
+{
+	rows(t, tlb, "TLB", 1);
 }
 
 static void
@@ -227,7 +245,8 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 {
 	char magic[64], *s, *f[24], *save;
 	size_t n, m;
-	int nf, head = 1, levels = 0, dash, amat = 0;
+	int nf, head = 1, levels = 0, dash, amat = 0, mem = 0;
+	struct rt_cache_row *row;
 
 	memset(t, 0, sizeof *t);
 	if (rt_rexpect(r, RT_STREAM_CACHE)) {
@@ -288,11 +307,22 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 			    "not start with '#'", f[0]));
 			return -1;
 		}
-		if (t->n == RT_MAXLEVEL + 2 || readrow(&t->row[t->n], f, nf, t->threec != 0)) {
-			snprintf(err, errlen, "%s", rt_rbad(r, t->n == RT_MAXLEVEL + 2 ?
-			    "too many levels" : "bad cache table row"));
+		row = &t->row[t->n];
+		if (t->n == (int)(sizeof t->row / sizeof t->row[0]) ||
+		    readrow(row, f, nf, t->threec != 0)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, t->n == (int)(sizeof t->row /
+			    sizeof t->row[0]) ? "too many levels" : "bad cache table row"));
 			return -1;
 		}
+		/* the caches' levels, memory, then the TLBs' levels */
+		row->tlb = strncmp(row->name, "TLB", 3) == 0;
+		if (row->tlb != mem || (mem && !row->hascfg)) {
+			snprintf(err, errlen, "%s", rt_rbad(r, "%s row %s the memory row",
+			    row->tlb ? "a TLB's" : row->hascfg ? "a cache level's" : "a second memory",
+			    row->tlb ? "before" : "after"));
+			return -1;
+		}
+		mem |= !row->hascfg;
 		/* a merge's table has capacity and conflict unknown in every
 		 * level's row, a run's in none: its first level's row says which */
 		if (t->threec && t->row[t->n].hascfg) {
@@ -314,9 +344,9 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 	}
 	/* the memory row, then #amat, end every table: a table cut at a
 	 * line boundary lacks them */
-	if (t->n == 0 || t->row[t->n - 1].hascfg || !amat) {
+	if (t->n == 0 || !mem || !amat) {
 		snprintf(err, errlen, "%s: truncated: %s", rt_rpath(r), t->n == 0 ? "no rows" :
-		    t->row[t->n - 1].hascfg ? "no memory row after the levels' rows" :
+		    !mem ? "no memory row after the levels' rows" :
 		    "no #amat line after the rows");
 		return -1;
 	}
@@ -325,32 +355,65 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 	return 0;
 }
 
+/* A configuration's levels in -E's words: "32768:8:64:lru/..." */
+static const char *
+levelnames(const struct rt_hier *h, char *buf, size_t len)
+{
+	const struct rt_cache_cfg *c;
+	size_t n = 0;
+	int k;
+
+	for (k = 0, *buf = '\0'; k < rt_hier_levels(h) && n < len; k++) {
+		rt_hier_stats(h, k, &c);
+		n += (size_t)snprintf(buf + n, len - n, "%s%llu:%u:%u:%s%s%s", k ? "/" : "",
+		    (unsigned long long)c->size, c->assoc, c->block, rt_policy_name(c->policy),
+		    c->wt ? ":wt" : c->nwa ? ":wb" : "", c->nwa ? ":nwa" : "");
+	}
+	return buf;
+}
+
+/* A row: the first level's accesses, each level's misses and ratio
+ * (dashes to depth), the AMAT (a TLB's: -). */
+static void
+ensrow(FILE *f, const char *prefix, const char *name, const struct rt_hier *h, int depth,
+    const double *lat)
+{
+	const struct rt_cache_cfg *c;
+	const struct rt_cache_stats *s = rt_hier_stats(h, 0, &c);
+	int k;
+
+	fprintf(f, "%s%s %.0f", prefix, name, total(s->acc));
+	for (k = 0; k < rt_hier_levels(h); k++) {
+		s = rt_hier_stats(h, k, &c);
+		fprintf(f, " %.0f %.6f", total(s->miss), ratio(s));
+	}
+	for (; k < depth; k++)
+		fprintf(f, " - -");
+	if (lat != NULL)
+		fprintf(f, " %.4f\n", rt_hier_amat(h, lat));
+	else
+		fprintf(f, " -\n");
+}
+
 int
 rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 {
-	const struct rt_cache_cfg *c;
-	const struct rt_cache_stats *s;
-	const struct rt_hier *h;
-	char magic[64];
+	char magic[64], name[RT_CONFIGLEN * 2];
 	int i, k, nc = rt_ens_depth(e);
 
+	for (i = 0; i < rt_ens_tlbs(e); i++)
+		if (rt_hier_levels(rt_ens_tlbh(e, i)) > nc)
+			nc = rt_hier_levels(rt_ens_tlbh(e, i));
 	fprintf(f, "%s config accesses", rt_stream_magic(RT_STREAM_CACHE_ENSEMBLE, magic,
 	    sizeof magic));
 	for (k = 1; k <= RT_MAXLEVEL && k <= nc; k++)
 		fprintf(f, " L%d_misses L%d_ratio", k, k);
 	fprintf(f, " amat\n");
-	for (i = 0; i < rt_ens_count(e); i++) {
-		h = rt_ens_hier(e, i);
-		s = rt_hier_stats(h, 0, &c);
-		fprintf(f, "%s %.0f", rt_ens_name(e, i), total(s->acc));
-		for (k = 0; k < rt_hier_levels(h); k++) {
-			s = rt_hier_stats(h, k, &c);
-			fprintf(f, " %.0f %.6f", total(s->miss), ratio(s));
-		}
-		for (; k < nc; k++)
-			fprintf(f, " - -");
-		fprintf(f, " %.4f\n", rt_hier_amat(h, lat));
-	}
+	for (i = 0; i < rt_ens_count(e); i++)
+		ensrow(f, "", rt_ens_name(e, i) ? rt_ens_name(e, i) :
+		    levelnames(rt_ens_hier(e, i), name, sizeof name), rt_ens_hier(e, i), nc, lat);
+	for (i = 0; i < rt_ens_tlbs(e); i++)
+		ensrow(f, "tlb:", rt_ens_tlbname(e, i), rt_ens_tlbh(e, i), nc, NULL);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -238,7 +238,7 @@ rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const cha
 		return -1;
 	}
 	for (k = ns = 0; k < t->n; k++)
-		ns += t->row[k].hascfg && strcmp(t->row[k].name, "L1I") != 0;
+		ns += t->row[k].hascfg && !t->row[k].tlb && strcmp(t->row[k].name, "L1I") != 0;
 	if (t->nlat != ns + 1) {
 		snprintf(why, whylen, "%s: %d latencies for %d levels and memory", name, t->nlat, ns);
 		return -1;
@@ -279,7 +279,7 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 	if (t->threec && m->sum.part.n > 1)	/* each partition's fully associative twin saw its blocks alone */
 		t->threec = 2;
 	for (i = ns = 0; i < t->n; i++)
-		if (t->row[i].hascfg && strcmp(t->row[i].name, "L1I") != 0)
+		if (t->row[i].hascfg && !t->row[i].tlb && strcmp(t->row[i].name, "L1I") != 0)
 			s[ns++] = &t->row[i].s;
 	t->amat = rt_amat(s, ns, t->lat);
 	return 0;
