@@ -377,7 +377,7 @@ quickable(const struct level *l)
  * all).  The ways of a set are side by side: the way last found is tried
  * first, then a search without branches. */
 static inline int64_t
-quickway(struct level *l, uint64_t block)
+quickway(struct level *l, uint64_t block, int hq)
 {
 	uint64_t set = block & l->mask, b = set * l->ways, t = TAG(block), *tag = l->tag + b;
 	uint32_t w = l->hint[set];
@@ -385,7 +385,7 @@ quickway(struct level *l, uint64_t block)
 
 	if (tag[w] == t)
 		return (int64_t)(b + w);
-	if (l->hash != NULL) {
+	if (hq && l->hash != NULL) {
 		if ((i = rt_level_find(l, block)) >= 0)
 			l->hint[set] = (uint32_t)((uint64_t)i - b);
 		return i;
@@ -409,8 +409,8 @@ quickway(struct level *l, uint64_t block)
  * Stops at the first item that is not an access; returns the items
  * taken. */
 #define LANES 0x8000800080008000ull	/* a lane's top bit: time to add up */
-size_t
-rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+static inline __attribute__((always_inline)) size_t
+run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 {
 	struct level *lv[2];
 	const struct rt_rec *r, *end = v + n;
@@ -438,7 +438,7 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 		if ((last >> bsh[side]) == blk) {
 			if (blk == lb[side])	/* set only where quickable */
 				i = (int64_t)li[side];
-			else if (!q[side] || (i = quickway(lv[side], blk)) < 0) {
+			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
 				access1(h, addr, op, (uint32_t)(last - addr + 1));
@@ -456,18 +456,18 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 			}
 			now += 1 + (op == RT_MODIFY);	/* a read, then a write */
 			st[side][i] = now;
-			if (q[side] > 1)
+			if (hq && q[side] > 1)
 				rt_level_touch(lv[side], blk & lv[side]->mask, (uint64_t)i);
 			if (op == RT_WRITE || op == RT_MODIFY)
 				dt[0][i] = 1;
 			continue;
 		}
 		for (rt_span_start(&s, addr, last, lv[side]->c.block); rt_span_next(&s);) {
-			if (q[side] && (i = quickway(lv[side], s.block)) >= 0) {
+			if (q[side] && (i = quickway(lv[side], s.block, hq)) >= 0) {
 				hits[op]++;
 				now += 1 + (op == RT_MODIFY);
 				st[side][i] = now;
-				if (q[side] > 1)
+				if (hq && q[side] > 1)
 					rt_level_touch(lv[side], s.block & lv[side]->mask, (uint64_t)i);
 				if (op == RT_WRITE || op == RT_MODIFY)
 					dt[0][i] = 1;
@@ -486,5 +486,14 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 	lv[0]->s.acc[1] += hits[RT_WRITE] + hits[RT_MODIFY];
 	lv[1]->s.acc[2] += hits[RT_IFETCH];
 	return (size_t)(r - v);
+}
+
+/* run with the hashed levels' steps compiled out where no side has one */
+size_t
+rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
+
+	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES
