@@ -16,10 +16,15 @@ touch(struct rt_hier *h, struct level *l, uint64_t set, uint64_t i, int fill)
 	case RT_LRU:
 	case RT_MRU:
 		*st = h->now;
+		if (l->ends != NULL)
+			rt_level_touch(l, set, i);
 		break;
 	case RT_FIFO:
-		if (fill)
+		if (fill) {
 			*st = h->now;
+			if (l->ends != NULL)
+				rt_level_touch(l, set, i);
+		}
 		break;
 	case RT_LFU:
 		*st = fill ? 1 : *st + 1;
@@ -57,9 +62,15 @@ victim(struct rt_hier *h, struct level *l, uint64_t set)
 {
 	uint64_t b = set * l->ways, i, best = b;
 
-	for (i = b; i < b + l->ways; i++)
-		if (l->tag[i] == INVALID)
+	if (l->hash != NULL) {	/* the first empty way and the lists' ends kept */
+		if ((i = rt_level_empty(l, set)) != UINT64_MAX)
 			return i;
+		if (l->ends != NULL)
+			return l->c.policy == RT_MRU ? rt_level_last(l, set) : rt_level_first(l, set);
+	} else
+		for (i = b; i < b + l->ways; i++)
+			if (l->tag[i] == INVALID)
+				return i;
 	switch (l->c.policy) {
 	case RT_RANDOM:
 		return b + rt_rng_below(&h->rng, l->ways);
@@ -90,9 +101,15 @@ int64_t
 rt_level_lookup(const struct level *l, uint64_t block, uint64_t set)
 {
 	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block);
+	int64_t w;
 
 	if (l->tag[i] == t)
 		return (int64_t)i;
+	if (l->hash != NULL) {
+		if ((w = rt_level_find(l, block)) >= 0)
+			l->hint[set] = (uint32_t)((uint64_t)w - b);
+		return w;
+	}
 	for (i = b; i < b + l->ways; i++)
 		if (l->tag[i] == t) {
 			l->hint[set] = (uint32_t)(i - b);
@@ -108,9 +125,18 @@ static int64_t
 lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 {
 	uint64_t b = set * l->ways, i = b + l->hint[set], t = TAG(block), e = UINT64_MAX;
+	int64_t w;
 
 	if (l->tag[i] == t)
 		return (int64_t)i;
+	if (l->hash != NULL) {
+		if ((w = rt_level_find(l, block)) >= 0) {
+			l->hint[set] = (uint32_t)((uint64_t)w - b);
+			return w;
+		}
+		*vw = (e = rt_level_empty(l, set)) != UINT64_MAX ? e : rt_level_first(l, set);
+		return -1;
+	}
 	for (i = b; i < b + l->ways; i++) {
 		if (l->tag[i] == t) {
 			l->hint[set] = (uint32_t)(i - b);
@@ -191,6 +217,7 @@ backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 	int j, dirty = 0;
 	int64_t i;
 	struct level *l;
+	uint64_t set;
 
 	if (len == 0)
 		return 0;
@@ -203,9 +230,10 @@ backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 		l = rt_hier_lvl(h, j);
 		last = (addr > UINT64_MAX - (len - 1) ? UINT64_MAX : addr + (len - 1)) / l->c.block;
 		for (block = addr / l->c.block;; block++) {	/* every upper block in it */
-			if ((i = rt_level_lookup(l, block, rt_level_set(l, block))) >= 0) {
+			set = rt_level_set(l, block);
+			if ((i = rt_level_lookup(l, block, set)) >= 0) {
 				dirty |= l->dirty[i];
-				l->tag[i] = INVALID;
+				rt_level_drop(l, set, (uint64_t)i);
 				l->dirty[i] = 0;
 				l->s.invalidations++;
 			}
@@ -247,7 +275,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 		}
 	} else
 		l->filled++;
-	l->tag[i] = TAG(block);
+	rt_level_put(l, set, i, block);
 	l->dirty[i] = (uint8_t)dirty;
 	l->hint[set] = (uint32_t)(i - set * l->ways);
 	l->s.bytes_up += l->tlb ? 0 : l->c.block;
@@ -278,7 +306,7 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
 			/* found below the first level: it moves up, dirt and all */
 			h->updirty = l->dirty[i];
-			l->tag[i] = INVALID;
+			rt_level_drop(l, set, (uint64_t)i);
 			l->dirty[i] = 0;
 		} else if (op == RT_WRITE && l->c.wt) {
 			l->s.bytes_down += bytes;
@@ -335,25 +363,33 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 
 /* Whether serve's hit at a first level is rt_hier_run's: a stamp, a dirty
  * bit, a count, and nothing that watches (3C's twin, OPT's arrivals) or
- * goes below (write-through).  Sets whose number is a power of two. */
+ * goes below (write-through).  Sets whose number is a power of two.  2:
+ * a level with a hash, whose hit moves its way in its set's list too. */
 static int
 quickable(const struct level *l)
 {
 	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
-	    !l->threec && l->arrive == NULL && (l->mask || l->nsets == 1);
+	    !l->threec && l->arrive == NULL && (l->mask || l->nsets == 1) ?
+	    1 + (l->hash != NULL) : 0;
 }
 
 /* The way of first level l that holds block, or -1 (then serve does it
  * all).  The ways of a set are side by side: the way last found is tried
  * first, then a search without branches. */
 static inline int64_t
-quickway(struct level *l, uint64_t block)
+quickway(struct level *l, uint64_t block, int hq)
 {
 	uint64_t set = block & l->mask, b = set * l->ways, t = TAG(block), *tag = l->tag + b;
 	uint32_t w = l->hint[set];
+	int64_t i;
 
 	if (tag[w] == t)
 		return (int64_t)(b + w);
+	if (hq && l->hash != NULL) {
+		if ((i = rt_level_find(l, block)) >= 0)
+			l->hint[set] = (uint32_t)((uint64_t)i - b);
+		return i;
+	}
 	for (w = 0; w < l->ways && tag[w] != t; w++)
 		;
 	if (w == l->ways)
@@ -373,8 +409,8 @@ quickway(struct level *l, uint64_t block)
  * Stops at the first item that is not an access; returns the items
  * taken. */
 #define LANES 0x8000800080008000ull	/* a lane's top bit: time to add up */
-size_t
-rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+static inline __attribute__((always_inline)) size_t
+run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 {
 	struct level *lv[2];
 	const struct rt_rec *r, *end = v + n;
@@ -402,7 +438,7 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 		if ((last >> bsh[side]) == blk) {
 			if (blk == lb[side])	/* set only where quickable */
 				i = (int64_t)li[side];
-			else if (!q[side] || (i = quickway(lv[side], blk)) < 0) {
+			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
 				access1(h, addr, op, (uint32_t)(last - addr + 1));
@@ -420,15 +456,19 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 			}
 			now += 1 + (op == RT_MODIFY);	/* a read, then a write */
 			st[side][i] = now;
+			if (hq && q[side] > 1)
+				rt_level_touch(lv[side], blk & lv[side]->mask, (uint64_t)i);
 			if (op == RT_WRITE || op == RT_MODIFY)
 				dt[0][i] = 1;
 			continue;
 		}
 		for (rt_span_start(&s, addr, last, lv[side]->c.block); rt_span_next(&s);) {
-			if (q[side] && (i = quickway(lv[side], s.block)) >= 0) {
+			if (q[side] && (i = quickway(lv[side], s.block, hq)) >= 0) {
 				hits[op]++;
 				now += 1 + (op == RT_MODIFY);
 				st[side][i] = now;
+				if (hq && q[side] > 1)
+					rt_level_touch(lv[side], s.block & lv[side]->mask, (uint64_t)i);
 				if (op == RT_WRITE || op == RT_MODIFY)
 					dt[0][i] = 1;
 				continue;
@@ -446,5 +486,14 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 	lv[0]->s.acc[1] += hits[RT_WRITE] + hits[RT_MODIFY];
 	lv[1]->s.acc[2] += hits[RT_IFETCH];
 	return (size_t)(r - v);
+}
+
+/* run with the hashed levels' steps compiled out where no side has one */
+size_t
+rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
+
+	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES

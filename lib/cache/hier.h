@@ -35,7 +35,23 @@ struct level {
 	void *arrivectx;
 	struct rt_cache_stats s;
 	uint64_t filled;			/* fills of an empty way */
+	/* Sets of RT_HASHWAYS ways or more: the resident blocks hashed to
+	 * their ways (every change of a way's block is rt_level_put's or
+	 * rt_level_drop's), the first way that may be empty, and for LRU,
+	 * MRU and FIFO each set's blocks in a list by (state, way), so that
+	 * neither a lookup nor a victim scans the ways. */
+	struct rt_wslot *hash;			/* TAG(block) and its way; key INVALID: empty */
+	uint64_t hmask;
+	int hshift;
+	uint32_t *lo;				/* per set: the ways below it are full */
+	uint32_t *prv, *nxt;			/* per way: list links, way + 1 (0: none) */
+	uint32_t *ends;				/* per set: its list's first and last, way + 1 */
 };
+
+#ifndef RT_HASHWAYS
+#define RT_HASHWAYS 32
+#endif
+struct rt_wslot { uint64_t key, way; };
 
 struct rt_hier {
 	struct level *lv;		/* data side: lv[0] .. lv[n-1] */
@@ -67,6 +83,63 @@ static inline uint64_t
 rt_level_set(const struct level *l, uint64_t block)
 {
 	return l->mask || l->nsets == 1 ? block & l->mask : block % l->nsets;
+}
+
+/* The way that holds block in a level with a hash (l->hash), or -1. */
+static inline int64_t
+rt_level_find(const struct level *l, uint64_t block)
+{
+	uint64_t j = (block * 0x9e3779b97f4a7c15ull) >> l->hshift, t = TAG(block);
+	const struct rt_wslot *s;
+
+	for (;; j = (j + 1) & l->hmask) {
+		s = &l->hash[j];
+		if (s->key == t)
+			return (int64_t)s->way;
+		if (s->key == INVALID)
+			return -1;
+	}
+}
+
+/* Way i of set (global index) takes block, or is emptied; the first empty
+ * way of a set, or UINT64_MAX; way i's state changed: its place in its
+ * set's list (l->ends) by (state, way).  rt_level_first is the least
+ * state's way (the first on ties), rt_level_last the greatest's. */
+void rt_index_put(struct level *l, uint64_t set, uint64_t i, uint64_t block);
+void rt_index_drop(struct level *l, uint64_t set, uint64_t i);
+uint64_t rt_level_empty(struct level *l, uint64_t set);
+void rt_level_order(struct level *l, uint64_t set, uint64_t i);
+uint64_t rt_level_first(const struct level *l, uint64_t set);
+uint64_t rt_level_last(const struct level *l, uint64_t set);
+
+/* The common case of rt_level_order inline: a way that is the last of
+ * its list stays so when its state grows. */
+static inline void
+rt_level_touch(struct level *l, uint64_t set, uint64_t i)
+{
+	uint64_t b = set * l->ways;
+	uint32_t p = l->prv[i];
+
+	if (l->ends[2 * set + 1] != (uint32_t)(i - b) + 1 || (p && l->st[b + p - 1] >= l->st[i]))
+		rt_level_order(l, set, i);
+}
+
+static inline void
+rt_level_put(struct level *l, uint64_t set, uint64_t i, uint64_t block)
+{
+	if (l->hash != NULL)
+		rt_index_put(l, set, i, block);
+	else
+		l->tag[i] = TAG(block);
+}
+
+static inline void
+rt_level_drop(struct level *l, uint64_t set, uint64_t i)
+{
+	if (l->hash != NULL)
+		rt_index_drop(l, set, i);
+	else
+		l->tag[i] = INVALID;
 }
 
 /* Levels are numbered 0 .. n-1 on the data side; the split instruction

@@ -110,7 +110,7 @@ flushway(struct rt_hier *h, int k, uint64_t i, int inval)
 	if (l->tag[i] == INVALID)
 		return;
 	if (inval)
-		l->tag[i] = INVALID;
+		rt_level_drop(l, i / l->ways, i);
 	else if (l->dirty[i]) {
 		l->s.writebacks++;
 		l->s.bytes_down += l->c.block;

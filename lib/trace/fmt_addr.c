@@ -16,7 +16,7 @@ sniff(const struct rt_sniff *s)
 }
 
 static int
-read_addr(struct rt_reader *r)
+read_addr(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct addr *a = r->st;
 	char *p;
@@ -26,11 +26,11 @@ read_addr(struct rt_reader *r)
 		return RT_IN_END(r);
 	if (rt_in_addr(&p, &addr) || *rt_in_skipws(p) != '\0')
 		return rt_in_bad(r, "bad address");
-	rt_in_access(r->q, a->seq++, RT_READ, addr, 1);
+	rt_in_access(rec, a->seq++, RT_READ, addr, 1);
 	return 1;
 }
 
 const struct rt_format rt_fmt_addr = {
 	.name = "addr", .sniff = sniff,
-	.size = sizeof(struct addr), .read = read_addr,
+	.size = sizeof(struct addr), .next = read_addr,
 };

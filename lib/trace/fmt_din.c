@@ -71,11 +71,10 @@ hex(char **pp, uint64_t *v)
 }
 
 static int
-read_din(struct rt_reader *r)
+read_din(struct rt_reader *r, struct rt_rec *rec)
 {
 	static const int op[] = { RT_READ, RT_WRITE, RT_IFETCH, RT_READ };
 	struct din *d = r->st;
-	struct rt_rec *rec = r->q;
 	char *p, *l;
 	uint64_t label, addr, size = 4;
 
@@ -149,6 +148,6 @@ write_din(struct rt_writer *w, const struct rt_rec *r)
 
 const struct rt_format rt_fmt_din = {
 	.name = "din", .sniff = sniff,
-	.size = sizeof(struct din), .read = read_din,
+	.size = sizeof(struct din), .next = read_din,
 	.write = write_din,
 };

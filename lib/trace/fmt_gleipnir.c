@@ -19,10 +19,9 @@ sniff(const struct rt_sniff *s)
 }
 
 static int
-read_gleipnir(struct rt_reader *r)
+read_gleipnir(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct gleipnir *g = r->st;
-	struct rt_rec *rec = r->q;
 	char *p, *f[9];
 	uint64_t addr, size, tid;
 	uint32_t func;
@@ -70,5 +69,5 @@ read_gleipnir(struct rt_reader *r)
 
 const struct rt_format rt_fmt_gleipnir = {
 	.name = "gleipnir", .sure = 1, .sniff = sniff,
-	.size = sizeof(struct gleipnir), .read = read_gleipnir,
+	.size = sizeof(struct gleipnir), .next = read_gleipnir,
 };

@@ -128,10 +128,9 @@ tool(struct rt_reader *r, struct lackey *k, char *p, struct rt_rec *rec)
 }
 
 static int
-read_lackey(struct rt_reader *r)
+read_lackey(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct lackey *k = r->st;
-	struct rt_rec *rec = r->q;
 	char *p, *q;
 	size_t n;
 	uint64_t addr, size;
@@ -185,5 +184,5 @@ read_lackey(struct rt_reader *r)
 
 const struct rt_format rt_fmt_lackey = {
 	.name = "lackey", .sure = 1, .sniff = sniff,
-	.size = sizeof(struct lackey), .read = read_lackey,
+	.size = sizeof(struct lackey), .next = read_lackey,
 };

@@ -19,10 +19,9 @@ sniff(const struct rt_sniff *s)
 }
 
 static int
-read_mtv(struct rt_reader *r)
+read_mtv(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct mtv *m = r->st;
-	struct rt_rec *rec = r->q;
 	char *p;
 	size_t n;
 	uint64_t addr, size = 1;
@@ -62,5 +61,5 @@ read_mtv(struct rt_reader *r)
 
 const struct rt_format rt_fmt_mtv = {
 	.name = "mtv", .sniff = sniff,
-	.size = sizeof(struct mtv), .read = read_mtv,
+	.size = sizeof(struct mtv), .next = read_mtv,
 };

@@ -40,10 +40,9 @@ ptr(char **pp, uint64_t *v)
 }
 
 static int
-read_pin(struct rt_reader *r)
+read_pin(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct pin *t = r->st;
-	struct rt_rec *rec = r->q;
 	char *p;
 	uint64_t pc, addr, size = 1;
 	int op;
@@ -107,6 +106,6 @@ wclose_pin(struct rt_writer *w)
 
 const struct rt_format rt_fmt_pin = {
 	.name = "pin", .sniff = sniff,
-	.size = sizeof(struct pin), .read = read_pin,
+	.size = sizeof(struct pin), .next = read_pin,
 	.write = write_pin, .wclose = wclose_pin,
 };

@@ -188,10 +188,9 @@ field(char **pp, size_t *n)
 }
 
 static int
-read_text(struct rt_reader *r)
+read_text(struct rt_reader *r, struct rt_rec *rec)
 {
 	struct text *t = r->st;
-	struct rt_rec *rec = r->q;
 	char *p, *q, *locs = NULL;
 	size_t n, locn = 0;
 	uint64_t seq, addr, size, v;
@@ -433,6 +432,6 @@ wclose_text(struct rt_writer *w)
 
 const struct rt_format rt_fmt_text = {
 	.name = "text", .sure = 1, .sniff = sniff,
-	.size = sizeof(struct text), .open = open_text, .read = read_text,
+	.size = sizeof(struct text), .open = open_text, .next = read_text,
 	.write = write_text, .wclose = wclose_text, .part = 1,
 };

@@ -146,6 +146,7 @@ rt_in_refill(struct rt_reader *r)
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
 		r->pos = 0;
+		r->ready = 0;
 	}
 	if (r->len + 1 >= r->cap) {
 		char *nb;

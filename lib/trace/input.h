@@ -32,6 +32,7 @@ struct rt_reader {
 	char *buf;		/* buf[len] is always writable, RT_IN_SLACK after it readable */
 	size_t cap, pos, len;
 	int eof;		/* 1 at the end, 2 after an error that ends the stream */
+	size_t ready;		/* buf[ready - 1] is a newline at or after pos, or 0 */
 	int nul;		/* a NUL byte came in: lines must be checked */
 	int bad;		/* the last line had one */
 	uint64_t line;		/* number of the line last returned */
@@ -46,6 +47,7 @@ struct rt_reader {
 	/* the items the decoder put here at its last call, handed out by
 	 * rt_readp one at a time without a call into the decoder */
 	int qi, qn;
+	int qerr;		/* what the decoder said after the queue's items */
 	struct rt_rec q[RT_IN_QLEN];
 };
 
@@ -84,6 +86,21 @@ rt_in_line(struct rt_reader *r, size_t *len)
 	if (r->nul && memchr(s, '\0', *len) != NULL)
 		return rt_in_nul(r);
 	return s;
+}
+
+/* Whether a whole line is in the buffer at pos: the next can be read
+ * without waiting for input. */
+static inline int
+rt_in_ready(struct rt_reader *r)
+{
+	const char *nl;
+
+	if (r->pos < r->ready)
+		return 1;
+	if ((nl = memrchr(r->buf + r->pos, '\n', r->len - r->pos)) == NULL)
+		return 0;
+	r->ready = (size_t)(nl - r->buf) + 1;
+	return 1;
 }
 
 /* The next line that is neither blank nor a # comment, leading blanks

@@ -285,6 +285,28 @@ rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 	return r;
 }
 
+/* A decoder of one item a call, called for a queue's worth while the
+ * buffer holds a whole line (a pipe's items are not held back waiting
+ * for more); an error after some items is kept for the next call, so
+ * that the items before it come first and it is said at its line. */
+static int
+batch(struct rt_reader *r)
+{
+	int n = 0, k;
+
+	if ((k = r->qerr) != 0) {
+		r->qerr = 0;
+		return k;
+	}
+	while ((k = r->f->next(r, &r->q[n])) > 0)
+		if (++n == RT_IN_QLEN || !rt_in_ready(r))
+			return n;
+	if (n == 0)
+		return k;
+	r->qerr = k;	/* 0 at the end: the decoder says it again */
+	return n;
+}
+
 /* The decoder's next items into the queue: their count, or 0 or an
  * error.  Kept out of line so that the common case below needs no frame. */
 static __attribute__((noinline)) int
@@ -292,11 +314,11 @@ refill(struct rt_reader *r)
 {
 	int k;
 
-	if (r->eof == 2)
+	if (r->eof == 2 && r->qerr == 0)
 		return RT_EIO;
 	if (r->f == NULL)
 		return rt_in_fail(r, "no reader for this format");
-	if ((k = r->f->read(r)) > 0) {
+	if ((k = r->f->read != NULL ? r->f->read(r) : batch(r)) > 0) {
 		r->qn = k;
 		r->qi = 0;
 	}

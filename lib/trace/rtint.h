@@ -96,6 +96,9 @@ struct rt_format {
 	/* Decode the next items into r->q (RT_IN_QLEN at most): their count,
 	 * 0 at the end, RT_EBAD or RT_EIO (see rt_read). */
 	int (*read)(struct rt_reader *r);
+	/* Or, where read is NULL, one item into rec: 1, or as read; reader.c
+	 * calls it for a queue's worth (the text formats: a line a call). */
+	int (*next)(struct rt_reader *r, struct rt_rec *rec);
 	void (*close)(void *st);	/* where not NULL: what st holds */
 	/* The writer, where the format has one: calls return 0, or -1 from
 	 * rt_out_fail (errno says why); wclose ends the stream (a header
