@@ -46,6 +46,7 @@ struct rt_reader {
 	/* the items the decoder put here at its last call, handed out by
 	 * rt_readp one at a time without a call into the decoder */
 	int qi, qn;
+	int started;		/* records have come: rt_on_records told */
 	struct rt_rec q[RT_IN_QLEN];
 };
 
