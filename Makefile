@@ -220,6 +220,33 @@ $(FUZZOTHER): $(FUZZDIR)/%: fuzz/%.c $(FUZZDIR)/libreftrace.a
 
 -include $(FUZZOBJ:.o=.d) $(FUZZERS:=.d)
 
+# The whole main() of every program under AFL++ (fuzz/main.c: the input
+# gives argv and files): make fuzz-main, then fuzz/mainrun.
+AFLDIR = .fuzz/afl-main
+AFLCC = afl-clang-fast
+AFLFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+AFLPROGS = $(filter-out cmd/rtcc,$(PROGS))
+AFLOBJ = $(LIBSRC:%.c=$(AFLDIR)/%.o) $(UTILSRC:%.c=$(AFLDIR)/%.o)
+$(AFLDIR)/lib/fig/spiralhtml.o: lib/fig/spiral-html.h
+
+fuzz-main: $(AFLPROGS:cmd/%=$(AFLDIR)/%)
+
+$(AFLDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(AFLCC) $(WARN) $(AFLFLAGS) $(CPPFLAGS) -c -o $@ $<
+
+$(AFLDIR)/libmain.a: $(AFLOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(AFLOBJ)
+
+$(AFLPROGS:cmd/%=$(AFLDIR)/%): $(AFLDIR)/%: cmd/%.c fuzz/main.c $(AFLDIR)/libmain.a
+	$(AFLCC) $(WARN) -Wno-missing-prototypes $(AFLFLAGS) $(CPPFLAGS) -Dmain=fuzz_main -c -o $@.o $<
+	$(AFLCC) $(WARN) $(AFLFLAGS) $(CPPFLAGS) -DFUZZ_PROG='"$*"' -Wl,--wrap=exit \
+	    -o $@ fuzz/main.c $@.o $(AFLDIR)/libmain.a $(LDLIBS)
+
+-include $(AFLOBJ:.o=.d)
+
 fuzz-seed: all
 	sh fuzz/seed $(FUZZDIR)/seed
 
@@ -229,8 +256,8 @@ fuzz-smoke: fuzz fuzz-seed
 fuzz-clean:
 	rm -rf $(FUZZDIR)
 
-.PHONY: fuzz fuzz-seed fuzz-smoke fuzz-clean
-.SECONDARY: $(FUZZOBJ)
+.PHONY: fuzz fuzz-main fuzz-seed fuzz-smoke fuzz-clean
+.SECONDARY: $(FUZZOBJ) $(AFLOBJ)
 
 .PHONY: all check tests stubcheck asan demo traces install uninstall lint clean
 .SECONDARY: $(LIBOBJ) $(UTILOBJ)

@@ -66,6 +66,12 @@ phase(void *ctx, const struct rt_term *t)
 static void
 value(uint64_t v)
 {
+	static int go;
+
+	if (!go) {	/* a first value read: the model so far stands */
+		go = 1;
+		u_release();
+	}
 	if (stats != NULL)
 		rt_loopstat_value(stats, v, hex);
 	if (rt_loopb_add(lb, v))
@@ -170,8 +176,6 @@ readfile(const char *file)
 		return;
 	}
 	kind = rt_rkind(r);
-	if (kind == RT_STREAM_CACHE_RECORDS || kind == RT_STREAM_REUSE || series)
-		u_release();
 	if (kind == RT_STREAM_CACHE_RECORDS || kind == RT_STREAM_REUSE)
 		readseries(r, kind);
 	else if (series)

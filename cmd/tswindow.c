@@ -172,7 +172,6 @@ readseries(const char *file)
 		rt_rclose(r);
 		return;
 	}
-	u_release();
 	for (;;) {
 		if ((s = rt_rfield(r, 1)) == NULL && !rt_rmalformed(r))
 			break;
@@ -183,6 +182,7 @@ readseries(const char *file)
 			u_status = 1;
 			break;
 		}
+		u_release();	/* a first number read: the points stand */
 		vals[nitems % span] = v;
 		seqs[nitems % span] = nitems;
 		memset(meta[nitems % span], 0, sizeof meta[0]);

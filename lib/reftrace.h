@@ -244,6 +244,9 @@ int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
  * rt_ropen), with its reader: the programs write what they held back
  * until then, and may ask what its header says (rt_rpart). */
 void rt_on_trace(void (*fn)(const struct rt_reader *r));
+/* fn is called when a trace input's first records are decoded: a first
+ * record that is malformed never gets there. */
+void rt_on_records(void (*fn)(const struct rt_reader *r));
 int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
     rt_diag_fn *diag);
 

@@ -86,6 +86,10 @@ int rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s);
  * at [j * (j - 1) / 2 + i] (of a sparse matrix, infinite but its pairs).
  * NULL when out of memory. */
 float *rt_cloud_distances(const struct rt_cloud *c, int metric);
+/* Distances are single precision: a distance read is at most FLT_MAX, and
+ * a coordinate of a point of dim of them at most rt_coord_max(dim) in
+ * magnitude, so that no distance between two points overflows to inf. */
+double rt_coord_max(size_t dim);
 #define RT_TRI(i, j) ((size_t)(j) * ((size_t)(j) - 1) / 2 + (size_t)(i))
 
 /* The pairs of vertices of a cloud of symbols within distance tau

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 68
+plan 76
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -283,3 +283,24 @@ check "classes not known where the pairs pass --edges: landmarks farther than --
 	 ! grep -q 'not known' $tmp/e && grep -q 'distinct=17979 cover=' $tmp/o"
 check "... with --cover asked for, kept, and the warning names the cover that goes on" \
 	"persist --classes 1 --cover 3 $tmp/scan.pts 2>$tmp/e >/dev/null && grep -q 'not known at the threshold 3, where the pairs pass --edges.*--cover [0-9]* lets landmarks' $tmp/e"
+# W5 (#38): distances are single precision; coordinates or distances past
+# it were inf, merging components reported as never dying, threshold inf
+printf '#reftrace points 1 seq loc func region x1 x2\n0 - - - 0 0\n1 - - - 3e38 3e38\n2 - - - 1 1\n' >"$tmp/big.pts"
+check_fail "W5: a point past single precision's distances: refused, its line named" 1 \
+    "big.pts:3: 3e38: distances would exceed single precision" "persist $tmp/big.pts"
+printf '0 0\n3e38 3e38\n1 1\n' >"$tmp/big.cloud"
+check_fail "... in a point cloud too" 1 "big.cloud:2: a coordinate of 3e\\+38: distances would exceed" \
+    "persist -I point-cloud $tmp/big.cloud"
+printf '0 1 1\n1 0 1e39\n1 1e39 0\n' >"$tmp/big.dist"
+check_fail "... a distance past it in a square matrix" 1 "big.dist:3: a distance of 1e\\+39, beyond single precision" \
+    "persist -I distance $tmp/big.dist"
+printf '0\n1e39\n' >"$tmp/big.lower"
+check_fail "... in a lower triangle" 1 "big.lower:2: a distance of 1e\\+39" "persist -I lower-distance $tmp/big.lower"
+printf '0 1 1e39\n' >"$tmp/big.sparse"
+check_fail "... in a sparse matrix" 1 "big.sparse:1: a distance of 1e\\+39" "persist -I sparse $tmp/big.sparse"
+printf '#reftrace points 1 seq loc func region x1 x2\n0 - - - 0 0\n1 - - - 1e37 1e37\n2 - - - 1 1\n' >"$tmp/large.pts"
+check_rows "... large coordinates within it: components die, but the one essential class" \
+    '$1 != 0 || $2 == 1 || $4 != "inf"' \
+    "persist $tmp/large.pts | awk '/^#reftrace bars/ { b = 1; next } /^#reftrace/ { b = 0 } b'"
+check "... the far point merges at its distance" "persist $tmp/large.pts | grep -q '^0 [0-9]* 0 1.41421357e+37 '"
+check "... and the threshold is finite" "persist $tmp/large.pts | grep -q '^# persist .* threshold=1.41421357e+37 '"

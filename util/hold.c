@@ -23,10 +23,10 @@
 /* A program that fails writes nothing that looks like a complete result
  * (DESIGN: a table of zeros, a picture, a stream's header).  Standard
  * output, when not a terminal, goes through a pipe to a thread that holds
- * what comes until an input is recognised (u_release), HOLD bytes have
- * come (a stream under way) or the program ends with status 0; it is
- * dropped when the program ends with another status before that, and
- * the files it made are removed.  Later failures leave what was written
+ * what comes until an input's first records are read (u_release), HOLD
+ * bytes have come (a stream under way) or the program ends with status 0;
+ * it is dropped when the program ends with another status before that,
+ * and the files it made are removed.  Later failures leave what was written
  * and the status, as a bad file among good ones. */
 #define HOLD (64 * 1024)
 static struct {
@@ -192,13 +192,20 @@ u_on_input(void (*fn)(const struct rt_reader *r))
 	oninput = fn;
 }
 
-/* What fn refuses of an input is refused before the output is released:
- * a program that fails there writes nothing. */
+/* What fn refuses of an input is refused before the output is released,
+ * and so is a first record that is malformed: a program that fails
+ * there writes nothing. */
 static void
 recognised(const struct rt_reader *r)
 {
 	if (oninput != NULL)
 		oninput(r);
+}
+
+static void
+started(const struct rt_reader *r)
+{
+	(void)r;
 	u_release();
 }
 
@@ -270,6 +277,7 @@ u_holdstart(void)
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
 			sigaction(sigs[i], &sa, NULL);
 	rt_on_trace(recognised);
+	rt_on_records(started);
 	hold.tsv = getenv("RT_TSV") != NULL && *getenv("RT_TSV") != '\0';
 	if ((isatty(STDOUT_FILENO) && !hold.tsv) || fcntl(STDOUT_FILENO, F_GETFD) < 0 ||
 	    (getenv("RT_NOHOLD") != NULL && !hold.tsv))

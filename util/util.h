@@ -98,7 +98,8 @@ void u_notinput(const char *path);
  * closes, reporting a write error (status 1); a closed pipe exits
  * quietly.  u_wfail does the same after a failed rt_write, and exits. */
 FILE *u_open(const char *path);
-/* Until an input is recognised (a trace is, by itself: rt_on_trace),
+/* Until an input's first records are read (a trace's are, by itself:
+ * rt_on_records),
  * standard output is held and the files made are removed if the program
  * fails: a program that fails on its first input writes nothing. */
 void u_release(void);

@@ -49,7 +49,8 @@ home(uint64_t block, size_t mask)
 	return (size_t)rt_hash64(block) & mask;
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__)
+/* not under AFL++, whose passes abort on an ifunc (afl++ 4.04c) */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__) && !defined(__AFL_COMPILER)
 #define CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define CLONES

@@ -1,5 +1,6 @@
 /* matrix.c: distance matrices and point clouds, as Ripser reads them. */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +9,37 @@
 
 #include "reftrace.h"
 #include "topo.h"
+
+double
+rt_coord_max(size_t dim)
+{
+	return FLT_MAX / (2 * sqrt((double)(dim ? dim : 1)));
+}
+
+/* A distance single precision holds: 0, or RT_EBAD with the line named. */
+static int
+distance(struct rt_reader *r, double d)
+{
+	if (d < 0)
+		return rt_rbad(r, "a negative distance"), RT_EBAD;
+	if (d > FLT_MAX)
+		return rt_rbad(r, "a distance of %g, beyond single precision (%g)", d, FLT_MAX), RT_EBAD;
+	return 0;
+}
+
+/* A point's coordinates, that no distance between two overflows. */
+static int
+coords(struct rt_reader *r, const double *x, size_t dim)
+{
+	double big = rt_coord_max(dim);
+	size_t i;
+
+	for (i = 0; i < dim; i++)
+		if (fabs(x[i]) > big)
+			return rt_rbad(r, "a coordinate of %g: distances would exceed single "
+			    "precision (at most %g in %zu dimensions)", x[i], big, dim), RT_EBAD;
+	return 0;
+}
 
 /* Numbers separated by commas or white space, a row a line. */
 static int
@@ -92,8 +124,8 @@ flat(struct rt_reader *r, double *row, size_t nrow, float **v, size_t *nv,
 	if (rt_grow(v, cap, *nv + nrow + 1, sizeof **v))
 		return RT_ENOMEM;
 	for (i = 0; i < nrow; i++) {
-		if (row[i] < 0)
-			return rt_rbad(r, "a negative distance"), RT_EBAD;
+		if (distance(r, row[i]))
+			return RT_EBAD;
 		(*v)[(*nv)++] = (float)row[i];
 	}
 	return 0;
@@ -149,8 +181,8 @@ sparse(struct rt_reader *r, double *row, size_t nrow, struct rt_edge **v, size_t
 	if (nrow != 3 || row[0] != floor(row[0]) || row[1] != floor(row[1]) ||
 	    row[0] < 0 || row[1] < 0 || row[0] >= UINT32_MAX || row[1] >= UINT32_MAX)
 		return rt_rbad(r, "want i j distance, i and j vertices 0, 1, ..."), RT_EBAD;
-	if (row[2] < 0)
-		return rt_rbad(r, "a negative distance"), RT_EBAD;
+	if (distance(r, row[2]))
+		return RT_EBAD;
 	if (row[0] == row[1])
 		return 0;	/* as Ripser: no edge */
 	if (rt_grow(v, cap, *nv + 1, sizeof **v))
@@ -197,6 +229,8 @@ cloudrow(struct mread *m)
 	if (m->nrow != (size_t)m->dim)
 		return rt_rbad(m->r, "a point of dimension %zu, the first had %d", m->nrow,
 		    m->dim), RT_EBAD;
+	if (coords(m->r, m->row, m->nrow))
+		return RT_EBAD;
 	if ((m->n + 1) * m->dim > m->capp) {
 		m->capp = m->capp ? 2 * m->capp : 1024;
 		while (m->capp < (m->n + 1) * m->dim)
@@ -228,8 +262,8 @@ squarerow(struct mread *m)
 		return RT_ENOMEM;
 	m->tri = q;
 	for (i = 0; i < n; i++) {
-		if (m->row[i] < 0)
-			return rt_rbad(m->r, "a negative distance"), RT_EBAD;
+		if (distance(m->r, m->row[i]))
+			return RT_EBAD;
 		m->tri[RT_TRI(i, n)] = (float)m->row[i];
 	}
 	m->n++;

@@ -278,6 +278,13 @@ point(struct cread *st, struct rt_reader *r, char **f, int nf)
 					st->rows[k].n--;
 				return RT_EBAD;
 			}
+			if (fabs(x) > rt_coord_max((size_t)dim)) {
+				rt_rbad(r, "%s: distances would exceed single precision "
+				    "(at most %g in %d dimensions)", f[4 + i], rt_coord_max((size_t)dim), dim);
+				for (k = 0; k < st->nview; k++)
+					st->rows[k].n--;
+				return RT_EBAD;
+			}
 			((double *)row)[i] = x;
 		}
 	}

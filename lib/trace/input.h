@@ -48,6 +48,7 @@ struct rt_reader {
 	 * rt_readp one at a time without a call into the decoder */
 	int qi, qn;
 	int qerr;		/* what the decoder said after the queue's items */
+	int started;		/* records have come: rt_on_records told */
 	struct rt_rec q[RT_IN_QLEN];
 };
 

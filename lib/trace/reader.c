@@ -124,11 +124,18 @@ unknown(char *errbuf, size_t errlen, const char *name)
 }
 
 static void (*recognised)(const struct rt_reader *);
+static void (*started)(const struct rt_reader *);
 
 void
 rt_on_trace(void (*fn)(const struct rt_reader *r))
 {
 	recognised = fn;
+}
+
+void
+rt_on_records(void (*fn)(const struct rt_reader *r))
+{
+	started = fn;
 }
 
 /* What the start of the stream is: its kind (RT_STREAM_NONE for none),
@@ -321,6 +328,11 @@ refill(struct rt_reader *r)
 	if ((k = r->f->read != NULL ? r->f->read(r) : batch(r)) > 0) {
 		r->qn = k;
 		r->qi = 0;
+		if (!r->started) {
+			r->started = 1;
+			if (started != NULL)
+				started(r);
+		}
 	}
 	return k;
 }
