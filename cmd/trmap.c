@@ -209,14 +209,6 @@ nomatter(void)
 		    catkey == RT_KEY_REGION ? "" : " (trfilter -l attaches them)");
 }
 
-static void
-writeregions(FILE *f)
-{
-	if (nvs == 0)	/* a header alone looked like regions never touched */
-		u_warn("--regions: the trace registers no region (REFTRACE_REGION, reftrace.h)");
-	rt_varstat_write(f, vs, nvs);
-}
-
 /* The object other than the program where lo .. hi starts, or -1 (a
  * segment may run on past its data into what the loader mapped next). */
 static int
@@ -246,58 +238,105 @@ picture(struct rt_fig *fig, char **names)
 		exit(1);
 }
 
+static void
+option(int ch)
+{
+	static const int keys[] = { -1, -1, RT_KEY_REGION, RT_KEY_LOC, RT_KEY_FUNC };
+	int k;
+
+	switch (ch) {
+	case 'I':
+		if ((Iflag = rt_fmt_parse(optarg)) < 0)
+			u_bad("-I %s: unknown format", optarg);
+		break;
+	case 'k': kflag = 1; break;
+	case 'O':
+		Oflag = u_word("-O", optarg, (const char *const[]){ "svg", "png", "html", NULL });
+		break;
+	case 'o': oflag = optarg; break;
+	case O_ARRAY:
+		if ((array = strrchr(optarg, ':')) == NULL || array == optarg ||
+		    rt_parse_u64(array + 1, &arraycols) || arraycols == 0 || arraycols > 1 << 20)
+			u_bad("--array %s: want name:columns", optarg);
+		array = optarg;
+		break;
+	case O_COLOUR:
+		k = u_word("--colour", optarg, (const char *const[]){ "op", "count", "region",
+		    "line", "func", NULL });
+		bycount = k == 1;
+		catkey = keys[k];
+		break;
+	case O_COUNTS: counts = 1; break;
+	case O_GRANULE:
+		if (rt_parse_size(optarg, &granule) || granule == 0 || (granule & (granule - 1)) ||
+		    granule > (uint64_t)1 << 40)
+			u_bad("--granule %s: want a power of two", optarg);
+		break;
+	case O_RECENCY: recency = 1; break;
+	case O_REGIONS: regions = 1; break;
+	case O_SIZE:
+		if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 || width < 300 ||
+		    height < 200 || width > 20000 || height > 20000)
+			u_bad("--size %s: want WxH, 300x200 to 20000x20000 pixels", optarg);
+		break;
+	case O_TITLE: title = optarg; break;
+	default: u_usage(&prog);
+	}
+}
+
+/* The map's second pass, over the files or the spool, and its output:
+ * the counts, the page or the picture. */
+static void
+map(int argc, char *argv[], char *tmp)
+{
+	char *spooled[1] = { tmp }, **names;
+	uint64_t i = 0;
+	size_t k;
+
+	/* the legend of the classes sizes the plot: the raster is made now */
+	if (cats != NULL && rt_mapcats_choose(cats, MAXCLASSES))
+		u_die(1, "out of memory");
+	nomatter();
+	rt_map_layout(&area, width, height, cats);
+	if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
+	    (cats != NULL && rt_density_classes(&dens)) ||
+	    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == 2 && !counts &&
+	    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
+		u_die(1, "out of memory");
+	if (spool != NULL) {
+		argv = spooled;
+		argc = 1;
+	}
+	if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag,
+	    cats && !page ? secondcat : second, &i, u_diag))
+		u_status = 1;
+	if (counts) {
+		FILE *f = u_open(oflag);
+
+		rt_density_write(f, &dens, fold, n);
+		if (u_close(f, oflag))
+			exit(1);
+		return;
+	}
+	if ((names = rt_fold_names(fold, objs, reg, nreg)) == NULL)
+		u_die(1, "out of memory");
+	picture(page ? NULL : rt_map_figure(&dens, fold, &area, width, height, bycount, cats,
+	    n, title, (const char *const *)names), names);
+	for (k = 0; k < rt_fold_count(fold); k++)
+		free(names[k]);
+	free(names);
+}
+
 int
 main(int argc, char *argv[])
 {
-	char tmp[] = "/tmp/trmap.XXXXXX", *spooled[1] = { tmp }, **names;
+	char tmp[] = "/tmp/trmap.XXXXXX";
 	struct stat st;
-	uint64_t i = 0;
 	size_t len, k;
 	int ch, piped, e;
 
-	while ((ch = u_getopt(argc, argv, &prog)) != -1) {
-		switch (ch) {
-		case 'I':
-			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
-			break;
-		case 'k': kflag = 1; break;
-		case 'O':
-			if (!(Oflag = !strcmp(optarg, "png") + 2 * !strcmp(optarg, "html")) && strcmp(optarg, "svg"))
-				u_bad("-O %s: want svg, png or html", optarg);
-			break;
-		case 'o': oflag = optarg; break;
-		case O_ARRAY:
-			if ((array = strrchr(optarg, ':')) == NULL || array == optarg ||
-			    rt_parse_u64(array + 1, &arraycols) || arraycols == 0 || arraycols > 1 << 20)
-				u_bad("--array %s: want name:columns", optarg);
-			array = optarg;
-			break;
-		case O_COLOUR:
-			bycount = strcmp(optarg, "count") == 0;
-			catkey = strcmp(optarg, "region") == 0 ? RT_KEY_REGION :
-			    strcmp(optarg, "line") == 0 ? RT_KEY_LOC :
-			    strcmp(optarg, "func") == 0 ? RT_KEY_FUNC : -1;
-			if (!bycount && catkey < 0 && strcmp(optarg, "op") != 0)
-				u_bad("--colour %s: want op, count, region, line or func", optarg);
-			break;
-		case O_COUNTS: counts = 1; break;
-		case O_GRANULE:
-			if (rt_parse_size(optarg, &granule) || granule == 0 || (granule & (granule - 1)) ||
-			    granule > (uint64_t)1 << 40)
-				u_bad("--granule %s: want a power of two", optarg);
-			break;
-		case O_RECENCY: recency = 1; break;
-		case O_REGIONS: regions = 1; break;
-		case O_SIZE:
-			if (sscanf(optarg, "%lfx%lf", &width, &height) != 2 || width < 300 ||
-			    height < 200 || width > 20000 || height > 20000)
-				u_bad("--size %s: want WxH, 300x200 to 20000x20000 pixels", optarg);
-			break;
-		case O_TITLE: title = optarg; break;
-		default: u_usage(&prog);
-		}
-	}
+	while ((ch = u_getopt(argc, argv, &prog)) != -1)
+		option(ch);
 	argc -= optind;
 	argv += optind;
 	if (Oflag < 0)
@@ -336,45 +375,16 @@ main(int argc, char *argv[])
 	if (regions) {
 		FILE *f = u_open(oflag);
 
-		writeregions(f);
+		if (nvs == 0)	/* a header alone looked like regions never touched */
+			u_warn("--regions: the trace registers no region (REFTRACE_REGION, "
+			    "reftrace.h)");
+		rt_varstat_write(f, vs, nvs);
 		if (u_close(f, oflag))
 			exit(1);
-	} else if (gridon) {
+	} else if (gridon)
 		picture(rt_grid_figure(&grid, width, height, recency, array, title), NULL);
-	} else {
-		/* the legend of the classes sizes the plot: the raster is made now */
-		if (cats != NULL && rt_mapcats_choose(cats, MAXCLASSES))
-			u_die(1, "out of memory");
-		nomatter();
-		rt_map_layout(&area, width, height, cats);
-		if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
-		    (cats != NULL && rt_density_classes(&dens)) ||
-		    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == 2 && !counts &&
-		    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
-			u_die(1, "out of memory");
-		if (spool != NULL) {
-			argv = spooled;
-			argc = 1;
-		}
-		if (n && rt_foreach(argv, argc, spool ? RT_FMT_BINARY : Iflag, kflag,
-		    cats && !page ? secondcat : second, &i, u_diag))
-			u_status = 1;
-		if (counts) {
-			FILE *f = u_open(oflag);
-
-			rt_density_write(f, &dens, fold, n);
-			if (u_close(f, oflag))
-				exit(1);
-		} else {
-			if ((names = rt_fold_names(fold, objs, reg, nreg)) == NULL)
-				u_die(1, "out of memory");
-			picture(page ? NULL : rt_map_figure(&dens, fold, &area, width, height, bycount, cats,
-			    n, title, (const char *const *)names), names);
-			for (k = 0; k < rt_fold_count(fold); k++)
-				free(names[k]);
-			free(names);
-		}
-	}
+	else
+		map(argc, argv, tmp);
 	if (spool != NULL)
 		unlink(tmp);
 	rt_fold_free(fold);
