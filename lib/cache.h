@@ -12,7 +12,7 @@
 /* Exact LRU stack distances.  rt_reuse_access sets *dist to the number of
  * distinct other blocks touched since the block's previous access and
  * *tdist (when timed) to the number of accesses between, RT_COLD for a
- * first access; 0, or -1 out of memory. */
+ * first access; 0, or RT_ENOMEM. */
 #define RT_COLD UINT64_MAX
 struct rt_reuse;
 struct rt_reuse *rt_reuse_new(int timed);
@@ -239,8 +239,8 @@ struct rt_welford { uint64_t n, cold; double mean, m2; };
 void rt_welford_add(struct rt_welford *a, uint64_t d);
 
 /* Cache streams (lib/cache/table.c, lib/cache/records.c): one writer
- * each, and a reader for the cache table.  Writers return 0, or -1 when
- * the FILE has an error. */
+ * each, and a reader for the cache table.  Writers return 0, or RT_EIO
+ * when the FILE has an error. */
 struct rt_cache_row {
 	char name[8];		/* L1, L1I, L1D, L2, ..., mem, then TLB1 (TLB1I, TLB1D), ... */
 	int hascfg;		/* 0 for memory */
@@ -270,7 +270,8 @@ int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
 /* The streams of a trace's partitions, or of samples, about to be merged
  * (lib/cache/tabmerge.c): each named stream's partition (n 0: none) and
  * configuration must be the first's, no partition twice, none missing
- * at the end; -1 with one sentence naming the streams that clash. */
+ * at the end; RT_EBAD (RT_ENOMEM, RT_EUSAGE) with one sentence naming
+ * the streams that clash. */
 struct rt_partset;
 struct rt_partset *rt_partset_new(void);
 int rt_partset_add(struct rt_partset *s, const char *name, const struct rt_part *p,
@@ -283,9 +284,9 @@ void rt_partset_free(struct rt_partset *s);
  * partition would not add up to the whole's (a partition block smaller
  * than a level's block, a partition count that does not divide a level's
  * sets, random replacement), NULL if it would.  rt_tabmerge_add refuses
- * (-1 with why) a table that is no partition's, of another configuration
+ * (RT_EBAD with why) a table that is no partition's, of another configuration
  * or partitioning than the first, or of a partition already added;
- * rt_tabmerge_end gives the whole, or -1 with the partitions missing. */
+ * rt_tabmerge_end gives the whole, or RT_EBAD with the partitions missing. */
 const char *rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen);
 struct rt_tabmerge;
 struct rt_tabmerge *rt_tabmerge_new(void);
@@ -456,8 +457,8 @@ int rt_shards_enter(struct rt_shards *s, uint64_t hash, uint64_t block);
 double rt_shards_shrink(struct rt_shards *s, struct rt_reuse *r);
 size_t rt_shards_memory(const struct rt_shards *s);	/* bytes */
 /* SHARDS_adj: the difference between the expected and the actual sample
- * count at distance 0, then the weights scaled by 1/rate.  -1 out of
- * memory. */
+ * count at distance 0, then the weights scaled by 1/rate.  0, or
+ * RT_ENOMEM. */
 int rt_shards_adjust(struct rt_hist *h, uint64_t accesses, double sampled, double rate);
 void rt_shards_free(struct rt_shards *s);
 

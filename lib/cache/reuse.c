@@ -269,7 +269,7 @@ rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *di
 			h = (h + 1) & mask;
 	}
 	if (r->now == r->nslots && compact(r))
-		return -1;
+		return RT_ENOMEM;
 	if ((s = r->e[h].slot) != NONE) {
 		*dist = r->n - rank(r, s);
 		if (r->timed) {
@@ -280,7 +280,7 @@ rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *di
 	} else {
 		if ((r->n + 1) * 4 > r->cap * 3) {
 			if (grow(r))
-				return -1;
+				return RT_ENOMEM;
 			return rt_reuse_access(r, block, dist, tdist);
 		}
 		r->e[h].key = block;

@@ -117,7 +117,7 @@ rt_shards_adjust(struct rt_hist *h, uint64_t accesses, double sampled, double ra
 	double expect = (double)accesses * rate;
 
 	if (rate < 1 && rt_hist_add(h, 0, expect - sampled))
-		return -1;
+		return RT_ENOMEM;
 	if (rate < 1)
 		rt_hist_scale(h, 1 / rate);
 	return 0;

@@ -122,7 +122,7 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	for (k = 0; k < t->n; k++)
 		row(f, &t->row[k], t->threec);
 	fprintf(f, "#amat %.4f\n", t->amat);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* The table for people: a line a level, aligned. */
@@ -414,7 +414,7 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 		    levelnames(rt_ens_hier(e, i), name, sizeof name), rt_ens_hier(e, i), nc, lat);
 	for (i = 0; i < rt_ens_tlbs(e); i++)
 		ensrow(f, "tlb:", rt_ens_tlbname(e, i), rt_ens_tlbh(e, i), nc, NULL);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 struct byrow { uint64_t key; const uint64_t *r; int folded; double sk; };

@@ -235,27 +235,27 @@ rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const cha
 	if (t->part.n == 0) {
 		snprintf(why, whylen, "%s: no partition's table (its trace's header records "
 		    "none: split it with trfilter -P)", name);
-		return -1;
+		return RT_EBAD;
 	}
 	for (k = ns = 0; k < t->n; k++)
 		ns += t->row[k].hascfg && !t->row[k].tlb && strcmp(t->row[k].name, "L1I") != 0;
 	if (t->nlat != ns + 1) {
 		snprintf(why, whylen, "%s: %d latencies for %d levels and memory", name, t->nlat, ns);
-		return -1;
+		return RT_EBAD;
 	}
 	if (m->sum.n == 0) {
 		if (rt_cachetab_exact(t, e, sizeof e) != NULL) {
 			snprintf(why, whylen, "%s: %s", name, e);
-			return -1;
+			return RT_EBAD;
 		}
 		m->sum = *t;
 		m->first = name;
 		for (k = 0; k < t->n; k++)
 			memset(&m->sum.row[k].s, 0, sizeof m->sum.row[k].s);
 	} else if (other(&m->sum, m->first, t, name, why, whylen))
-		return -1;
-	if (rt_partset_add(m->set, name, &t->part, t->config, why, whylen))
-		return -1;
+		return RT_EBAD;
+	if ((k = rt_partset_add(m->set, name, &t->part, t->config, why, whylen)) != 0)
+		return k;
 	for (k = 0; k < t->n; k++)
 		add(&m->sum.row[k].s, &t->row[k].s);
 	return 0;
@@ -269,10 +269,10 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 
 	if (m->sum.n == 0) {
 		snprintf(why, whylen, "no table to merge");
-		return -1;
+		return RT_EBAD;
 	}
-	if (rt_partset_end(m->set, why, whylen))
-		return -1;
+	if ((i = rt_partset_end(m->set, why, whylen)) != 0)
+		return i;
 	*t = m->sum;
 	memset(&t->part, 0, sizeof t->part);	/* the whole */
 	*t->config = '\0';
