@@ -169,16 +169,14 @@ openparts(void)
 {
 	struct rt_part p = { Pk, Pn, Pbytes };
 	char ebuf[1024];
+	int k;
 
 	if (!Psplit)
 		parts = rt_wparts_one(w, oflag, &p, !Bflag);
 	else if (oflag == NULL || strchr(oflag, '%') == NULL)
 		u_bad("-P %llu: name the partitions with -o and a %%d", (unsigned long long)Pn);
-	else if ((parts = rt_wparts_open(oflag, &p, !Bflag, Oflag, zflag, ebuf, sizeof ebuf)) == NULL) {
-		if (errno == EINVAL)
-			u_bad("-o %s: one %%d, and no other %%", oflag);
-		u_die(1, "%s", ebuf);
-	}
+	else if ((k = rt_wparts_open(&parts, oflag, &p, !Bflag, Oflag, zflag, ebuf, sizeof ebuf)))
+		u_fail(k, "%s%s", k == RT_EUSAGE ? "-o " : "", ebuf);
 	if (parts == NULL)
 		u_die(1, "out of memory");
 	if (rt_wparts_unrecorded(parts))

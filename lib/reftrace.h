@@ -310,15 +310,15 @@ int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to h
  * (rt_partname), opened as rt_wopen does; rt_wparts_one writes
  * partition p->k alone to w (the set's from then on; path names it).
  * With rec, each header records its partition where the format has
- * room (rt_wparts_unrecorded: 1 when one had none).  open returns NULL
- * with errno: EINVAL for a pattern rt_partname refuses, else with
- * "name: reason" in err (the outputs opened before are closed); one
- * NULL with ENOMEM.  write returns 0, or -1 with errno and the output
+ * room (rt_wparts_unrecorded: 1 when one had none).  open gives *wsp
+ * and 0, or RT_EUSAGE (a pattern rt_partname refuses), RT_EIO or
+ * RT_ENOMEM with "name: reason" in err (the outputs opened before are
+ * closed); one NULL with ENOMEM.  write returns 0, or -1 with errno and the output
  * in rt_wparts_failed; close closes output i as rt_wclose does; free
  * discards those still open (rt_wdiscard), reporting nothing. */
 struct rt_wparts;
-struct rt_wparts *rt_wparts_open(const char *pattern, const struct rt_part *p, int rec,
-    int fmt, int gzip, char *err, size_t errlen);
+RT_WUR int rt_wparts_open(struct rt_wparts **wsp, const char *pattern, const struct rt_part *p,
+    int rec, int fmt, int gzip, char *err, size_t errlen);
 struct rt_wparts *rt_wparts_one(struct rt_writer *w, const char *path, const struct rt_part *p,
     int rec);
 int rt_wparts_unrecorded(const struct rt_wparts *ws);

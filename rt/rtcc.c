@@ -158,13 +158,12 @@ init(void)
 	if (rtcc_cfg.part.n) {
 		char err[512];
 
-		if ((rtcc_q.wp = rt_wparts_open(rtcc_cfg.outpath, &rtcc_cfg.part, 1, rtcc_cfg.ofmt, 0, err, sizeof err)) == NULL) {
-			if (errno == EINVAL)
-				rtcc_say("rtcc: RTCC_OUT=%s: with RTCC_PARTS, one %%d and no other %%\n",
-				    rtcc_cfg.outpath);
-			else
-				rtcc_say("rtcc: %s\n", err);
-		}
+		if (rt_wparts_open(&rtcc_q.wp, rtcc_cfg.outpath, &rtcc_cfg.part, 1, rtcc_cfg.ofmt, 0,
+		    err, sizeof err) == RT_EUSAGE)
+			rtcc_say("rtcc: RTCC_OUT=%s: with RTCC_PARTS, one %%d and no other %%\n",
+			    rtcc_cfg.outpath);
+		else if (rtcc_q.wp == NULL)
+			rtcc_say("rtcc: %s\n", err);
 	} else if ((rtcc_q.w = rt_wopen(rtcc_cfg.outpath, rtcc_cfg.ofmt, 0)) == NULL)
 		rtcc_say("rtcc: %s: %s\n", rtcc_cfg.outpath, strerror(errno));
 	if (rtcc_q.w == NULL && rtcc_q.wp == NULL) {

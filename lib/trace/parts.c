@@ -45,15 +45,16 @@ record(struct rt_wparts *ws, uint64_t i, uint64_t k)
 		ws->unrecorded = 1;
 }
 
-struct rt_wparts *
-rt_wparts_open(const char *pattern, const struct rt_part *p, int rec, int fmt, int gzip,
-    char *err, size_t errlen)
+int
+rt_wparts_open(struct rt_wparts **wsp, const char *pattern, const struct rt_part *p, int rec,
+    int fmt, int gzip, char *err, size_t errlen)
 {
 	struct rt_wparts *ws;
 	size_t len = strlen(pattern) + 32;
 	uint64_t k;
-	int e;
+	int e = RT_ENOMEM;
 
+	*wsp = NULL;
 	*err = '\0';
 	if ((ws = newparts(p, p->n)) == NULL)
 		goto fail;
@@ -62,24 +63,25 @@ rt_wparts_open(const char *pattern, const struct rt_part *p, int rec, int fmt, i
 			goto fail;
 		ws->nw = k + 1;
 		if (rt_partname(ws->name[k], len, pattern, k)) {
-			errno = EINVAL;
+			snprintf(err, errlen, "%s: one %%d, and no other %%", pattern);
+			e = RT_EUSAGE;
 			goto fail;
 		}
 		if ((ws->w[k] = rt_wopen(ws->name[k], fmt, gzip)) == NULL) {
 			snprintf(err, errlen, "%s: %s", ws->name[k], strerror(errno));
+			e = errno == ENOMEM ? RT_ENOMEM : RT_EIO;
 			goto fail;
 		}
 		if (rec)
 			record(ws, k, k);
 	}
-	return ws;
+	*wsp = ws;
+	return 0;
 fail:
-	e = errno;
 	if (*err == '\0')
-		snprintf(err, errlen, "%s", strerror(e));
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	rt_wparts_free(ws);
-	errno = e;
-	return NULL;
+	return e;
 }
 
 struct rt_wparts *
