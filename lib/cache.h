@@ -280,25 +280,15 @@ int rt_partset_end(const struct rt_partset *s, char *why, size_t whylen);
 void rt_partset_free(struct rt_partset *s);
 /* Partitions' tables merged (cachesim -M, lib/cache/tabmerge.c): the
  * counts added, the ratios and AMAT computed again, as one run over the
- * whole trace writes them.  rt_cachetab_exact says why the table of a
- * partition would not add up to the whole's (a partition block smaller
- * than a level's block, a partition count that does not divide a level's
- * sets, random replacement), NULL if it would.  rt_tabmerge_add refuses
- * (RT_EBAD with why) a table that is no partition's, of another configuration
- * or partitioning than the first, or of a partition already added;
- * rt_tabmerge_end gives the whole, or RT_EBAD with the partitions missing. */
+ * whole trace writes them, written to f (rt_cachetab_put); 0, or an RT_E
+ * code with "file: why" in err.  A table that is no partition's, of
+ * another configuration or partitioning than the first, of a partition
+ * already given, or partitions missing are refused.  rt_cachetab_exact
+ * says why the table of a partition would not add up to the whole's (a
+ * partition block smaller than a level's block, a partition count that
+ * does not divide a level's sets, random replacement), NULL if it would. */
 const char *rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen);
-struct rt_tabmerge;
-struct rt_tabmerge *rt_tabmerge_new(void);
-int rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const char *name,
-    char *why, size_t whylen);
-int rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen);
-void rt_tabmerge_free(struct rt_tabmerge *m);
-/* The same over the tables named: open, read, add, end; "file: why". */
-int rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err,
-    size_t errlen);
-/* cachesim -M: that, written to f (rt_cachetab_put); diag warns where -3's
- * capacity and conflict misses do not add up. */
+/* diag warns where -3's capacity and conflict misses do not add up. */
 int rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, char *err,
     size_t errlen);
 /* col: the data column (0 the first after the key) the rows are sorted on,

@@ -240,107 +240,107 @@ readpart(struct rt_cache_table *t, char *s)
 	return 0;
 }
 
+/* The table's first line: its magic and columns (with -3's or not). */
+static int
+tabhead(struct rt_reader *r, struct rt_cache_table *t, const char *s, size_t n)
+{
+	char magic[64];
+	size_t m = strlen(rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic));
+
+	if (n <= m || strncmp(s, magic, m) != 0 || s[m] != ' ')
+		return rt_rbad(r, "not version 1 of a cache table"), RT_EBAD;
+	s += m + 1;
+	if (strncmp(s, cols, strlen(cols)) != 0 || (s[strlen(cols)] != '\0' &&
+	    strcmp(s + strlen(cols), cols3c) != 0))
+		return rt_rbad(r, "not the columns of a cache table"), RT_EBAD;
+	t->threec = s[strlen(cols)] != '\0';
+	return 0;
+}
+
+/* A #partition, #config or #amat line: 1 when s is one, read; else 0 or
+ * RT_EBAD. */
+static int
+tabmeta(struct rt_reader *r, struct rt_cache_table *t, char *s, size_t n, int *amat)
+{
+	if (strncmp(s, "#partition ", 11) == 0) {
+		if (readpart(t, s + 11))
+			return rt_rbad(r, "bad partition line (want #partition k/n:bytes "
+			    "inclusion latency,...)"), RT_EBAD;
+		return 1;
+	}
+	if (strncmp(s, "#config ", 8) == 0) {
+		if (n - 8 >= sizeof t->config)
+			return rt_rbad(r, "a #config line over %d bytes", RT_CONFIGLEN - 1), RT_EBAD;
+		memcpy(t->config, s + 8, n - 8 + 1);
+		return 1;
+	}
+	if (strncmp(s, "#amat ", 6) == 0) {
+		if (rt_parse_double(s + 6, &t->amat))
+			return rt_rbad(r, "bad average access time"), RT_EBAD;
+		*amat = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* A level's row: the caches' levels, memory, then the TLBs'. */
+static int
+tabrow(struct rt_reader *r, struct rt_cache_table *t, char *s, int *mem, int *levels)
+{
+	struct rt_cache_row *row = &t->row[t->n];
+	char *f[24], *save = NULL;
+	int nf, dash, full = t->n == (int)(sizeof t->row / sizeof t->row[0]);
+
+	for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
+		f[nf++] = s;
+	/* a name after blanks that starts with '#' would be read back as a
+	 * comment, the row lost (found by fuzzing) */
+	if (nf > 0 && f[0][0] == '#')
+		return rt_rbad(r, "a level named '%s': a name may not start with '#'", f[0]),
+		    RT_EBAD;
+	if (full || readrow(row, f, nf, t->threec != 0))
+		return rt_rbad(r, full ? "too many levels" : "bad cache table row"), RT_EBAD;
+	row->tlb = strncmp(row->name, "TLB", 3) == 0;
+	if (row->tlb != *mem || (*mem && !row->hascfg))
+		return rt_rbad(r, "%s row %s the memory row", row->tlb ? "a TLB's" :
+		    row->hascfg ? "a cache level's" : "a second memory",
+		    row->tlb ? "before" : "after"), RT_EBAD;
+	*mem |= !row->hascfg;
+	/* a merge's table has capacity and conflict unknown in every
+	 * level's row, a run's in none: its first level's row says which */
+	if (t->threec && row->hascfg) {
+		dash = strcmp(f[20], "-") == 0;
+		if (dash != (strcmp(f[21], "-") == 0) || (*levels > 0 && dash != (t->threec == 2)))
+			return rt_rbad(r, "capacity and conflict misses in some levels' rows and "
+			    "not in others"), RT_EBAD;
+		t->threec = dash ? 2 : 1;
+	}
+	*levels += row->hascfg;
+	t->n++;
+	return 0;
+}
+
 int
 rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_t errlen)
 {
-	char magic[64], *s, *f[24], *save;
-	size_t n, m;
-	int nf, head = 1, levels = 0, dash, amat = 0, mem = 0;
-	struct rt_cache_row *row;
+	char *s;
+	size_t n;
+	int k = 0, head = 1, levels = 0, amat = 0, mem = 0;
 
 	memset(t, 0, sizeof *t);
-	if (rt_rexpect(r, RT_STREAM_CACHE)) {
-		snprintf(err, errlen, "%s", rt_rerror(r));
-		return -1;
+	if (rt_rexpect(r, RT_STREAM_CACHE))
+		k = RT_EBAD;
+	while (k == 0 && (s = rt_rgetline(r, &n)) != NULL) {
+		if (head)
+			k = tabhead(r, t, s, n);
+		else if ((k = tabmeta(r, t, s, n, &amat)) == 0 && *s != '#' && *s != '\0')
+			k = tabrow(r, t, s, &mem, &levels);
+		head = 0;
+		k = k < 0 ? k : 0;
 	}
-	while ((s = rt_rgetline(r, &n)) != NULL) {
-		if (head) {
-			head = 0;
-			m = strlen(rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic));
-			if (n <= m || strncmp(s, magic, m) != 0 || s[m] != ' ') {
-				snprintf(err, errlen, "%s", rt_rbad(r, "not version 1 of a cache table"));
-				return -1;
-			}
-			s += m + 1;
-			if (strncmp(s, cols, strlen(cols)) != 0 || (s[strlen(cols)] != '\0' &&
-			    strcmp(s + strlen(cols), cols3c) != 0)) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "not the columns of a cache table"));
-				return -1;
-			}
-			t->threec = s[strlen(cols)] != '\0';
-			continue;
-		}
-		if (strncmp(s, "#partition ", 11) == 0) {
-			if (readpart(t, s + 11)) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "bad partition line "
-				    "(want #partition k/n:bytes inclusion latency,...)"));
-				return -1;
-			}
-			continue;
-		}
-		if (strncmp(s, "#config ", 8) == 0) {
-			if (n - 8 >= sizeof t->config) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "a #config line over %d bytes",
-				    RT_CONFIGLEN - 1));
-				return -1;
-			}
-			memcpy(t->config, s + 8, n - 8 + 1);
-			continue;
-		}
-		if (strncmp(s, "#amat ", 6) == 0) {
-			if (rt_parse_double(s + 6, &t->amat)) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "bad average access time"));
-				return -1;
-			}
-			amat = 1;
-			continue;
-		}
-		if (*s == '#' || *s == '\0')
-			continue;
-		save = NULL;
-		for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
-			f[nf++] = s;
-		/* a name after blanks that starts with '#' would be read back
-		 * as a comment, the row lost (found by fuzzing) */
-		if (nf > 0 && f[0][0] == '#') {
-			snprintf(err, errlen, "%s", rt_rbad(r, "a level named '%s': a name may "
-			    "not start with '#'", f[0]));
-			return -1;
-		}
-		row = &t->row[t->n];
-		if (t->n == (int)(sizeof t->row / sizeof t->row[0]) ||
-		    readrow(row, f, nf, t->threec != 0)) {
-			snprintf(err, errlen, "%s", rt_rbad(r, t->n == (int)(sizeof t->row /
-			    sizeof t->row[0]) ? "too many levels" : "bad cache table row"));
-			return -1;
-		}
-		/* the caches' levels, memory, then the TLBs' levels */
-		row->tlb = strncmp(row->name, "TLB", 3) == 0;
-		if (row->tlb != mem || (mem && !row->hascfg)) {
-			snprintf(err, errlen, "%s", rt_rbad(r, "%s row %s the memory row",
-			    row->tlb ? "a TLB's" : row->hascfg ? "a cache level's" : "a second memory",
-			    row->tlb ? "before" : "after"));
-			return -1;
-		}
-		mem |= !row->hascfg;
-		/* a merge's table has capacity and conflict unknown in every
-		 * level's row, a run's in none: its first level's row says which */
-		if (t->threec && t->row[t->n].hascfg) {
-			dash = strcmp(f[20], "-") == 0;
-			if (dash != (strcmp(f[21], "-") == 0) ||
-			    (levels > 0 && dash != (t->threec == 2))) {
-				snprintf(err, errlen, "%s", rt_rbad(r, "capacity and conflict "
-				    "misses in some levels' rows and not in others"));
-				return -1;
-			}
-			t->threec = dash ? 2 : 1;
-		}
-		levels += t->row[t->n].hascfg;
-		t->n++;
-	}
-	if (*rt_rerror(r)) {
+	if (k != 0 || *rt_rerror(r)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
-		return -1;
+		return RT_EBAD;
 	}
 	/* the memory row, then #amat, end every table: a table cut at a
 	 * line boundary lacks them */
@@ -348,10 +348,10 @@ rt_cachetab_read(struct rt_reader *r, struct rt_cache_table *t, char *err, size_
 		snprintf(err, errlen, "%s: truncated: %s", rt_rpath(r), t->n == 0 ? "no rows" :
 		    !mem ? "no memory row after the levels' rows" :
 		    "no #amat line after the rows");
-		return -1;
+		return RT_EBAD;
 	}
-	for (nf = 0; t->threec == 2 && nf < t->n; nf++)
-		t->row[nf].s.capacity = t->row[nf].s.conflict = 0;
+	for (k = 0; t->threec == 2 && k < t->n; k++)
+		t->row[k].s.capacity = t->row[k].s.conflict = 0;
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * the whole's.  Sets are independent, so a partition by block number
  * modulo n simulates exactly when every block and every set of every
  * level lies in one partition; what is checked here is that it does. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,7 +146,7 @@ rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen)
 	return NULL;
 }
 
-struct rt_tabmerge *
+static struct rt_tabmerge *
 rt_tabmerge_new(void)
 {
 	struct rt_tabmerge *m = calloc(1, sizeof *m);
@@ -157,7 +158,7 @@ rt_tabmerge_new(void)
 	return m;
 }
 
-void
+static void
 rt_tabmerge_free(struct rt_tabmerge *m)
 {
 	if (m == NULL)
@@ -225,7 +226,8 @@ add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->bytes_down += b->bytes_down;
 }
 
-int
+/* A partition's table added: 0, or RT_EBAD (RT_ENOMEM) with why. */
+static int
 rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const char *name,
     char *why, size_t whylen)
 {
@@ -261,7 +263,8 @@ rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const cha
 	return 0;
 }
 
-int
+/* The whole, or RT_EBAD with the partitions missing. */
+static int
 rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size_t whylen)
 {
 	const struct rt_cache_stats *s[RT_MAXLEVEL];
@@ -287,31 +290,30 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 
 /* The tables in files, of a trace's partitions, merged into t; -1 with
  * err (naming the files). */
-int
+/* Over the tables named: open, read, add, end; "file: why". */
+static int
 rt_tabmerge_files(char **files, int n, struct rt_cache_table *t, char *err, size_t errlen)
 {
 	struct rt_tabmerge *m;
 	struct rt_reader *r;
-	int i, rc = -1;
+	int i, rc = 0;
 
 	if ((m = rt_tabmerge_new()) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return RT_ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		if ((r = rt_lopen(files[i], err, errlen)) == NULL)
-			goto out;
+	for (i = 0; i < n && rc == 0; i++) {
+		if ((r = rt_lopen(files[i], err, errlen)) == NULL) {
+			rc = RT_EIO;
+			break;
+		}
 		rc = rt_cachetab_read(r, t, err, errlen);
 		rt_rclose(r);
-		if (rc)
-			goto out;
-		rc = -1;
-		if (rt_tabmerge_add(m, t, files[i], err, errlen))
-			goto out;
+		if (rc == 0)
+			rc = rt_tabmerge_add(m, t, files[i], err, errlen);
 	}
-	if (rt_tabmerge_end(m, t, err, errlen) == 0)
-		rc = 0;
-out:
+	if (rc == 0)
+		rc = rt_tabmerge_end(m, t, err, errlen);
 	rt_tabmerge_free(m);
 	return rc;
 }
@@ -323,12 +325,13 @@ rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, c
     size_t errlen)
 {
 	struct rt_cache_table t;
+	int k;
 
-	if (rt_tabmerge_files(files, n, &t, err, errlen))
-		return -1;
+	if ((k = rt_tabmerge_files(files, n, &t, err, errlen)) != 0)
+		return k;
 	if (t.threec == 2)
 		diag("-M: -3's compulsory misses add up; capacity and conflict do not (each "
 		    "partition's fully associative twin saw only its blocks): written as -", 0);
-	rt_cachetab_put(f, &t, summary);
+	rt_cachetab_put(f, &t, summary);	/* a write error is the FILE's */
 	return 0;
 }
