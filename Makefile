@@ -191,7 +191,7 @@ FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -DRT_IN_BUFSZ=4096 \
 	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZFMTS = auto text binary lackey gleipnir din mtv addr pin
-FUZZSRC = $(filter-out fuzz/trace.c,$(wildcard fuzz/*.c))
+FUZZSRC = $(filter-out fuzz/trace.c fuzz/main.c,$(wildcard fuzz/*.c))
 FUZZTRACE = $(FUZZFMTS:%=$(FUZZDIR)/trace-%)
 FUZZOTHER = $(FUZZSRC:fuzz/%.c=$(FUZZDIR)/%)
 FUZZERS = $(FUZZTRACE) $(FUZZOTHER)
