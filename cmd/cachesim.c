@@ -12,6 +12,7 @@
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
 static int flush, tlb;			/* --flush: write dirty blocks back at the end; --tlb */
+static int cores;			/* --cores */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
@@ -39,7 +40,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
+	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -57,6 +58,7 @@ static const struct u_opt opts[] = {
 	{ O_3CREF, "3c-ref", "lru|own", "-3's fully associative cache: LRU (Hill), or own policy (Dinero IV)" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
 	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
+	{ O_CORES, "cores", "n", "levels above the last private to each of n cores (MSI)" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
 	{ O_FLUSH, "flush", NULL, "write back every dirty block at the end, as Dinero IV" },
 	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
@@ -202,7 +204,8 @@ simsetup(void)
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
-	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
+	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac,
+	    .cores = cores };
 	char why[200];
 	int k;
 
@@ -210,7 +213,7 @@ simsetup(void)
 		c.watchctx = &evmap;
 	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
 		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
-		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
+		    "--latency: %s" : cores ? "--cores: %s" : nE ? "-E: %s" : "%s", why);
 	if (mapfile != NULL)
 		evmap = mapnew();
 	nc = rt_ens_depth(ens);
@@ -262,10 +265,12 @@ report(void)
  * message says why.  In order: the first that applies is said. */
 enum { F_3C = 1, F_D = 2, F_MISSES = 4, F_BY = 8, F_CG = 16, F_DIFF = 32, F_MAP = 64,
 	F_TEMP = 128, F_E = 256, F_C = 512, F_ICACHE = 1024, F_LAT = 2048, F_INCL = 4096,
-	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768, F_TLB = 65536 };
+	F_CGOUT = 8192, F_M = 16384, F_WARM = 32768, F_TLB = 65536, F_CORES = 131072 };
 static const struct clash { int first, then; const char *why; } clashes[] = {
 	{ F_M, F_C | F_E | F_ICACHE | F_LAT | F_3C | F_D | F_MISSES | F_BY | F_CG | F_DIFF |
-	    F_MAP | F_TEMP | F_INCL | F_WARM | F_TLB, "-M merges tables as they are: only -A and -o with it" },
+	    F_MAP | F_TEMP | F_INCL | F_WARM | F_TLB | F_CORES, "-M merges tables as they are: only -A and -o with it" },
+	{ F_CORES, F_CG | F_CGOUT | F_MISSES | F_MAP | F_TLB, "--cores: not with --cachegrind, "
+	    "--cachegrind-out, --misses, --map, --tlb" },
 	{ F_TLB, F_CG, "--tlb: the caches' table, not cachegrind's model" },
 	{ F_E, F_C, "-E and -c: give the configurations one way" },
 	{ F_CGOUT, F_E | F_D | F_MISSES | F_DIFF,
@@ -289,7 +294,7 @@ given(void)
 	    (mapfile ? F_MAP : 0) | (tempw ? F_TEMP : 0) | (nE ? F_E : 0) | (nc ? F_C : 0) |
 	    (hasi ? F_ICACHE : 0) | (nlat ? F_LAT : 0) | (incl != RT_NINE ? F_INCL : 0) |
 	    (cgout ? F_CGOUT : 0) | (Mflag ? F_M : 0) | (warmup || warmfrac > 0 ? F_WARM : 0) |
-	    (tlb ? F_TLB : 0);
+	    (tlb ? F_TLB : 0) | (cores ? F_CORES : 0);
 }
 
 static void
@@ -398,6 +403,11 @@ option(int c)
 		hasi = 1;
 		break;
 	case 'k': kflag = 1; break;
+	case O_CORES:
+		if (rt_parse_u64(optarg, &v) || v < 1 || v > RT_MAXCORES)
+			u_bad("--cores %s: 1 to %d", optarg, RT_MAXCORES);
+		cores = (int)v;
+		break;
 	case O_LAT: setlat(optarg); break;
 	case O_MISSES:
 		if (rt_parse_u64(optarg, &v) || v == 0 || v > RT_MAXLEVEL)
