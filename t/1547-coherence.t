@@ -101,7 +101,7 @@ check_rows "-3: compulsory + capacity + conflict + coherence = misses, every lev
     "cachesim -3 --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/r"
 check_rows "each private level's row is the sum of its cores' rows" \
     '$2 == "sum"' \
-    "cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/r | awk '/^L[12] / {for (i = 6; i <= 21; i++) s[\$1, i] = \$i; l = \$1} /^L[12]\\./ {for (i = 6; i <= 21; i++) if (i != 14) t[l, i] += \$i} END {for (k in s) {split(k, f, SUBSEP); if (f[2] != 14 && s[k] != t[k]) bad = 1}; print bad ? \"x differ\" : \"x sum\"}'"
+    "cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/r | awk '/^L[12] / {for (i = 6; i <= 21; i++) s[\$1, i] = \$i; l = \$1} /^L[12]\\./ {n++; for (i = 6; i <= 21; i++) if (i != 14) t[l, i] += \$i} END {for (k in s) {split(k, f, SUBSEP); if (f[2] != 14 && s[k] != t[k]) bad = 1}; print bad || n != 6 ? \"x differ\" : \"x sum\"}'"
 
 # one core is the plain hierarchy; a trace without thread ids all core 0's
 plain() { awk '!/^L[0-9]+[ID]?\./' | cut -d' ' -f1-19 | sed '1s/.*/header/'; }
