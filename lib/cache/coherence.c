@@ -238,10 +238,14 @@ snoop(struct rt_hier *h, uint64_t block, int inval)
 		}
 }
 
-/* A modify is a read then a write, as hier.c's */
+/* A modify is a read then a write, as hier.c's.  A block dirty in the
+ * first level is M there: no other core has a copy to invalidate. */
 int
 rt_coh_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 {
+	struct level *l = &h->lv[0];
+	uint64_t b = addr >> l->bshift;
+	int64_t i;
 	int k;
 
 	if (op == RT_MODIFY) {
@@ -249,8 +253,9 @@ rt_coh_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 		rt_coh_access(h, addr, RT_WRITE, bytes);
 		return k;
 	}
-	if (op == RT_WRITE)
-		snoop(h, addr >> h->lv[0].bshift, 1);
+	if (op == RT_WRITE && ((i = rt_level_lookup(l, b, rt_level_set(l, b))) < 0 ||
+	    !l->dirty[i]))
+		snoop(h, b, 1);
 	return rt_hier_access1(h, addr, op, bytes);
 }
 

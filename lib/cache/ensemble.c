@@ -485,8 +485,6 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 	struct rt_span s;
 	int i;
 
-	for (i = 0; i < e->nh && e->cores; i++)	/* the record's core */
-		rt_hier_thread(e->h[i], rec->tid);
 	if (e->naa && !(rec->op == RT_IFETCH && e->hasi))	/* fetches: the I-cache's */
 		for (i = 0; i < e->naa; i++)
 			rt_aa_access(e->aa[i], rec->addr, last, rec->op);
@@ -520,10 +518,24 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 	}
 }
 
+/* With cores, the record's core in each configuration, then caches. */
+static void
+threads(struct rt_ens *e, const struct rt_rec *rec)
+{
+	int i;
+
+	for (i = 0; i < e->nh; i++)
+		rt_hier_thread(e->h[i], rec->tid);
+	caches(e, rec);
+}
+
 void
 rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 {
-	caches(e, rec);
+	if (e->cores)
+		threads(e, rec);
+	else
+		caches(e, rec);
 	if (e->nt)
 		rt_tlb_run(e, rec, 1);
 }
@@ -535,7 +547,10 @@ rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
 
 	if (e->solo)
 		return (int)rt_hier_run(e->h[0], v, (size_t)n);
-	if (e->plain && e->naa == 0 && e->nown == 1 && !e->cores)
+	if (e->cores)
+		for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
+			threads(e, &v[i]);
+	else if (e->plain && e->naa == 0 && e->nown == 1)
 		i = (int)rt_hier_run(e->h[0], v, (size_t)n);
 	else
 		for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
