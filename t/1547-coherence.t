@@ -141,4 +141,4 @@ check_fail "one level: usage, said" 2 "--cores: the last level is shared" "cache
 check_fail "inclusive: usage, said" 2 "non-inclusive" "cachesim --cores 2 --inclusion inclusive -c 1K:2:64 -c 8K:4:64 $tmp/h"
 check_fail "two block sizes: usage, said" 2 "one block size" "cachesim --cores 2 -c 1K:2:32 -c 8K:4:64 $tmp/h"
 check_fail "--cores 65: usage, said" 2 "--cores 65: 1 to 64" "cachesim --cores 65 $tmp/h"
-check_fail "--cores with --tlb: usage, said" 2 "not with.*--tlb" "cachesim --cores 2 --tlb 64:4:4K $tmp/h"
+check_fail "--cores with --tlb: usage, said" 2 "--cores with --tlb: each core.s levels" "cachesim --cores 2 --tlb 64:4:4K $tmp/h"

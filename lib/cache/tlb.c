@@ -12,8 +12,8 @@
 /* As drcachesim's: non-inclusive, a miss filled at every level; a
  * lookup, not data: a write dirties no entry, so nothing is written back
  * and no bytes move. */
-struct rt_hier *
-rt_tlb_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *itlb,
+static struct rt_hier *
+tlbnew(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *itlb,
     uint64_t seed)
 {
 	struct rt_hier *h = rt_hier_new(levels, n, itlb, RT_NINE, seed);
@@ -33,6 +33,7 @@ rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whyle
 {
 	struct rt_cache_cfg c;
 	char *names[MAXH];
+	const char *p, *q;
 	size_t len = strlen(e->tlbspec);
 	int i, n = 0, rc;
 
@@ -42,9 +43,17 @@ rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whyle
 		e->hasitlb = 1;
 		return 0;
 	}
-	if ((rc = rt_ens_names(names, &n, "", spec, why, whylen)) == RT_EUSAGE &&
-	    strstr(why, "want SIZE") != NULL)	/* fewer than three fields */
-		snprintf(why, whylen, "want ENTRIES:ASSOC:PAGE[:POLICY]");
+	for (p = spec;; p = q + 1) {	/* each level, three fields or more */
+		for (q = p, i = 1; *q != '\0' && *q != '/'; q++)
+			i += *q == ':';
+		if (i < 3) {
+			snprintf(why, whylen, "want ENTRIES:ASSOC:PAGE[:POLICY]");
+			return RT_EUSAGE;
+		}
+		if (*q == '\0')
+			break;
+	}
+	rc = rt_ens_names(names, &n, "", spec, why, whylen);
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && rt_tlb_parse(names[i], &c, why, whylen))
 			rc = RT_EUSAGE;
@@ -76,7 +85,7 @@ rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen)
 	for (i = 0; i < e->ntname; i++) {
 		if (rt_ens_parse(e->tname[i], rt_tlb_parse, lv, &n, why, whylen))
 			return RT_EUSAGE;
-		if ((e->t[i] = rt_tlb_new(lv, n, e->hasitlb ? &e->itlb : NULL, e->seed)) == NULL) {
+		if ((e->t[i] = tlbnew(lv, n, e->hasitlb ? &e->itlb : NULL, e->seed)) == NULL) {
 			snprintf(why, whylen, "cannot allocate the TLBs");
 			return RT_ENOMEM;
 		}
