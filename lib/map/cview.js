@@ -94,7 +94,7 @@ function setBrush(a, b) {
 	B = b > a ? [a, b] : null;
 	$('brush').textContent = B ? 'accesses ' + B[0] + ' to ' + (B[1] - 1) + ' (' + plural(B[1] - B[0], 'access', 'accesses') +
 	    ')' + (CV ? '\ncache view: columns ' + +colOf(B[0]).toFixed(2) + ' to ' + +colOf(B[1]).toFixed(2) + ' of ' + CV.cols : '') :
-	    '- (b: the middle third of the view, x: none)';
+	    '-';
 	draw();
 	if (CV) {
 		cdraw();
@@ -163,7 +163,7 @@ function cdraw() {
 	g.restore();
 	$('ctitle').textContent = 'cache events: where each access was served';
 	$('csub').textContent = C.n + ' accesses (first-level blocks), ' + C.per + ' a column; a cell shows the worst in it; ' +
-	    C.levels.map(function (l, k) { return 'L' + (k + 1) + ' ' + l; }).join(', ');
+	    C.config.map(function (l, k) { return 'L' + (k + 1) + ' ' + l; }).join(', ');
 }
 
 function ckey() {
@@ -213,7 +213,7 @@ function sum(r, c0, c1) {
 // over the brush (the columns it meets), its lines and regions
 function setText(r) {
 	var C = CV, s, c0 = 0, c1 = 0, list = [[], []];
-	s = sets(r) + ' of ' + C.nsets + ' (L1 ' + C.levels[0] + ')\n' + served(sum(r, 0, C.cols));
+	s = sets(r) + ' of ' + C.nsets + ' (L1 ' + C.config[0] + ')\n' + served(sum(r, 0, C.cols));
 	if (B) {
 		c0 = Math.floor(colOf(B[0]));
 		c1 = Math.ceil(colOf(B[1]));

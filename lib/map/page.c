@@ -474,7 +474,7 @@ cacheview(FILE *f, struct rt_mappage *m, unsigned char **buf, size_t *len)
 	fputs(",\"cache\":{", f);
 	if ((e = rt_evmap_page(m->ev, f, buf, len)) != 0)
 		return e;
-	fputs(",\"levels\":[", f);
+	fputs(",\"config\":[", f);
 	for (lv = 0; lv < (size_t)rt_hier_levels(rt_ens_hier(m->ens, 0)); lv++) {
 		rt_hier_stats(rt_ens_hier(m->ens, 0), (int)lv, &cf);
 		fprintf(f, "%s\"%llu:%u:%u %s\"", lv ? "," : "", (unsigned long long)cf->size,
