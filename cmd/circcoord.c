@@ -1,5 +1,6 @@
 /* circcoord: circular coordinates from persistent cocycles (de Silva et al.). */
 #include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,12 +132,10 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case O_CLASS: nwant = ranks(optarg, &want); break;
 		case O_SCALE:
-			if (rt_parse_double(optarg, &eflag) || !(eflag > 0) || isinf(eflag))
-				u_bad("--scale %s: want a distance above 0", optarg);
+			eflag = u_real("--scale", optarg, nextafter(0, 1), DBL_MAX, "want a distance above 0");
 			break;
 		case O_FRACTION:
-			if (rt_parse_double(optarg, &fflag) || fflag < 0 || fflag >= 1)
-				u_bad("--fraction %s: want a fraction in [0, 1)", optarg);
+			fflag = u_real("--fraction", optarg, 0, nextafter(1, 0), "want a fraction in [0, 1)");
 			break;
 		case 'o': oflag = optarg; break;
 		case O_RADIANS: rflag = 1; break;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,16 +139,13 @@ option(int ch)
 	switch (ch) {
 	case O_STATS: Aflag = 1; break;
 	case O_CLASSES:
-		if (rt_parse_u64(optarg, &cflag))
-			u_bad("--classes %s: bad count", optarg);
+		cflag = u_count("--classes", optarg, 0, UINT64_MAX, "bad count");
 		break;
 	case O_COVER:
-		if (rt_parse_double(optarg, &rflag) || rflag < 0)
-			u_bad("--cover %s: bad distance", optarg);
+		rflag = u_real("--cover", optarg, 0, DBL_MAX, "bad distance");
 		break;
 	case O_EDGES:
-		if (rt_parse_size(optarg, &Eflag) || Eflag < 1000)
-			u_bad("--edges %s: 1000 or more", optarg);
+		Eflag = u_size("--edges", optarg, 1000, UINT64_MAX, "1000 or more");
 		break;
 	case O_LANDMARKS:
 		if (rt_parse_size(optarg, &lflag) || (lflag > 0 && lflag < 10) ||
@@ -156,8 +154,7 @@ option(int ch)
 		landasked = 1;
 		break;
 	case O_THREADS:
-		if (rt_parse_u64(optarg, &jflag) || jflag < 1 || jflag > 8)
-			u_bad("--threads %s: 1 to 8", optarg);
+		jflag = u_count("--threads", optarg, 1, 8, "1 to 8");
 		break;
 	case O_DIM:
 		if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '2')
@@ -165,8 +162,7 @@ option(int ch)
 		dflag = optarg[0] - '0';
 		break;
 	case O_THRESHOLD:
-		if (rt_parse_double(optarg, &eflag) || eflag < 0)
-			u_bad("--threshold %s: bad threshold", optarg);
+		eflag = u_real("--threshold", optarg, 0, DBL_MAX, "bad threshold");
 		break;
 	case 'I':
 		if (strcmp(optarg, "points") == 0)
@@ -191,8 +187,7 @@ option(int ch)
 			u_bad("--modulus %s: want a prime below 65536", optarg);
 		break;
 	case 'q':
-		if (rt_parse_double(optarg, &qflag) || qflag < 0)
-			u_bad("-q %s: bad persistence", optarg);
+		qflag = u_real("-q", optarg, 0, DBL_MAX, "bad persistence");
 		break;
 	default: u_usage(&prog);
 	}

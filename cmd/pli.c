@@ -254,16 +254,14 @@ options(int argc, char *argv[])
 			building = c;
 		switch (c) {
 		case 'B':
-			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
-				u_bad("-B %s: bad block size", optarg);
+			Bflag = u_size("-B", optarg, 1, UINT64_MAX, "bad block size");
 			break;
 		case O_DEPTH:
 			if (rt_parse_u64(optarg, &dflag) || dflag < 1 || dflag > RT_LOOP_MAXDEPTH)
 				u_bad("--depth %s: want a depth from 1 to %d", optarg, RT_LOOP_MAXDEPTH);
 			break;
 		case 'f':
-			if (rt_parse_u64(optarg, &fflag) || fflag == 0)
-				u_bad("-f %s: bad field", optarg);
+			fflag = u_count("-f", optarg, 1, UINT64_MAX, "bad field");
 			series = 1;
 			break;
 		case 'g':
@@ -273,19 +271,17 @@ options(int argc, char *argv[])
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
-			else if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
+			else
+				Iflag = u_format(optarg);
 			break;
 		case 'k': kflag = 1; break;
 		case 'o': oflag = optarg; break;
 		case O_PERIOD:
-			if (rt_parse_u64(optarg, &pflag) || pflag < 1 || pflag > 4096)
-				u_bad("--period %s: want a period from 1 to 4096", optarg);
+			pflag = u_count("--period", optarg, 1, 4096, "want a period from 1 to 4096");
 			break;
 		case O_STATS: sflag = 1; break;
 		case O_LOOKBACK:
-			if (rt_parse_u64(optarg, &wflag) || wflag < 5 || wflag > 1 << 20)
-				u_bad("--lookback %s: want 5 to 2^20 terms", optarg);
+			wflag = u_count("--lookback", optarg, 5, 1 << 20, "want 5 to 2^20 terms");
 			break;
 		case 'x': xflag = 1; break;
 		default: u_usage(&prog);

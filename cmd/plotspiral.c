@@ -158,7 +158,7 @@ emit(struct rt_fig *fig, const char *name, const char *desc)
 
 	if (fig == NULL || rt_fig_failed(fig))
 		u_die(1, "out of memory");
-	if (Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, desc))
+	if (Oflag == U_PNG ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, PATHSTYLE, desc))
 		u_wfail(name);
 	rt_fig_free(fig);
 	if (u_close(f, name))
@@ -209,7 +209,7 @@ readinput(const char *path)
 		u_die(1, "%s", ebuf);
 	if (rt_rexpect2(r, RT_STREAM_COORDINATES, RT_STREAM_PERSISTENCE))
 		u_die(1, "%s", rt_rerror(r));
-	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE) && Oflag == 2)
+	if ((pers_kind = rt_rkind(r) == RT_STREAM_PERSISTENCE) && Oflag == U_HTML)
 		u_die(1, "-O html: a page of coordinates, not of a persistence stream");
 	if (pers_kind) {
 		/* of several views of the windows, the first's */
@@ -235,13 +235,11 @@ option(int ch)
 
 	switch (ch) {
 	case O_AMBLE:
-		if (rt_parse_double(optarg, &amble) || amble < 0 || amble > 0.5)
-			u_bad("--amble %s: want turns in [0, 0.5]", optarg);
+		amble = u_real("--amble", optarg, 0, 0.5, "want turns in [0, 0.5]");
 		break;
 	case O_ANIMATE: animate = 1; break;
 	case O_AT:
-		if (rt_parse_double(optarg, &at) || at < 0 || at > 1)
-			u_bad("--at %s: want a fraction in [0, 1]", optarg);
+		at = u_real("--at", optarg, 0, 1, "want a fraction in [0, 1]");
 		break;
 	case O_COLOUR: colouropt(optarg); break;
 	case O_DIAGRAM: diagram = 1; break;
@@ -251,8 +249,7 @@ option(int ch)
 		frames = (int)v;
 		break;
 	case O_MARGIN:
-		if (rt_parse_double(optarg, &margin) || margin < 0 || margin > 5000)
-			u_bad("--margin %s: bad margin", optarg);
+		margin = u_real("--margin", optarg, 0, 5000, "bad margin");
 		break;
 	case O_MODE:
 		circle = u_word("--mode", optarg, (const char *const[]){ "spiral", "circle", NULL });
@@ -294,16 +291,13 @@ option(int ch)
 static void
 checkopts(void)
 {
-	size_t len = oflag ? strlen(oflag) : 0;
-
-	if (Oflag < 0)
-		Oflag = len > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
-		    len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
+	if (Oflag < 0 && (Oflag = u_pictkind(oflag)) < 0)
+		Oflag = U_SVG;
 	if ((at >= 0 || frames || animate) && mk == 0)
 		u_bad("--at, --frames and --animate morph: name the columns with --morph j,k");
-	if (animate && Oflag == 1)
+	if (animate && Oflag == U_PNG)
 		u_bad("--animate writes SVG");
-	if ((animate || frames) && Oflag == 2)
+	if ((animate || frames) && Oflag == U_HTML)
 		u_bad("-O html: the page morphs itself (no --animate, no --frames)");
 	if (frames && !animate && oflag == NULL)
 		u_bad("--frames: -o names the frames (name-0000.svg ...)");
@@ -321,7 +315,7 @@ output(size_t i0, size_t i1)
 	FILE *f;
 	int k;
 
-	if (Oflag == 2) {
+	if (Oflag == U_HTML) {
 		f = u_open(oflag);
 		if ((k = rt_spiral_html(f, &pg, &sp, &co, &col, i0, i1, at >= 0 ? at : 0)) == RT_EIO)
 			u_wfail(oflag);
@@ -337,11 +331,11 @@ output(size_t i0, size_t i1)
 			exit(1);
 	} else if (frames) {
 		len = strlen(oflag);
-		if (len > 4 && (strcmp(oflag + len - 4, ".svg") == 0 || strcmp(oflag + len - 4, ".png") == 0))
+		if (u_pictkind(oflag) == U_SVG || u_pictkind(oflag) == U_PNG)
 			len -= 4;
 		for (k = 0; k < frames; k++) {
 			snprintf(name, sizeof name, "%.*s-%04d.%s", (int)len, oflag, k,
-			    Oflag == 1 ? "png" : "svg");
+			    Oflag == U_PNG ? "png" : "svg");
 			build(frames > 1 ? (double)k / (frames - 1) : 0);
 			draw(name);
 		}
@@ -372,7 +366,7 @@ main(int argc, char *argv[])
 	if ((size_t)mj > co.ncirc || (size_t)mk > co.ncirc ||
 	    (cflag == RT_SPC_THETA && (size_t)ctheta > co.ncirc))
 		u_die(1, "the coordinates have %zu theta columns", co.ncirc);
-	if (Oflag == 2)		/* every point; the page shows a range */
+	if (Oflag == U_HTML)		/* every point; the page shows a range */
 		span(&co, mj - 1, &i0, &i1);
 	else
 		window(&co, mj - 1);

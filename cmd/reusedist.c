@@ -1,4 +1,6 @@
 /* reusedist: reuse (LRU stack) distances, histograms and miss-ratio curves. */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +75,10 @@ cgcount(const struct rt_rdsample *s)
 static void
 cgwrite(char **files, int n)
 {
-	char cmd[512] = "";
-	FILE *f;
-	int i, k;
+	FILE *f = u_open(cgout);
+	int k;
 
-	for (i = 0; i < n; i++)
-		snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s%s", i ? " " : "", files[i]);
-	f = u_open(cgout);
-	if ((k = rt_cgfile_lru(f, cgt, sizes, nsizes, cfg.block, cmd)) == RT_ENOMEM)
+	if ((k = rt_cgfile_lru(f, cgt, sizes, nsizes, cfg.block, files, n)) == RT_ENOMEM)
 		u_die(1, "out of memory");
 	if (k || u_close(f, cgout))
 		u_die(1, "%s:", cgout);
@@ -278,7 +276,7 @@ measure(char **files, int n)
 	if (out == OUT_WINDOW && win.n > 0)
 		rt_reusewin_write(fo, rt_rdist_lastseq(rd), &win);
 	if (cgt != NULL)
-		cgwrite(n ? files : (char *[]){ "-" }, n ? n : 1);
+		cgwrite(files, n);
 	switch (out) {
 	case OUT_HIST: rt_hist_write(fo, v, nb, &in, 0); break;
 	case OUT_EXACT: rt_hist_write(fo, v, nb, &in, 1); break;
@@ -307,8 +305,7 @@ main(int argc, char *argv[])
 		switch (c) {
 		case 'A': out = OUT_SUMMARY; break;
 		case 'B':
-			if (rt_parse_size(optarg, &cfg.block) || cfg.block == 0)
-				u_bad("-B %s: bad block size", optarg);
+			cfg.block = u_size("-B", optarg, 1, UINT64_MAX, "bad block size");
 			break;
 		case 'C': out = OUT_MRC; break;
 		case 'D':
@@ -321,18 +318,13 @@ main(int argc, char *argv[])
 				u_bad("-g %s: want loc, func or region", optarg);
 			break;
 		case 'H':
-			if (rt_parse_double(optarg, &cfg.rate) || cfg.rate <= 0 || cfg.rate > 1)
-				u_bad("-H %s: want a rate in (0, 1]", optarg);
+			cfg.rate = u_real("-H", optarg, nextafter(0, 1), 1, "want a rate in (0, 1]");
 			break;
-		case 'I':
-			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
-			break;
+		case 'I': Iflag = u_format(optarg); break;
 		case 'k': kflag = 1; break;
 		case 'M': Mflag = 1; break;
 		case 'N':
-			if (rt_parse_size(optarg, &cfg.size) || cfg.size == 0)
-				u_bad("-N %s: bad sample size", optarg);
+			cfg.size = u_size("-N", optarg, 1, UINT64_MAX, "bad sample size");
 			if (72.0 * cfg.size > rt_memory())	/* bytes a block, at most */
 				u_bad("-N %s: a sample of that many blocks needs %.1f GiB, more "
 				    "than the %.1f GiB of memory here", optarg,
@@ -344,12 +336,10 @@ main(int argc, char *argv[])
 				u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", optarg);
 			break;
 		case 'S':
-			if (rt_parse_u64(optarg, &cfg.seed))
-				u_bad("-S %s: bad seed", optarg);
+			cfg.seed = u_count("-S", optarg, 0, UINT64_MAX, "bad seed");
 			break;
 		case 'w':
-			if (rt_parse_size(optarg, &wflag) || wflag == 0)
-				u_bad("-w %s: bad window", optarg);
+			wflag = u_size("-w", optarg, 1, UINT64_MAX, "bad window");
 			out = OUT_WINDOW;
 			break;
 		case O_EXACT: out = OUT_EXACT; break;

@@ -202,15 +202,11 @@ main(int argc, char *argv[])
 				u_fail(k, "-%c %s: %s", c, optarg, why);
 			break;
 		case 'B':
-			if (rt_parse_size(optarg, &Bflag) || Bflag == 0)
-				u_bad("-B %s: bad block size", optarg);
+			Bflag = u_size("-B", optarg, 1, UINT64_MAX, "bad block size");
 			break;
 		case 'b': Oflag = RT_FMT_BINARY; break;
 		case 'e': eflag = optarg; break;
-		case 'I':
-			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
-			break;
+		case 'I': Iflag = u_format(optarg); break;
 		case 'k': kflag = 1; break;
 		case 'l': lflag = 1; break;
 		case 'O':

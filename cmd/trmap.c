@@ -220,7 +220,7 @@ picture(struct rt_fig *fig, char **names)
 	if (page == NULL && (fig == NULL || rt_fig_failed(fig)))
 		u_die(1, "out of memory");
 	if ((e = page != NULL ? rt_mappage_html(f, page, title, (const char *const *)names, vs, nvs) :
-	    Oflag == 1 ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, NULL, NULL)))
+	    Oflag == U_PNG ? rt_fig_png(fig, f) : rt_fig_svg(fig, f, NULL, NULL)))
 		e == RT_ENOMEM ? u_die(1, "out of memory") : u_wfail(oflag);
 	rt_fig_free(fig);
 	if (u_close(f, oflag))
@@ -240,10 +240,7 @@ option(int ch)
 		    rt_ens_level(ens, optarg, why, sizeof why))
 			u_bad("-c %s: %s", optarg, ens ? why : "out of memory");
 		break;
-	case 'I':
-		if ((Iflag = rt_fmt_parse(optarg)) < 0)
-			u_bad("-I %s: unknown format", optarg);
-		break;
+	case 'I': Iflag = u_format(optarg); break;
 	case 'k': kflag = 1; break;
 	case 'O':
 		Oflag = u_word("-O", optarg, (const char *const[]){ "svg", "png", "html", NULL });
@@ -295,7 +292,7 @@ map(int argc, char *argv[], char *tmp)
 	rt_map_layout(&area, width, height, cats);
 	if (rt_density_init(&dens, (uint32_t)area.w, (uint32_t)area.h) ||
 	    (cats != NULL && rt_density_classes(&dens)) ||
-	    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == 2 && !counts &&
+	    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == U_HTML && !counts &&
 	    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
 		u_die(1, "out of memory");
 	if (ens != NULL && (k = rt_mappage_cache(page, ens, why, sizeof why)))
@@ -329,21 +326,20 @@ main(int argc, char *argv[])
 {
 	char tmp[] = "/tmp/trmap.XXXXXX";
 	struct stat st;
-	size_t len, k;
+	size_t k;
 	int ch, piped, e;
 
 	while ((ch = u_getopt(argc, argv, &prog)) != -1)
 		option(ch);
 	argc -= optind;
 	argv += optind;
-	if (Oflag < 0)
-		Oflag = oflag && (len = strlen(oflag)) > 4 && strcmp(oflag + len - 4, ".png") == 0 ? 1 :
-		    oflag && len > 5 && strcmp(oflag + len - 5, ".html") == 0 ? 2 : 0;
+	if (Oflag < 0 && (Oflag = u_pictkind(oflag)) < 0)
+		Oflag = U_SVG;
 	if (recency && array == NULL)
 		u_bad("--recency colours the --array grid");
-	else if (Oflag == 2 && array != NULL)
+	else if (Oflag == U_HTML && array != NULL)
 		u_bad("-O html: a page of the access map, not of --array's grid");
-	else if (ens != NULL && (Oflag != 2 || counts || regions))
+	else if (ens != NULL && (Oflag != U_HTML || counts || regions))
 		u_bad("-c: the page's cache view (-O html)");
 	regs = rt_regions_new();
 	if (!regions && array == NULL &&

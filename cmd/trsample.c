@@ -223,10 +223,7 @@ main(int argc, char *argv[])
 		case 'B': Bflag = num(optarg, c, 0); break;
 		case 'b': Oflag = RT_FMT_BINARY; break;
 		case 'H': Hflag = rate(optarg, c); break;
-		case 'I':
-			if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
-			break;
+		case 'I': Iflag = u_format(optarg); break;
 		case 'i': iflag = num(optarg, c, 0); break;
 		case 'k': kflag = 1; break;
 		case 'N': Nflag = num(optarg, c, 0); break;

@@ -240,8 +240,8 @@ main(int argc, char *argv[])
 		case 'I':
 			if (strcmp(optarg, "series") == 0)
 				series = 1;
-			else if ((Iflag = rt_fmt_parse(optarg)) < 0)
-				u_bad("-I %s: unknown format", optarg);
+			else
+				Iflag = u_format(optarg);
 			break;
 		case 'i': iflag = num(optarg, c); break;
 		case 'j': jflag = num(optarg, c); break;

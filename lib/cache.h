@@ -299,19 +299,19 @@ int rt_bytab_column(const char *name, int nlevels, int cg);
 int rt_cgtab_write(FILE *f, const struct rt_cgstats *s);
 /* Counts by source location (rows of nev uint64_t by location id, as
  * struct rt_cgstats for cachegrind's model; lib/cache/cgfile.c):
- * cachegrind's output file (desc lines, cmd, events, fl= fn= and a line
- * of counts per source line, summary), which cg_annotate, cg_diff,
+ * cachegrind's output file (desc lines, cmd: the files read or "-",
+ * events, fl= fn= and a line of counts per source line, summary), which cg_annotate, cg_diff,
  * cg_merge and KCachegrind read; evnames NULL for cachegrind's nine.  A
  * table of cachegrind's counts by key (loc or func), rows by first-level
  * misses (I1mr + D1mr + D1mw), most first; a summary for people,
  * labelled as cachegrind's.  The writers of rows: 0, or RT_ENOMEM. */
 int rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
-    const char *const *desc, int ndesc, const char *cmd) RT_WUR;
+    const char *const *desc, int ndesc, char *const *files, int nfiles) RT_WUR;
 /* The same for reuse distances: rows of 3 (nsizes + 1) counts, per kind
  * (fetch, read or modify, write) the accesses and the misses of each
  * fully associative LRU cache of sizes[] bytes in blocks of block. */
 int rt_cgfile_lru(FILE *f, const struct rt_tally *t, const uint64_t *sizes, int nsizes,
-    uint64_t block, const char *cmd);
+    uint64_t block, char *const *files, int nfiles);
 int rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col) RT_WUR;
 int rt_cgsum_write(FILE *f, const struct rt_cgstats *s);
 /* Per-access streams: -d (the level that served each access and what
@@ -358,15 +358,22 @@ struct rt_sim_cfg {
 	double warmfrac;		/* nor those before the last level is this full */
 };
 struct rt_sim;
-/* Build the hierarchies: 0, or RT_EUSAGE (a configuration or latencies
+/* Build the hierarchies, and write the headers of the streams asked
+ * for (records, diff, temperature) to out: 0, or RT_EUSAGE (a configuration or latencies
  * that do not fit) or RT_ENOMEM, with why. */
 int rt_sim_new(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
     const struct rt_sim_cfg *c, char *why, size_t whylen);
-/* cachegrind's model; with a key (RT_KEY_LOC or RT_KEY_FUNC, else -1)
- * the report is the table by that key.  With a key or bylocs the counts
- * by location are kept (rt_sim_cgtally). */
-struct rt_sim *rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key,
-    int bylocs, int sortcol);
+/* cachegrind's model over e's levels, D1 and LL, and c's icache as I1
+ * (else D1's geometry); c's out, key, bylocs and sortcol as above.  With
+ * no level, *guessed is set and D1 is 32K:8:64, LL 8M:16:64 (cachegrind
+ * asks the CPU; a trace cannot).  With a key (RT_KEY_LOC or RT_KEY_FUNC)
+ * the report is the table by that key.  0, or RT_EUSAGE (not two levels)
+ * or RT_ENOMEM, with why. */
+int rt_sim_cgnew(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
+    const struct rt_sim_cfg *c, int *guessed, char *why, size_t whylen);
+/* cachegrind's out file of the counts by location (bylocs), its desc:
+ * lines the levels simulated.  0, RT_ENOMEM or RT_EIO. */
+int rt_sim_cgfile(const struct rt_sim *s, FILE *f, char *const *files, int nfiles) RT_WUR;
 /* The counts by location, and their number and names: cachegrind's
  * nine, or for a hierarchy kept (rt_sim_cfg's bylocs) per
  * kind Ir, Dr, Dw the block accesses and the misses at each level k
@@ -381,8 +388,17 @@ int rt_sim_items(void *sim, struct rt_rec *v, int n);
 /* The accesses still batched; with flush, every dirty block written back. */
 int rt_sim_end(struct rt_sim *s, int flush);
 /* After rt_sim_items or rt_sim_end failed: RT_EIO if writing the miss
- * stream did (errno says why), else RT_ENOMEM with why. */
+ * stream did (errno says why), else RT_ENOMEM with why; 0 if neither did. */
 int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
+/* The run: every record of files (none, or "-": standard input) through
+ * s, the future read first where a policy needs it (standard input
+ * spooled to a temporary file, removed after: rt_ens_foresee), then
+ * rt_sim_end.  Returns what rt_foreach does (0, 1 or 2; the future's
+ * failed inputs count), or an RT_E code with why: RT_EUSAGE for levels
+ * that cannot be foreseen together, RT_EIO when writing the miss stream
+ * failed (rt_sim_failed says so too). */
+int rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
+    struct rt_part *part, int flush, char *why, size_t whylen);
 /* The table at the end, if a stream was not the output (for people with
  * summary; part: the trace's partition); diag warns.  0 or RT_ENOMEM. */
 int rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 111
+plan 114
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -204,6 +204,13 @@ check "--warmup past the trace's end: said, and nothing counted" \
     "cachesim --warmup 4000 -c 512:2:64 $tmp/w.txt 2>$tmp/we | awk '\$1 == \"L1\" {n++; if (\$6 != 0) exit 1} END {exit n != 1}' && grep -q 'lasted the whole trace' $tmp/we"
 check_fail "--warmup with -E is refused" 2 "the table of one hierarchy" \
     "cachesim --warmup 10 -E 1K..2K:2:64 $tmp/w.txt"
+check_fail "-d with --misses is refused: the output is the trace (they mixed on standard output)" 2 \
+    "cachesim: --misses with -d: the output is the trace below the level" \
+    "cachesim -d --misses 1 $tmp/w.txt"
+check_fail "--cachegrind over three levels: two, D1 and LL" 2 "two levels, D1 and LL, not 3" \
+    "cachesim --cachegrind -c 1K:2:64 -c 2K:2:64 -c 4K:2:64 $tmp/w.txt"
+check_fail "-I names the formats it wants" 2 "-I dinero: want auto, text, binary, lackey, gleipnir, din" \
+    "cachesim -I dinero $tmp/w.txt"
 check_same "-d: one row per block access, served level named" \
     "cachesim -d -c 1K:2:64 -c 8K:4:64 $tmp/abaca | awk '!/^#/ {print \$2}'" "printf 'mem\nmem\nL1\nmem\nL1\n'"
 check_same "-c i7: the dissertation's three levels" \

@@ -19,6 +19,8 @@
 #include "util.h"
 #include "uint.h"
 
+static unsigned char given[U_LONG + 128];	/* by key: the options u_getopt returned */
+
 /* A closed output pipe is not an error: the reader has what it wanted.
  * The program ends at once, quietly, with the status it had. */
 static void
@@ -203,6 +205,8 @@ u_getopt(int argc, char *argv[], const struct u_prog *p)
 		longs[nl] = (struct option){ NULL, 0, NULL, 0 };
 	}
 	c = getopt_long(argc, argv, shorts, longs, NULL);
+	if (c >= 0 && c < U_LONG + 128)
+		given[c] = 1;
 	switch (c) {
 	case -1:	/* the input is standard input, and a person is at it */
 		u_operands = argv + optind;
@@ -258,4 +262,103 @@ u_optname(const struct u_prog *p, int key)
 	else
 		snprintf(buf, sizeof buf, "--%s", p->opt[i].key ? p->opt[i].name : "?");
 	return buf;
+}
+
+int
+u_given(int key)
+{
+	return key >= 0 && key < U_LONG + 128 && given[key];
+}
+
+/* The first option of names (a letter, or a long name) that was given */
+static int
+firstgiven(const struct u_prog *p, const char *names)
+{
+	char w[64];
+	size_t n, i;
+
+	for (; *names; names += n + strspn(names + n, " ")) {
+		n = strcspn(names, " ");
+		if (n == 1 && u_given((unsigned char)*names))
+			return (unsigned char)*names;
+		snprintf(w, sizeof w, "%.*s", (int)n, names);
+		for (i = 0; n > 1 && p->opt[i].key; i++)
+			if (p->opt[i].name && strcmp(p->opt[i].name, w) == 0 && u_given(p->opt[i].key))
+				return p->opt[i].key;
+	}
+	return -1;
+}
+
+void
+u_clash(const struct u_prog *p, const struct u_clash *t)
+{
+	char a[64];
+	int x, y;
+
+	for (; t->why != NULL; t++)
+		if ((x = firstgiven(p, t->first)) >= 0 && (y = firstgiven(p, t->then)) >= 0) {
+			snprintf(a, sizeof a, "%s", u_optname(p, x));
+			u_bad("%s with %s: %s", a, u_optname(p, y), t->why);
+		}
+}
+
+static uint64_t
+bounded(int (*parse)(const char *, uint64_t *), const char *opt, const char *arg, uint64_t lo,
+    uint64_t hi, const char *want)
+{
+	uint64_t v;
+
+	if (parse(arg, &v) || v < lo || v > hi)
+		u_bad("%s %s: %s", opt, arg, want);
+	return v;
+}
+
+uint64_t
+u_count(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want)
+{
+	return bounded(rt_parse_u64, opt, arg, lo, hi, want);
+}
+
+uint64_t
+u_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want)
+{
+	return bounded(rt_parse_size, opt, arg, lo, hi, want);
+}
+
+double
+u_real(const char *opt, const char *arg, double lo, double hi, const char *want)
+{
+	double v;
+
+	if (rt_parse_double(arg, &v) || !(v >= lo && v <= hi))
+		u_bad("%s %s: %s", opt, arg, want);
+	return v;
+}
+
+int
+u_pictkind(const char *path)
+{
+	static const char *const suffix[] = { ".svg", ".png", ".html" };	/* by U_SVG ... */
+	size_t n = path ? strlen(path) : 0, k;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (n > (k = strlen(suffix[i])) && strcmp(path + n - k, suffix[i]) == 0)
+			return i;
+	return -1;
+}
+
+int
+u_format(const char *arg)
+{
+	char want[256] = "auto";
+	size_t n = strlen(want);
+	int f;
+
+	if ((f = rt_fmt_parse(arg)) >= 0)
+		return f;
+	for (f = RT_FMT_TEXT; f <= RT_FMT_BINARY2 && n < sizeof want; f++)
+		n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", f == RT_FMT_BINARY2 ?
+		    " or " : ", ", rt_fmt_name(f));
+	u_bad("-I %s: want %s", arg, want);
 }

@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct rt_writer;
@@ -51,6 +52,27 @@ void u_usage(const struct u_prog *p) __attribute__((noreturn));
 /* The index of arg among words (NULL-terminated); else "opt arg: want
  * a, b or c" and exit 2. */
 int u_word(const char *opt, const char *arg, const char *const *words);
+/* Whether u_getopt returned key. */
+int u_given(int key);
+/* Options that do not go together: with one of first given (names: a
+ * letter, or a long name, separated by spaces), none of then.  The
+ * first entry that applies ends the program, "-x with --y: why" (status
+ * 2).  A table ends with a NULL why. */
+struct u_clash {
+	const char *first, *then, *why;
+};
+void u_clash(const struct u_prog *p, const struct u_clash *t);
+/* An option's number in [lo, hi], else "opt arg: want" (status 2):
+ * u_count a decimal count, u_size one with K, M, G ..., u_real any real
+ * (an open bound is the double next to it: nextafter). */
+uint64_t u_count(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want);
+uint64_t u_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want);
+double u_real(const char *opt, const char *arg, double lo, double hi, const char *want);
+/* A picture's kind by its name's suffix (.svg, .png, .html), or -1 */
+enum { U_SVG, U_PNG, U_HTML };
+int u_pictkind(const char *path);
+/* -I's trace format, else "-I arg: want auto, text ..." and exit 2 */
+int u_format(const char *arg);
 /* How option key is written: "-c", or "--name" for a long one alone. */
 const char *u_optname(const struct u_prog *p, int key);
 

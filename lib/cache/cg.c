@@ -74,6 +74,12 @@ rt_cg_access(struct rt_cg *g, const struct rt_rec *r, struct rt_cgstats *row)
 	}
 }
 
+const struct rt_cache_cfg *
+rt_cg_cfg(const struct rt_cg *g, int k)
+{
+	return k == 0 ? &g->i1.c : k == 1 ? &g->d1.c : &g->ll.c;
+}
+
 const struct rt_cgstats *
 rt_cg_stats(const struct rt_cg *g)
 {

@@ -8,6 +8,7 @@
 
 #include "reftrace.h"
 #include "cache.h"
+#include "hier.h"
 
 #define NEV 9
 static const char *events = "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw";
@@ -82,9 +83,22 @@ putv(FILE *f, const uint64_t *v, int nev)
 	fputc('\n', f);
 }
 
+void
+rt_cg_desc(char *buf, size_t len, const char *name, const struct rt_cache_cfg *c)
+{
+	uint64_t ways = c->assoc ? c->assoc : c->size / c->block;
+
+	if (ways == 1)
+		snprintf(buf, len, "%s cache:         %llu B, %u B, direct-mapped", name,
+		    (unsigned long long)c->size, c->block);
+	else
+		snprintf(buf, len, "%s cache:         %llu B, %u B, %llu-way associative", name,
+		    (unsigned long long)c->size, c->block, (unsigned long long)ways);
+}
+
 int
 rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
-    const char *const *desc, int ndesc, const char *cmd)
+    const char *const *desc, int ndesc, char *const *files, int nfiles)
 {
 	const char *fl = NULL, *fn = NULL;
 	uint64_t *sum;
@@ -103,7 +117,10 @@ rt_cgfile_write(FILE *f, const struct rt_tally *t, int nev, const char *evnames,
 	qsort(r, n, sizeof *r, byplace);
 	for (k = 0; k < ndesc; k++)
 		fprintf(f, "desc: %s\n", desc[k]);
-	fprintf(f, "cmd: %s\nevents: %s \n", cmd, evnames);	/* cachegrind's space */
+	fputs("cmd:", f);	/* the traces read, - for standard input */
+	for (k = 0; k < nfiles || (k == 0 && nfiles == 0); k++)
+		fprintf(f, " %s", nfiles ? files[k] : "-");
+	fprintf(f, "\nevents: %s \n", evnames);	/* cachegrind's space */
 	for (i = 0; i < n; i++) {
 		if (fl == NULL || strcmp(fl, r[i].file) != 0) {
 			fprintf(f, "fl=%s\n", r[i].file);
@@ -304,7 +321,7 @@ rt_cgsum_write(FILE *f, const struct rt_cgstats *s)
 
 int
 rt_cgfile_lru(FILE *f, const struct rt_tally *t, const uint64_t *sizes, int nsizes,
-    uint64_t block, const char *cmd)
+    uint64_t block, char *const *files, int nfiles)
 {
 	char desc[RT_MAXLEVEL][96], ev[1024];
 	const char *d[RT_MAXLEVEL];
@@ -324,5 +341,5 @@ rt_cgfile_lru(FILE *f, const struct rt_tally *t, const uint64_t *sizes, int nsiz
 			m += (size_t)(j ? snprintf(ev + m, sizeof ev - m, " %c%dm%c", "IDD"[k], j,
 			    "rrw"[k]) : snprintf(ev + m, sizeof ev - m, "%s%c%c", k ? " " : "",
 			    "IDD"[k], "rrw"[k]));
-	return rt_cgfile_write(f, t, 3 * (nsizes + 1), ev, d, nsizes, cmd);
+	return rt_cgfile_write(f, t, 3 * (nsizes + 1), ev, d, nsizes, files, nfiles);
 }

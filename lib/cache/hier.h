@@ -50,6 +50,10 @@ struct level {
 
 #ifndef RT_HASHWAYS
 #define RT_HASHWAYS 32
+/* cachegrind's levels: 0 I1, 1 D1, 2 LL; a level as its desc: line */
+const struct rt_cache_cfg *rt_cg_cfg(const struct rt_cg *g, int k);
+void rt_cg_desc(char *buf, size_t len, const char *name, const struct rt_cache_cfg *c);
+
 #endif
 struct rt_wslot { uint64_t key, way; };
 
@@ -166,5 +170,9 @@ struct rt_fa *rt_fa_new(const struct rt_cache_cfg *c, uint64_t seed);
 int rt_fa_access(struct rt_fa *f, uint64_t block, int write);
 int rt_fa_first(struct rt_fa *f, uint64_t block);
 void rt_fa_free(struct rt_fa *f);
+
+/* cachegrind's levels: 0 I1, 1 D1, 2 LL; a level as its desc: line */
+const struct rt_cache_cfg *rt_cg_cfg(const struct rt_cg *g, int k);
+void rt_cg_desc(char *buf, size_t len, const char *name, const struct rt_cache_cfg *c);
 
 #endif

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reftrace.h"
 #include "cache.h"
+#include "hier.h"
 
 enum { S_OK, S_WRITE, S_NOMEM, S_GROUPS };
 
@@ -261,27 +263,75 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 		return RT_ENOMEM;
 	if (obs)
 		rt_ens_observe(e, served, s);
+	if (c->tempw)	/* the streams' headers */
+		rt_temp_header(c->out, s->nc);
+	if (c->diff)
+		rt_cachediff_header(c->out);
+	if (c->records)
+		rt_cacherec_header(c->out, s->nc);
 	return 0;
 }
 
-struct rt_sim *
-rt_sim_cg(struct rt_cg *g, struct rt_regions *regs, FILE *out, int key, int bylocs,
-    int sortcol)
+int
+rt_sim_cgnew(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
+    const struct rt_sim_cfg *c, int *guessed, char *why, size_t whylen)
 {
-	struct rt_sim *s = calloc(1, sizeof *s);
+	const struct rt_cache_cfg *lv;
+	struct rt_cache_cfg d1, ll;
+	struct rt_sim *s;
+	int n;
 
-	if (s != NULL) {
-		s->cg = g;
-		s->regs = regs;
-		s->c.out = out;
-		s->c.key = key;
-		s->c.sortcol = sortcol;
-		if ((key >= 0 || bylocs) && (s->tally = rt_tally_new(sizeof(struct rt_cgstats))) == NULL) {
-			free(s);
-			return NULL;
-		}
+	*sp = NULL;
+	lv = rt_ens_levels(e, &n);
+	if ((*guessed = n == 0)) {
+		rt_cache_parse("32K:8:64", &d1, why, whylen);
+		rt_cache_parse("8M:16:64", &ll, why, whylen);
+	} else if (n == 2) {
+		d1 = lv[0];
+		ll = lv[1];
+	} else {
+		snprintf(why, whylen, "cachegrind's model has two levels, D1 and LL, not %d", n);
+		return RT_EUSAGE;
 	}
-	return s;
+	snprintf(why, whylen, "out of memory");
+	if ((s = calloc(1, sizeof *s)) == NULL)
+		return RT_ENOMEM;
+	*sp = s;
+	s->c = *c;
+	s->regs = regs;
+	if ((s->cg = rt_cg_new(c->icache ? c->icache : &d1, &d1, &ll)) == NULL ||
+	    ((c->key >= 0 || c->bylocs) &&
+	    (s->tally = rt_tally_new(sizeof(struct rt_cgstats))) == NULL))
+		return RT_ENOMEM;
+	return 0;
+}
+
+int
+rt_sim_cgfile(const struct rt_sim *s, FILE *f, char *const *files, int nfiles)
+{
+	static const char *cgname[] = { "I1", "D1", "LL" };
+	char desc[RT_MAXLEVEL + 1][96], ev[512], name[8];
+	const char *d[RT_MAXLEVEL + 1];
+	const struct rt_cache_cfg *lv;
+	const struct rt_tally *t;
+	int k, n, nev;
+
+	if (s->cg != NULL)
+		for (n = 0; n < 3; n++)
+			rt_cg_desc(desc[n], sizeof desc[n], cgname[n], rt_cg_cfg(s->cg, n));
+	else {	/* the hierarchy: a line per level */
+		lv = rt_ens_levels(s->ens, &k);
+		for (n = 0; n < k && n < RT_MAXLEVEL; n++) {
+			snprintf(name, sizeof name, "L%d", n + 1);
+			rt_cg_desc(desc[n], sizeof desc[n], name, &lv[n]);
+		}
+		if (s->c.icache != NULL)
+			rt_cg_desc(desc[n++], sizeof desc[0], "L1I", s->c.icache);
+	}
+	for (k = 0; k < n; k++)
+		d[k] = desc[k];
+	t = rt_sim_cgtally(s, &nev, ev, sizeof ev);
+	return rt_cgfile_write(f, t, nev, ev, d, n, files, nfiles);
 }
 
 const struct rt_tally *
@@ -319,6 +369,8 @@ rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w)
 int
 rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 {
+	if (s->err == S_OK)
+		return 0;
 	if (s->err == S_WRITE) {
 		errno = s->errnum;
 		snprintf(why, whylen, "%s", strerror(errno));
@@ -340,6 +392,32 @@ rt_sim_end(struct rt_sim *s, int flush)
 	if (s->warm)	/* it lasted the whole trace: nothing counted */
 		rt_ens_zero(s->ens);
 	return s->err ? -1 : 0;
+}
+
+int
+rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
+    struct rt_part *part, int flush, char *why, size_t whylen)
+{
+	char tmp[4096] = "", *spooled[1];
+	int k = 0, seen = 0;
+
+	if (s->cg == NULL && rt_ens_needs_future(s->ens)) {
+		k = rt_ens_foresee(s->ens, files, n, fmt, skipbad, diag, tmp, sizeof tmp, why,
+		    whylen);
+		if (k >= 0 && *tmp) {	/* standard input, spooled: read again from there */
+			spooled[0] = tmp;
+			files = spooled;
+			n = 1;
+			fmt = RT_FMT_BINARY;
+		}
+		seen = k;
+	}
+	if (k >= 0 && ((k = rt_foreach_batch(files, n, fmt, skipbad, rt_sim_items, s, diag,
+	    part)) < 0 || rt_sim_end(s, flush)))
+		k = rt_sim_failed(s, why, whylen);
+	if (*tmp)
+		unlink(tmp);
+	return k == 0 ? seen : k;
 }
 
 /* A partition's table says what a merge needs, and warns when the sum of
@@ -407,6 +485,7 @@ rt_sim_free(struct rt_sim *s)
 {
 	if (s == NULL)
 		return;
+	rt_cg_free(s->cg);
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
 	rt_tally_free(s->bylocs);

@@ -33,6 +33,7 @@ rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whyle
 {
 	struct rt_cache_cfg c;
 	char *names[MAXH];
+	const char *p, *q;
 	size_t len = strlen(e->tlbspec);
 	int i, n = 0, rc;
 
@@ -42,9 +43,17 @@ rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whyle
 		e->hasitlb = 1;
 		return 0;
 	}
-	if ((rc = rt_ens_names(names, &n, "", spec, why, whylen)) == RT_EUSAGE &&
-	    strstr(why, "want SIZE") != NULL)	/* fewer than three fields */
-		snprintf(why, whylen, "want ENTRIES:ASSOC:PAGE[:POLICY]");
+	for (p = spec;; p = q + 1) {	/* each level, three fields or more */
+		for (q = p, i = 1; *q != '\0' && *q != '/'; q++)
+			i += *q == ':';
+		if (i < 3) {
+			snprintf(why, whylen, "want ENTRIES:ASSOC:PAGE[:POLICY]");
+			return RT_EUSAGE;
+		}
+		if (*q == '\0')
+			break;
+	}
+	rc = rt_ens_names(names, &n, "", spec, why, whylen);
 	for (i = 0; i < n; i++) {
 		if (rc == 0 && rt_tlb_parse(names[i], &c, why, whylen))
 			rc = RT_EUSAGE;

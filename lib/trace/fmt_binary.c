@@ -102,14 +102,14 @@ close_binary(void *st)
  * the next read ends the trace or begins the next.  RT_EIO if the input
  * failed. */
 static int
-truncated(struct rt_reader *r, struct dec *d, const char *where)
+truncated(struct rt_reader *r, struct dec *d, const char *where, int inside)
 {
 	if (r->eof == 2)
 		return RT_EIO;
 	d->ended = 1;
 	d->bleft = 0;
 	d->bend = r->pos;
-	if (strstr(where, "inside") != NULL)	/* the rest is a piece: dropped */
+	if (inside)	/* the rest is a piece: dropped */
 		d->bend = r->pos = r->len;
 	return rt_in_bad(r, "truncated trace: %s at byte %llu, after %llu items, "
 	    "without its trailer", where, (unsigned long long)d->at,
@@ -138,7 +138,7 @@ another(struct rt_reader *r, struct dec *d)
 	char a[64], b[64];
 
 	if (d->ver >= RTB_VERSION && !d->ended)
-		return truncated(r, d, "another trace's header begins");
+		return truncated(r, d, "another trace's header begins", 0);
 	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2)
 		return rt_in_fail(r, "%s", verwhy(h[8]));
 	if (part(&p, (const unsigned char *)h) < 0)
@@ -222,13 +222,13 @@ block(struct rt_reader *r, struct dec *d)
 	for (;;) {
 		if (rt_in_need(r, 8) == 0)
 			return d->ver < RTB_VERSION || d->ended ? RT_IN_END(r) :
-			    truncated(r, d, "the input ends");
+			    truncated(r, d, "the input ends", 0);
 		if (r->len - r->pos < 8)
-			return truncated(r, d, "the input ends inside a block header");
+			return truncated(r, d, "the input ends inside a block header", 1);
 		if (memcmp(r->buf + r->pos, RTB_MAGIC, 8) != 0)
 			break;
 		if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN)
-			return truncated(r, d, "the input ends inside a file header");
+			return truncated(r, d, "the input ends inside a file header", 1);
 		if ((k = another(r, d)) != 0)
 			return k;
 	}
@@ -236,7 +236,7 @@ block(struct rt_reader *r, struct dec *d)
 		return rt_bin_corrupt(r, "bytes after the trailer");
 	ft = d->ver >= RTB_VERSION ? RTB3_CRCLEN : 0;
 	if (rt_in_need(r, hl) < hl)
-		return truncated(r, d, "the input ends inside a block header");
+		return truncated(r, d, "the input ends inside a block header", 1);
 	h = (const unsigned char *)r->buf + r->pos;
 	plen = le32(h);
 	count = le32(h + 4);
@@ -250,7 +250,7 @@ block(struct rt_reader *r, struct dec *d)
 	if (count > RTB2_BLOCK_ITEMS)
 		return rt_bin_corrupt(r, "a block of more than 262144 items");
 	if (rt_in_need(r, hl + plen + ft) < hl + plen + ft)
-		return truncated(r, d, "the input ends inside a block");
+		return truncated(r, d, "the input ends inside a block", 1);
 	h = (const unsigned char *)r->buf + r->pos;
 	d->blkat = d->at;
 	d->nblk++;
