@@ -71,6 +71,7 @@ int rt_tlb_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t why
 double rt_cache_bytes(const struct rt_cache_cfg *c);
 int rt_policy_parse(const char *name);
 const char *rt_policy_name(int policy);
+uint64_t rt_cache_sets(const struct rt_cache_cfg *c);
 
 /* A hierarchy: levels[0] is the first (data, or unified), icache a split
  * first-level instruction cache or NULL.  rt_hier_access takes an access

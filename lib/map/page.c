@@ -454,8 +454,8 @@ rt_mappage_cache(struct rt_mappage *m, struct rt_ens *e, char *why, size_t whyle
 	h = rt_ens_hier(e, 0);
 	rt_hier_stats(h, 0, &l1);
 	snprintf(why, whylen, "out of memory");
-	if ((m->ev = rt_evmap_new(m->W, rt_evmap_height(m->W), l1->size / ((uint64_t)l1->assoc *
-	    l1->block), rt_hier_levels(h), 0)) == NULL || rt_evmap_detail(m->ev))
+	if ((m->ev = rt_evmap_new(m->W, rt_evmap_height(m->W), rt_cache_sets(l1), rt_hier_levels(h),
+	    0)) == NULL || rt_evmap_detail(m->ev))
 		return RT_ENOMEM;
 	return 0;
 }
