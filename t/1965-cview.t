@@ -6,7 +6,7 @@
 # brushed on one view shows on the other, where the views' shared time
 # puts it; the map's time zoom moves the cache view too.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 21
 
 T="python3 $(dirname "$0")/topo.py"
 # 4000 reads of 8 bytes, one first-level block each: A (2048 doubles)
@@ -43,8 +43,11 @@ check_fail "-c of a bad cache: said" 2 "-c 4K:3:64: " "trmap -c 4K:3:64 -O html 
 check_fail "-c of OPT, which reads the future first: refused" 2 "OPT and PES" "trmap -c 4K:2:64:opt -O html $tmp/tr"
 
 trmap $C -O html "$tmp/tr" >"$tmp/c.html"
+check "one file with its cache view, nothing fetched: no src, href or URL" \
+	"grep -q '\"cache\":{' $tmp/c.html && grep -q 'id=\"cover\"' $tmp/c.html &&
+	 ! sed 's/\"data\":\"[^\"]*\"//' $tmp/c.html | grep -Eiq ' (src|href)=|url\\(|https?:|//[a-z]'"
 if ! command -v chromium >/dev/null; then
-	while [ "$n" -lt 20 ]; do skip "chromium is not installed (Debian: chromium)"; done
+	while [ "$n" -lt 21 ]; do skip "chromium is not installed (Debian: chromium)"; done
 	exit 0
 fi
 

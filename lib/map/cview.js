@@ -231,6 +231,8 @@ function setText(r) {
 		if (l.length > 10)
 			s += '\n  and ' + (l.length - 10) + ' more';
 	});
+	if (C.talfull)	// page.c keeps 2^18 pairs of a set and a line or region
+		s += '\n(some lines and regions of some sets not counted: too many pairs)';
 	return s;
 }
 function choose(r) {

@@ -63,6 +63,7 @@ struct rt_mappage {
 	uint32_t ckey[2];		/* the access simulated: its line and region */
 	struct tally *tal;		/* open addressing */
 	size_t ntal, captal;
+	int talfull;			/* a pair was not kept */
 };
 
 struct tally { uint32_t row, key; uint64_t acc, miss; };	/* key: name index, 0x80000000 a region */
@@ -407,8 +408,10 @@ find:
 		;
 	t = &m->tal[k];
 	if (t->row == UINT32_MAX) {
-		if (m->ntal >= MAXTAL)
+		if (m->ntal >= MAXTAL) {
+			m->talfull = 1;
 			return;
+		}
 		*t = (struct tally){ .row = row, .key = key };
 		m->ntal++;
 	}
@@ -493,7 +496,7 @@ cacheview(FILE *f, struct rt_mappage *m, unsigned char **buf, size_t *len)
 			p = rt_varint(p, m->tal[k].miss);
 			n++;
 		}
-	fprintf(f, "],\"ntal\":%zu,\"len\":%zu}", n, (size_t)(p - b));
+	fprintf(f, "],\"ntal\":%zu,\"talfull\":%d,\"len\":%zu}", n, m->talfull, (size_t)(p - b));
 	*len = (size_t)(p - b);
 	return 0;
 }
