@@ -327,7 +327,7 @@ rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r)
 		rt_evmap_at(m->ev, i);
 		m->ckey[0] = key[0];
 		m->ckey[1] = key[2];
-		if (rt_sim_items(m->sim, &t, 1) || m->err)
+		if (rt_sim_records(m->sim, &t, 1) || m->err)
 			return RT_ENOMEM;
 	}
 	for (lv = 0; lv < m->nlev; lv++) {
@@ -581,7 +581,7 @@ rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title, const char *co
 		if (flush(m, &m->lev[lv]))
 			return RT_ENOMEM;
 	prune(m);
-	if (m->sim != NULL && rt_sim_end(m->sim, 0))
+	if (m->sim != NULL && rt_sim_finish(m->sim))
 		return RT_ENOMEM;
 	for (lv = 0; lv < m->nlev; lv++)
 		len += m->lev[lv].len;
