@@ -126,9 +126,9 @@ mapnew(void)
 	struct rt_hier *h = rt_ens_hier(ens, 0);
 	struct rt_evmap *m;
 
-	rt_hier_stats(h, 0, &l1);	/* 3 wide by 5 high, never less than 200 high */
-	if ((m = rt_evmap_new((double)mapw, mapw < 334 ? 200 : (double)(mapw * 3 / 5),
-	    l1->size / ((uint64_t)l1->assoc * l1->block), rt_hier_levels(h), threec)) == NULL)
+	rt_hier_stats(h, 0, &l1);
+	if ((m = rt_evmap_new((double)mapw, rt_evmap_height((double)mapw), rt_cache_sets(l1),
+	    rt_hier_levels(h), threec)) == NULL)
 		u_die(1, "out of memory");
 	return m;
 }
@@ -273,7 +273,11 @@ option(int c)
 			u_fail(k, "-E %s: %s", optarg, why);
 		nE++;
 		break;
-	case O_MAP: mapfile = optarg; break;
+	case O_MAP:
+		if (u_pictkind(optarg) == U_HTML)
+			u_bad("--map %s: a picture (.png, .svg); trmap -c pages it under the access map", optarg);
+		mapfile = optarg;
+		break;
 	case O_TEMP:
 		tempw = u_size("--temperature", optarg, 1, UINT64_MAX, "a window of accesses");
 		break;

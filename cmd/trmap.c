@@ -12,11 +12,10 @@
 #include "map.h"
 #include "util.h"
 
-static int Iflag = RT_FMT_AUTO, kflag, Oflag = -1, bycount, counts, regions, recency;
+static int Iflag = RT_FMT_AUTO, kflag, Oflag = -1, bycount, counts, regions, recency, gridon;
 static double width = 900, height = 560;
-static uint64_t granule = 4096;
+static uint64_t granule = 4096, arraycols;
 static const char *oflag, *title, *array;
-static uint64_t arraycols;
 
 static uint64_t n;		/* accesses */
 static struct rt_fold *fold;
@@ -30,15 +29,16 @@ static struct rt_varstat *vs;
 static size_t nvs, capvs;
 static struct rt_regions *regs;
 static struct rt_grid grid;
-static int gridon;
 static int catkey = -1;		/* --colour region, line or func: an RT_KEY */
 static struct rt_mapcats *cats;
 static struct rt_sym *objs;	/* the objects loaded: their extents */
+static struct rt_ens *ens;	/* -c: the page's cache view */
 static uint32_t progname;	/* the first object: the program */
 
 enum { O_ARRAY = U_LONG, O_COLOUR, O_COUNTS, O_GRANULE, O_RECENCY, O_REGIONS, O_SIZE, O_TITLE };
 static const struct u_opt opts[] = {
 	U_OPT_TRACE,
+	{ 'c', "cache", "spec", "-O html: a cache level (as cachesim's) for the cache view" },
 	U_OPT_KEEP,
 	{ 'O', "output-format", "format", "svg, png or html (as -o's .png or .html)" },
 	U_OPT_OUTPUT,
@@ -54,17 +54,6 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "trmap", "[file ...]", opts, NULL };
 
-static struct rt_varstat *
-varof(uint32_t name)
-{
-	size_t i;
-
-	for (i = 0; i < nvs; i++)
-		if (vs[i].name == name)
-			return &vs[i];
-	return NULL;
-}
-
 /* A region registered: kept for the labels, the metrics and the grid. */
 static void
 region(const struct rt_rec *r)
@@ -75,7 +64,7 @@ region(const struct rt_rec *r)
 		u_die(1, "out of memory");
 	reg = u_grow(reg, &capreg, nreg + 1, sizeof *reg);
 	reg[nreg++] = *r;
-	if (varof(r->name) == NULL) {
+	if (rt_varstat_find(vs, nvs, r->name) == NULL) {
 		vs = u_grow(vs, &capvs, nvs + 1, sizeof *vs);
 		vs[nvs++] = (struct rt_varstat){ .name = r->name, .base = r->addr,
 		    .size = r->size, .elem = r->elem };
@@ -100,8 +89,8 @@ varstat(const struct rt_rec *r)
 	uint64_t end;
 
 	if (r->var == 0)
-		return varof(rt_regions_find(regs, r->addr));
-	if ((v = varof(r->var)) == NULL) {
+		return rt_varstat_find(vs, nvs, rt_regions_find(regs, r->addr));
+	if ((v = rt_varstat_find(vs, nvs, r->var)) == NULL) {
 		vs = u_grow(vs, &capvs, nvs + 1, sizeof *vs);
 		v = &vs[nvs++];
 		*v = (struct rt_varstat){ .name = r->var, .seen = 1, .base = r->addr,
@@ -242,9 +231,15 @@ static void
 option(int ch)
 {
 	static const int keys[] = { -1, -1, RT_KEY_REGION, RT_KEY_LOC, RT_KEY_FUNC };
+	char why[200];
 	int k;
 
 	switch (ch) {
+	case 'c':
+		if ((ens == NULL && (ens = rt_ens_new()) == NULL) ||
+		    rt_ens_level(ens, optarg, why, sizeof why))
+			u_bad("-c %s: %s", optarg, ens ? why : "out of memory");
+		break;
 	case 'I': Iflag = u_format(optarg); break;
 	case 'k': kflag = 1; break;
 	case 'O':
@@ -286,9 +281,9 @@ option(int ch)
 static void
 map(int argc, char *argv[], char *tmp)
 {
-	char *spooled[1] = { tmp }, **names;
+	char *spooled[1] = { tmp }, **names, why[200];
 	uint64_t i = 0;
-	size_t k;
+	int k;
 
 	/* the legend of the classes sizes the plot: the raster is made now */
 	if (cats != NULL && rt_mapcats_choose(cats, MAXCLASSES))
@@ -300,6 +295,8 @@ map(int argc, char *argv[], char *tmp)
 	    rt_fold_layout(fold, dens.rows, 14, 5, owner, NULL) || (Oflag == U_HTML && !counts &&
 	    (page = rt_mappage_new(fold, regs, &area, width, height, n, bycount, catkey)) == NULL))
 		u_die(1, "out of memory");
+	if (ens != NULL && (k = rt_mappage_cache(page, ens, why, sizeof why)))
+		u_fail(k, "-c: %s", why);
 	if (spool != NULL) {
 		argv = spooled;
 		argc = 1;
@@ -319,7 +316,7 @@ map(int argc, char *argv[], char *tmp)
 		u_die(1, "out of memory");
 	picture(page ? NULL : rt_map_figure(&dens, fold, &area, width, height, bycount, cats,
 	    n, title, (const char *const *)names), names);
-	for (k = 0; k < rt_fold_count(fold); k++)
+	for (k = 0; k < (int)rt_fold_count(fold); k++)
 		free(names[k]);
 	free(names);
 }
@@ -342,6 +339,8 @@ main(int argc, char *argv[])
 		u_bad("--recency colours the --array grid");
 	else if (Oflag == U_HTML && array != NULL)
 		u_bad("-O html: a page of the access map, not of --array's grid");
+	else if (ens != NULL && (Oflag != U_HTML || counts || regions))
+		u_bad("-c: the page's cache view (-O html)");
 	regs = rt_regions_new();
 	if (!regions && array == NULL &&
 	    ((fold = rt_fold_new((unsigned)__builtin_ctzll(granule))) == NULL ||
@@ -385,6 +384,7 @@ main(int argc, char *argv[])
 		unlink(tmp);
 	rt_fold_free(fold);
 	rt_mappage_free(page);
+	rt_ens_free(ens);
 	rt_sym_free(objs);
 	rt_density_free(&dens);
 	rt_grid_free(&grid);

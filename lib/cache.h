@@ -73,6 +73,7 @@ int rt_tlb_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t why
 double rt_cache_bytes(const struct rt_cache_cfg *c);
 int rt_policy_parse(const char *name);
 const char *rt_policy_name(int policy);
+uint64_t rt_cache_sets(const struct rt_cache_cfg *c);
 
 /* A hierarchy: levels[0] is the first (data, or unified), icache a split
  * first-level instruction cache or NULL.  rt_hier_access takes an access
@@ -418,6 +419,11 @@ int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
  * failed (rt_sim_failed says so too). */
 int rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
     struct rt_part *part, int flush, char *why, size_t whylen);
+/* The run, for a caller that reads the records itself (trmap's page):
+ * n records of v through s, then the accesses still batched; 0, or
+ * RT_ENOMEM.  No future is read: not for OPT or PES, and no miss stream. */
+int rt_sim_records(struct rt_sim *s, struct rt_rec *v, int n);
+int rt_sim_finish(struct rt_sim *s);
 /* The table at the end, if a stream was not the output (for people with
  * summary; part: the trace's partition); diag warns.  0 or RT_ENOMEM. */
 int rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,

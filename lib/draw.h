@@ -21,6 +21,17 @@ struct rt_evmap *rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, i
 void rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted);
 int rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title);
 void rt_evmap_free(struct rt_evmap *m);
+/* For a page: rt_evmap_detail keeps each cell's counts and each column's
+ * first access (rt_evmap_at: the caller's access being added), 0 or
+ * RT_ENOMEM; rt_evmap_row, a set's row; rt_evmap_page writes the view's
+ * geometry and key as JSON members and packs its cells (the key's
+ * index), counts and first accesses at *buf, 0 or RT_ENOMEM.
+ * rt_evmap_height: the height of a map W wide (3:5, at least 200). */
+int rt_evmap_detail(struct rt_evmap *m);
+void rt_evmap_at(struct rt_evmap *m, uint64_t access);
+uint64_t rt_evmap_row(const struct rt_evmap *m, uint64_t set);
+int rt_evmap_page(const struct rt_evmap *m, FILE *f, unsigned char **buf, size_t *len);
+double rt_evmap_height(double W);
 
 /* PNG pictures: 8-bit palette (npal RGB triples) or RGB when palette is
  * NULL; rows of w pixels given top to bottom, h of them. */
@@ -56,6 +67,7 @@ void rt_svg_layers(FILE *f, const struct rt_layer *lay, size_t n, const char *in
 void rt_svg_end(FILE *f);
 void rt_json_str(FILE *f, const char *s);	/* quoted, safe in a <script> */
 int rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest);	/* 0, RT_ENOMEM, RT_EIO */
+unsigned char *rt_varint(unsigned char *p, uint64_t v);	/* past it */
 
 /* Text: the X11 misc-fixed 6x10 font (ASCII 32-126; font.c), on its
  * baseline, anchored by its start, centre or end; RT_UP reads upwards. */

@@ -87,6 +87,7 @@ struct rt_varstat {
 int rt_density_write(FILE *f, const struct rt_density *d, const struct rt_fold *fold,
     uint64_t n);
 int rt_varstat_write(FILE *f, const struct rt_varstat *v, size_t n);
+struct rt_varstat *rt_varstat_find(struct rt_varstat *v, size_t n, uint32_t name);	/* or NULL */
 char **rt_fold_names(const struct rt_fold *fold, const struct rt_sym *objs,
     const struct rt_rec *reg, size_t nreg);
 
@@ -127,6 +128,14 @@ RT_WUR int rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec 
 RT_WUR int rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title,
     const char *const *names, const struct rt_varstat *vs, size_t nvs);
 int rt_mappage_levels(const struct rt_mappage *m);
+/* The page's cache view (MTV's, cachesim's event map): the first
+ * configuration of e simulated over the accesses rt_mappage_add takes,
+ * as a W-wide event map under the access map, with per cell its
+ * accesses by level and evictions, per column its first access (the
+ * views share time) and per row the accesses and first-level misses of
+ * each source line and region.  0, or RT_EUSAGE or RT_ENOMEM with why. */
+struct rt_ens;
+int rt_mappage_cache(struct rt_mappage *m, struct rt_ens *e, char *why, size_t whylen);
 void rt_mappage_free(struct rt_mappage *m);
 
 /* A registered array as a grid of cols columns: per element its

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 114
+plan 115
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -244,6 +244,8 @@ check_fail "-E with -d is refused" 2 "one row per configuration" "cachesim -d -E
 # hits on the next one; the cells are read back from the PNG at the
 # plot area the SVG's description gives.
 awk 'BEGIN { for (k = 0; k < 32; k++) printf "R 0x%x\n", 4096 + 64 * (k % 16) }' >"$tmp/sweep"
+check_fail "--map NAME.html: refused, trmap -c named" 2 "trmap -c" \
+    "cachesim --map $tmp/m.html $B"
 check "--map: a PNG 3:5 of the width asked, decoded" \
     "cachesim --map $tmp/m.png --width 600 $B >/dev/null && test \$($T png $tmp/m.png) = 600x360"
 check "--map: title, axes, and a key of the colours the map holds (the sweep: L1 hit, compulsory, no access)" \

@@ -17,9 +17,11 @@
   topo.py shuffle POINTS SEED    the points in a random order
   topo.py png FILE               decode a PNG (CRCs, inflate, row filters): WxH
   topo.py svg FILE               parse an SVG as XML: the number of paths
-  topo.py samepix A B X Y W H    two 8-bit PNGs (RGB, RGBA or palette) in the box
-                                 X Y W H: its pixels, those not white in A, the
-                                 share of pixels of the same colour in both
+  topo.py samepix A B X Y W H [BX BY]
+                                 two 8-bit PNGs (RGB, RGBA or palette) in the box
+                                 X Y W H (in B at BX BY, else the same): its
+                                 pixels, those not white in A, the share of
+                                 pixels of the same colour in both
   topo.py inkmatch A B X Y W     two 8-bit RGB(A) PNGs in the box X Y W W: the
                                  share of A's ink (non-white) with B's ink
                                  within 2 pixels, the same of B's, the share
@@ -382,12 +384,14 @@ def inkmatch(a, b, x0, y0, side):
           sum(near(q, ia) for q in ib) / max(1, len(ib)), alike / max(1, len(both))))
 
 
-def samepix(a, b, x0, y0, w, h):
+def samepix(a, b, x0, y0, w, h, bx=None, by=None):
     x0, y0, w, h = int(float(x0)), int(float(y0)), int(float(w)), int(float(h))
+    dx = 0 if bx is None else int(float(bx)) - x0
+    dy = 0 if by is None else int(float(by)) - y0
     pa, pb = rgb(a)[2], rgb(b)[2]
     box = [(x, y) for y in range(y0, y0 + h) for x in range(x0, x0 + w)]
     ink = sum(pa[y][x] != (255, 255, 255) for x, y in box)
-    same = sum(pa[y][x] == pb[y][x] for x, y in box)
+    same = sum(pa[y][x] == pb[y + dy][x + dx] for x, y in box)
     print('%d %d %.4f' % (len(box), ink, same / max(1, len(box))))
 
 

@@ -23,6 +23,12 @@ rt_policy_parse(const char *s)
 	return -1;
 }
 
+uint64_t
+rt_cache_sets(const struct rt_cache_cfg *c)
+{
+	return c->size / ((uint64_t)c->assoc * c->block);
+}
+
 const char *
 rt_policy_name(int p)
 {

@@ -403,6 +403,18 @@ simend(struct rt_sim *s, int flush)
 }
 
 int
+rt_sim_records(struct rt_sim *s, struct rt_rec *v, int n)
+{
+	return simbatch(s, v, n) ? RT_ENOMEM : 0;
+}
+
+int
+rt_sim_finish(struct rt_sim *s)
+{
+	return simend(s, 0) ? RT_ENOMEM : 0;
+}
+
+int
 rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
     struct rt_part *part, int flush, char *why, size_t whylen)
 {

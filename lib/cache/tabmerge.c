@@ -126,7 +126,7 @@ rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen)
 		r = &t->row[k];
 		if (!r->hascfg)
 			continue;
-		sets = r->cfg.size / ((uint64_t)r->cfg.assoc * r->cfg.block);
+		sets = rt_cache_sets(&r->cfg);
 		if (r->cfg.policy == RT_RANDOM)
 			snprintf(why, whylen, "%s: random replacement draws for every set from "
 			    "one generator, so a partition's draws are not the whole's", r->name);

@@ -19,7 +19,13 @@ struct rt_evmap {
 	struct rt_plot p;
 	uint64_t nsets, per, n;	/* accesses a column, accesses so far */
 	int nlevels, threec;
+	uint64_t *cnt;		/* with detail: per cell its events by kind (NCNT) */
+	uint64_t *first;	/* with detail: per column the access it starts at */
+	uint64_t access;	/* the caller's access now (rt_evmap_at) */
 };
+
+/* A cell's counts: served at each level and memory, each 3C kind, evicted */
+#define NCNT(m) ((m)->nlevels + 1 + 3 + 1)
 
 /* Categories: L1 hit .. memory, then compulsory, capacity, conflict;
  * their key: its names and colours, then the evictions'. */
@@ -131,6 +137,24 @@ rt_evmap_new(double W, double H, uint64_t nsets, int nlevels, int threec)
 	return m;
 }
 
+/* The detail's two columns become one, as the cells' */
+static void
+merge(struct rt_evmap *m)
+{
+	size_t K = (size_t)NCNT(m), r, c, k;
+	uint64_t *p;
+
+	for (r = 0; r < m->rows; r++) {
+		p = m->cnt + r * m->cols * K;
+		for (c = 0; c < m->cols / 2; c++)
+			for (k = 0; k < K; k++)
+				p[c * K + k] = p[2 * c * K + k] + p[(2 * c + 1) * K + k];
+		memset(p + m->cols / 2 * K, 0, (m->cols - m->cols / 2) * K * sizeof *p);
+	}
+	for (c = 0; c < m->cols / 2; c++)
+		m->first[c] = m->first[2 * c];
+}
+
 static unsigned char
 worse(unsigned char a, unsigned char b)
 {
@@ -154,8 +178,12 @@ rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted)
 				p[c] = worse(p[2 * c], p[2 * c + 1]);
 			memset(p + m->cols / 2, 0, m->cols - m->cols / 2);
 		}
+		if (m->cnt != NULL)
+			merge(m);
 		m->per *= 2;
 	}
+	if (m->first != NULL && m->n % m->per == 0)
+		m->first[m->n / m->per] = m->access;
 	col = m->n++ / m->per;
 	row = set % m->nsets * m->rows / m->nsets;
 	v = (unsigned char)(kind > 0 && m->threec ? m->nlevels + 1 + kind : level + 1);
@@ -163,6 +191,15 @@ rt_evmap_add(struct rt_evmap *m, uint64_t set, int level, int kind, int evicted)
 		v |= EVICT;
 	p = m->cell + (size_t)row * m->cols + col;
 	*p = worse(*p, v);
+	if (m->cnt != NULL) {
+		uint64_t *q = m->cnt + ((size_t)row * m->cols + col) * NCNT(m);
+
+		q[level]++;
+		if (kind > 0 && kind <= 3)
+			q[m->nlevels + kind]++;
+		if (evicted)
+			q[m->nlevels + 4]++;
+	}
 }
 
 int
@@ -227,11 +264,81 @@ rt_evmap_write(const struct rt_evmap *m, FILE *f, int svg, const char *title)
 	return e;
 }
 
+double
+rt_evmap_height(double W)
+{
+	return W < 334 ? 200 : (double)((uint64_t)W * 3 / 5);
+}
+
+int
+rt_evmap_detail(struct rt_evmap *m)
+{
+	if ((m->cnt = calloc((size_t)m->cols * m->rows * NCNT(m), sizeof *m->cnt)) == NULL ||
+	    (m->first = calloc(m->cols + 1, sizeof *m->first)) == NULL)
+		return RT_ENOMEM;
+	return 0;
+}
+
+void
+rt_evmap_at(struct rt_evmap *m, uint64_t access)
+{
+	m->access = access;
+}
+
+uint64_t
+rt_evmap_row(const struct rt_evmap *m, uint64_t set)
+{
+	return set % m->nsets * m->rows / m->nsets;
+}
+
+/* The page's cache view: its geometry, key and palette as a JSON
+ * object's members; its cells (a byte each, rows from the lowest, the
+ * columns used), then with detail each cell's counts and each column's
+ * first access, as varints, packed at *buf. */
+int
+rt_evmap_page(const struct rt_evmap *m, FILE *f, unsigned char **buf, size_t *len)
+{
+	uint32_t used = (uint32_t)((m->n + m->per - 1) / m->per), x, y;
+	size_t K = m->cnt ? (size_t)NCNT(m) : 0, k;
+	unsigned char *p;
+	struct key kk;
+	int c;
+
+	key(&kk, m->nlevels, m->threec);
+	fprintf(f, "\"w\":%g,\"h\":%g,\"plot\":[%g,%g,%g,%g],\"keyx\":%g,\"cols\":%u,"
+	    "\"rows\":%u,\"per\":%llu,\"n\":%llu,\"nsets\":%llu,\"nlev\":%d,\"threec\":%d,"
+	    "\"ncat\":%d,\"key\":[", m->W, m->H, m->p.x, m->p.y, m->p.w, m->p.h, m->p.keyx, used,
+	    m->rows, (unsigned long long)m->per, (unsigned long long)m->n,
+	    (unsigned long long)m->nsets, m->nlevels, m->threec, kk.ncat);
+	for (c = 0; c < kk.n; c++) {
+		fprintf(f, "%s[", c ? "," : "");
+		rt_json_str(f, kk.name[c]);
+		fprintf(f, ",%d,%d,%d]", kk.rgb[c][0], kk.rgb[c][1], kk.rgb[c][2]);
+	}
+	fputc(']', f);
+	/* 10 bytes a varint at most */
+	if ((*buf = p = malloc((size_t)used * m->rows * (1 + 10 * K) + 10 * ((size_t)used + 1))) == NULL)
+		return RT_ENOMEM;
+	for (y = 0; y < m->rows; y++)
+		for (x = 0; x < used; x++)
+			*p++ = (unsigned char)keyof(&kk, m->cell[(size_t)y * m->cols + x]);
+	for (y = 0; K && y < m->rows; y++)
+		for (x = 0; x < used; x++)
+			for (k = 0; k < K; k++)
+				p = rt_varint(p, m->cnt[((size_t)y * m->cols + x) * K + k]);
+	for (x = 0; K && x < used; x++)
+		p = rt_varint(p, m->first[x]);
+	*len = (size_t)(p - *buf);
+	return 0;
+}
+
 void
 rt_evmap_free(struct rt_evmap *m)
 {
 	if (m == NULL)
 		return;
+	free(m->cnt);
+	free(m->first);
 	free(m->cell);
 	free(m);
 }

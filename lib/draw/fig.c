@@ -202,6 +202,17 @@ rt_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* v as a varint at p (7 bits a byte, the low first; at most 10 bytes):
+ * the pages' packed data.  Past it. */
+unsigned char *
+rt_varint(unsigned char *p, uint64_t v)
+{
+	for (; v >= 128; v >>= 7)
+		*p++ = (unsigned char)(v | 128);
+	*p++ = (unsigned char)v;
+	return p;
+}
+
 static void base64(FILE *f, const unsigned char *p, size_t n);
 
 /* The end of a page's data: its packed bytes deflated, in base64, as

@@ -53,7 +53,22 @@ struct rt_mappage {
 	size_t nnames, capnames;
 	uint64_t *tot[NKEY];		/* by index: accesses as line, func, region */
 	size_t captot;
+	/* the cache view (rt_mappage_cache): the simulation, its event map,
+	 * and per row of it the accesses and L1 misses of each source line
+	 * and region */
+	struct rt_sim *sim;
+	struct rt_ens *ens;
+	struct rt_regions *simregs;
+	struct rt_evmap *ev;
+	uint32_t ckey[2];		/* the access simulated: its line and region */
+	struct tally *tal;		/* open addressing */
+	size_t ntal, captal;
+	int talfull;			/* a pair was not kept */
 };
+
+struct tally { uint32_t row, key; uint64_t acc, miss; };	/* key: name index, 0x80000000 a region */
+
+#define MAXTAL (1u << 18)
 
 #define LOCBIT 0x80000000u
 
@@ -97,15 +112,6 @@ reserve(struct level *l, size_t len)
 	l->buf = b;
 	l->size = size;
 	return 0;
-}
-
-static unsigned char *
-varint(unsigned char *p, uint64_t v)
-{
-	for (; v >= 128; v >>= 7)
-		*p++ = (unsigned char)(v | 128);
-	*p++ = (unsigned char)v;
-	return p;
 }
 
 static uint64_t
@@ -176,28 +182,28 @@ flush(struct rt_mappage *m, struct level *l)
 		qsort_r(l->used, l->nused, sizeof *l->used, byrow, l->h);
 	first = l->h[l->used[0]].row;
 	p = l->buf + l->len;
-	p = varint(p, l->col - (l->lastcol + 1));	/* lastcol + 1 wraps to 0 */
-	p = varint(p, l->nused - 1);
+	p = rt_varint(p, l->col - (l->lastcol + 1));	/* lastcol + 1 wraps to 0 */
+	p = rt_varint(p, l->nused - 1);
 	for (i = 0; i < l->nused; i++) {
 		struct cell *s = &l->h[l->used[i]];
 
-		p = varint(p, i ? s->row - l->prevrow - 1 : zigzag((int64_t)s->row - l->prevrow));
+		p = rt_varint(p, i ? s->row - l->prevrow - 1 : zigzag((int64_t)s->row - l->prevrow));
 		maskp = p++;
 		for (*maskp = 0, op = 0; op < 4; op++)
 			if (s->n[op]) {
 				*maskp |= 1 << op;
-				p = varint(p, s->n[op]);
+				p = rt_varint(p, s->n[op]);
 			}
 		for (c = 0; c < NKEY; c++) {
 			key = s->key[c];
 			if (key == l->prevkey[c])
 				*maskp |= 16 << c;
 			else
-				p = varint(p, key);
+				p = rt_varint(p, key);
 			l->prevkey[c] = key;
 		}
-		p = varint(p, zigzag((int64_t)(s->lo - l->prevlo)));
-		p = varint(p, s->hi - s->lo);
+		p = rt_varint(p, zigzag((int64_t)(s->lo - l->prevlo)));
+		p = rt_varint(p, s->hi - s->lo);
 		l->prevrow = s->row;
 		l->prevlo = s->hi;
 		s->row = UINT32_MAX;
@@ -315,6 +321,15 @@ rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r)
 		return RT_ENOMEM;
 	for (c = 0; c < NKEY; c++)
 		m->tot[c][key[c]]++;
+	if (m->sim != NULL) {
+		struct rt_rec t = *r;
+
+		rt_evmap_at(m->ev, i);
+		m->ckey[0] = key[0];
+		m->ckey[1] = key[2];
+		if (rt_sim_records(m->sim, &t, 1) || m->err)
+			return RT_ENOMEM;
+	}
 	for (lv = 0; lv < m->nlev; lv++) {
 		struct level *l = &m->lev[lv];
 		struct cell *e;
@@ -354,6 +369,135 @@ rt_mappage_add(struct rt_mappage *m, uint64_t i, const struct rt_rec *r)
 		if (rt_last(r) > e->hi)
 			e->hi = rt_last(r);
 	}
+	return 0;
+}
+
+/* One access's count to the row's tally of key (a line, or a region
+ * with the top bit); past MAXTAL pairs, new ones are not kept. */
+static void
+count(struct rt_mappage *m, uint32_t row, uint32_t key, int miss)
+{
+	struct tally *t, *old;
+	size_t k, cap, j;
+
+	if (2 * (m->ntal + 1) > m->captal) {
+		if (m->ntal >= MAXTAL)
+			goto find;
+		cap = m->captal ? 2 * m->captal : 1024;
+		if ((t = malloc(cap * sizeof *t)) == NULL) {
+			m->err = RT_ENOMEM;
+			return;
+		}
+		for (k = 0; k < cap; k++)
+			t[k].row = UINT32_MAX;
+		for (old = m->tal, j = 0; j < m->captal; j++)
+			if (old[j].row != UINT32_MAX) {
+				for (k = rt_hash64((uint64_t)old[j].row << 32 | old[j].key) & (cap - 1);
+				    t[k].row != UINT32_MAX; k = (k + 1) & (cap - 1))
+					;
+				t[k] = old[j];
+			}
+		free(m->tal);
+		m->tal = t;
+		m->captal = cap;
+	}
+find:
+	for (k = rt_hash64((uint64_t)row << 32 | key) & (m->captal - 1);
+	    m->tal[k].row != UINT32_MAX && (m->tal[k].row != row || m->tal[k].key != key);
+	    k = (k + 1) & (m->captal - 1))
+		;
+	t = &m->tal[k];
+	if (t->row == UINT32_MAX) {
+		if (m->ntal >= MAXTAL) {
+			m->talfull = 1;
+			return;
+		}
+		*t = (struct tally){ .row = row, .key = key };
+		m->ntal++;
+	}
+	t->acc++;
+	t->miss += miss != 0;
+}
+
+/* Each first-level block an access touched: to the event map and the
+ * tallies of its row. */
+static void
+served(void *ctx, uint64_t set, int level, int kind, int evicted)
+{
+	struct rt_mappage *m = ctx;
+	uint32_t row = (uint32_t)rt_evmap_row(m->ev, set);
+
+	rt_evmap_add(m->ev, set, level, kind, evicted);
+	if (m->ckey[0])
+		count(m, row, m->ckey[0], level > 0);
+	if (m->ckey[1])
+		count(m, row, m->ckey[1] | LOCBIT, level > 0);
+}
+
+int
+rt_mappage_cache(struct rt_mappage *m, struct rt_ens *e, char *why, size_t whylen)
+{
+	struct rt_sim_cfg c = { .incl = RT_NINE, .seed = 1, .key = -1, .sortcol = -1, .fold = 1,
+	    .watch = served, .watchctx = m };
+	const struct rt_cache_cfg *l1;
+	struct rt_hier *h;
+	int k;
+
+	if ((m->simregs = rt_regions_new()) == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return RT_ENOMEM;
+	}
+	if ((k = rt_sim_new(&m->sim, e, m->simregs, &c, why, whylen)) != 0)
+		return k;
+	if (rt_ens_needs_future(e)) {
+		snprintf(why, whylen, "OPT and PES read the future first: not in a page's cache view");
+		return RT_EUSAGE;
+	}
+	m->ens = e;
+	h = rt_ens_hier(e, 0);
+	rt_hier_stats(h, 0, &l1);
+	snprintf(why, whylen, "out of memory");
+	if ((m->ev = rt_evmap_new(m->W, rt_evmap_height(m->W), rt_cache_sets(l1), rt_hier_levels(h),
+	    0)) == NULL || rt_evmap_detail(m->ev))
+		return RT_ENOMEM;
+	return 0;
+}
+
+/* The cache view's members of the page's data, its bytes at *buf. */
+static int
+cacheview(FILE *f, struct rt_mappage *m, unsigned char **buf, size_t *len)
+{
+	const struct rt_cache_cfg *cf;
+	unsigned char *b, *p;
+	size_t k, n = 0, lv;
+	int e;
+
+	if (m->err)
+		return RT_ENOMEM;
+	fputs(",\"cache\":{", f);
+	if ((e = rt_evmap_page(m->ev, f, buf, len)) != 0)
+		return e;
+	fputs(",\"config\":[", f);
+	for (lv = 0; lv < (size_t)rt_hier_levels(rt_ens_hier(m->ens, 0)); lv++) {
+		rt_hier_stats(rt_ens_hier(m->ens, 0), (int)lv, &cf);
+		fprintf(f, "%s\"%llu:%u:%u %s\"", lv ? "," : "", (unsigned long long)cf->size,
+		    cf->assoc, cf->block, rt_policy_name(cf->policy));
+	}
+	if ((b = realloc(*buf, *len + 40 * m->ntal + 1)) == NULL)
+		return RT_ENOMEM;
+	*buf = b;
+	p = b + *len;
+	/* the tallies: row, key, accesses, misses */
+	for (k = 0; k < m->captal; k++)
+		if (m->tal[k].row != UINT32_MAX) {
+			p = rt_varint(p, m->tal[k].row);
+			p = rt_varint(p, m->tal[k].key);
+			p = rt_varint(p, m->tal[k].acc);
+			p = rt_varint(p, m->tal[k].miss);
+			n++;
+		}
+	fprintf(f, "],\"ntal\":%zu,\"talfull\":%d,\"len\":%zu}", n, m->talfull, (size_t)(p - b));
+	*len = (size_t)(p - b);
 	return 0;
 }
 
@@ -429,14 +573,16 @@ rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title, const char *co
     const struct rt_varstat *vs, size_t nvs)
 {
 	const char *mark = strstr(page, "@DATA@");
-	unsigned char *raw;
-	size_t len = 0, o = 0;
-	int lv, rc;
+	unsigned char *raw, *cbuf = NULL, *b;
+	size_t len = 0, o = 0, clen = 0;
+	int lv, rc = 0;
 
 	for (lv = 0; lv < m->nlev; lv++)
 		if (flush(m, &m->lev[lv]))
 			return RT_ENOMEM;
 	prune(m);
+	if (m->sim != NULL && rt_sim_finish(m->sim))
+		return RT_ENOMEM;
 	for (lv = 0; lv < m->nlev; lv++)
 		len += m->lev[lv].len;
 	if ((raw = malloc(len + 1)) == NULL)
@@ -448,8 +594,18 @@ rt_mappage_html(FILE *f, struct rt_mappage *m, const char *title, const char *co
 	}
 	fwrite(page, 1, (size_t)(mark - page), f);
 	header(f, m, title, names, vs, nvs);
-	rc = rt_page_data(f, raw, len, mark + 6);
+	/* the cache view's bytes after the levels' */
+	if (m->sim != NULL && (rc = cacheview(f, m, &cbuf, &clen)) == 0 &&
+	    (b = realloc(raw, len + clen + 1)) != NULL) {
+		raw = b;
+		memcpy(raw + len, cbuf, clen);
+		len += clen;
+	} else if (m->sim != NULL)
+		rc = RT_ENOMEM;
+	if (m->sim == NULL || rc == 0)
+		rc = rt_page_data(f, raw, len, mark + 6);
 	free(raw);
+	free(cbuf);
 	return rc;
 }
 
@@ -476,5 +632,9 @@ rt_mappage_free(struct rt_mappage *m)
 	free(m->names);
 	for (k = 0; k < NKEY; k++)
 		free(m->tot[k]);
+	rt_sim_free(m->sim);
+	rt_regions_free(m->simregs);
+	rt_evmap_free(m->ev);
+	free(m->tal);
 	free(m);
 }

@@ -31,6 +31,17 @@ rt_density_write(FILE *f, const struct rt_density *d, const struct rt_fold *fold
 	return ferror(f) ? RT_EIO : 0;
 }
 
+struct rt_varstat *
+rt_varstat_find(struct rt_varstat *v, size_t n, uint32_t name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].name == name)
+			return &v[i];
+	return NULL;
+}
+
 int
 rt_varstat_write(FILE *f, const struct rt_varstat *v, size_t n)
 {
