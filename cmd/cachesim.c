@@ -25,6 +25,8 @@ static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive", NULL };	/* RT_NINE ... */
 static uint64_t Sflag = 1;
+static char *pfspec[2 * RT_MAXLEVEL];	/* --prefetch */
+static int npf;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc, nE;		/* nc: -c levels, nE: -E specs */
 static const char *oflag, *mapfile, *cgout;
@@ -39,7 +41,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
+	O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -64,6 +66,7 @@ static const struct u_opt opts[] = {
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
+	{ O_PF, "prefetch", "spec", "[level:]d|a|m|t|l|s[:dist], stream[:n], stride[:n[:entries]]" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
@@ -142,7 +145,8 @@ simsetup(void)
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
 	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
 	char why[200];
-	int k, guessed;
+	int k, guessed, i, lv;
+	struct rt_pf_cfg pf;
 
 	if (mapfile != NULL)	/* made once the levels are known, before a record */
 		c.watchctx = &evmap;
@@ -157,6 +161,10 @@ simsetup(void)
 	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
 		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
 		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
+	for (k = 0; k < npf; k++)
+		if ((i = rt_pf_parse(pfspec[k], &lv, &pf, why, sizeof why)) != 0 ||
+		    (i = rt_hier_prefetch(rt_ens_hier(ens, 0), lv, &pf, why, sizeof why)) != 0)
+			u_fail(i, "--prefetch %s: %s", pfspec[k], why);
 	if (mapfile != NULL)
 		evmap = mapnew();
 	nc = rt_ens_depth(ens);
@@ -192,11 +200,12 @@ report(void)
 /* Options that do not go together; in order, the first that applies is said. */
 static const struct u_clash clashes[] = {
 	{ "merge", "cache ensemble icache latency 3c 3c-ref records misses by cachegrind diff "
-	    "map temperature inclusion warmup warmup-fraction tlb itlb",
+	    "map temperature inclusion warmup warmup-fraction tlb itlb prefetch",
 	    "-M merges tables as they are: only -A and -o with it" },
 	{ "misses", "records by 3c 3c-ref temperature diff summary", "the output is the trace "
 	    "below the level" },
-	{ "tlb itlb", "cachegrind", "the caches' table, not cachegrind's model" },
+	{ "tlb itlb prefetch", "cachegrind", "the caches' table, not cachegrind's model" },
+	{ "prefetch", "ensemble", "prefetching is of -c's levels" },
 	{ "ensemble", "cache", "give the configurations one way" },
 	{ "cachegrind-out", "ensemble records misses diff", "one hierarchy's counts" },
 	{ "cachegrind", "records misses 3c 3c-ref diff map temperature", "cachegrind's model "
@@ -279,6 +288,14 @@ option(int c)
 	case O_CG: cgflag = 1; break;
 	case O_UNFOLD: unfold = 1; break;
 	case O_SORT: sortflag = optarg; break;
+	case O_PF:
+		if (npf == 2 * RT_MAXLEVEL || rt_pf_parse(optarg, &k, &(struct rt_pf_cfg){ 0 }, why,
+		    sizeof why))
+			u_bad("--prefetch %s: %s", optarg, npf < 2 * RT_MAXLEVEL ? why : "too many");
+		pfspec[npf++] = optarg;
+		configured("--prefetch");
+		configured(optarg);
+		break;
 	case O_CGOUT: cgout = optarg; break;
 	case 'I': Iflag = u_format(optarg); break;
 	case O_TLB:

@@ -476,6 +476,7 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 			rt_aa_access(e->aa[i], rec->addr, last, rec->op);
 	if (e->nown == 0)
 		return;
+	rt_hier_pc(e->h[e->own[0]], rec->pc);	/* a stride prefetcher's (-c alone) */
 	if (e->plain && ((rec->addr ^ last) & ~(bs - 1)) == 0) {
 		/* one configuration, nothing per access, one block */
 		rt_hier_access(e->h[0], rec->addr, rec->op, (uint32_t)(last - rec->addr + 1));

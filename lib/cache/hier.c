@@ -150,6 +150,7 @@ lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 }
 
 static int serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+static void fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw);
 
 static int
 nextk(const struct rt_hier *h, int k)
@@ -233,6 +234,10 @@ backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 			set = rt_level_set(l, block);
 			if ((i = rt_level_lookup(l, block, set)) >= 0) {
 				dirty |= l->dirty[i];
+				if (l->pfb != NULL && l->pfb[i]) {
+					l->s.pf_unused++;
+					l->pfb[i] = 0;
+				}
 				rt_level_drop(l, set, (uint64_t)i);
 				l->dirty[i] = 0;
 				l->s.invalidations++;
@@ -254,6 +259,10 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	uint64_t v = TAG(l->tag[i]), b;
 	int vd = l->dirty[i] && !l->tlb, n = nextk(h, k), sh;
 
+	if (l->pfb != NULL) {
+		l->s.pf_unused += l->tag[i] != INVALID && l->pfb[i];
+		l->pfb[i] = 0;
+	}
 	if (l->tag[i] != INVALID) {
 		l->s.evictions++;
 		if (k >= 0)
@@ -282,6 +291,42 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	touch(h, l, set, i, 1);
 }
 
+/* A demand hit at a level with a prefetcher: a prefetched block's first
+ * use, and a read's or fetch's prefetches. */
+static void
+pfhit(struct rt_hier *h, int k, uint64_t block, int op, uint64_t i)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	int first = l->pfb[i];
+
+	l->s.pf_useful += first;
+	l->pfb[i] = 0;
+	if (op != RT_WRITE)
+		rt_pf_demand(h, k, block, op, 0, first);
+}
+
+/* A prefetch of block into level k: counted apart from demand; a
+ * miss is a read below, as Dinero IV's (its prefetch attribute dropped). */
+void
+rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t set = rt_level_set(l, block);
+	int64_t i = rt_level_lookup(l, block, set);
+
+	h->now++;
+	l->s.pf_issued++;
+	if (i >= 0) {
+		touch(h, l, set, (uint64_t)i, 0);
+		l->s.pf_useless++;
+		return;
+	}
+	h->updirty = 0;
+	below(h, k, block << l->bshift, op, l->c.block);
+	fill(h, k, block, h->updirty, UINT64_MAX);
+	l->pfb[set * l->ways + l->hint[set]] = 1;
+}
+
 /* One block access at level k; returns the level that had the block
  * (h->n for memory). */
 static int
@@ -303,6 +348,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		rt_hier_classify(h, k, block, op, i >= 0);
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
+		if (l->pf != NULL)
+			pfhit(h, k, block, op, (uint64_t)i);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
 			/* found below the first level: it moves up, dirt and all */
 			h->updirty = l->dirty[i];
@@ -330,6 +377,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		l->s.bytes_down += bytes;
 		below(h, k, base, RT_WRITE, bytes);
 	}
+	if (l->pf != NULL && op != RT_WRITE)
+		rt_pf_demand(h, k, block, fetch, 1, 1);
 	return from;
 }
 
@@ -368,7 +417,7 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 static int
 quickable(const struct level *l)
 {
-	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
+	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt && l->pf == NULL &&
 	    !l->threec && l->arrive == NULL && (l->mask || l->nsets == 1) ?
 	    1 + (l->hash != NULL) : 0;
 }
@@ -440,6 +489,7 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 				i = (int64_t)li[side];
 			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
+				h->pc = r->pc;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
 				access1(h, addr, op, (uint32_t)(last - addr + 1));
 				now = h->now;
@@ -474,6 +524,7 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 				continue;
 			}
 			h->now = now;
+			h->pc = r->pc;
 			lb[0] = lb[1] = UINT64_MAX;
 			access1(h, s.addr, op, (uint32_t)s.len);
 			now = h->now;
