@@ -25,8 +25,6 @@ static int gflag = -1;			/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive", NULL };	/* RT_NINE ... */
 static uint64_t Sflag = 1;
-static char *pfspec[2 * RT_MAXLEVEL];	/* --prefetch */
-static int npf;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc, nE;		/* nc: -c levels, nE: -E specs */
 static const char *oflag, *mapfile, *cgout;
@@ -145,8 +143,7 @@ simsetup(void)
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
 	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
 	char why[200];
-	int k, guessed, i, lv;
-	struct rt_pf_cfg pf;
+	int k, guessed;
 
 	if (mapfile != NULL)	/* made once the levels are known, before a record */
 		c.watchctx = &evmap;
@@ -161,10 +158,6 @@ simsetup(void)
 	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
 		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
 		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
-	for (k = 0; k < npf; k++)
-		if ((i = rt_pf_parse(pfspec[k], &lv, &pf, why, sizeof why)) != 0 ||
-		    (i = rt_hier_prefetch(rt_ens_hier(ens, 0), lv, &pf, why, sizeof why)) != 0)
-			u_fail(i, "--prefetch %s: %s", pfspec[k], why);
 	if (mapfile != NULL)
 		evmap = mapnew();
 	nc = rt_ens_depth(ens);
@@ -205,7 +198,6 @@ static const struct u_clash clashes[] = {
 	{ "misses", "records by 3c 3c-ref temperature diff summary", "the output is the trace "
 	    "below the level" },
 	{ "tlb itlb prefetch", "cachegrind", "the caches' table, not cachegrind's model" },
-	{ "prefetch", "ensemble", "prefetching is of -c's levels" },
 	{ "ensemble", "cache", "give the configurations one way" },
 	{ "cachegrind-out", "ensemble records misses diff", "one hierarchy's counts" },
 	{ "cachegrind", "records misses 3c 3c-ref diff map temperature", "cachegrind's model "
@@ -289,10 +281,8 @@ option(int c)
 	case O_UNFOLD: unfold = 1; break;
 	case O_SORT: sortflag = optarg; break;
 	case O_PF:
-		if (npf == 2 * RT_MAXLEVEL || rt_pf_parse(optarg, &k, &(struct rt_pf_cfg){ 0 }, why,
-		    sizeof why))
-			u_bad("--prefetch %s: %s", optarg, npf < 2 * RT_MAXLEVEL ? why : "too many");
-		pfspec[npf++] = optarg;
+		if (rt_ens_prefetch(ens, optarg, why, sizeof why))
+			u_bad("--prefetch %s: %s", optarg, why);
 		configured("--prefetch");
 		configured(optarg);
 		break;

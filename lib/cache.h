@@ -202,6 +202,10 @@ void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event *
  * configuration), or with itlb the split instruction TLB they share in
  * front of their second level.  RT_EUSAGE with why. */
 int rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whylen);
+/* A prefetcher (rt_pf_parse's spec) at a level of the one configuration
+ * rt_ens_build makes (not an ensemble's: RT_EUSAGE then).  RT_EUSAGE
+ * with why. */
+int rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen);
 int rt_ens_tlbs(const struct rt_ens *e);	/* TLB configurations, once built */
 struct rt_hier *rt_ens_tlbh(const struct rt_ens *e, int i);
 const char *rt_ens_tlbname(const struct rt_ens *e, int i);	/* "64:4:4K:lru/..." */

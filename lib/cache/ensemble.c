@@ -387,7 +387,7 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 				return RT_EUSAGE;
 			}
 		}
-	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0)
+	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0 || (k = rt_ens_pfbuild(e, why, whylen)) != 0)
 		return k;
 	solo(e);
 	return 0;

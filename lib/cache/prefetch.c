@@ -114,6 +114,35 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 }
 
 int
+rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen)
+{
+	if (e->npf == 2 * RT_MAXLEVEL) {
+		snprintf(why, whylen, "more than %d prefetchers", 2 * RT_MAXLEVEL);
+		return RT_EUSAGE;
+	}
+	if (rt_pf_parse(spec, &e->pflv[e->npf], &e->pf[e->npf], why, whylen))
+		return RT_EUSAGE;
+	e->npf++;
+	return 0;
+}
+
+/* rt_ens_build's: the prefetchers put in the one hierarchy built */
+int
+rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
+{
+	int i, k;
+
+	if (e->npf && (e->nh != 1 || e->nname)) {
+		snprintf(why, whylen, "prefetching is of one configuration's levels, not an ensemble's");
+		return RT_EUSAGE;
+	}
+	for (i = 0; i < e->npf; i++)
+		if ((k = rt_hier_prefetch(e->h[0], e->pflv[i], &e->pf[i], why, whylen)) != 0)
+			return k;
+	return 0;
+}
+
+int
 rt_hier_prefetching(const struct rt_hier *h)
 {
 	return h->pfon;
