@@ -128,7 +128,7 @@ void rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);
-/* With -3 (a shadow), the kind of miss the last access was at each level. */
+/* With 3C (a shadow), the kind of miss the last access was at each level. */
 enum { RT_3C_NONE, RT_3C_COMPULSORY, RT_3C_CAPACITY, RT_3C_CONFLICT };
 const int *rt_hier_miss3c(const struct rt_hier *h);
 int rt_hier_levels(const struct rt_hier *h);
@@ -165,15 +165,17 @@ double rt_hier_amat(const struct rt_hier *h, const double *lat);
 double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
 
 /* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
- * pass.  Configurations come from -c levels (presets such as "i7" too) or
- * from -E specs ("1K..2M:8:32..64:lru,plru" is every size, block and policy, '/'
- * parts the levels); they share the split I-cache, the inclusion and the
- * seed.  Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
+ * pass.  A configuration comes level by level (rt_ens_level; presets
+ * such as "i7" too), or many from a spec (rt_ens_expand:
+ * "1K..2M:8:32..64:lru,plru" is every size, block and policy, '/' parts
+ * the levels); they share the split I-cache, the inclusion and the seed.
+ * Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
 struct rt_ens;
 struct rt_ens *rt_ens_new(void);
 int rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen);
 int rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen);
-/* The levels of the -c configuration, or of the first -E one once built. */
+/* The levels of rt_ens_level's configuration, or of the first expanded
+ * one once built. */
 const struct rt_cache_cfg *rt_ens_levels(const struct rt_ens *e, int *n);
 /* Build the hierarchies.  observed: some output follows every access
  * (rt_ens_observe), so accesses are not batched. */
@@ -182,7 +184,7 @@ int rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclus
 int rt_ens_count(const struct rt_ens *e);	/* configurations (-E, or built) */
 int rt_ens_depth(const struct rt_ens *e);	/* the most levels of any */
 struct rt_hier *rt_ens_hier(const struct rt_ens *e, int i);
-const char *rt_ens_name(const struct rt_ens *e, int i);	/* NULL for -c */
+const char *rt_ens_name(const struct rt_ens *e, int i);	/* NULL for rt_ens_level's */
 /* After every first-level block of an access: the level that served it
  * in each configuration. */
 typedef void rt_served_fn(void *ctx, const struct rt_rec *rec, uint64_t addr,
@@ -362,18 +364,18 @@ struct rt_sim_cfg {
 	const char *config;		/* what else changes a count, for a partition's
 					 * table to say (options, as words), or NULL */
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
-	int incl, threec, ensemble;	/* RT_NINE ...; -3 (RT_3C_...); the table of -E */
+	int incl, threec, ensemble;	/* RT_NINE ...; 3C (RT_3C_...); a row a configuration */
 	uint64_t seed;			/* of RANDOM */
-	const double *lat;		/* --latency: per level and memory, nlat of them */
+	const double *lat;		/* cycles per level and memory (AMAT), nlat of them */
 	int nlat;
 	FILE *out;			/* the streams and the table */
-	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
-	uint64_t tempw;			/* --temperature's window, or 0 */
+	int records, diff, key;		/* the per-access streams; a table by key (-1 none) */
+	uint64_t tempw;			/* the temperature stream's window, or 0 */
 	rt_sim_watch_fn *watch;		/* or NULL */
 	void *watchctx;
 	int bylocs;			/* keep counts by location (rt_sim_cgfile) */
-	int sortcol;			/* -g: the column sorted on, -1 the misses */
-	int fold;			/* -g loc, func: an object not the program's
+	int sortcol;			/* by key: the column sorted on, -1 the misses */
+	int fold;			/* by loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
 	uint64_t warmup;		/* records of seq below it are not counted */
 	double warmfrac;		/* nor those before the last level is this full */
