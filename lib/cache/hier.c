@@ -259,7 +259,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	uint64_t v = TAG(l->tag[i]), b;
 	int vd = l->dirty[i] && !l->tlb, n = nextk(h, k), sh;
 
-	if (l->pfb != NULL) {
+	if (__builtin_expect(l->pfb != NULL, 0)) {
 		l->s.pf_unused += l->tag[i] != INVALID && l->pfb[i];
 		l->pfb[i] = 0;
 	}
@@ -293,7 +293,7 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 
 /* A demand hit at a level with a prefetcher: a prefetched block's first
  * use, and a read's or fetch's prefetches. */
-static void
+static __attribute__((noinline)) void
 pfhit(struct rt_hier *h, int k, uint64_t block, int op, uint64_t i)
 {
 	struct level *l = rt_hier_lvl(h, k);
@@ -348,7 +348,7 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		rt_hier_classify(h, k, block, op, i >= 0);
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
-		if (l->pf != NULL)
+		if (__builtin_expect(l->pf != NULL, 0))
 			pfhit(h, k, block, op, (uint64_t)i);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
 			/* found below the first level: it moves up, dirt and all */
@@ -377,7 +377,7 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		l->s.bytes_down += bytes;
 		below(h, k, base, RT_WRITE, bytes);
 	}
-	if (l->pf != NULL && op != RT_WRITE)
+	if (__builtin_expect(l->pf != NULL, 0) && op != RT_WRITE)
 		rt_pf_demand(h, k, block, fetch, 1, 1);
 	return from;
 }
@@ -489,7 +489,6 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 				i = (int64_t)li[side];
 			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
-				h->pc = r->pc;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
 				access1(h, addr, op, (uint32_t)(last - addr + 1));
 				now = h->now;
@@ -524,7 +523,6 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 				continue;
 			}
 			h->now = now;
-			h->pc = r->pc;
 			lb[0] = lb[1] = UINT64_MAX;
 			access1(h, s.addr, op, (uint32_t)s.len);
 			now = h->now;
@@ -539,12 +537,30 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 	return (size_t)(r - v);
 }
 
+/* With a prefetcher: each access through serve, its pc kept (a store
+ * per access that the plain path does without). */
+static size_t
+pfrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	const struct rt_rec *r;
+	struct rt_span s;
+
+	for (r = v; r < v + n && r->kind == RT_ACCESS; r++) {
+		h->pc = r->pc;
+		for (rt_span_start(&s, r->addr, rt_last(r), rt_hier_block(h, r->op)); rt_span_next(&s);)
+			access1(h, s.addr, r->op, (uint32_t)s.len);
+	}
+	return (size_t)(r - v);
+}
+
 /* run with the hashed levels' steps compiled out where no side has one */
 size_t
 rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
 
+	if (h->pfon)
+		return pfrun(h, v, n);
 	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES
