@@ -157,7 +157,7 @@ rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
 			    (unsigned long long)s->conflict);
 	}
 	fprintf(f, "average access time %.2f cycles\n", t->amat);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -511,7 +511,7 @@ rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col)
 		    all ? (double)r[1] / (double)all : 0);
 	}
 	free(v);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -527,5 +527,5 @@ rt_cgtab_write(FILE *f, const struct rt_cgstats *s)
 	    (unsigned long long)s->d1mr, (unsigned long long)s->dlmr,
 	    (unsigned long long)s->dw, (unsigned long long)s->d1mw,
 	    (unsigned long long)s->dlmw);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
