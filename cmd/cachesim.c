@@ -39,7 +39,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES };
+	O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -65,6 +65,7 @@ static const struct u_opt opts[] = {
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
+	{ O_PF, "prefetch", "spec", "[level:]d|a|m|t|l|s[:dist], stream[:n], stride[:n[:entries]]" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
@@ -194,13 +195,13 @@ report(void)
 /* Options that do not go together; in order, the first that applies is said. */
 static const struct u_clash clashes[] = {
 	{ "merge", "cache ensemble icache latency 3c 3c-ref records misses by cachegrind diff "
-	    "map temperature inclusion warmup warmup-fraction tlb itlb cores",
+	    "map temperature inclusion warmup warmup-fraction tlb itlb cores prefetch",
 	    "-M merges tables as they are: only -A and -o with it" },
 	{ "misses", "records by 3c 3c-ref temperature diff summary", "the output is the trace "
 	    "below the level" },
-	{ "cores", "cachegrind cachegrind-out misses map tlb itlb", "each core's levels, "
-	    "kept coherent: not cachegrind's model, a core's miss stream or map, TLBs" },
-	{ "tlb itlb", "cachegrind", "the caches' table, not cachegrind's model" },
+	{ "cores", "cachegrind cachegrind-out misses map tlb itlb prefetch", "each core's levels, "
+	    "kept coherent: not cachegrind's model, a core's miss stream or map, TLBs, prefetchers" },
+	{ "tlb itlb prefetch", "cachegrind", "the caches' table, not cachegrind's model" },
 	{ "ensemble", "cache", "give the configurations one way" },
 	{ "cachegrind-out", "ensemble records misses diff", "one hierarchy's counts" },
 	{ "cachegrind", "records misses 3c 3c-ref diff map temperature", "cachegrind's model "
@@ -287,6 +288,12 @@ option(int c)
 	case O_CG: cgflag = 1; break;
 	case O_UNFOLD: unfold = 1; break;
 	case O_SORT: sortflag = optarg; break;
+	case O_PF:
+		if (rt_ens_prefetch(ens, optarg, why, sizeof why))
+			u_bad("--prefetch %s: %s", optarg, why);
+		configured("--prefetch");
+		configured(optarg);
+		break;
 	case O_CGOUT: cgout = optarg; break;
 	case 'I': Iflag = u_format(optarg); break;
 	case O_TLB:

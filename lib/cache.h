@@ -60,6 +60,10 @@ struct rt_cache_stats {
 	uint64_t compulsory, capacity, conflict;	/* with rt_hier_3c */
 	uint64_t bytes_up, bytes_down;	/* filled from below, sent below */
 	uint64_t coherence, downgrades;	/* with rt_hier_cores */
+	/* with a prefetcher (rt_hier_prefetch): prefetches issued, those
+	 * that found their block there, demand hits on a prefetched block
+	 * not yet used, prefetched blocks evicted unused */
+	uint64_t pf_issued, pf_useless, pf_useful, pf_unused;
 };
 void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
@@ -72,6 +76,16 @@ int rt_cache_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t w
 int rt_tlb_parse(const char *spec, struct rt_cache_cfg *c, char *why, size_t whylen);
 double rt_cache_bytes(const struct rt_cache_cfg *c);
 int rt_policy_parse(const char *name);
+/* Prefetching at a level (lib/cache/prefetch.c): Dinero IV's fetch
+ * policies (-Tfetch d a m t l s, distance n blocks; no sub-blocks, so l
+ * never prefetches and s its own block), and a stride prefetcher of
+ * entries by pc and a next-n-lines stream prefetcher, degree n.  Spec
+ * [LEVEL:]KIND[:N[:ENTRIES]], LEVEL 1.. or i (the instruction cache):
+ * 0 and *level (-1 for i, 0 the first), or RT_EUSAGE with why. */
+enum { RT_PF_DEMAND, RT_PF_ALWAYS, RT_PF_MISS, RT_PF_TAGGED, RT_PF_LOADFW, RT_PF_SUBBLOCK,
+	RT_PF_STRIDE, RT_PF_STREAM };
+struct rt_pf_cfg { int kind; uint32_t n, entries; };
+int rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t whylen);
 const char *rt_policy_name(int policy);
 uint64_t rt_cache_sets(const struct rt_cache_cfg *c);
 
@@ -84,6 +98,13 @@ struct rt_hier;
 struct rt_hier *rt_hier_new(const struct rt_cache_cfg *levels, int n,
     const struct rt_cache_cfg *icache, int inclusion, uint64_t seed);
 int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+/* Level k (-1 the instruction cache) prefetches as c says; the pc of
+ * the accesses that follow (a stride prefetcher's key).  0, RT_ENOMEM,
+ * or RT_EUSAGE with why (no such level, OPT or PES there). */
+int rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
+    size_t whylen);
+int rt_hier_prefetching(const struct rt_hier *h);
+void rt_hier_pc(struct rt_hier *h, uint64_t pc);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
 /* Up to n accesses (RT_ACCESS items, of any size: split here into
  * first-level blocks) as rt_hier_access takes them, when nothing looks at
@@ -206,6 +227,10 @@ void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event *
  * configuration), or with itlb the split instruction TLB they share in
  * front of their second level.  RT_EUSAGE with why. */
 int rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whylen);
+/* A prefetcher (rt_pf_parse's spec) at a level of the one configuration
+ * rt_ens_build makes (not an ensemble's: RT_EUSAGE then).  RT_EUSAGE
+ * with why. */
+int rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen);
 int rt_ens_tlbs(const struct rt_ens *e);	/* TLB configurations, once built */
 /* Every configuration's levels but the last private to each of n cores
  * (rt_hier_cores), the cores given by the records' thread ids; before
@@ -278,6 +303,7 @@ struct rt_cache_table {
 	struct rt_cache_row row[2 * RT_MAXLEVEL + 3 + RT_MAXCORES * RT_MAXLEVEL];
 	int n, threec;		/* threec 2: compulsory alone (a merge's) */
 	int cores;		/* rt_hier_cores': the coherence columns and core rows */
+	int pf;			/* prefetch columns */
 	double amat;
 	/* A partition's table (its trace's header recorded one) also says,
 	 * in a #partition line, what a merge needs that the rows do not:

@@ -89,6 +89,9 @@ struct rt_ens {
 	/* TLBs (tlb.c): their levels as given, '/' between, to expand as -E's;
 	 * the split instruction TLB they share; a hierarchy per configuration */
 	char tlbspec[1024];
+	/* prefetchers (prefetch.c), each at its level of the one configuration */
+	struct rt_pf_cfg pf[2 * RT_MAXLEVEL];
+	int pflv[2 * RT_MAXLEVEL], npf;
 	struct rt_cache_cfg itlb;
 	int hasitlb;
 	char *tname[MAXH];
@@ -108,6 +111,8 @@ int rt_ens_parse(const char *name, rt_level_parse_fn *fn, struct rt_cache_cfg *l
 /* tlb.c: the TLB configurations built (with 3C as threec asks: RT_3C_...),
  * run over accesses v[0..n), freed. */
 int rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen);
+/* prefetch.c: the prefetchers into the one hierarchy built: 0 or an RT_E code, with why */
+int rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen);
 void rt_tlb_run(struct rt_ens *e, const struct rt_rec *v, int n);
 void rt_tlb_free(struct rt_ens *e);
 

@@ -395,7 +395,7 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		snprintf(why, whylen, "TLBs are each core's: not modelled with cores");
 		return RT_EUSAGE;
 	}
-	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0)
+	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0 || (k = rt_ens_pfbuild(e, why, whylen)) != 0)
 		return k;
 	solo(e);
 	return 0;
@@ -490,6 +490,7 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 			rt_aa_access(e->aa[i], rec->addr, last, rec->op);
 	if (e->nown == 0)
 		return;
+	rt_hier_pc(e->h[e->own[0]], rec->pc);	/* a stride prefetcher's (-c alone) */
 	if (e->plain && ((rec->addr ^ last) & ~(bs - 1)) == 0) {
 		/* one configuration, nothing per access, one block */
 		rt_hier_access(e->h[0], rec->addr, rec->op, (uint32_t)(last - rec->addr + 1));

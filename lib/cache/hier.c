@@ -150,6 +150,7 @@ lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 }
 
 static int serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+static void fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw);
 
 static int
 nextk(const struct rt_hier *h, int k)
@@ -235,6 +236,10 @@ backinval(struct rt_hier *h, int k, uint64_t addr, uint32_t len)
 			set = rt_level_set(l, block);
 			if ((i = rt_level_lookup(l, block, set)) >= 0) {
 				dirty |= l->dirty[i];
+				if (l->pfb != NULL && l->pfb[i]) {
+					l->s.pf_unused++;
+					l->pfb[i] = 0;
+				}
 				rt_level_drop(l, set, (uint64_t)i);
 				l->dirty[i] = 0;
 				l->s.invalidations++;
@@ -256,6 +261,10 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	uint64_t v = TAG(l->tag[i]), b;
 	int vd = l->dirty[i] && !l->tlb, n = nextk(h, k), sh;
 
+	if (__builtin_expect(l->pfb != NULL, 0)) {
+		l->s.pf_unused += l->tag[i] != INVALID && l->pfb[i];
+		l->pfb[i] = 0;
+	}
 	if (l->tag[i] != INVALID) {
 		l->s.evictions++;
 		if (k >= 0)
@@ -284,6 +293,42 @@ fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw)
 	touch(h, l, set, i, 1);
 }
 
+/* A demand hit at a level with a prefetcher: a prefetched block's first
+ * use, and a read's or fetch's prefetches. */
+static __attribute__((noinline)) void
+pfhit(struct rt_hier *h, int k, uint64_t block, int op, uint64_t i)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	int first = l->pfb[i];
+
+	l->s.pf_useful += first;
+	l->pfb[i] = 0;
+	if (op != RT_WRITE)
+		rt_pf_demand(h, k, block, op, 0, first);
+}
+
+/* A prefetch of block into level k: counted apart from demand; a
+ * miss is a read below, as Dinero IV's (its prefetch attribute dropped). */
+void
+rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t set = rt_level_set(l, block);
+	int64_t i = rt_level_lookup(l, block, set);
+
+	h->now++;
+	l->s.pf_issued++;
+	if (i >= 0) {
+		touch(h, l, set, (uint64_t)i, 0);
+		l->s.pf_useless++;
+		return;
+	}
+	h->updirty = 0;
+	below(h, k, block << l->bshift, op, l->c.block);
+	fill(h, k, block, h->updirty, UINT64_MAX);
+	l->pfb[set * l->ways + l->hint[set]] = 1;
+}
+
 /* One block access at level k; returns the level that had the block
  * (h->n for memory). */
 static int
@@ -305,6 +350,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		rt_hier_classify(h, k, block, op, i >= 0);
 	if (i >= 0) {
 		touch(h, l, set, (uint64_t)i, 0);
+		if (__builtin_expect(l->pf != NULL, 0))
+			pfhit(h, k, block, op, (uint64_t)i);
 		if (h->incl == RT_EXCLUSIVE && k > 0) {
 			/* found below the first level: it moves up, dirt and all */
 			h->updirty = l->dirty[i];
@@ -332,6 +379,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 		l->s.bytes_down += bytes;
 		below(h, k, base, RT_WRITE, bytes);
 	}
+	if (__builtin_expect(l->pf != NULL, 0) && op != RT_WRITE)
+		rt_pf_demand(h, k, block, fetch, 1, 1);
 	return from;
 }
 
@@ -376,7 +425,7 @@ rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 static int
 quickable(const struct level *l)
 {
-	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt &&
+	return (l->c.policy == RT_LRU || l->c.policy == RT_MRU) && !l->c.wt && l->pf == NULL &&
 	    !l->threec && l->arrive == NULL && (l->mask || l->nsets == 1) ?
 	    1 + (l->hash != NULL) : 0;
 }
@@ -496,12 +545,30 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 	return (size_t)(r - v);
 }
 
+/* With a prefetcher: each access through serve, its pc kept (a store
+ * per access that the plain path does without). */
+static size_t
+pfrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
+{
+	const struct rt_rec *r;
+	struct rt_span s;
+
+	for (r = v; r < v + n && r->kind == RT_ACCESS; r++) {
+		h->pc = r->pc;
+		for (rt_span_start(&s, r->addr, rt_last(r), rt_hier_block(h, r->op)); rt_span_next(&s);)
+			access1(h, s.addr, r->op, (uint32_t)s.len);
+	}
+	return (size_t)(r - v);
+}
+
 /* run with the hashed levels' steps compiled out where no side has one */
 size_t
 rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
 
+	if (h->pfon)
+		return pfrun(h, v, n);
 	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES

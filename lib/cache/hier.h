@@ -36,6 +36,8 @@ struct level {
 	void *arrivectx;
 	struct rt_cache_stats s;
 	uint64_t filled;			/* fills of an empty way */
+	struct rt_pf *pf;			/* its prefetcher, or NULL (prefetch.c) */
+	uint8_t *pfb;				/* per way: prefetched, no demand since */
 	/* Sets of RT_HASHWAYS ways or more: the resident blocks hashed to
 	 * their ways (every change of a way's block is rt_level_put's or
 	 * rt_level_drop's), the first way that may be empty, and for LRU,
@@ -69,6 +71,8 @@ struct rt_hier {
 	struct rt_cache_stats mem;
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
 	int miss3c[RT_MAXLEVEL];	/* its kind of miss there (-3): RT_3C_... */
+	uint64_t pc;			/* of the access: a stride prefetcher's key */
+	int pfon;			/* a level prefetches */
 
 	int updirty;			/* an exclusive level handed up dirt */
 	rt_down_fn *down;		/* sees what a level sends below */
@@ -179,6 +183,12 @@ void rt_coh_zero(struct rt_hier *h);
 void rt_coh_event(struct rt_hier *h, const struct rt_rec *ev);
 void rt_coh_free(struct rt_hier *h);
 int rt_coh_shared(const struct rt_hier *h);	/* the first shared level */
+/* prefetch.c: after a demand read or fetch at level k of block (miss:
+ * it missed, first: or hit a prefetched block unused till then), the
+ * prefetches of k's prefetcher, each through rt_hier_pfetch (hier.c). */
+void rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, int first);
+void rt_pf_free(struct rt_pf *p);
+void rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
  * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:

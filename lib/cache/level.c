@@ -253,4 +253,6 @@ rt_level_free(struct level *l)
 	free(l->prv);
 	free(l->nxt);
 	free(l->ends);
+	rt_pf_free(l->pf);
+	free(l->pfb);
 }

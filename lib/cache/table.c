@@ -13,6 +13,7 @@ static const char cols[] = "level size assoc block policy accesses reads writes 
     " invalidations bytes_in bytes_out";
 static const char cols3c[] = " compulsory capacity conflict";
 static const char colscoh[] = " coherence downgrades";	/* with cores */
+static const char colspf[] = " pf_issued pf_useless pf_useful pf_unused";
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive" };	/* RT_NINE ... */
 
 static double
@@ -71,6 +72,7 @@ rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *
 	rows(t, h, "L", 0);
 	t->threec = threec;
 	t->cores = rt_hier_ncores(h);
+	t->pf = rt_hier_prefetching(h);
 	t->amat = rt_hier_amat(h, lat);
 }
 
@@ -81,7 +83,7 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 }
 
 static void
-row(FILE *f, const struct rt_cache_row *r, int threec, int cores)
+row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 {
 	const struct rt_cache_cfg *c = &r->cfg;
 	const struct rt_cache_stats *s = &r->s;
@@ -95,7 +97,8 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores)
 	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
-		fprintf(f, " - - - - - - - - - -%s%s\n", threec ? " - - -" : "", cores ? " - -" : "");
+		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
+		    pf ? " - - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -112,6 +115,10 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores)
 	if (cores)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
+	if (pf)
+		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
+		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
+		    (unsigned long long)s->pf_unused);
 	fputc('\n', f);
 }
 
@@ -121,8 +128,8 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	char magic[64];
 	int k;
 
-	fprintf(f, "%s %s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
-	    t->threec ? cols3c : "", t->cores ? colscoh : "");
+	fprintf(f, "%s %s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "");
 	if (t->part.n) {
 		fprintf(f, "#partition %llu/%llu:%llu %s ", (unsigned long long)t->part.k,
 		    (unsigned long long)t->part.n, (unsigned long long)t->part.bytes,
@@ -134,7 +141,7 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 			fprintf(f, "#config %s\n", t->config);
 	}
 	for (k = 0; k < t->n; k++)
-		row(f, &t->row[k], t->threec, t->cores);
+		row(f, &t->row[k], t->threec, t->cores, t->pf);
 	fprintf(f, "#amat %.4f\n", t->amat);
 	return ferror(f) ? RT_EIO : 0;
 }

@@ -1,0 +1,237 @@
+/* prefetch.c: what a level prefetches after a demand read or fetch:
+ * Dinero IV's fetch policies (its ref.c, d4prefetch_*, without
+ * sub-blocks), a stride prefetcher indexed by pc (Chen and Baer's
+ * reference prediction table, IEEE TC 44(5), 1995) and a next-N-lines
+ * stream prefetcher. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hier.h"
+
+/* a stride table entry: the pc it is for, its last block, the stride
+ * and a 2-bit confidence */
+struct pfent { uint64_t pc, last; int64_t stride; int conf, used; };
+
+struct rt_pf {
+	struct rt_pf_cfg c;
+	struct pfent *t;	/* stride: c.entries */
+};
+
+#define PF_MAXN 64
+#define PF_MAXENT 65536
+
+static const char *const kinds[] = { "d", "a", "m", "t", "l", "s", "stride", "stream" };
+
+int
+rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t whylen)
+{
+	char buf[64], *f[4], *p, *save = NULL, *end;
+	unsigned long v;
+	uint64_t w;
+	int n = 0, i = 0;
+	size_t j;
+
+	memset(c, 0, sizeof *c);
+	*level = 0;
+	if (strlen(spec) >= sizeof buf) {
+		snprintf(why, whylen, "too long");
+		return RT_EUSAGE;
+	}
+	strcpy(buf, spec);
+	for (p = strtok_r(buf, ":", &save); p && n < 4; p = strtok_r(NULL, ":", &save))
+		f[n++] = p;
+	if (n > 0 && (strcasecmp(f[0], "i") == 0 || (f[0][0] >= '1' && f[0][0] <= '9'))) {
+		v = strcasecmp(f[0], "i") == 0 ? 0 : strtoul(f[0], &end, 10);
+		if (v == 0 ? strcasecmp(f[0], "i") != 0 : *end != '\0' || v > RT_MAXLEVEL) {
+			snprintf(why, whylen, "bad level '%s': 1 to %d, or i", f[0], RT_MAXLEVEL);
+			return RT_EUSAGE;
+		}
+		*level = (int)v - 1;
+		i = 1;
+	}
+	for (j = 0; n > i && j < sizeof kinds / sizeof kinds[0]; j++)
+		if (strcasecmp(f[i], kinds[j]) == 0)
+			break;
+	if (n <= i || j == sizeof kinds / sizeof kinds[0] || n > i + 3 ||
+	    (n > i + 2 && j != RT_PF_STRIDE)) {
+		snprintf(why, whylen, "want [LEVEL:]d|a|m|t|l|s[:DISTANCE], [LEVEL:]stream[:DEGREE] "
+		    "or [LEVEL:]stride[:DEGREE[:ENTRIES]]");
+		return RT_EUSAGE;
+	}
+	c->kind = (int)j;
+	c->n = 1;
+	c->entries = 64;
+	if (n > i + 1 && (rt_parse_size(f[i + 1], &w) || w == 0 || w > PF_MAXN)) {
+		snprintf(why, whylen, "bad %s '%s': 1 to %d", j >= RT_PF_STRIDE ? "degree" :
+		    "distance", f[i + 1], PF_MAXN);
+		return RT_EUSAGE;
+	} else if (n > i + 1)
+		c->n = (uint32_t)w;
+	if ((c->kind == RT_PF_LOADFW || c->kind == RT_PF_SUBBLOCK) && c->n > 1) {
+		snprintf(why, whylen, "%s: a distance of one block at most (no sub-blocks)", kinds[j]);
+		return RT_EUSAGE;
+	}
+	if (n > i + 2 && (rt_parse_size(f[i + 2], &w) || w == 0 || w > PF_MAXENT || (w & (w - 1)))) {
+		snprintf(why, whylen, "bad number of entries '%s': a power of two up to %d",
+		    f[i + 2], PF_MAXENT);
+		return RT_EUSAGE;
+	} else if (n > i + 2)
+		c->entries = (uint32_t)w;
+	return 0;
+}
+
+int
+rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, size_t whylen)
+{
+	struct level *l;
+	size_t n;
+
+	if (k >= h->n || (k < 0 && h->i1 == NULL)) {
+		snprintf(why, whylen, "no level %d to prefetch into", k + 1);
+		return RT_EUSAGE;
+	}
+	l = rt_hier_lvl(h, k);
+	if (l->c.policy == RT_OPT || l->c.policy == RT_PES || l->tlb) {
+		snprintf(why, whylen, "a %s level does not prefetch", l->tlb ? "TLB" : "OPT or PES");
+		return RT_EUSAGE;
+	}
+	if (c->kind == RT_PF_DEMAND)
+		return 0;
+	n = (size_t)(l->nsets * l->ways);
+	rt_pf_free(l->pf);
+	free(l->pfb);
+	l->pfb = NULL;
+	if ((l->pf = calloc(1, sizeof *l->pf)) == NULL || (l->pfb = calloc(n, 1)) == NULL ||
+	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL)) {
+		snprintf(why, whylen, "out of memory");
+		return RT_ENOMEM;
+	}
+	l->pf->c = *c;
+	h->pfon = 1;
+	return 0;
+}
+
+int
+rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen)
+{
+	if (e->npf == 2 * RT_MAXLEVEL) {
+		snprintf(why, whylen, "more than %d prefetchers", 2 * RT_MAXLEVEL);
+		return RT_EUSAGE;
+	}
+	if (rt_pf_parse(spec, &e->pflv[e->npf], &e->pf[e->npf], why, whylen))
+		return RT_EUSAGE;
+	e->npf++;
+	return 0;
+}
+
+/* rt_ens_build's: the prefetchers put in the one hierarchy built */
+int
+rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
+{
+	int i, k;
+
+	if (e->npf && (e->nh != 1 || e->nname)) {
+		snprintf(why, whylen, "prefetching is of one configuration's levels, not an ensemble's");
+		return RT_EUSAGE;
+	}
+	for (i = 0; i < e->npf; i++)
+		if ((k = rt_hier_prefetch(e->h[0], e->pflv[i], &e->pf[i], why, whylen)) != 0)
+			return k;
+	return 0;
+}
+
+int
+rt_hier_prefetching(const struct rt_hier *h)
+{
+	return h->pfon;
+}
+
+void
+rt_hier_pc(struct rt_hier *h, uint64_t pc)
+{
+	h->pc = pc;
+}
+
+void
+rt_pf_free(struct rt_pf *p)
+{
+	if (p != NULL)
+		free(p->t);
+	free(p);
+}
+
+/* block + d, if it is a block of the address space */
+static void
+ahead(struct rt_hier *h, int k, uint64_t block, int64_t d, int op)
+{
+	uint64_t b = block + (uint64_t)d;
+
+	if (d > 0 ? b < block : b > block)
+		return;
+	if (b > UINT64_MAX >> rt_hier_lvl(h, k)->bshift)
+		return;
+	rt_hier_pfetch(h, k, b, op);
+}
+
+/* Train the pc's entry on block; its stride once confident (two
+ * strides the same in a row raise the confidence, a different one
+ * lowers it and replaces the stride at zero), else 0. */
+static int64_t
+stride(struct rt_pf *p, uint64_t pc, uint64_t block)
+{
+	struct pfent *e = &p->t[pc & (p->c.entries - 1)];
+	int64_t d;
+
+	if (!e->used || e->pc != pc) {
+		*e = (struct pfent){ pc, block, 0, 0, 1 };
+		return 0;
+	}
+	if ((d = (int64_t)(block - e->last)) == 0)
+		return 0;
+	if (d == e->stride)
+		e->conf += e->conf < 3;
+	else if (e->conf > 0)
+		e->conf--;
+	else
+		e->stride = d;
+	e->last = block;
+	return e->conf >= 2 ? e->stride : 0;
+}
+
+void
+rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, int first)
+{
+	struct rt_pf *p = rt_hier_lvl(h, k)->pf;
+	int64_t d;
+	uint32_t j;
+
+	switch (p->c.kind) {
+	case RT_PF_MISS:
+		if (!miss)
+			return;
+		/* FALLTHROUGH */
+	case RT_PF_ALWAYS:
+		ahead(h, k, block, p->c.n, op);
+		return;
+	case RT_PF_TAGGED:
+		if (first)
+			ahead(h, k, block, p->c.n, op);
+		return;
+	case RT_PF_SUBBLOCK:	/* the distance wraps around within the block */
+		rt_hier_pfetch(h, k, block, op);
+		return;
+	case RT_PF_STREAM:
+		if (first)
+			for (j = 1; j <= p->c.n; j++)
+				ahead(h, k, block, (int64_t)j, op);
+		return;
+	case RT_PF_STRIDE:
+		if ((d = stride(p, h->pc, block)) != 0 && d < INT64_MAX / PF_MAXN &&
+		    d > -INT64_MAX / PF_MAXN)
+			for (j = 1; j <= p->c.n; j++)
+				ahead(h, k, block, d * (int64_t)j, op);
+		return;
+	}
+}
