@@ -49,6 +49,7 @@ static const struct u_opt opts[] = {
 	{ 0 }
 };
 static const struct u_prog prog = { "trfilter", "[file ...]", opts, NULL };
+static const char selkeys[] = "tnapTrFLm";	/* by RT_SEL_OPS ... */
 
 static char symlast[512];	/* the symbolizer's error said last */
 
@@ -185,6 +186,20 @@ openparts(void)
 		    (unsigned long long)Pk, (unsigned long long)Pn, (unsigned long long)Pbytes);
 }
 
+/* A selection no record matched; with objects of the trace missing, a
+ * function or line is not known to be empty, and fails. */
+static void
+unmatched(void *ctx, int kind, const char *arg, const char *why)
+{
+	int byloc = kind == RT_SEL_FUNC || kind == RT_SEL_LINE;
+	char msg[4200];
+
+	(void)ctx;
+	snprintf(msg, sizeof msg, "-%c %s: %s%s", selkeys[kind], arg, why, byloc && eflag == NULL ?
+	    " (without -e, the objects the trace names)" : "");
+	u_diag(msg, byloc && missing);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -198,7 +213,8 @@ main(int argc, char *argv[])
 		switch (c) {
 		case 'a': case 'F': case 'L': case 'm': case 'n': case 'p': case 'r': case 'T':
 		case 't':
-			if ((k = rt_sel_add(sel, c, optarg, why, sizeof why)) != 0)
+			if ((k = rt_sel_add(sel, (int)(strchr(selkeys, c) - selkeys), optarg, why,
+			    sizeof why)) != 0)
 				u_fail(k, "-%c %s: %s", c, optarg, why);
 			break;
 		case 'B':
@@ -240,7 +256,7 @@ main(int argc, char *argv[])
 	if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
 	else
-		rt_sel_unmatched(sel, eflag != NULL, missing, u_diag);
+		rt_sel_unmatched(sel, unmatched, NULL);
 	if (eflag && nobj && !ematch)	/* else it took the place of another */
 		u_error("-e %s: the trace loaded no object of that name (it loaded %s): give the "
 		    "program that was traced", eflag, objs);

@@ -107,7 +107,7 @@ void rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);
-/* With -3 (a shadow), the kind of miss the last access was at each level. */
+/* With 3C (a shadow), the kind of miss the last access was at each level. */
 enum { RT_3C_NONE, RT_3C_COMPULSORY, RT_3C_CAPACITY, RT_3C_CONFLICT };
 const int *rt_hier_miss3c(const struct rt_hier *h);
 int rt_hier_levels(const struct rt_hier *h);
@@ -124,11 +124,6 @@ double rt_hier_filled(const struct rt_hier *h);
  * allocate). */
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
-/* TLB levels as a hierarchy (itlb: a split instruction TLB, or NULL):
- * non-inclusive, lookups only (no entry dirty, nothing written back, no
- * bytes counted); rt_hier_access and rt_hier_run take it as a cache. */
-struct rt_hier *rt_tlb_new(const struct rt_cache_cfg *levels, int n,
-    const struct rt_cache_cfg *itlb, uint64_t seed);
 
 /* cachegrind's own model, for exact agreement with its summary line.
  * The counts are in cachegrind's order (Ir I1mr ILmr Dr ...); an access
@@ -149,15 +144,17 @@ double rt_hier_amat(const struct rt_hier *h, const double *lat);
 double rt_amat(const struct rt_cache_stats *const *s, int n, const double *lat);
 
 /* Ensembles (lib/cache/ensemble.c): several hierarchies run over one
- * pass.  Configurations come from -c levels (presets such as "i7" too) or
- * from -E specs ("1K..2M:8:32..64:lru,plru" is every size, block and policy, '/'
- * parts the levels); they share the split I-cache, the inclusion and the
- * seed.  Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
+ * pass.  A configuration comes level by level (rt_ens_level; presets
+ * such as "i7" too), or many from a spec (rt_ens_expand:
+ * "1K..2M:8:32..64:lru,plru" is every size, block and policy, '/' parts
+ * the levels); they share the split I-cache, the inclusion and the seed.
+ * Errors: RT_EUSAGE with why for a bad spec, RT_ENOMEM. */
 struct rt_ens;
 struct rt_ens *rt_ens_new(void);
 int rt_ens_level(struct rt_ens *e, const char *spec, char *why, size_t whylen);
 int rt_ens_expand(struct rt_ens *e, const char *spec, char *why, size_t whylen);
-/* The levels of the -c configuration, or of the first -E one once built. */
+/* The levels of rt_ens_level's configuration, or of the first expanded
+ * one once built. */
 const struct rt_cache_cfg *rt_ens_levels(const struct rt_ens *e, int *n);
 /* Build the hierarchies.  observed: some output follows every access
  * (rt_ens_observe), so accesses are not batched. */
@@ -166,7 +163,7 @@ int rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclus
 int rt_ens_count(const struct rt_ens *e);	/* configurations (-E, or built) */
 int rt_ens_depth(const struct rt_ens *e);	/* the most levels of any */
 struct rt_hier *rt_ens_hier(const struct rt_ens *e, int i);
-const char *rt_ens_name(const struct rt_ens *e, int i);	/* NULL for -c */
+const char *rt_ens_name(const struct rt_ens *e, int i);	/* NULL for rt_ens_level's */
 /* After every first-level block of an access: the level that served it
  * in each configuration. */
 typedef void rt_served_fn(void *ctx, const struct rt_rec *rec, uint64_t addr,
@@ -329,7 +326,7 @@ int rt_temp_write(struct rt_temp *t, FILE *f, uint64_t seq, int served);
 void rt_temp_free(struct rt_temp *t);
 
 /* A cachesim run (lib/cache/sim.c): records in, a batch at a time
- * (rt_sim_items is an rt_batch_fn), to an ensemble's hierarchies or to
+ * (rt_sim_run), to an ensemble's hierarchies or to
  * cachegrind's model, and what follows each access: the streams above
  * to out, the caller's watch, the tally by key (-g), the miss stream. */
 /* What served each first-level block of an access: the first level's
@@ -341,18 +338,18 @@ struct rt_sim_cfg {
 	const char *config;		/* what else changes a count, for a partition's
 					 * table to say (options, as words), or NULL */
 	const struct rt_cache_cfg *icache;	/* a split I1, or NULL */
-	int incl, threec, ensemble;	/* RT_NINE ...; -3 (RT_3C_...); the table of -E */
+	int incl, threec, ensemble;	/* RT_NINE ...; 3C (RT_3C_...); a row a configuration */
 	uint64_t seed;			/* of RANDOM */
-	const double *lat;		/* --latency: per level and memory, nlat of them */
+	const double *lat;		/* cycles per level and memory (AMAT), nlat of them */
 	int nlat;
 	FILE *out;			/* the streams and the table */
-	int records, diff, key;		/* -d, --diff, -g's key (-1 none) */
-	uint64_t tempw;			/* --temperature's window, or 0 */
+	int records, diff, key;		/* the per-access streams; a table by key (-1 none) */
+	uint64_t tempw;			/* the temperature stream's window, or 0 */
 	rt_sim_watch_fn *watch;		/* or NULL */
 	void *watchctx;
-	int bylocs;			/* keep counts by location (rt_sim_cgtally) */
-	int sortcol;			/* -g: the column sorted on, -1 the misses */
-	int fold;			/* -g loc, func: an object not the program's
+	int bylocs;			/* keep counts by location (rt_sim_cgfile) */
+	int sortcol;			/* by key: the column sorted on, -1 the misses */
+	int fold;			/* by loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
 	uint64_t warmup;		/* records of seq below it are not counted */
 	double warmfrac;		/* nor those before the last level is this full */
@@ -374,26 +371,18 @@ int rt_sim_cgnew(struct rt_sim **s, struct rt_ens *e, struct rt_regions *regs,
 /* cachegrind's out file of the counts by location (bylocs), its desc:
  * lines the levels simulated.  0, RT_ENOMEM or RT_EIO. */
 int rt_sim_cgfile(const struct rt_sim *s, FILE *f, char *const *files, int nfiles) RT_WUR;
-/* The counts by location, and their number and names: cachegrind's
- * nine, or for a hierarchy kept (rt_sim_cfg's bylocs) per
- * kind Ir, Dr, Dw the block accesses and the misses at each level k
- * (IkmR, DkmR, Dkmw; a modify is a read that may miss and a write). */
-const struct rt_tally *rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names,
-    size_t len);
 /* What level (1 the first) sends below goes to w as a trace. */
 void rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w);
-/* With a warm-up (rt_sim_cfg's warmup or warmfrac: one hierarchy and
- * its table alone), the counts start at the first record past it. */
-int rt_sim_items(void *sim, struct rt_rec *v, int n);
-/* The accesses still batched; with flush, every dirty block written back. */
-int rt_sim_end(struct rt_sim *s, int flush);
-/* After rt_sim_items or rt_sim_end failed: RT_EIO if writing the miss
+/* After rt_sim_run failed: RT_EIO if writing the miss
  * stream did (errno says why), else RT_ENOMEM with why; 0 if neither did. */
 int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
 /* The run: every record of files (none, or "-": standard input) through
  * s, the future read first where a policy needs it (standard input
  * spooled to a temporary file, removed after: rt_ens_foresee), then
- * rt_sim_end.  Returns what rt_foreach does (0, 1 or 2; the future's
+ * the accesses still batched; with flush, every dirty block written
+ * back.  With a warm-up (rt_sim_cfg's warmup or warmfrac: one hierarchy
+ * and its table alone), the counts start at the first record past it.
+ * Returns what rt_foreach does (0, 1 or 2; the future's
  * failed inputs count), or an RT_E code with why: RT_EUSAGE for levels
  * that cannot be foreseen together, RT_EIO when writing the miss stream
  * failed (rt_sim_failed says so too). */
@@ -495,15 +484,13 @@ uint64_t rt_rdist_lastseq(const struct rt_rdist *d);	/* of the last access */
  * (so no SHARDS_adj: the partitions' histograms add up to the whole's
  * counts).  Before the first access, for fn's distances. */
 void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
-/* Bytes of its tables (blocks, sample, histogram); none ever shrinks, so
- * this is also their peak.  With a fixed size (c.size N) they are bounded
- * by N alone: at most 64K + 50 (N+1) + 16 (66-m) 2^(m-1), 2^m the least
- * power of two >= N and >= 256 (72 (N+1) with time distances, and while
- * (66-m) 2^(m-1) < 2^24).  The histogram of a fixed-size sample keeps the
- * m leading bits of distances of 2^m and more. */
-size_t rt_rdist_memory(const struct rt_rdist *d);
-/* The histogram in full-trace units, sorted; NULL out of memory.  in->memory
- * is rt_rdist_memory under a fixed size, else 0. */
+/* The histogram in full-trace units, sorted; NULL out of memory.  With a
+ * fixed size (c.size N) in->memory is the bytes of the tables (blocks,
+ * sample, histogram; none ever shrinks, so also their peak), bounded by N
+ * alone: at most 64K + 50 (N+1) + 16 (66-m) 2^(m-1), 2^m the least power
+ * of two >= N and >= 256 (72 (N+1) with time distances, and while
+ * (66-m) 2^(m-1) < 2^24); else 0.  The histogram of a fixed-size sample
+ * keeps the m leading bits of distances of 2^m and more. */
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
 const char *rt_rdist_error(const struct rt_rdist *d);
 void rt_rdist_free(struct rt_rdist *d);

@@ -54,7 +54,6 @@ void rt_svg_head(FILE *f, double w, double h, const char *style);
 void rt_svg_escape(FILE *f, const char *s);
 void rt_svg_layers(FILE *f, const struct rt_layer *lay, size_t n, const char *indent);
 void rt_svg_end(FILE *f);
-void rt_base64(FILE *f, const unsigned char *p, size_t n);	/* data: URLs, pages */
 void rt_json_str(FILE *f, const char *s);	/* quoted, safe in a <script> */
 int rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest);	/* 0, RT_ENOMEM, RT_EIO */
 

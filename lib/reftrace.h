@@ -390,24 +390,27 @@ uint32_t rt_regions_find(const struct rt_regions *g, uint64_t addr);	/* name id 
 int rt_regions_overlap(const struct rt_regions *g, const char *name, uint64_t lo, uint64_t hi);
 void rt_regions_free(struct rt_regions *g);
 
-/* A record predicate (trfilter's selections, lib/trace/select.c), built
- * from options: -t ops, -n seqs, -a addresses and -p pcs (ranges), -T
- * threads, -r regions (registered in regs, or a variable's name), -F
- * functions, -L file[:lines], -m from[,to] marks; a record passes all the
- * kinds given, one of each kind.  The strings are kept, not copied (-L
- * and -m cut theirs).  rt_sel_add: 0, or RT_EUSAGE with why.  -F and -L need the record's location: rt_sel_test asks
- * locate for it where it has none.  rt_sel_event follows the marks.
- * rt_sel_unmatched tells diag of each selection no record matched (-F
- * and -L fatal with objects of the trace missing); program: -e gave it. */
+/* A record predicate (trfilter's selections, lib/trace/select.c) of
+ * kinds: ops ("RW"), seq and address and pc ranges, thread ids, regions
+ * (registered in regs, or a variable's name), functions, file[:lines],
+ * marks from[,to]; a record passes all the kinds given, one of each kind.
+ * The strings are kept, not copied (lines and marks cut theirs).
+ * rt_sel_add: 0, or RT_EUSAGE with why.  Functions and lines need the
+ * record's location: rt_sel_test asks locate for it where it has none.
+ * rt_sel_event follows the marks.  rt_sel_unmatched calls fn for each
+ * selection (a mark, function, line or region) no record matched. */
+enum { RT_SEL_OPS, RT_SEL_SEQ, RT_SEL_ADDR, RT_SEL_PC, RT_SEL_TID, RT_SEL_REGION,
+	RT_SEL_FUNC, RT_SEL_LINE, RT_SEL_MARK };
 struct rt_sel;
 typedef void rt_locate_fn(void *ctx, struct rt_rec *rec);
+typedef void rt_sel_miss_fn(void *ctx, int kind, const char *arg, const char *why);
 struct rt_sel *rt_sel_new(const struct rt_regions *regs);
-int rt_sel_add(struct rt_sel *s, int opt, char *arg, char *why, size_t whylen);
+int rt_sel_add(struct rt_sel *s, int kind, char *arg, char *why, size_t whylen);
 void rt_sel_locate(struct rt_sel *s, rt_locate_fn *fn, void *ctx);
-int rt_sel_locations(const struct rt_sel *s);	/* -F or -L given */
+int rt_sel_locations(const struct rt_sel *s);	/* functions or lines given */
 void rt_sel_event(struct rt_sel *s, const struct rt_rec *rec);
 int rt_sel_test(struct rt_sel *s, struct rt_rec *rec);
-void rt_sel_unmatched(const struct rt_sel *s, int program, int missing, rt_diag_fn *diag);
+void rt_sel_unmatched(const struct rt_sel *s, rt_sel_miss_fn *fn, void *ctx);
 void rt_sel_free(struct rt_sel *s);
 
 /* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len

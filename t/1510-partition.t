@@ -115,7 +115,7 @@ check_same_rows "-M of 4 --warmup 300 tables = one --warmup 300 run" \
 check_fail "-M: a --warmup table with tables without: refused" 1 \
     "w3 was made with '--warmup 300', .*/c0 with no options" "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/w3"
 check_fail "-M: a -3 table with tables without: one sentence" 1 \
-    "^cachesim: -M: .*/t3 has -3's columns of compulsory, capacity and conflict misses, .*/c0 has none\$" \
+    "^cachesim: -M: .*/t3 has the 3C columns of compulsory, capacity and conflict misses, .*/c0 has none\$" \
     "cachesim -M $tmp/c0 $tmp/c1 $tmp/c2 $tmp/t3 2>&1 | awk 'END {exit NR != 1} {print}' >&2; exit 1"
 # cat p1 p2 is read as one trace: it was taken for partition 1 holding
 # both, whose table merged with partition 2's into double counts

@@ -324,8 +324,9 @@ rt_rdist_batch(void *ctx, struct rt_rec *v, int n)
 	return 0;
 }
 
-size_t
-rt_rdist_memory(const struct rt_rdist *d)
+/* Bytes of the tables (rt_rdist_finish says their bound) */
+static size_t
+fixedmem(const struct rt_rdist *d)
 {
 	return sizeof *d + rt_reuse_memory(d->eng) + rt_hist_memory(d->hist) +
 	    rt_shards_memory(d->sh);
@@ -355,7 +356,7 @@ rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in)
 		nomem(d);
 		return NULL;
 	}
-	in->memory = d->c.size ? rt_rdist_memory(d) : 0;
+	in->memory = d->c.size ? fixedmem(d) : 0;
 	if ((v = rt_hist_sorted(d->hist, n)) == NULL) {
 		nomem(d);
 		return NULL;

@@ -14,6 +14,8 @@
 
 enum { S_OK, S_WRITE, S_NOMEM, S_GROUPS };
 
+static const struct rt_tally *cgtally(const struct rt_sim *s, int *nev, char *names, size_t len);
+
 struct rt_sim {
 	struct rt_sim_cfg c;
 	struct rt_ens *ens;
@@ -206,8 +208,8 @@ warmup(struct rt_sim *s, struct rt_rec *v, int n)
 	return i;
 }
 
-int
-rt_sim_items(void *ctx, struct rt_rec *v, int n)
+static int
+simbatch(void *ctx, struct rt_rec *v, int n)
 {
 	struct rt_sim *s = ctx;
 
@@ -330,12 +332,12 @@ rt_sim_cgfile(const struct rt_sim *s, FILE *f, char *const *files, int nfiles)
 	}
 	for (k = 0; k < n; k++)
 		d[k] = desc[k];
-	t = rt_sim_cgtally(s, &nev, ev, sizeof ev);
+	t = cgtally(s, &nev, ev, sizeof ev);
 	return rt_cgfile_write(f, t, nev, ev, d, n, files, nfiles);
 }
 
-const struct rt_tally *
-rt_sim_cgtally(const struct rt_sim *s, int *nev, char *names, size_t len)
+static const struct rt_tally *
+cgtally(const struct rt_sim *s, int *nev, char *names, size_t len)
 {
 	static const char kind[] = "IDD", *rw[] = { "r", "r", "w" };
 	size_t n = 0;
@@ -381,8 +383,8 @@ rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 	return RT_ENOMEM;
 }
 
-int
-rt_sim_end(struct rt_sim *s, int flush)
+static int
+simend(struct rt_sim *s, int flush)
 {
 	if (s->cg != NULL)
 		return 0;
@@ -412,8 +414,8 @@ rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_
 		}
 		seen = k;
 	}
-	if (k >= 0 && ((k = rt_foreach_batch(files, n, fmt, skipbad, rt_sim_items, s, diag,
-	    part)) < 0 || rt_sim_end(s, flush)))
+	if (k >= 0 && ((k = rt_foreach_batch(files, n, fmt, skipbad, simbatch, s, diag,
+	    part)) < 0 || simend(s, flush)))
 		k = rt_sim_failed(s, why, whylen);
 	if (*tmp)
 		unlink(tmp);

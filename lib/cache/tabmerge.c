@@ -206,8 +206,8 @@ other(const struct rt_cache_table *s, const char *first, const struct rt_cache_t
 		snprintf(why, whylen, "%s has %d levels and memory, %s %d", first, s->n - 1, name,
 		    t->n - 1);
 	else if (t->threec != s->threec)
-		snprintf(why, whylen, "%s has -3's columns of compulsory, capacity and conflict "
-		    "misses, %s has none", h == t ? name : first, h == t ? first : name);
+		snprintf(why, whylen, "%s has the 3C columns of compulsory, capacity and "
+		    "conflict misses, %s has none", h == t ? name : first, h == t ? first : name);
 	else if (t->incl != s->incl)
 		snprintf(why, whylen, "%s is of a hierarchy of inclusion %s, %s of %s", first,
 		    incl[s->incl], name, incl[t->incl]);
@@ -341,7 +341,7 @@ rt_tabmerge_write(FILE *f, char **files, int n, int summary, rt_diag_fn *diag, c
 	if ((k = rt_tabmerge_files(files, n, &t, err, errlen)) != 0)
 		return k;
 	if (t.threec == 2)
-		diag("-M: -3's compulsory misses add up; capacity and conflict do not (each "
+		diag("the 3C compulsory misses add up; capacity and conflict do not (each "
 		    "partition's fully associative twin saw only its blocks): written as -", 0);
 	rt_cachetab_put(f, &t, summary);	/* a write error is the FILE's */
 	return 0;

@@ -12,8 +12,8 @@
 /* As drcachesim's: non-inclusive, a miss filled at every level; a
  * lookup, not data: a write dirties no entry, so nothing is written back
  * and no bytes move. */
-struct rt_hier *
-rt_tlb_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *itlb,
+static struct rt_hier *
+tlbnew(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg *itlb,
     uint64_t seed)
 {
 	struct rt_hier *h = rt_hier_new(levels, n, itlb, RT_NINE, seed);
@@ -85,7 +85,7 @@ rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen)
 	for (i = 0; i < e->ntname; i++) {
 		if (rt_ens_parse(e->tname[i], rt_tlb_parse, lv, &n, why, whylen))
 			return RT_EUSAGE;
-		if ((e->t[i] = rt_tlb_new(lv, n, e->hasitlb ? &e->itlb : NULL, e->seed)) == NULL) {
+		if ((e->t[i] = tlbnew(lv, n, e->hasitlb ? &e->itlb : NULL, e->seed)) == NULL) {
 			snprintf(why, whylen, "cannot allocate the TLBs");
 			return RT_ENOMEM;
 		}

@@ -202,6 +202,8 @@ rt_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void base64(FILE *f, const unsigned char *p, size_t n);
+
 /* The end of a page's data: its packed bytes deflated, in base64, as
  * its "data" member; then the rest of the page. */
 int
@@ -215,7 +217,7 @@ rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest)
 		return RT_ENOMEM;
 	}
 	fputs(",\"data\":\"", f);
-	rt_base64(f, z, zlen);
+	base64(f, z, zlen);
 	fputs("\"}", f);
 	fputs(rest, f);
 	free(z);
@@ -224,8 +226,8 @@ rt_page_data(FILE *f, const unsigned char *raw, size_t len, const char *rest)
 
 /* SVG */
 
-void
-rt_base64(FILE *f, const unsigned char *p, size_t n)
+static void
+base64(FILE *f, const unsigned char *p, size_t n)
 {
 	static const char b64[] =
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -283,7 +285,7 @@ svgimage(FILE *f, const struct item *it)
 		fprintf(f, "<image x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		    "style=\"image-rendering:pixelated\" preserveAspectRatio=\"none\" "
 		    "href=\"data:image/png;base64,", it->x, it->y, it->w, it->h);
-		rt_base64(f, (unsigned char *)buf, len);
+		base64(f, (unsigned char *)buf, len);
 		fprintf(f, "\"/>\n");
 	}
 	free(row);

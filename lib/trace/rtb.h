@@ -237,7 +237,6 @@ mapid(const struct idmap *m, uint64_t fileid, uint32_t *out)
  * -3 for a batch of definitions only, or an error), a file id's
  * definition (rtb_setmap), a corrupt block said (rtb_badblock). */
 int rt_bin_batch(struct rt_reader *r, struct dec *d);
-int rt_bin_setmap(struct rt_reader *r, struct idmap *m, uint64_t fileid, uint32_t id);
 int rt_bin_badblock(struct rt_reader *r, struct dec *d, const char *what);
 int rt_bin_corrupt(struct rt_reader *r, const char *what);
 

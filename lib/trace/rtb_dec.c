@@ -13,8 +13,8 @@ rt_bin_corrupt(struct rt_reader *r, const char *what)
 }
 
 /* 0, or RT_EIO with the reason (a corrupt id, or no memory) in r->err. */
-int
-rt_bin_setmap(struct rt_reader *r, struct idmap *m, uint64_t fileid, uint32_t id)
+static int
+setmap(struct rt_reader *r, struct idmap *m, uint64_t fileid, uint32_t id)
 {
 	struct idmap g;
 	struct idslot *s;
@@ -145,7 +145,7 @@ item(struct rt_reader *r, struct dec *d, unsigned h, const unsigned char **pp,
 			return rt_in_nomem(r);
 		p += b;
 		*pp = p;
-		return rt_bin_setmap(r, &d->smap, a, id);
+		return setmap(r, &d->smap, a, id);
 	case RTB_LOCDEF:
 		NEXT(a);
 		NEXT(b);
@@ -157,7 +157,7 @@ item(struct rt_reader *r, struct dec *d, unsigned h, const unsigned char **pp,
 		if ((id = rt_loc_intern(f, (uint32_t)c, fn)) == RT_NOMEM)
 			return rt_in_nomem(r);
 		*pp = p;
-		return rt_bin_setmap(r, &d->lmap, a, id);
+		return setmap(r, &d->lmap, a, id);
 	default:
 		return BADITEM;
 	}

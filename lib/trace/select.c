@@ -115,36 +115,36 @@ addloc(struct rt_sel *s, char *arg, char *why, size_t whylen)
 }
 
 int
-rt_sel_add(struct rt_sel *s, int opt, char *arg, char *why, size_t whylen)
+rt_sel_add(struct rt_sel *s, int kind, char *arg, char *why, size_t whylen)
 {
 	uint64_t v;
 	char *c;
 
-	if (opt != 't' && opt != 'n')
+	if (kind != RT_SEL_OPS && kind != RT_SEL_SEQ)
 		s->others = 1;
-	switch (opt) {
-	case 't':
+	switch (kind) {
+	case RT_SEL_OPS:
 		return rt_parse_ops(arg, &s->ops) ? bad("ops are R, W, M, I", why, whylen) : 0;
-	case 'n':
+	case RT_SEL_SEQ:
 		return rt_parse_range(arg, &s->seq.lo, &s->seq.hi) ? bad("bad range", why, whylen) : 0;
-	case 'a':
+	case RT_SEL_ADDR:
 		return addrange(s->a, &s->na, arg, why, whylen);
-	case 'p':
+	case RT_SEL_PC:
 		return addrange(s->p, &s->np, arg, why, whylen);
-	case 'r':
+	case RT_SEL_REGION:
 		return addstr(s->r, &s->nr, arg, why, whylen);
-	case 'F':
+	case RT_SEL_FUNC:
 		return addstr(s->F, &s->nF, arg, why, whylen);
-	case 'L':
+	case RT_SEL_LINE:
 		return addloc(s, arg, why, whylen);
-	case 'T':
+	case RT_SEL_TID:
 		if (s->nT == MAXSEL)
 			return full(s->nT, why, whylen);
 		if (rt_parse_u64(arg, &v) || v >= RT_NOTID)
 			return bad("bad thread id", why, whylen);
 		s->T[s->nT++] = (uint32_t)v;
 		return 0;
-	case 'm':
+	case RT_SEL_MARK:
 		s->mfrom = arg;
 		if ((c = strchr(arg, ',')) != NULL)
 			*c++ = '\0';
@@ -260,45 +260,28 @@ rt_sel_test(struct rt_sel *s, struct rt_rec *rec)
 	return 1;
 }
 
-/* "-F name: reason why", however long the name */
-static void
-say(rt_diag_fn *diag, int fatal, int opt, const char *name, const char *reason, const char *why)
-{
-	char buf[512], *p = buf;
-	int n = snprintf(buf, sizeof buf, "-%c %s: %s%s", opt, name, reason, why);
-
-	if (n >= (int)sizeof buf && (p = malloc((size_t)n + 1)) != NULL)
-		snprintf(p, (size_t)n + 1, "-%c %s: %s%s", opt, name, reason, why);
-	diag(p != NULL ? p : buf, fatal);
-	if (p != buf)
-		free(p);
-}
-
 /* A selection that matched nothing is said so: a misspelt function, a
- * trace without locations or the wrong -e would otherwise pass as an
+ * trace without locations or the wrong object would otherwise pass as an
  * empty answer. */
 void
-rt_sel_unmatched(const struct rt_sel *s, int program, int missing, rt_diag_fn *diag)
+rt_sel_unmatched(const struct rt_sel *s, rt_sel_miss_fn *fn, void *ctx)
 {
-	const char *why = program ? "" : " (without -e, the objects the trace names)";
+	char arg[4096];
 	int i;
 
 	if (s->mfrom != NULL && !s->hitm)
-		say(diag, 0, 'm', s->mfrom, "no mark of that name in the trace", "");
-	for (i = 0; i < s->nF; i++)	/* with objects missing, not known to be empty */
+		fn(ctx, RT_SEL_MARK, s->mfrom, "no mark of that name in the trace");
+	for (i = 0; i < s->nF; i++)
 		if (!s->hitF[i])
-			say(diag, missing != 0, 'F', s->F[i], "no record in a function of that name",
-			    why);
+			fn(ctx, RT_SEL_FUNC, s->F[i], "no record in a function of that name");
 	for (i = 0; i < s->nL; i++)
 		if (!s->hitL[i]) {
-			char arg[4096];
-
 			snprintf(arg, sizeof arg, "%s%s%s", s->L[i].file, s->L[i].lines ? ":" : "",
 			    s->L[i].lines ? s->L[i].lines : "");
-			say(diag, missing != 0, 'L', arg, s->L[i].lines ?
-			    "no record of that file and those lines" : "no record of that file", why);
+			fn(ctx, RT_SEL_LINE, arg, s->L[i].lines ?
+			    "no record of that file and those lines" : "no record of that file");
 		}
 	for (i = 0; i < s->nr; i++)
 		if (!s->hitr[i])
-			say(diag, 0, 'r', s->r[i], "no access to a region of that name", "");
+			fn(ctx, RT_SEL_REGION, s->r[i], "no access to a region of that name");
 }
