@@ -13,7 +13,7 @@
 
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
-static int flush, tlb;			/* --flush: write dirty blocks back at the end; --tlb */
+static int flush, tlb, cores;		/* --flush: write dirty blocks back at the end; --tlb; --cores */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
@@ -39,7 +39,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH };
+	O_SORT, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -57,6 +57,7 @@ static const struct u_opt opts[] = {
 	{ O_3CREF, "3c-ref", "lru|own", "-3's fully associative cache: LRU (Hill), or own policy (Dinero IV)" },
 	{ O_CG, "cachegrind", NULL, "cachegrind's model and summary line" },
 	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
+	{ O_CORES, "cores", "n", "levels above the last private to each of n cores (MSI)" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
 	{ O_FLUSH, "flush", NULL, "write back every dirty block at the end, as Dinero IV" },
 	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
@@ -140,7 +141,8 @@ simsetup(void)
 	    .ensemble = nE, .seed = Sflag, .lat = lat, .nlat = nlat, .out = fo,
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
-	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac };
+	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac,
+	    .cores = cores };
 	char why[200];
 	int k, guessed;
 
@@ -156,7 +158,7 @@ simsetup(void)
 	}
 	if ((k = rt_sim_new(&sim, ens, regs, &c, why, sizeof why)) != 0)
 		u_fail(k, k != RT_EUSAGE ? "%s" : nlat && nlat != rt_ens_depth(ens) + 1 ?
-		    "--latency: %s" : nE ? "-E: %s" : "%s", why);
+		    "--latency: %s" : cores ? "--cores: %s" : nE ? "-E: %s" : "%s", why);
 	if (mapfile != NULL)
 		evmap = mapnew();
 	nc = rt_ens_depth(ens);
@@ -192,10 +194,12 @@ report(void)
 /* Options that do not go together; in order, the first that applies is said. */
 static const struct u_clash clashes[] = {
 	{ "merge", "cache ensemble icache latency 3c 3c-ref records misses by cachegrind diff "
-	    "map temperature inclusion warmup warmup-fraction tlb itlb",
+	    "map temperature inclusion warmup warmup-fraction tlb itlb cores",
 	    "-M merges tables as they are: only -A and -o with it" },
 	{ "misses", "records by 3c 3c-ref temperature diff summary", "the output is the trace "
 	    "below the level" },
+	{ "cores", "cachegrind cachegrind-out misses map tlb itlb", "each core's levels, "
+	    "kept coherent: not cachegrind's model, a core's miss stream or map, TLBs" },
 	{ "tlb itlb", "cachegrind", "the caches' table, not cachegrind's model" },
 	{ "ensemble", "cache", "give the configurations one way" },
 	{ "cachegrind-out", "ensemble records misses diff", "one hierarchy's counts" },
@@ -293,6 +297,7 @@ option(int c)
 		hasi = 1;
 		break;
 	case 'k': kflag = 1; break;
+	case O_CORES: cores = (int)u_count("--cores", optarg, 1, RT_MAXCORES, "1 to 64"); break;
 	case O_LAT: setlat(optarg); break;
 	case O_MISSES:
 		misses = (int)u_count("--misses", optarg, 1, RT_MAXLEVEL, "a level, 1 for the first");

@@ -1,7 +1,8 @@
 /* cachespec.c: cache specifications as cachesim takes them, a line
  * each: "-c level|preset", "-E configuration", "--icache level",
  * "--tlb level", "--itlb level" (TLB levels without ranges),
- * "--inclusion nine|inclusive|exclusive", "-3", "-d" (an output per
+ * "--inclusion nine|inclusive|exclusive", "--cores n" (the fixed trace's
+ * records are of threads 0, 1 and 2), "-3", "-d" (an output per
  * access); any other line is a level for rt_cache_parse alone.  Every
  * level parsed is checked; a hierarchy small enough to build quickly is
  * built and run over a fixed trace (its future foreseen for OPT and
@@ -65,10 +66,10 @@ trace(void)
 	rt_rng_seed(&g, 13);
 	n = (size_t)snprintf(buf, sizeof buf, "#reftrace trace 1\n");
 	for (i = 0; i < NACCESS; i++)
-		n += (size_t)snprintf(buf + n, sizeof buf - n, "%d %c %#llx %llu\n", i,
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%d %c %#llx %llu %d\n", i,
 		    rt_opchar[rt_rng_below(&g, 4)],
 		    (unsigned long long)(i % 3 ? rt_rng_below(&g, 16384) : 64 * (i % 97)),
-		    (unsigned long long)(1 + rt_rng_below(&g, 16)));
+		    (unsigned long long)(1 + rt_rng_below(&g, 16)), i % 3);
 	return path = fuzz_file(0, buf, n);
 }
 
@@ -116,9 +117,13 @@ check(struct rt_ens *e, int threec)
 				fuzz_assert(s->miss[j] <= s->acc[j], "configuration %d level %d: "
 				    "%llu misses of %llu", i, k, (unsigned long long)s->miss[j],
 				    (unsigned long long)s->acc[j]);
-			fuzz_assert(!threec || s->compulsory + s->capacity + s->conflict ==
-			    s->miss[0] + s->miss[1] + s->miss[2], "configuration %d level %d: "
-			    "the 3C classes do not add up to the misses", i, k);
+			fuzz_assert(!threec || s->compulsory + s->capacity + s->conflict +
+			    s->coherence == s->miss[0] + s->miss[1] + s->miss[2],
+			    "configuration %d level %d: the 3C classes and coherence misses "
+			    "do not add up to the misses", i, k);
+			fuzz_assert(s->coherence <= s->miss[0] + s->miss[1] + s->miss[2] &&
+			    s->downgrades <= s->writebacks, "configuration %d level %d: more "
+			    "coherence misses than misses, or downgrades than writebacks", i, k);
 		}
 	}
 	for (i = 0; i < rt_ens_tlbs(e); i++) {
@@ -171,7 +176,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rt_ens *e;
 	char *buf, *line, *save = NULL, why[512];
 	int nc = 0, nE = 0, hasi = 0, incl = RT_NINE, threec = 0, observed = 0, bad = 0, i;
-	uint64_t nb = 0;
+	uint64_t nb = 0, cores = 1;
 
 	if ((buf = malloc(size + 1)) == NULL || (e = rt_ens_new()) == NULL)
 		abort();
@@ -207,6 +212,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			threec = RT_3C_OWN;
 		else if (strcmp(line, "-d") == 0)
 			observed = 1;
+		else if (strncmp(line, "--cores ", 8) == 0) {
+			bad |= rt_parse_u64(line + 8, &cores) || cores < 1 || cores > RT_MAXCORES;
+			rt_ens_cores(e, bad ? 0 : (int)cores);
+		}
 		else
 			level(line, &c);
 	}
@@ -223,6 +232,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (hasi)
 		nb += ic.size / ic.block;
+	nb *= cores;	/* each core's private levels (the shared counted as many) */
 	if (!bad && !(nE && nc) && !(nE && (threec || observed)) && nb <= MAXBLOCKS)
 		run(e, hasi ? &ic : NULL, incl, threec, observed);
 	rt_ens_free(e);

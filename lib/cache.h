@@ -59,7 +59,9 @@ struct rt_cache_stats {
 	uint64_t evictions, writebacks, invalidations;
 	uint64_t compulsory, capacity, conflict;	/* with rt_hier_3c */
 	uint64_t bytes_up, bytes_down;	/* filled from below, sent below */
+	uint64_t coherence, downgrades;	/* with rt_hier_cores */
 };
+void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
  * RT_MAXWAYS ways (full associativity included) and a cache whose tags
  * (rt_cache_bytes) need more than the machine's memory (rt_memory). */
@@ -107,9 +109,29 @@ void rt_hier_arrivals(struct rt_hier *h, int k, rt_arrive_fn *fn, void *ctx);
 /* The address of the block the last access evicted at each level, or
  * UINT64_MAX. */
 const uint64_t *rt_hier_evicted(const struct rt_hier *h);
-/* With 3C (a shadow), the kind of miss the last access was at each level. */
-enum { RT_3C_NONE, RT_3C_COMPULSORY, RT_3C_CAPACITY, RT_3C_CONFLICT };
+/* With 3C (a shadow), the kind of miss the last access was at each level
+ * (coherence: with rt_hier_cores). */
+enum { RT_3C_NONE, RT_3C_COMPULSORY, RT_3C_CAPACITY, RT_3C_CONFLICT, RT_3C_COHERENCE };
 const int *rt_hier_miss3c(const struct rt_hier *h);
+/* Cores (lib/cache/coherence.c): every level but the last private to
+ * each of n cores, the last shared, kept coherent by MSI: a write
+ * invalidates the other cores' copies, a fetch that reaches the shared
+ * level downgrades their dirty ones (each written back to the shared
+ * level: a writeback at its level); a miss on a block another core's
+ * write took is a coherence miss, its own class beside the 3C.  Non-
+ * inclusive, one block size, no OPT or PES; after rt_hier_3c.  0, or
+ * RT_EUSAGE with why, RT_ENOMEM.  rt_hier_thread: the core of the
+ * accesses that follow, tid mod n (core 0 without a thread id); a
+ * hierarchy with cores takes them by rt_hier_access, not rt_hier_run.
+ * rt_hier_stats of a private level is the sum of the cores'. */
+#define RT_MAXCORES 64
+int rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen);
+void rt_hier_thread(struct rt_hier *h, uint32_t tid);
+int rt_hier_ncores(const struct rt_hier *h);	/* 0: none */
+int rt_hier_private(const struct rt_hier *h);	/* its private levels (data side) */
+const struct rt_cache_stats *rt_hier_corestats(const struct rt_hier *h, int core, int k,
+    const struct rt_cache_cfg **cfg);
+int rt_hier_failed(const struct rt_hier *h);	/* RT_ENOMEM if a coherence miss was lost */
 int rt_hier_levels(const struct rt_hier *h);
 /* Statistics of level k (-1: the split I-cache; rt_hier_levels: memory). */
 const struct rt_cache_stats *rt_hier_stats(const struct rt_hier *h, int k,
@@ -184,6 +206,10 @@ void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event *
  * front of their second level.  RT_EUSAGE with why. */
 int rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whylen);
 int rt_ens_tlbs(const struct rt_ens *e);	/* TLB configurations, once built */
+/* Every configuration's levels but the last private to each of n cores
+ * (rt_hier_cores), the cores given by the records' thread ids; before
+ * rt_ens_build, which refuses what rt_hier_cores does, TLBs too. */
+void rt_ens_cores(struct rt_ens *e, int n);
 struct rt_hier *rt_ens_tlbh(const struct rt_ens *e, int i);
 const char *rt_ens_tlbname(const struct rt_ens *e, int i);	/* "64:4:4K:lru/..." */
 void rt_ens_zero(struct rt_ens *e);	/* rt_hier_zero: the first configuration, the TLBs */
@@ -242,12 +268,15 @@ struct rt_cache_row {
 	char name[8];		/* L1, L1I, L1D, L2, ..., mem, then TLB1 (TLB1I, TLB1D), ... */
 	int hascfg;		/* 0 for memory */
 	int tlb;		/* a TLB's (after memory's: no part of AMAT) */
+	int core;		/* 1 + the core of a private level's row of one core
+				 * (L1.0, after the level's sum): no part of AMAT */
 	struct rt_cache_cfg cfg;
 	struct rt_cache_stats s;
 };
 struct rt_cache_table {
-	struct rt_cache_row row[2 * RT_MAXLEVEL + 3];
+	struct rt_cache_row row[2 * RT_MAXLEVEL + 3 + RT_MAXCORES * RT_MAXLEVEL];
 	int n, threec;		/* threec 2: compulsory alone (a merge's) */
+	int cores;		/* rt_hier_cores': the coherence columns and core rows */
 	double amat;
 	/* A partition's table (its trace's header recorded one) also says,
 	 * in a #partition line, what a merge needs that the rows do not:
@@ -351,6 +380,7 @@ struct rt_sim_cfg {
 	int sortcol;			/* by key: the column sorted on, -1 the misses */
 	int fold;			/* by loc, func: an object not the program's
 					 * (the trace's first) in one row, [name] */
+	int cores;			/* rt_ens_cores, or 0 */
 	uint64_t warmup;		/* records of seq below it are not counted */
 	double warmfrac;		/* nor those before the last level is this full */
 };

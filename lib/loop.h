@@ -54,7 +54,7 @@ void rt_loopb_free(struct rt_loopb *b);
  * the model is of addresses (or block numbers): the header says
  * "#values hex", literals and the constants of emits are written in 0x
  * hex, and the model's values are shown in hex (pli -x).  Each call
- * returns 0, or -1 with errno after a write error. */
+ * returns 0, or RT_EIO with errno after a write error. */
 struct rt_loopw;
 struct rt_loopw *rt_loopw_open(FILE *f, int hex);	/* NULL: errno */
 int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
@@ -109,7 +109,8 @@ void rt_loopm_free(struct rt_loopm *m);
  * without output is bounded: a model that runs RT_LOOP_MAXIDLE
  * statements in a row without a value (inner loops that run 0 times,
  * over and over) is an error at the loop running.  rt_expand returns 0,
- * what fn returned, or -1 with "path:line: reason" in rt_expand_error
+ * what fn returned, or RT_EBAD (RT_ENOMEM) with "path:line: reason" in
+ * rt_expand_error
  * (the expander can go on with other statements); rt_expand_flush
  * returns 0 or what fn returned. */
 #define RT_LOOP_MAXIDLE (1 << 24)
@@ -122,7 +123,7 @@ const char *rt_expand_error(const struct rt_expander *x);
 /* A model of streams: once rt_loopr_streams says the statement
  * rt_loopr_next gave is a stream line, rt_expand_streams reads the rest
  * of the model, keeps it (its size in memory) and expands the streams in
- * their order through x: 0, what fn returned, or -1 with the error in
+ * their order through x: 0, what fn returned, or RT_EBAD (RT_ENOMEM) with the error in
  * rt_expand_error (a malformed line, an order naming a stream that is
  * not there or is spent, streams with values the order never takes). */
 int rt_loopr_streams(const struct rt_loopr *lr);
@@ -135,7 +136,7 @@ void rt_expander_free(struct rt_expander *x);
  * (a model of addresses).  rt_values_format writes n lines into buf,
  * which has room for n * RT_VALUE_LINEMAX bytes, and returns the bytes
  * written.  The writer buffers lines for f (never closing it): put and
- * flush return 0, or -1 with errno after a write error. */
+ * flush return 0, or RT_EIO with errno after a write error. */
 #define RT_VALUE_LINEMAX 24	/* "-9223372036854775808\n" and room for 8-byte stores */
 size_t rt_values_format(char *buf, const uint64_t *v, size_t n, int hex);
 struct rt_valw;

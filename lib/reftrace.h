@@ -236,8 +236,9 @@ int rt_foreach(char **files, int nfiles, int fmt, int skipbad,
     rt_item_fn *fn, void *ctx, rt_diag_fn *diag);
 /* For a program that takes other streams too: a reader opened with
  * rt_lopen, nothing read from it yet (rt_rkind may have looked),
- * made a trace reader of format fmt (RT_FMT_AUTO: detected): 0, or -1
- * with the reason in errbuf (the reader is still the caller's to close);
+ * made a trace reader of format fmt (RT_FMT_AUTO: detected): 0, or
+ * RT_EBAD (not a trace), RT_EIO or RT_ENOMEM with the reason in errbuf
+ * (the reader is still the caller's to close);
  * then rt_foreach's loop over it, with its return values. */
 int rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen);
 /* fn is called each time an input is recognised as a trace (rt_rtrace,
@@ -300,7 +301,7 @@ int rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad,
  * mkstemp template (its name written into tmpl), removed by
  * rt_ofile_end.  rt_ofile_cleanup removes every file made and not yet
  * ended: it is async-signal-safe, for a program's exit and signal
- * handlers.  NULL or -1 with errno. */
+ * handlers.  NULL or RT_EIO with errno. */
 struct rt_ofile;
 struct rt_ofile *rt_ofile_open(const char *path, int *fd);
 struct rt_ofile *rt_ofile_spool(char *tmpl);
@@ -308,7 +309,7 @@ int rt_ofile_end(struct rt_ofile *o, int keep);
 void rt_ofile_cleanup(void);
 int rt_ofile_inplace(const char *path);
 
-/* Writing.  Calls return 0 or -1 with errno set (EPIPE on a closed pipe).
+/* Writing.  Calls return 0 or RT_EIO with errno set (EPIPE on a closed pipe).
  * A file is written as rt_ofile_open makes it and is renamed to path by
  * an rt_wclose that succeeds; a failed one, or rt_wdiscard, removes it
  * (on standard output, rt_wdiscard ends a binary trace without its
@@ -318,8 +319,8 @@ struct rt_writer *rt_wopen(const char *path, int fmt, int gzip);
 int rt_write(struct rt_writer *w, const struct rt_rec *rec);
 int rt_wclose(struct rt_writer *w);
 void rt_wdiscard(struct rt_writer *w);
-/* Record a partition in the header, before the first item: 0, or -1
- * with errno EINVAL when the format cannot record it. */
+/* Record a partition in the header, before the first item: 0, or
+ * RT_EUSAGE (errno EINVAL) when the format cannot record it. */
 int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to hold it */
 /* Partition writers (trfilter -P): rt_wparts_write cuts an access at
  * the blocks of p->bytes bytes it touches and writes each piece (its
@@ -335,9 +336,14 @@ int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to h
  * it is known, and written by rt_wparts_flush (or by the first close).  open gives *wsp
  * and 0, or RT_EUSAGE (a pattern rt_partname refuses), RT_EIO or
  * RT_ENOMEM with "name: reason" in err (the outputs opened before are
+<<<<<<< HEAD
  * closed); one NULL with ENOMEM.  write and flush return 0, or -1 with
  * errno and the output in rt_wparts_failed (B the same at every write);
  * close closes output i as rt_wclose does; free
+=======
+ * closed); one NULL with ENOMEM.  write returns 0, or RT_EIO with errno and the output
+ * in rt_wparts_failed; close closes output i as rt_wclose does; free
+>>>>>>> main
  * discards those still open (rt_wdiscard), reporting nothing. */
 struct rt_wparts;
 RT_WUR int rt_wparts_open(struct rt_wparts **wsp, const char *pattern, const struct rt_part *p,
@@ -359,8 +365,8 @@ struct rt_sym *rt_sym_new(void);
 /* Register an object at a load bias; bias UINT64_MAX means guess (0 for
  * ET_EXEC, valgrind's amd64 PIE base 0x108000 for ET_DYN).  Given the
  * identity the trace recorded (rt_objid; NULL or "" for none), a file that
- * is not that object is refused with RT_EBAD; -1 for a file that cannot
- * be read as ELF. */
+ * is not that object is refused with RT_EBAD; RT_EIO for a file that
+ * cannot be read as ELF, RT_ENOMEM. */
 int rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias, const char *id);
 uint32_t rt_sym_lookup(struct rt_sym *s, uint64_t pc);	/* loc id or 0 */
 /* The object whose loaded extent holds pc (no debug info asked): its
@@ -415,7 +421,8 @@ void rt_sel_free(struct rt_sel *s);
 
 /* Command-line values: sizes with K/M/G suffixes, ranges lo-hi or lo+len
  * (hi inclusive), op sets like "RW".  Numbers are decimal (a leading 0 is
- * not octal); addresses (_addr, _arange) may be 0x hex.  Return 0 or -1. */
+ * not octal); addresses (_addr, _arange) may be 0x hex.  Return 0 or -1
+ * (not a value of that kind: the caller says whose). */
 int rt_parse_u64(const char *s, uint64_t *v);
 int rt_parse_addr(const char *s, uint64_t *v);
 int rt_parse_size(const char *s, uint64_t *v);
@@ -438,12 +445,12 @@ int rt_parse_real(const char *s, double *v, int special);
 extern const char rt_opchar[4];	/* "RWMI" */
 
 /* Growing arrays: room for need items of size bytes in *(T **)p, the
- * capacity doubling; 0, or -1 with *p untouched when out of memory. */
+ * capacity doubling; 0, or RT_ENOMEM with *p untouched. */
 int rt_grow(void *p, size_t *cap, size_t need, size_t size);
 /* A table of ids by key (lib/base/idtab.c): the caller keeps the keys,
  * numbered from 1, and gives their hashes; rt_idtab_find gives the id
  * whose key eq says is key (0: none), rt_idtab_add adds an id not in the
- * table (0, or -1 out of memory), growing it by hash.  Zeroed is empty. */
+ * table (0, or RT_ENOMEM), growing it by hash.  Zeroed is empty. */
 struct rt_idtab { uint32_t *slot; size_t mask, n; };	/* slot: id, 0 empty */
 typedef int rt_ideq_fn(const void *ctx, uint32_t id, const void *key);
 typedef uint64_t rt_idhash_fn(const void *ctx, uint32_t id);

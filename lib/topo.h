@@ -21,7 +21,7 @@ struct rt_pointmap {
 	uint64_t *seq;
 	uint32_t *loc, *func, *region;
 };
-/* 0, or -1 out of memory. */
+/* 0, or RT_ENOMEM. */
 int rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
     const char *loc, const char *func, const char *region);
 void rt_pointmap_free(struct rt_pointmap *m);
@@ -54,7 +54,7 @@ void rt_cloud_free(struct rt_cloud *c);	/* and the views after it */
 
 /* Each instruction's last address (lib/topo/steps.c), for windows of
  * steps: rt_steps_next gives 1 at an instruction's first access, 0 with
- * the change of address since its last in *step, -1 out of memory.
+ * the change of address since its last in *step, RT_ENOMEM.
  * Zeroed is empty. */
 struct rt_steps { uint64_t *pc, *addr; size_t mask, n; };
 int rt_steps_next(struct rt_steps *s, uint64_t pc, uint64_t addr, int64_t *step);

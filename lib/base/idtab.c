@@ -31,7 +31,7 @@ rt_idtab_add(struct rt_idtab *t, uint64_t h, uint32_t id, rt_idhash_fn *hash, co
 		cap = old ? 2 * (t->mask + 1) : 64;
 		if ((t->slot = calloc(cap, sizeof *t->slot)) == NULL) {
 			t->slot = old;
-			return -1;
+			return RT_ENOMEM;
 		}
 		for (i = 0; old && i <= t->mask; i++)
 			if (old[i]) {

@@ -180,7 +180,7 @@ rt_ofile_end(struct rt_ofile *o, int keep)
 		unlink(o->tmp);
 	setlive(o, 0);
 	errno = e;
-	return e ? -1 : 0;
+	return e ? RT_EIO : 0;
 }
 
 /* unlink only: async-signal-safe */

@@ -202,18 +202,18 @@ rt_partname(char *buf, size_t len, const char *fmt, uint64_t k)
 	int n, width, r;
 
 	if (d == NULL)
-		return -1;
+		return RT_EUSAGE;
 	for (n = 1, width = 0; d[n] >= '0' && d[n] <= '9' && n < 4; n++)
 		width = 10 * width + d[n] - '0';
 	if (d[n] != 'd' || strchr(d + n, '%') != NULL)
-		return -1;
+		return RT_EUSAGE;
 	if (d[1] == '0')
 		r = snprintf(buf, len, "%.*s%0*llu%s", (int)(d - fmt), fmt, width,
 		    (unsigned long long)k, d + n + 1);
 	else	/* %Nd pads with blanks */
 		r = snprintf(buf, len, "%.*s%*llu%s", (int)(d - fmt), fmt, width,
 		    (unsigned long long)k, d + n + 1);
-	return r < 0 || (size_t)r >= len ? -1 : 0;
+	return r < 0 || (size_t)r >= len ? RT_EUSAGE : 0;
 }
 
 int
@@ -261,11 +261,11 @@ rt_grow(void *pp, size_t *cap, size_t need, size_t size)
 		return 0;
 	while (c < need) {
 		if (c > SIZE_MAX / 2 / size)
-			return -1;
+			return RT_ENOMEM;
 		c *= 2;
 	}
 	if ((q = realloc(*p, c * size)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	*p = q;
 	*cap = c;
 	return 0;

@@ -241,7 +241,7 @@ rt_cgby_write(FILE *f, int key, const struct rt_tally *t, int col)
 	free(r);
 	free(g);
 	free(sums);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* valgrind's ULong_width and percentify: digits with commas; a ratio
@@ -316,7 +316,7 @@ rt_cgsum_write(FILE *f, const struct rt_cgstats *s)
 	    pct(s->dlmr + s->dlmw + s->ilmr, ir + d, 1, l1 + 1, a),
 	    pct(s->dlmr + s->ilmr, ir + s->dr, 1, l2 + 1, b), pct(s->dlmw, s->dw, 1, l3 + 1, c));
 #undef ROW
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int

@@ -73,6 +73,7 @@ struct rt_ens {
 	int plain;			/* one configuration, no per-access output */
 	int batched;			/* several, table output only */
 	int solo;			/* plain, one hierarchy run alone, no TLB */
+	int cores;			/* rt_ens_cores: accesses one by one, by thread */
 	struct rt_aa *aa[MAXAA];	/* the LRU configurations, by block size */
 	int naa;
 	int grp[MAXH];			/* configuration i's rt_aa + 1, or 0 */

@@ -205,7 +205,7 @@ rt_ens_parse(const char *name, rt_level_parse_fn *fn, struct rt_cache_cfg *lv, i
 static void
 solo(struct rt_ens *e)
 {
-	e->solo = e->plain && e->naa == 0 && e->nown == 1 && e->nt == 0;
+	e->solo = e->plain && e->naa == 0 && e->nown == 1 && e->nt == 0 && !e->cores;
 }
 
 /* The configurations that have a hierarchy of their own to simulate,
@@ -348,6 +348,8 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		}
 		e->h[e->nh++] = h;
 		e->depth = e->nlv;
+		if (e->cores && (k = rt_hier_cores(h, e->cores, why, whylen)) != 0)
+			return k;
 	}
 	for (k = 0; k < e->nname; k++) {
 		if (rt_ens_parse(e->name[k], rt_cache_parse, k == 0 ? e->lv : other, &nlv, why,
@@ -362,9 +364,11 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		e->h[e->nh++] = h;
 		if (nlv > e->depth)
 			e->depth = nlv;
+		if (e->cores && (j = rt_hier_cores(h, e->cores, why, whylen)) != 0)
+			return j;
 	}
 	e->plain = e->nh == 1 && !observed;
-	e->batched = e->nh > 1 && !observed;
+	e->batched = e->nh > 1 && !observed && !e->cores;
 	if (e->batched && group(e)) {
 		snprintf(why, whylen, "cannot allocate the caches");
 		return RT_ENOMEM;
@@ -387,10 +391,20 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 				return RT_EUSAGE;
 			}
 		}
+	if (e->cores && *e->tlbspec != '\0') {
+		snprintf(why, whylen, "TLBs are each core's: not modelled with cores");
+		return RT_EUSAGE;
+	}
 	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0)
 		return k;
 	solo(e);
 	return 0;
+}
+
+void
+rt_ens_cores(struct rt_ens *e, int n)
+{
+	e->cores = n;
 }
 
 int
@@ -504,10 +518,24 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 	}
 }
 
+/* With cores, the record's core in each configuration, then caches. */
+static void
+threads(struct rt_ens *e, const struct rt_rec *rec)
+{
+	int i;
+
+	for (i = 0; i < e->nh; i++)
+		rt_hier_thread(e->h[i], rec->tid);
+	caches(e, rec);
+}
+
 void
 rt_ens_access(struct rt_ens *e, const struct rt_rec *rec)
 {
-	caches(e, rec);
+	if (e->cores)
+		threads(e, rec);
+	else
+		caches(e, rec);
 	if (e->nt)
 		rt_tlb_run(e, rec, 1);
 }
@@ -519,7 +547,10 @@ rt_ens_run(struct rt_ens *e, const struct rt_rec *v, int n)
 
 	if (e->solo)
 		return (int)rt_hier_run(e->h[0], v, (size_t)n);
-	if (e->plain && e->naa == 0 && e->nown == 1)
+	if (e->cores)
+		for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)
+			threads(e, &v[i]);
+	else if (e->plain && e->naa == 0 && e->nown == 1)
 		i = (int)rt_hier_run(e->h[0], v, (size_t)n);
 	else
 		for (i = 0; i < n && v[i].kind == RT_ACCESS; i++)

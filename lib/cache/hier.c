@@ -201,6 +201,8 @@ rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 
 	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
 		h->down(h->downctx, addr, op, bytes);
+	if (h->coh != NULL && op != RT_WRITE && n == rt_coh_shared(h))
+		rt_coh_fetch(h, addr);	/* the other cores' dirty copies first */
 	if (n >= h->n) {
 		h->mem.acc[op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0]++;
 		return h->n;
@@ -358,6 +360,12 @@ rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
 		h->evicted[k] = UINT64_MAX;
 		h->miss3c[k] = RT_3C_NONE;
 	}
+	return h->coh != NULL ? rt_coh_access(h, addr, op, bytes) : access1(h, addr, op, bytes);
+}
+
+int
+rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes)
+{
 	return access1(h, addr, op, bytes);
 }
 

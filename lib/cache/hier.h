@@ -19,7 +19,7 @@ struct level {
 	uint64_t nsets, ways, mask;	/* mask: nsets - 1 when a power of two */
 	int bshift;			/* log2 of the block size */
 	int narrow;			/* blocks smaller than a level above's */
-	int threec;			/* shadow or fa: 3C */
+	int threec;			/* shadow or fa: 3C; inval: coherence misses */
 	int tlb;			/* a TLB's: lookups, no data (no write-backs, no bytes) */
 	uint64_t *tag;
 	uint64_t *st;			/* policy state per way */
@@ -29,6 +29,7 @@ struct level {
 	uint8_t *dirty;
 	struct rt_reuse *shadow;		/* 3C: fully associative LRU twin */
 	struct rt_fa *fa;			/* or Dinero IV's: the level's policy */
+	struct rt_cset *inval;			/* a core's: blocks another core's write took */
 	const uint64_t *fut;			/* OPT/PES: next use, by arrival */
 	size_t nfut, fpos;
 	rt_arrive_fn *arrive;			/* sees every block that arrives */
@@ -74,7 +75,8 @@ struct rt_hier {
 	void *downctx;
 	int downlevel;
 	uint8_t slow[RT_MAXLEVEL + 1];	/* by k + 1: what k sends below is watched,
-					 * or goes to smaller blocks */
+					 * or goes to smaller blocks, or to the shared level */
+	struct rt_coh *coh;		/* cores (coherence.c), or NULL */
 };
 
 /* level.c: a level's arrays, allocated zeroed (every way empty); 0 or -1
@@ -160,6 +162,23 @@ rt_hier_lvl(struct rt_hier *h, int k)
 int64_t rt_level_lookup(const struct level *l, uint64_t block, uint64_t set);
 int rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
 void rt_hier_classify(struct rt_hier *h, int k, uint64_t block, int op, int hit);
+
+/* hier.c: one access within a first-level block, as rt_hier_access's
+ * (its per-access arrays not reset); hierctl.c: a flush or invalidate
+ * event at level k.  coherence.c: an access of the current core (a write
+ * first invalidates the other cores' copies); a fetch from the shared
+ * level (downgrades); whether a miss at l is a coherence miss (block
+ * then forgotten); the cores' sums, zeroing, flushes and freeing. */
+int rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+void rt_hier_eventk(struct rt_hier *h, int k, const struct rt_rec *ev);
+int rt_coh_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
+void rt_coh_fetch(struct rt_hier *h, uint64_t addr);
+int rt_coh_missed(struct level *l, uint64_t block);
+const struct rt_cache_stats *rt_coh_total(const struct rt_hier *h, int k);
+void rt_coh_zero(struct rt_hier *h);
+void rt_coh_event(struct rt_hier *h, const struct rt_rec *ev);
+void rt_coh_free(struct rt_hier *h);
+int rt_coh_shared(const struct rt_hier *h);	/* the first shared level */
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
  * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:

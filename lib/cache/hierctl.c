@@ -46,6 +46,7 @@ rt_hier_free(struct rt_hier *h)
 
 	if (h == NULL)
 		return;
+	rt_coh_free(h);
 	for (i = 0; h->lv && i < h->n; i++)
 		rt_level_free(&h->lv[i]);
 	free(h->lv);
@@ -84,18 +85,25 @@ rt_hier_classify(struct rt_hier *h, int k, uint64_t block, int op, int hit)
 			return;
 		c = d == RT_COLD ? RT_3C_COMPULSORY :
 		    d >= l->c.size / l->c.block ? RT_3C_CAPACITY : RT_3C_CONFLICT;
-	} else {
+	} else if (l->fa != NULL) {
 		fa = rt_fa_access(l->fa, block, op == RT_WRITE);
 		if (hit || (!fa && (c = rt_fa_first(l->fa, block)) < 0))
 			return;
 		c = fa ? RT_3C_CONFLICT : c ? RT_3C_COMPULSORY : RT_3C_CAPACITY;
-	}
+	} else if (hit)	/* cores without 3C: coherence misses alone */
+		return;
+	else
+		c = RT_3C_NONE;
+	if (l->inval != NULL && rt_coh_missed(l, block))
+		c = RT_3C_COHERENCE;
 	if (c == RT_3C_COMPULSORY)
 		l->s.compulsory++;
 	else if (c == RT_3C_CAPACITY)
 		l->s.capacity++;
-	else
+	else if (c == RT_3C_CONFLICT)
 		l->s.conflict++;
+	else if (c == RT_3C_COHERENCE)
+		l->s.coherence++;
 	if (k >= 0)
 		h->miss3c[k] = c;
 }
@@ -160,25 +168,35 @@ flushall(struct rt_hier *h, int k, int inval)
  * by level from the first, so that what one writes back reaches the next
  * before that is flushed in turn. */
 void
-rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
+rt_hier_eventk(struct rt_hier *h, int k, const struct rt_rec *ev)
 {
-	struct level *l;
+	struct level *l = rt_hier_lvl(h, k);
 	struct rt_span s;
 	int64_t w;
-	int k, inval = ev->kind == RT_INVAL;
+	int inval = ev->kind == RT_INVAL;
 
-	if (ev->kind != RT_FLUSH && !inval)
+	if (ev->size == 0) {
+		flushall(h, k, inval);
 		return;
-	for (k = h->i1 ? -1 : 0; k < h->n; k++) {
-		l = rt_hier_lvl(h, k);
-		if (ev->size == 0) {
-			flushall(h, k, inval);
-			continue;
-		}
-		for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
-			if ((w = rt_level_lookup(l, s.block, rt_level_set(l, s.block))) >= 0)
-				flushway(h, k, (uint64_t)w, inval);
 	}
+	for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+		if ((w = rt_level_lookup(l, s.block, rt_level_set(l, s.block))) >= 0)
+			flushway(h, k, (uint64_t)w, inval);
+}
+
+void
+rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
+{
+	int k;
+
+	if (ev->kind != RT_FLUSH && ev->kind != RT_INVAL)
+		return;
+	if (h->coh != NULL) {	/* every core's private levels, then the shared */
+		rt_coh_event(h, ev);
+		return;
+	}
+	for (k = h->i1 ? -1 : 0; k < h->n; k++)
+		rt_hier_eventk(h, k, ev);
 }
 
 void
@@ -253,6 +271,27 @@ rt_hier_3c(struct rt_hier *h, int how)
 	return 0;
 }
 
+void
+rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		a->acc[i] += b->acc[i];
+		a->miss[i] += b->miss[i];
+	}
+	a->evictions += b->evictions;
+	a->writebacks += b->writebacks;
+	a->invalidations += b->invalidations;
+	a->compulsory += b->compulsory;
+	a->capacity += b->capacity;
+	a->conflict += b->conflict;
+	a->bytes_up += b->bytes_up;
+	a->bytes_down += b->bytes_down;
+	a->coherence += b->coherence;
+	a->downgrades += b->downgrades;
+}
+
 int
 rt_hier_levels(const struct rt_hier *h)
 {
@@ -262,6 +301,10 @@ rt_hier_levels(const struct rt_hier *h)
 const struct rt_cache_stats *
 rt_hier_stats(const struct rt_hier *h, int k, const struct rt_cache_cfg **cfg)
 {
+	if (h->coh != NULL && k < rt_coh_shared(h) && (k >= 0 || h->i1 != NULL)) {
+		*cfg = &rt_hier_lvl((struct rt_hier *)h, k)->c;
+		return rt_coh_total(h, k);
+	}
 	if (k == -1 && h->i1 != NULL) {
 		*cfg = &h->i1->c;
 		return &h->i1->s;
@@ -283,6 +326,8 @@ rt_hier_zero(struct rt_hier *h)
 	for (k = h->i1 ? -1 : 0; k < h->n; k++)
 		memset(&rt_hier_lvl(h, k)->s, 0, sizeof h->mem);
 	memset(&h->mem, 0, sizeof h->mem);
+	if (h->coh != NULL)
+		rt_coh_zero(h);
 }
 
 double

@@ -117,14 +117,14 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 			n *= 2;
 		if (n / 8 <= h->adds + 512) {
 			if ((d = realloc(h->d, n * sizeof *d)) == NULL)
-				return -1;
+				return RT_ENOMEM;
 			memset(d + h->nd, 0, (n - h->nd) * sizeof *d);
 			h->d = d;
 			j = h->nd;
 			h->nd = n;	/* the map's keys it grows over move */
 			if (h->n > 0 && rehash(h, h->cap)) {
 				h->nd = j;	/* (the longer array is harmless) */
-				return -1;
+				return RT_ENOMEM;
 			}
 			h->d[key] += w;
 			return 0;
@@ -132,7 +132,7 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 	}
 
 	if ((h->n + 1) * 2 > h->cap && rehash(h, 2 * h->cap))
-		return -1;
+		return RT_ENOMEM;
 	j = rt_hash64(key) & (h->cap - 1);
 	while (h->used[j] && h->key[j] != key)
 		j = (j + 1) & (h->cap - 1);

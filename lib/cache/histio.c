@@ -78,7 +78,7 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 	if (i < n)
 		fprintf(f, "cold cold %s %.6g 1\n", shown(v[i].w, buf, sizeof buf),
 		    total ? v[i].w / total : 0);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* A fully associative LRU cache of C blocks misses on the cold accesses
@@ -128,7 +128,7 @@ rt_mrc_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinfo
 	}
 	if (below)
 		mrcrow(f, res, miss, in);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -160,7 +160,7 @@ rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histi
 		fprintf(f, "%s distance   mean %.1f, median %.0f\n",
 		    timed ? "time " : "reuse", sum / fin, med);
 	if (timed)
-		return ferror(f) ? -1 : 0;
+		return ferror(f) ? RT_EIO : 0;
 	for (j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
 		uint64_t c = sizes[j] / in->block;
 
@@ -170,7 +170,7 @@ rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histi
 		fprintf(f, "LRU %5lluK fully associative: miss ratio %.4f\n",
 		    (unsigned long long)(sizes[j] >> 10), total ? miss / total : 0);
 	}
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* The header and the comment lines of either stream; the first row, or
@@ -312,7 +312,7 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 		if (*n == cap) {
 			if ((nv = realloc(*v, (cap ? cap * 2 : 64) * sizeof *nv)) == NULL) {
 				snprintf(err, errlen, "%s", rt_rbad(r, "out of memory"));
-				return -1;
+				return RT_ENOMEM;
 			}
 			*v = nv;
 			cap = cap ? cap * 2 : 64;
@@ -322,7 +322,7 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 		    rt_parse_u64(f[1], &p->bytes) || rt_parse_double(f[2], &p->misses) ||
 		    rt_parse_double(f[3], &p->ratio) || p->misses < 0 || p->ratio < 0) {
 			snprintf(err, errlen, "%s", rt_rbad(r, "bad miss-ratio curve line"));
-			return -1;
+			return RT_EBAD;
 		}
 		(*n)++;
 	}
@@ -330,5 +330,5 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 		snprintf(err, errlen, "%s", rt_rerror(r));
 	if (in->accesses < 0)
 		in->accesses = 0;
-	return *err ? -1 : 0;
+	return *err ? RT_EBAD : 0;
 }

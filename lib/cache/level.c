@@ -227,11 +227,11 @@ rt_level_init(struct level *l, const struct rt_cache_cfg *c)
 	l->dirty = calloc(n, 1);
 	l->hint = calloc(l->nsets, sizeof *l->hint);
 	if (l->tag == NULL || l->st == NULL || l->dirty == NULL || l->hint == NULL)
-		return -1;
+		return RT_ENOMEM;
 	if (c->policy == RT_PLRU) {
 		if ((l->tree = calloc(l->nsets, sizeof *l->tree)) == NULL ||
 		    (l->plm = malloc(2 * l->ways * sizeof *l->plm)) == NULL)
-			return -1;
+			return RT_ENOMEM;
 		rt_plru_masks((uint32_t)l->ways, l->plm, l->plm + l->ways);
 	}
 	return hashed(c) ? index_init(l) : 0;

@@ -41,7 +41,7 @@ header(FILE *f, int kind, const char *cols, const char *prefix, int nlevels)
 	for (k = 1; k <= nlevels; k++)
 		fprintf(f, " %sL%d", prefix, k);
 	fputc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -63,7 +63,7 @@ rt_cacherec_write(FILE *f, uint64_t seq, int k, int n, const uint64_t *evicted)
 		else
 			fprintf(f, " 0x%llx", (unsigned long long)evicted[i]);
 	fputc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -71,7 +71,7 @@ rt_cachediff_header(FILE *f)
 {
 	magic(f, RT_STREAM_CACHE_DIFF);
 	fputs(" seq served_a served_b\n", f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -82,7 +82,7 @@ rt_cachediff_write(FILE *f, uint64_t seq, int a, int na, int b, int nb)
 	fputc(' ', f);
 	served(f, b, nb);
 	fputc('\n', f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 struct rt_temp *
@@ -132,5 +132,5 @@ rt_temp_write(struct rt_temp *t, FILE *f, uint64_t seq, int k)
 	}
 	fputc('\n', f);
 	t->n++;
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }

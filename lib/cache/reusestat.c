@@ -36,7 +36,7 @@ rt_reuserec_header(FILE *f, int timed)
 
 	fprintf(f, "%s seq block %s\n", rt_stream_magic(RT_STREAM_REUSE, magic, sizeof magic),
 	    timed ? "time" : "distance");
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -98,7 +98,7 @@ rt_reuseby_write(FILE *f, int key, const struct rt_tally *t)
 			fprintf(f, " %.3f %.3f\n", a->mean, rt_welford_sd(a));
 	}
 	free(v);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -108,7 +108,7 @@ rt_reusewin_header(FILE *f)
 
 	fprintf(f, "%s seq accesses cold mean\n", rt_stream_magic(RT_STREAM_REUSE_WINDOW, magic,
 	    sizeof magic));
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int

@@ -226,6 +226,7 @@ rt_sim_new(struct rt_sim **sp, struct rt_ens *e, struct rt_regions *regs,
 	int k, obs = c->records || c->watch || c->tempw || c->key >= 0 || c->diff || c->bylocs;
 
 	*sp = NULL;
+	rt_ens_cores(e, c->cores);
 	if ((k = rt_ens_build(e, c->icache, c->incl, c->seed, c->threec, obs, why,
 	    whylen)) != 0)
 		return k;
@@ -386,6 +387,8 @@ rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 static int
 simend(struct rt_sim *s, int flush)
 {
+	int k;
+
 	if (s->cg != NULL)
 		return 0;
 	rt_ens_flush(s->ens);
@@ -393,6 +396,9 @@ simend(struct rt_sim *s, int flush)
 		rt_ens_event(s->ens, &(struct rt_rec){ .kind = RT_FLUSH });	/* size 0: all */
 	if (s->warm)	/* it lasted the whole trace: nothing counted */
 		rt_ens_zero(s->ens);
+	for (k = 0; k < rt_ens_count(s->ens) && !s->err; k++)
+		if (rt_hier_failed(rt_ens_hier(s->ens, k)))
+			s->err = S_NOMEM;	/* a coherence miss not told */
 	return s->err ? -1 : 0;
 }
 

@@ -12,6 +12,7 @@ static const char cols[] = "level size assoc block policy accesses reads writes 
     " misses read_misses write_misses fetch_misses miss_ratio evictions writebacks"
     " invalidations bytes_in bytes_out";
 static const char cols3c[] = " compulsory capacity conflict";
+static const char colscoh[] = " coherence downgrades";	/* with cores */
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive" };	/* RT_NINE ... */
 
 static double
@@ -34,7 +35,8 @@ rows(struct rt_cache_table *t, const struct rt_hier *h, const char *prefix, int 
 	const struct rt_cache_cfg *c;
 	const struct rt_cache_stats *s;
 	struct rt_cache_row *r;
-	int k, n = rt_hier_levels(h), hasi;
+	char name[16];
+	int k, n = rt_hier_levels(h), hasi, core;
 
 	rt_hier_stats(h, -1, &c);
 	hasi = c != NULL;
@@ -50,6 +52,14 @@ rows(struct rt_cache_table *t, const struct rt_hier *h, const char *prefix, int 
 			r->cfg = *c;
 		r->tlb = tlb;
 		r->s = *s;
+		/* a private level's sum, then each core's row: L1.0, L1.1 ... */
+		for (core = 0; k < rt_hier_private(h) && core < rt_hier_ncores(h); core++) {
+			t->row[t->n] = *r;
+			snprintf(name, sizeof name, "%s.%d", r->name, core % RT_MAXCORES);
+			memcpy(t->row[t->n].name, name, sizeof r->name);
+			t->row[t->n].core = core + 1;
+			t->row[t->n++].s = *rt_hier_corestats(h, core, k, &c);
+		}
 	}
 }
 
@@ -60,6 +70,7 @@ rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *
 	memset(t, 0, sizeof *t);
 	rows(t, h, "L", 0);
 	t->threec = threec;
+	t->cores = rt_hier_ncores(h);
 	t->amat = rt_hier_amat(h, lat);
 }
 
@@ -70,7 +81,7 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 }
 
 static void
-row(FILE *f, const struct rt_cache_row *r, int threec)
+row(FILE *f, const struct rt_cache_row *r, int threec, int cores)
 {
 	const struct rt_cache_cfg *c = &r->cfg;
 	const struct rt_cache_stats *s = &r->s;
@@ -84,7 +95,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec)
 	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
-		fprintf(f, " - - - - - - - - - -%s\n", threec ? " - - -" : "");
+		fprintf(f, " - - - - - - - - - -%s%s\n", threec ? " - - -" : "", cores ? " - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -98,6 +109,9 @@ row(FILE *f, const struct rt_cache_row *r, int threec)
 	else if (threec)
 		fprintf(f, " %llu %llu %llu", (unsigned long long)s->compulsory,
 		    (unsigned long long)s->capacity, (unsigned long long)s->conflict);
+	if (cores)
+		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
+		    (unsigned long long)s->downgrades);
 	fputc('\n', f);
 }
 
@@ -107,8 +121,8 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	char magic[64], ps[96];
 	int k;
 
-	fprintf(f, "%s %s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
-	    t->threec ? cols3c : "");
+	fprintf(f, "%s %s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	    t->threec ? cols3c : "", t->cores ? colscoh : "");
 	if (t->part.n) {
 		fprintf(f, "#partition %s %s ", rt_part_str(ps, sizeof ps, &t->part),
 		    inclnames[t->incl]);
@@ -119,7 +133,7 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 			fprintf(f, "#config %s\n", t->config);
 	}
 	for (k = 0; k < t->n; k++)
-		row(f, &t->row[k], t->threec);
+		row(f, &t->row[k], t->threec, t->cores);
 	fprintf(f, "#amat %.4f\n", t->amat);
 	return ferror(f) ? RT_EIO : 0;
 }
@@ -148,9 +162,12 @@ rt_cachetab_summary(FILE *f, const struct rt_cache_table *t)
 			fprintf(f, "%-7s %12llu compulsory %10llu capacity %10llu conflict\n", "",
 			    (unsigned long long)s->compulsory, (unsigned long long)s->capacity,
 			    (unsigned long long)s->conflict);
+		if (t->cores)
+			fprintf(f, "%-7s %12llu coherence %9llu downgrades\n", "",
+			    (unsigned long long)s->coherence, (unsigned long long)s->downgrades);
 	}
 	fprintf(f, "average access time %.2f cycles\n", t->amat);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -170,20 +187,22 @@ num(const char *s, uint64_t *v)
 	return rt_parse_u64(s, v);
 }
 
-/* A row of nf fields, with the three columns of -3 or without. */
+/* A row of nf fields, with the three columns of -3 or without, and the
+ * two of cores or without. */
 static int
-readrow(struct rt_cache_row *r, char **f, int nf, int cols3)
+readrow(struct rt_cache_row *r, char **f, int nf, int cols3, int coh)
 {
 	uint64_t *v[] = { &r->s.acc[0], &r->s.acc[1], &r->s.acc[2], NULL, &r->s.miss[0],
 		&r->s.miss[1], &r->s.miss[2], NULL, &r->s.evictions, &r->s.writebacks,
 		&r->s.invalidations, &r->s.bytes_up, &r->s.bytes_down, &r->s.compulsory,
-		&r->s.capacity, &r->s.conflict };
+		&r->s.capacity, &r->s.conflict, &r->s.coherence, &r->s.downgrades };
+	int ext = 3 * cols3 + 2 * coh;
 	uint64_t x, a;
 	char *p, *save = NULL;
 	int i;
 
 	/* the memory row of tables before 0.2 had a dash more than the header */
-	if (nf < 2 || (nf != 19 + 3 * cols3 && nf != 20 + 3 * cols3 + (strcmp(f[1], "-") != 0) * 99) ||
+	if (nf < 2 || (nf != 19 + ext && nf != 20 + ext + (strcmp(f[1], "-") != 0) * 99) ||
 	    strlen(f[0]) >= sizeof r->name)
 		return -1;
 	memset(r, 0, sizeof *r);
@@ -206,8 +225,9 @@ readrow(struct rt_cache_row *r, char **f, int nf, int cols3)
 			else if (i > 0)
 				return -1;
 	}
-	for (i = 0; i < 16 && 6 + i < nf; i++)
-		if (v[i] != NULL && num(f[6 + i], v[i]))
+	for (i = 0; i < 13 + ext; i++)	/* -3's columns, then the cores' */
+		if (v[i + (i >= 13 && !cols3) * 3] != NULL &&
+		    num(f[6 + i], v[i + (i >= 13 && !cols3) * 3]))
 			return -1;
 	/* the totals are the sums of their parts */
 	if (rt_parse_u64(f[5], &a) || a != r->s.acc[0] + r->s.acc[1] + r->s.acc[2])
@@ -257,10 +277,15 @@ tabhead(struct rt_reader *r, struct rt_cache_table *t, const char *s, size_t n)
 	if (n <= m || strncmp(s, magic, m) != 0 || s[m] != ' ')
 		return rt_rbad(r, "not version 1 of a cache table"), RT_EBAD;
 	s += m + 1;
-	if (strncmp(s, cols, strlen(cols)) != 0 || (s[strlen(cols)] != '\0' &&
-	    strcmp(s + strlen(cols), cols3c) != 0))
+	if (strncmp(s, cols, strlen(cols)) != 0)
 		return rt_rbad(r, "not the columns of a cache table"), RT_EBAD;
-	t->threec = s[strlen(cols)] != '\0';
+	s += strlen(cols);
+	if ((t->threec = strncmp(s, cols3c, strlen(cols3c)) == 0))
+		s += strlen(cols3c);
+	if ((t->cores = strcmp(s, colscoh) == 0))
+		s += strlen(colscoh);
+	if (*s != '\0')
+		return rt_rbad(r, "not the columns of a cache table"), RT_EBAD;
 	return 0;
 }
 
@@ -295,19 +320,26 @@ static int
 tabrow(struct rt_reader *r, struct rt_cache_table *t, char *s, int *mem, int *levels)
 {
 	struct rt_cache_row *row = &t->row[t->n];
-	char *f[24], *save = NULL;
+	char *f[26], *save = NULL, *dot;
 	int nf, dash, full = t->n == (int)(sizeof t->row / sizeof t->row[0]);
 
-	for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 24; s = strtok_r(NULL, " \t", &save))
+	for (nf = 0, s = strtok_r(s, " \t", &save); s && nf < 26; s = strtok_r(NULL, " \t", &save))
 		f[nf++] = s;
 	/* a name after blanks that starts with '#' would be read back as a
 	 * comment, the row lost (found by fuzzing) */
 	if (nf > 0 && f[0][0] == '#')
 		return rt_rbad(r, "a level named '%s': a name may not start with '#'", f[0]),
 		    RT_EBAD;
-	if (full || readrow(row, f, nf, t->threec != 0))
+	if (full || readrow(row, f, nf, t->threec != 0, t->cores))
 		return rt_rbad(r, full ? "too many levels" : "bad cache table row"), RT_EBAD;
 	row->tlb = strncmp(row->name, "TLB", 3) == 0;
+	if ((dot = strchr(row->name, '.')) != NULL) {	/* a core's row: L1.3 */
+		if (!t->cores || !row->hascfg || row->tlb || dot[1] < '0' || dot[1] > '9' ||
+		    strspn(dot + 1, "0123456789") != strlen(dot + 1) || strlen(dot + 1) > 2)
+			return rt_rbad(r, "a core's row '%s' without coherence columns or not "
+			    "LEVEL.CORE", row->name), RT_EBAD;
+		row->core = atoi(dot + 1) + 1;
+	}
 	if (row->tlb != *mem || (*mem && !row->hascfg))
 		return rt_rbad(r, "%s row %s the memory row", row->tlb ? "a TLB's" :
 		    row->hascfg ? "a cache level's" : "a second memory",
@@ -512,7 +544,7 @@ rt_bytab_write(FILE *f, int key, const struct rt_tally *t, int nlevels, int col)
 		    all ? (double)r[1] / (double)all : 0);
 	}
 	free(v);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 int
@@ -528,5 +560,5 @@ rt_cgtab_write(FILE *f, const struct rt_cgstats *s)
 	    (unsigned long long)s->d1mr, (unsigned long long)s->dlmr,
 	    (unsigned long long)s->dw, (unsigned long long)s->d1mw,
 	    (unsigned long long)s->dlmw);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }

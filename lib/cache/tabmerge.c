@@ -205,6 +205,9 @@ other(const struct rt_cache_table *s, const char *first, const struct rt_cache_t
 	else if (t->n != s->n)
 		snprintf(why, whylen, "%s has %d levels and memory, %s %d", first, s->n - 1, name,
 		    t->n - 1);
+	else if (t->cores != s->cores)
+		snprintf(why, whylen, "%s has the coherence columns of cores, %s has none",
+		    t->cores ? name : first, t->cores ? first : name);
 	else if (t->threec != s->threec)
 		snprintf(why, whylen, "%s has the 3C columns of compulsory, capacity and "
 		    "conflict misses, %s has none", h == t ? name : first, h == t ? first : name);
@@ -216,25 +219,6 @@ other(const struct rt_cache_table *s, const char *first, const struct rt_cache_t
 	else
 		return 0;
 	return 1;
-}
-
-static void
-add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
-{
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		a->acc[i] += b->acc[i];
-		a->miss[i] += b->miss[i];
-	}
-	a->evictions += b->evictions;
-	a->writebacks += b->writebacks;
-	a->invalidations += b->invalidations;
-	a->compulsory += b->compulsory;
-	a->capacity += b->capacity;
-	a->conflict += b->conflict;
-	a->bytes_up += b->bytes_up;
-	a->bytes_down += b->bytes_down;
 }
 
 /* A partition's table added: 0, or RT_EBAD (RT_ENOMEM) with why. */
@@ -251,7 +235,8 @@ rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const cha
 		return RT_EBAD;
 	}
 	for (k = ns = 0; k < t->n; k++)
-		ns += t->row[k].hascfg && !t->row[k].tlb && strcmp(t->row[k].name, "L1I") != 0;
+		ns += t->row[k].hascfg && !t->row[k].tlb && !t->row[k].core &&
+		    strcmp(t->row[k].name, "L1I") != 0;
 	if (t->nlat != ns + 1) {
 		snprintf(why, whylen, "%s: %d latencies for %d levels and memory", name, t->nlat, ns);
 		return RT_EBAD;
@@ -270,7 +255,7 @@ rt_tabmerge_add(struct rt_tabmerge *m, const struct rt_cache_table *t, const cha
 	if ((k = rt_partset_add(m->set, name, &t->part, t->config, why, whylen)) != 0)
 		return k;
 	for (k = 0; k < t->n; k++)
-		add(&m->sum.row[k].s, &t->row[k].s);
+		rt_stats_add(&m->sum.row[k].s, &t->row[k].s);
 	return 0;
 }
 
@@ -293,7 +278,8 @@ rt_tabmerge_end(struct rt_tabmerge *m, struct rt_cache_table *t, char *why, size
 	if (t->threec && m->sum.part.n > 1)	/* each partition's fully associative twin saw its blocks alone */
 		t->threec = 2;
 	for (i = ns = 0; i < t->n; i++)
-		if (t->row[i].hascfg && !t->row[i].tlb && strcmp(t->row[i].name, "L1I") != 0)
+		if (t->row[i].hascfg && !t->row[i].tlb && !t->row[i].core &&
+		    strcmp(t->row[i].name, "L1I") != 0)
 			s[ns++] = &t->row[i].s;
 	t->amat = rt_amat(s, ns, t->lat);
 	return 0;

@@ -131,7 +131,7 @@ rt_tally_access(struct rt_tally *t, uint64_t key, int op, int served, int n)
 	int k;
 
 	if (r == NULL)
-		return -1;
+		return RT_ENOMEM;
 	r[0] += op == RT_MODIFY ? 2 : 1;	/* a read and a write */
 	for (k = 0; k < served && k < n; k++)
 		r[1 + k]++;

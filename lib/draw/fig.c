@@ -325,7 +325,7 @@ rt_fig_svg(const struct rt_fig *fig, FILE *f, const char *style, const char *des
 	}
 	e = rt_fig_svg_body(fig, f);
 	rt_svg_end(f);
-	return e || ferror(f) ? -1 : 0;
+	return e || ferror(f) ? RT_EIO : 0;
 }
 
 /* The items alone, for a document that adds its own (an animation). */
@@ -377,7 +377,7 @@ rt_fig_svg_body(const struct rt_fig *fig, FILE *f)
 			break;
 		}
 	}
-	return e ? -1 : 0;
+	return e ? RT_EIO : 0;
 }
 
 /* PNG: the canvas's palette takes the colours as they come. */

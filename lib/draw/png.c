@@ -5,6 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "reftrace.h"
 #include "draw.h"
 
 struct rt_png {
@@ -94,11 +95,11 @@ rt_png_row(struct rt_png *p, const unsigned char *pix)
 	static const unsigned char none = 0;	/* filter type: none */
 
 	if (p->row >= p->h)
-		return -1;
+		return RT_EUSAGE;
 	feed(p, &none, 1, Z_NO_FLUSH);
 	feed(p, pix, p->w * p->bpp, Z_NO_FLUSH);
 	p->row++;
-	return p->err ? -1 : 0;
+	return p->err ? RT_EIO : 0;
 }
 
 int
@@ -112,5 +113,5 @@ rt_png_close(struct rt_png *p)
 	e = p->err || p->row != p->h || ferror(p->f);
 	free(p->out);
 	free(p);
-	return e ? -1 : 0;
+	return e ? RT_EIO : 0;
 }

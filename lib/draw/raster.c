@@ -33,7 +33,7 @@ int
 rt_canvas_ink(struct rt_canvas *c, const unsigned char rgb[3])
 {
 	if (c->npal == 256)
-		return -1;
+		return RT_ELIMIT;
 	memcpy(c->pal + 3 * c->npal, rgb, 3);
 	return c->npal++;
 }
@@ -255,7 +255,7 @@ rt_canvas_png(const struct rt_canvas *c, FILE *f)
 	uint32_t y;
 
 	if ((p = rt_png_open(f, c->w, c->h, c->pal, c->npal)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (y = 0; y < c->h; y++)
 		if (rt_png_row(p, c->px + (size_t)y * c->w))
 			break;

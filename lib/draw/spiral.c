@@ -105,7 +105,7 @@ rt_spiral_build(struct rt_spiral *s, struct rt_layer *lay, size_t nlay, double t
 	s->npre = pre;
 	s->npost = post;
 	free(rad);
-	return e ? -1 : 0;
+	return e ? RT_ENOMEM : 0;
 }
 
 size_t

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "loopint.h"
 
@@ -81,7 +82,7 @@ idle(struct rt_expander *x, const struct rt_stmt *p)
 		return 0;
 	snprintf(x->err, sizeof x->err, "%s:%" PRIu64 ": the loop here runs %d statements "
 	    "without a value", p->path, p->line, RT_LOOP_MAXIDLE);
-	x->rc = -1;
+	x->rc = RT_EBAD;
 	return 1;
 }
 
@@ -206,7 +207,7 @@ run(struct rt_expander *x, struct rt_stmt *p)
 	case RT_STMT_ORDER:	/* rt_expand_streams' */
 		snprintf(x->err, sizeof x->err, "%s:%" PRIu64 ": a model of streams, "
 		    "expanded whole", p->path, p->line);
-		x->rc = -1;
+		x->rc = RT_EBAD;
 		return;
 	}
 	if (!p->live)
@@ -248,7 +249,7 @@ rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n)
 	return x->rc;
 }
 
-/* The error of a model of streams: -1. */
+/* The error of a model of streams: RT_EBAD. */
 int
 rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
 {
@@ -257,18 +258,28 @@ rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(x->err, sizeof x->err, fmt, ap);
 	va_end(ap);
-	return -1;
+	return RT_EBAD;
+}
+
+int
+rt_expand_nomem(struct rt_expander *x)
+{
+	rt_expand_fail(x, "%s", strerror(ENOMEM));
+	return RT_ENOMEM;
 }
 
 int
 rt_expand(struct rt_expander *x, struct rt_stmt *s)
 {
+	int rc;
+
 	if (x->rc == 0)
 		run(x, s);
 	if (x->rc < 0) {	/* the error is this statement's */
+		rc = x->rc;
 		x->rc = 0;
 		x->idle = 0;
-		return -1;
+		return rc;
 	}
 	return x->rc;
 }

@@ -215,7 +215,7 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 			if (rt_grow(&m->s, &m->cap, m->n + st->nvals, sizeof *m->s) ||
 			    rt_grow(&m->pc, &m->cappc, m->n + st->nvals, sizeof *m->pc)) {
 				rt_stmt_free(st);
-				return rt_expand_fail(x, "%s", strerror(ENOMEM));
+				return rt_expand_nomem(x);
 			}
 			for (i = 0; i < st->nvals; i++) {
 				m->s[m->n] = NULL;
@@ -229,7 +229,7 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 			    rt_grow(&m->s, &m->cap, m->n + 1, sizeof *m->s))) {
 				freeiter(cur);
 				rt_stmt_free(st);
-				return rt_expand_fail(x, "%s", strerror(ENOMEM));
+				return rt_expand_nomem(x);
 			}
 			if (st->kind == RT_STMT_STREAM)
 				m->s[m->n++] = cur;
@@ -239,7 +239,7 @@ readall(struct rt_expander *x, struct rt_loopr *lr, struct streams *m)
 		} else if (cur == NULL || rt_grow(&cur->root.body, &cur->root.cap, cur->root.nbody + 1,
 		    sizeof *cur->root.body)) {
 			rt_stmt_free(st);
-			return rt_expand_fail(x, "%s", strerror(ENOMEM));
+			return rt_expand_nomem(x);
 		} else {
 			cur->root.body[cur->root.nbody++] = st;
 			cur->root.live |= st->live;
@@ -325,7 +325,7 @@ jumps(struct rt_expander *x, struct streams *m)
 
 	/* pred[s]: the stream after stream s last (0 none; 0 is the start) */
 	if ((pred = calloc(m->n + 1, sizeof *pred)) == NULL)
-		return rt_expand_fail(x, "%s", strerror(ENOMEM));
+		return rt_expand_nomem(x);
 	while (rc == 0 && (no = fill(o)) > 0) {
 		for (i = 0; i < no && rc == 0; i++) {
 			v = o->buf[i];

@@ -87,10 +87,12 @@ void rt_loopw_lits(struct rt_loopw *w, size_t *firstlen, uint64_t *first, int *a
 struct rt_loopw *rt_loopw_new(FILE *f, int hex, int header);
 int rt_loop_header(FILE *f, int hex);
 /* The expander of streams hands its values to rt_expand_put (0, or what
- * the expander's fn returned) and says its errors by rt_expand_fail. */
+ * the expander's fn returned) and says its errors by rt_expand_fail
+ * (RT_EBAD) or rt_expand_nomem (RT_ENOMEM). */
 int rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n);
 int rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+int rt_expand_nomem(struct rt_expander *x);
 
 /* The builder's state (build.c), shared with settle.c. */
 #define MAXPERIOD 4096

@@ -55,7 +55,7 @@ rt_loop_header(FILE *f, int hex)
 
 	fprintf(f, "%s\n%s# pli: a loop model (pli -x expands it)\n",
 	    rt_stream_magic(RT_STREAM_LOOPS, magic, sizeof magic), hex ? "#values hex\n" : "");
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 /* A writer of statements; with header, of a whole model. */
@@ -307,8 +307,8 @@ rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 
 	if (t->nbody == 0)
 		literal(w, t->c[0]);
-	else if ((rc = loopwins(w, t, &len)) < 0)
-		return -1;
+	else if ((rc = loopwins(w, t, &len)) < 0)	/* its memory stream */
+		return RT_ENOMEM;
 	else if (rc == 0)
 		rt_term_walk(t, NULL, literal, w);
 	else {
@@ -316,7 +316,7 @@ rt_loopw_term(struct rt_loopw *w, const struct rt_term *t)
 		fwrite(w->loopbuf, 1, len, w->f);
 		w->written = 1;
 	}
-	return ferror(w->f) ? -1 : 0;
+	return ferror(w->f) ? RT_EIO : 0;
 }
 
 void
@@ -335,7 +335,7 @@ rt_loopw_close(struct rt_loopw *w)
 	int rc;
 
 	flushlit(w);
-	rc = ferror(w->f) ? -1 : 0;
+	rc = ferror(w->f) ? RT_EIO : 0;
 	if (w->loop != NULL)
 		fclose(w->loop);
 	free(w->loopbuf);

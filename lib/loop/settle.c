@@ -317,13 +317,13 @@ rt_loopb_settle(struct rt_loopb *b)
 		    lastval(b->tail[at - 1], NULL, UINT64_MAX, &v) == 0 && n != v)
 			return 0;
 		if (b->turn == NULL && scratch(b))
-			return -1;
+			return RT_ENOMEM;
 		b->nv = 0;
 		b->budget = 4 * cap;
 		for (q = 0; q < k; q++) {
 			b->vat[q] = b->nv;
 			if ((rc = vals(b, loop->body[q], &minus1, cap)) != 0)
-				return rc < 0 ? -1 : 0;
+				return rc < 0 ? RT_ENOMEM : 0;
 		}
 		if (b->nv == 0)
 			return 0;

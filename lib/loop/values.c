@@ -151,7 +151,7 @@ rt_valw_flush(struct rt_valw *w)
 	size_t n = w->n;
 
 	w->n = 0;
-	return n && fwrite(w->buf, 1, n, w->f) != n ? -1 : 0;
+	return n && fwrite(w->buf, 1, n, w->f) != n ? RT_EIO : 0;
 }
 
 int
@@ -161,10 +161,10 @@ rt_valw_put(struct rt_valw *w, const uint64_t *v, size_t n, int hex)
 
 	for (; n > most; v += most, n -= most)
 		if (rt_valw_put(w, v, most, hex))
-			return -1;
+			return RT_EIO;
 	/* n values fit: no test a value */
 	if (n > (NBUF - w->n) / RT_VALUE_LINEMAX && rt_valw_flush(w))
-		return -1;
+		return RT_EIO;
 	w->n += rt_values_format(w->buf + w->n, v, n, hex);
 	return 0;
 }

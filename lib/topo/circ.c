@@ -228,7 +228,7 @@ rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsign
 	size_t i, v, k, *count = NULL, n = g->n, m = g->off[n];
 	double *f = NULL, num = 0, den = 0, d, w;
 	uint32_t *up = NULL;
-	int pass;
+	int pass, rc = RT_EBAD;
 
 	memset(res, 0, sizeof *res);
 	res->eps = eps;
@@ -298,13 +298,14 @@ rt_circ_coords(struct rt_circ *res, const struct rt_graph *g, double eps, unsign
 	return 0;
 nomem:
 	snprintf(err, errlen, "%s", strerror(ENOMEM));
+	rc = RT_ENOMEM;
 fail:
 	free(l.z);
 	free(f);
 	free(count);
 	free(up);
 	rt_circ_free(res);
-	return -1;
+	return rc;
 }
 
 void

@@ -510,7 +510,7 @@ fail:
 	cxfree(&x);
 	rt_graph_free(l);
 	rt_collapse_free(c);
-	return -1;
+	return RT_ENOMEM;
 }
 
 void
@@ -626,7 +626,7 @@ fail:
 	free(adj);
 	free(common);
 	rt_replay_free(r);
-	return -1;
+	return RT_ENOMEM;
 }
 
 void
@@ -682,6 +682,6 @@ rt_replay_apply(const struct rt_replay *r, const struct rt_collapse *c, unsigned
 fail:
 	free(zm.key);
 	free(zm.coef);
-	return -1;
+	return RT_ENOMEM;
 }
 

@@ -50,7 +50,7 @@ rt_coords_write(FILE *f, const struct rt_coords *c)
 		}
 		putc('\n', f);
 	}
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 void
@@ -137,13 +137,13 @@ rt_coords_read(struct rt_coords *c, struct rt_reader *r, char *err, size_t errle
 {
 	char *s, *f[MAXCIRC + 8];
 	size_t n, capc = 0, capp = 0;
-	int nf, t = -1, k;
+	int nf, t = -1, k, rc = RT_EBAD;
 
 	memset(c, 0, sizeof *c);
 	c->owned = 1;
 	if (rt_rexpect(r, RT_STREAM_COORDINATES)) {
 		snprintf(err, errlen, "%s", rt_rerror(r));
-		return -1;
+		return RT_EBAD;
 	}
 	rt_rgetline(r, &n);
 	while ((s = rt_rgetline(r, &n)) != NULL) {
@@ -189,10 +189,11 @@ rt_coords_read(struct rt_coords *c, struct rt_reader *r, char *err, size_t errle
 	return 0;
 nomem:
 	snprintf(err, errlen, "%s: %s", rt_rpath(r), strerror(ENOMEM));
+	rc = RT_ENOMEM;
 	goto fail;
 bad:
 	snprintf(err, errlen, "%s", rt_rerror(r));
 fail:
 	rt_coords_free(c);
-	return -1;
+	return rc;
 }

@@ -40,7 +40,7 @@ rt_graph_build(struct rt_graph *g, const float *tri, size_t n, float thresh)
 	size_t i, j, *fill;
 
 	if (alloc_rows(g, n, thresh))
-		return -1;
+		return RT_ENOMEM;
 	for (j = 1; j < n; j++)
 		for (i = 0; i < j; i++)
 			if (tri[RT_TRI(i, j)] <= thresh) {
@@ -48,7 +48,7 @@ rt_graph_build(struct rt_graph *g, const float *tri, size_t n, float thresh)
 				g->off[j + 1]++;
 			}
 	if ((fill = alloc_cols(g)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	/* j ascending, then i ascending: every row comes out sorted */
 	for (j = 1; j < n; j++)
 		for (i = 0; i < j; i++) {
@@ -83,7 +83,7 @@ rt_graph_from_edges(struct rt_graph *g, size_t n, struct rt_edge *e, size_t m, f
 	size_t k, *fill;
 
 	if (alloc_rows(g, n, thresh))
-		return -1;
+		return RT_ENOMEM;
 	if (m > 1)
 		qsort(e, m, sizeof *e, byij);
 	for (k = 0; k < m; k++)
@@ -92,7 +92,7 @@ rt_graph_from_edges(struct rt_graph *g, size_t n, struct rt_edge *e, size_t m, f
 			g->off[e[k].j + 1]++;
 		}
 	if ((fill = alloc_cols(g)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	/* rows of i get their j in order; rows of j get their i in order
 	 * only if the smaller neighbours come first: two passes */
 	for (k = 0; k < m; k++)

@@ -277,7 +277,7 @@ rt_join(const struct rt_cloud *c, int metric, int tau, unsigned threads,
 	if ((size_t)tau >= w)
 		tau = (int)w;
 	if ((tok = tokens(c, metric, &ntok)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	p = (size_t)tau + 1 < w ? (size_t)tau + 1 : w;
 	/* postings of every vertex's prefix, by token, vertices increasing */
 	if ((off = calloc(ntok + 2, sizeof *off)) == NULL ||

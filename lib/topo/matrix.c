@@ -421,5 +421,5 @@ rt_matrix_write_lower(FILE *f, const float *tri, size_t n)
 			fprintf(f, i ? ",%.9g" : "%.9g", (double)tri[RT_TRI(i, j)]);
 		putc('\n', f);
 	}
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }

@@ -245,7 +245,7 @@ rt_pers_write(FILE *f, const struct rt_pers *p)
 		for (k = p->g.off[i]; k < p->g.off[i + 1]; k++)
 			if (p->g.nb[k] > i && p->g.d[k] <= p->upto)
 				fprintf(f, "%zu %" PRIu32 " %.9g\n", i, p->g.nb[k], (double)p->g.d[k]);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 void

@@ -28,7 +28,7 @@ rt_points_head(FILE *f, int numeric, int w, int nview, const char *about)
 	putc('\n', f);
 	if (about != NULL)
 		fprintf(f, "# %s\n", about);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? RT_EIO : 0;
 }
 
 static void
@@ -74,7 +74,7 @@ rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
 	void *q;
 
 	if (m->n == m->cap) {
-#define GROW(a) if ((q = realloc(a, c * sizeof *(a))) == NULL) return -1; a = q
+#define GROW(a) if ((q = realloc(a, c * sizeof *(a))) == NULL) return RT_ENOMEM; a = q
 		GROW(m->vert);
 		GROW(m->seq);
 		GROW(m->loc);
@@ -86,7 +86,7 @@ rt_pointmap_add(struct rt_pointmap *m, uint32_t vert, uint64_t seq,
 	if ((l = rt_str_intern(loc, strlen(loc))) == RT_NOMEM ||
 	    (f = rt_str_intern(func, strlen(func))) == RT_NOMEM ||
 	    (r = rt_str_intern(region, strlen(region))) == RT_NOMEM)
-		return -1;
+		return RT_ENOMEM;
 	m->vert[m->n] = vert;
 	m->seq[m->n] = seq;
 	m->loc[m->n] = l;

@@ -42,7 +42,7 @@ rt_class_walk(struct rt_pclass *c, unsigned p, const uint32_t *path, const uint6
 	long s, w = 0, tv = 0;
 
 	if ((z = malloc((c->nz + 1) * sizeof *z)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	for (i = 0; i < c->nz; i++) {
 		s = (long)c->z[i].coef;
 		z[i] = (struct zkey){ (uint64_t)c->z[i].i << 32 | c->z[i].j,
@@ -140,7 +140,7 @@ rt_pers_rank(struct rt_pers *p, size_t nview, size_t nclasses)
 	if ((cd = malloc((n + 1) * sizeof *cd)) == NULL ||
 	    (nk = calloc(nview, sizeof *nk)) == NULL) {
 		free(cd);
-		return -1;
+		return RT_ENOMEM;
 	}
 	for (n = 0, v = 0; v < nview; v++)
 		for (i = 0; i < p[v].ncls; i++) {
@@ -162,7 +162,7 @@ rt_pers_rank(struct rt_pers *p, size_t nview, size_t nclasses)
 		if ((keep = calloc(nk[v] + 1, sizeof *keep)) == NULL) {
 			free(cd);
 			free(nk);
-			return -1;
+			return RT_ENOMEM;
 		}
 		for (j = 0, i = 0; i < n; i++)
 			if (cd[i].view == v && cd[i].c->rank)

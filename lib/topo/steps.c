@@ -38,7 +38,7 @@ rt_steps_next(struct rt_steps *s, uint64_t pc, uint64_t addr, int64_t *step)
 	size_t j;
 
 	if (2 * (s->n + 1) > s->mask + 1 && grow(s))
-		return -1;
+		return RT_ENOMEM;
 	for (j = (size_t)rt_hash64(pc + 1) & s->mask; s->pc[j] && s->pc[j] != pc + 1;
 	    j = (j + 1) & s->mask)
 		;

@@ -50,7 +50,7 @@ rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned 
 	return 0;
 fail:
 	rt_rips_free(x);
-	return -1;
+	return RT_ENOMEM;
 }
 
 int
@@ -59,7 +59,7 @@ rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int
 {
 	memset(x, 0, sizeof *x);
 	if (rt_graph_build(&x->g, tri, n, thresh))
-		return -1;
+		return RT_ENOMEM;
 	return rt_rips_graph(x, maxdim, p, collapse, threads);
 }
 

@@ -249,7 +249,7 @@ cut(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
 	if (rec->kind != RT_ACCESS) {	/* an event, for every partition */
 		for (k = 0; k < ws->nw; k++)
 			if (put(ws, k, rec))
-				return -1;
+				return RT_EIO;
 		return 0;
 	}
 	for (rt_span_start(&sp, rec->addr, rt_last(rec), ws->p.bytes); rt_span_next(&sp);) {
@@ -260,7 +260,7 @@ cut(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
 		piece.addr = B ? sp.addr / B : sp.addr;
 		piece.size = B ? 1 : rec->size ? sp.len : 0;
 		if (put(ws, ws->one ? 0 : k, &piece))
-			return -1;
+			return RT_EIO;
 	}
 	return 0;
 }

@@ -222,7 +222,7 @@ rt_rexpect2(struct rt_reader *r, int kind, int kind2)
 	else
 		snprintf(r->err, sizeof r->err, "%s: %s, not %s (%s makes one)", r->path, w, what,
 		    maker);
-	return -1;
+	return RT_EBAD;
 }
 
 int
@@ -248,18 +248,18 @@ rt_rtrace(struct rt_reader *r, int fmt, char *errbuf, size_t errlen)
 			snprintf(errbuf, errlen, "%s: %s, not a trace", r->path, w);
 		else
 			unknown(errbuf, errlen, r->path);
-		return -1;
+		return r->eof == 2 ? RT_EIO : RT_EBAD;
 	}
 	r->fmt = fmt;
 	if ((r->f = rt_format_row(fmt)) == NULL)
 		return 0;
 	if ((r->st = calloc(1, r->f->size)) == NULL) {
 		snprintf(errbuf, errlen, "%s: out of memory", r->path);
-		return -1;
+		return RT_ENOMEM;
 	}
-	if (r->f->open != NULL && r->f->open(r) < 0) {
+	if (r->f->open != NULL && (k = r->f->open(r)) < 0) {
 		snprintf(errbuf, errlen, "%s", r->err);
-		return -1;
+		return k;
 	}
 	if (recognised != NULL)
 		recognised(r);

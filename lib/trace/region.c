@@ -37,7 +37,7 @@ rt_regions_add(struct rt_regions *g, const struct rt_rec *ev)
 		if (g->n == g->cap) {
 			g->cap = g->cap ? g->cap * 2 : 16;
 			if ((nv = realloc(g->v, g->cap * sizeof *g->v)) == NULL)
-				return -1;
+				return RT_ENOMEM;
 			g->v = nv;
 		}
 		g->n++;

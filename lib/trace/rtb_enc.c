@@ -437,7 +437,7 @@ rt_bin_write(struct rt_writer *w, const struct rt_rec *r)
 	struct enc *e = w->st;
 
 	if (!w->started && start(w))
-		return -1;
+		return RT_EIO;
 	e->items++;
 	return write_v2(w, e, r);
 }

@@ -40,11 +40,11 @@ rt_scan_double(const char **pp, double *v)
 	double x;
 
 	if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\0')
-		return -1;	/* strtod would skip blanks */
+		return RT_EBAD;	/* strtod would skip blanks */
 	errno = 0;
 	x = strtod(p, &end);
 	if (end == p || errno != 0 || !isfinite(x))
-		return -1;
+		return RT_EBAD;
 	*v = x;
 	*pp = end;
 	return 0;

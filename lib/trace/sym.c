@@ -244,24 +244,24 @@ rt_sym_add(struct rt_sym *s, const char *path, uint64_t bias, const char *id)
 	if (elfinfo(path, &type, &lo, &hi, NULL, 0)) {
 		snprintf(s->err, sizeof s->err, "%s: %s", path,
 		    errno ? strerror(errno) : "not an ELF object with loadable segments");
-		return -1;
+		return RT_EIO;
 	}
 	*s->err = '\0';
 	if (id != NULL && *id != '\0' && !sameobject(s, path, id))
-		return *s->err ? RT_EBAD : -1;
+		return *s->err ? RT_EBAD : RT_EIO;
 	if (bias == UINT64_MAX)
 		bias = type == ET_DYN ? RT_VG_PIE_BASE : 0;
 	for (i = 0; i < s->n; i++)	/* the same object again: the newest bias */
 		if (strcmp(s->o[i].path, path) == 0 && s->o[i].bias == bias)
 			return 0;
 	if ((no = realloc(s->o, (s->n + 1) * sizeof *no)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	s->o = no;
 	o = &s->o[s->n];
 	memset(o, 0, sizeof *o);
 	o->to = -1;
 	if ((o->path = strdup(path)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	o->bias = bias;
 	o->lo = lo + bias;
 	o->hi = hi + bias;

@@ -16,7 +16,7 @@ rt_out_fail(struct rt_writer *w, int e)
 	if (w->err == 0)
 		w->err = e;
 	errno = w->err;
-	return -1;
+	return RT_EIO;
 }
 
 static int
@@ -58,7 +58,7 @@ int
 rt_out_flush(struct rt_writer *w, const void *p, size_t n)
 {
 	if (w->len > 0 && rawwrite(w, w->buf, w->len))
-		return -1;
+		return RT_EIO;
 	w->len = 0;
 	if (p == NULL)
 		return 0;
@@ -191,7 +191,7 @@ rt_wpart(struct rt_writer *w, const struct rt_part *p)
 	if (w->started || p->k >= p->n || p->bytes == 0 ||
 	    (bin && (p->n >= 1u << 24 || (p->bytes & (p->bytes - 1)) != 0))) {
 		errno = EINVAL;
-		return -1;
+		return RT_EUSAGE;
 	}
 	w->part = *p;
 	return 0;
