@@ -218,7 +218,7 @@ partfile(char **files, int n, struct rt_part *pf)
 			return;	/* the read says why */
 		rt_rpart(r, &p);
 		rt_rclose(r);
-		if (i > 0 && memcmp(&p, pf, sizeof p) != 0) {
+		if (i > 0 && !rt_samepart(&p, pf)) {
 			memset(pf, 0, sizeof *pf);
 			return;
 		}
@@ -228,6 +228,17 @@ partfile(char **files, int n, struct rt_part *pf)
 		partok(pf);
 		rt_rdist_part(rd, pf);
 	}
+}
+
+/* The trace measured, fingerprinted as trfilter -P does the trace it
+ * splits: -P k/n's histogram names the trace as its partitions' do. */
+static struct rt_fp fp;
+
+static int
+batch(void *ctx, struct rt_rec *v, int n)
+{
+	rt_fp_add(&fp, v, (size_t)n);
+	return rt_rdist_batch(ctx, v, n);
 }
 
 static void
@@ -254,7 +265,8 @@ measure(char **files, int n)
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
 	partfile(files, n, &pf);
-	if ((k = rt_foreach_batch(files, n, Iflag, kflag, rt_rdist_batch, rd, u_diag, &part)) < 0)
+	rt_fp_init(&fp);
+	if ((k = rt_foreach_batch(files, n, Iflag, kflag, batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (k == 2)	/* no histogram of what was not read */
 		u_discard();
@@ -271,7 +283,8 @@ measure(char **files, int n)
 		u_status = 1;
 	if ((v = rt_rdist_finish(rd, &nb, &in)) == NULL)
 		u_die(1, "%s", rt_rdist_error(rd));
-	in.part = pf.n ? pf : part.n ? part : (struct rt_part){ cfg.pk, cfg.pn, cfg.pbytes };
+	in.part = pf.n ? pf : part.n ? part : (struct rt_part){ cfg.pk, cfg.pn, cfg.pbytes,
+	    rt_fp_value(&fp) };
 	snprintf(in.config, sizeof in.config, "%s", config);
 	if (out == OUT_WINDOW && win.n > 0)
 		rt_reusewin_write(fo, rt_rdist_lastseq(rd), &win);

@@ -168,7 +168,7 @@ setpart(const char *arg)
 static void
 openparts(void)
 {
-	struct rt_part p = { Pk, Pn, Pbytes };
+	struct rt_part p = { Pk, Pn, Pbytes, 0 };
 	char ebuf[1024];
 	int k;
 
@@ -262,6 +262,8 @@ main(int argc, char *argv[])
 		    "program that was traced", eflag, objs);
 	if (parts == NULL)
 		u_wclose(w, oflag);
+	if (parts != NULL && !u_status && rt_wparts_flush(parts))	/* the first items, held */
+		u_wfail(rt_wparts_name(parts, rt_wparts_failed(parts)));
 	for (v = 0; parts != NULL && !u_status && v < rt_wparts_outputs(parts); v++)
 		if (rt_wparts_close(parts, v))
 			u_wreport(rt_wparts_name(parts, v));

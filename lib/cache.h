@@ -322,8 +322,8 @@ int rt_cachetab_put(FILE *f, const struct rt_cache_table *t, int summary);	/* ei
 int rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat);
 /* The streams of a trace's partitions, or of samples, about to be merged
  * (lib/cache/tabmerge.c): each named stream's partition (n 0: none) and
- * configuration must be the first's, no partition twice, none missing
- * at the end; RT_EBAD (RT_ENOMEM, RT_EUSAGE) with one sentence naming
+ * configuration must be the first's, of one trace (the fingerprints
+ * known the same), no partition twice, none missing at the end; RT_EBAD (RT_ENOMEM, RT_EUSAGE) with one sentence naming
  * the streams that clash. */
 struct rt_partset;
 struct rt_partset *rt_partset_new(void);

@@ -252,11 +252,31 @@ int rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ct
     rt_diag_fn *diag);
 
 /* A trace's partition (trfilter -P): the blocks of bytes bytes whose
- * number modulo n is k; n 0 for a whole trace.  The stream's header
- * records it: the text format in a "#partition k/n:bytes" line, the
+ * number modulo n is k; n 0 for a whole trace.  fp is the fingerprint of
+ * the trace that was split (rt_fp), the same in its n partitions; 0 when
+ * unknown (written before it was recorded).  The stream's header records
+ * it: the text format in a "#partition k/n:bytes fp=HEX" line, the
  * binary format in its header's spare bytes (bytes a power of two, n
- * below 2^24); the other formats do not. */
-struct rt_part { uint64_t k, n, bytes; };
+ * below 2^24) and an extension; the other formats do not. */
+struct rt_part { uint64_t k, n, bytes, fp; };
+/* The fingerprint of a trace: FNV-1a (64 bits) of the op, address and
+ * size of the accesses among its first RT_FPITEMS items (records and
+ * events), so that it is known before the rest is read and is the same
+ * in any encoding (text, binary, gzip) of the trace; never 0.  rt_fp_add
+ * takes the trace's next n items: 1 once the fingerprint is complete. */
+#define RT_FPITEMS 65536
+struct rt_fp { uint64_t h, items; };
+void rt_fp_init(struct rt_fp *f);
+int rt_fp_add(struct rt_fp *f, const struct rt_rec *v, size_t n);
+uint64_t rt_fp_value(const struct rt_fp *f);
+/* Two partitions the same (fingerprints: the same, or one unknown). */
+int rt_samepart(const struct rt_part *a, const struct rt_part *b);
+/* A partition as the streams' #partition lines write it, "k/n:bytes" and
+ * " fp=HEX" (16 digits) when fp is known; rt_part_read reads "k/n[:bytes]"
+ * (bytes 64 unless said) and an optional " fp=HEX" from s, the whole of
+ * it: 0 or -1. */
+char *rt_part_str(char *buf, size_t len, const struct rt_part *p);
+int rt_part_read(const char *s, struct rt_part *p);
 /* The partition the stream's header records (known once it is open):
  * 1 with *p, 0 with p->n 0 when it records none. */
 int rt_rpart(const struct rt_reader *r, struct rt_part *p);
@@ -311,11 +331,19 @@ int rt_wpart(struct rt_writer *w, const struct rt_part *p);	/* 1: no header to h
  * (rt_partname), opened as rt_wopen does; rt_wparts_one writes
  * partition p->k alone to w (the set's from then on; path names it).
  * With rec, each header records its partition where the format has
- * room (rt_wparts_unrecorded: 1 when one had none).  open gives *wsp
+ * room (rt_wparts_unrecorded: 1 when one had none) and the fingerprint of
+ * the trace written (rt_fp): the first RT_FPITEMS items are held until
+ * it is known, and written by rt_wparts_flush (or by the first close).  open gives *wsp
  * and 0, or RT_EUSAGE (a pattern rt_partname refuses), RT_EIO or
  * RT_ENOMEM with "name: reason" in err (the outputs opened before are
+<<<<<<< HEAD
+ * closed); one NULL with ENOMEM.  write and flush return 0, or -1 with
+ * errno and the output in rt_wparts_failed (B the same at every write);
+ * close closes output i as rt_wclose does; free
+=======
  * closed); one NULL with ENOMEM.  write returns 0, or RT_EIO with errno and the output
  * in rt_wparts_failed; close closes output i as rt_wclose does; free
+>>>>>>> main
  * discards those still open (rt_wdiscard), reporting nothing. */
 struct rt_wparts;
 RT_WUR int rt_wparts_open(struct rt_wparts **wsp, const char *pattern, const struct rt_part *p,
@@ -326,6 +354,7 @@ int rt_wparts_unrecorded(const struct rt_wparts *ws);
 uint64_t rt_wparts_outputs(const struct rt_wparts *ws);
 const char *rt_wparts_name(const struct rt_wparts *ws, uint64_t i);	/* NULL: stdout */
 int rt_wparts_write(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B);
+int rt_wparts_flush(struct rt_wparts *ws);
 uint64_t rt_wparts_failed(const struct rt_wparts *ws);
 int rt_wparts_close(struct rt_wparts *ws, uint64_t i);
 void rt_wparts_free(struct rt_wparts *ws);

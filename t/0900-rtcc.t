@@ -208,7 +208,7 @@ check_same "RTCC_PARTS=4:64: the four partitions trfilter -P 4:64 makes" \
     "for k in 0 1 2 3; do trfilter -P \$k/4:64 f.rtb; done"
 check_same "... each header says which" \
     "for k in 0 1 2 3; do od -A n -t x1 -j 9 -N 7 p\$k.rtb; done" \
-    "for k in 0 1 2 3; do echo \" 06 0\$k 00 00 04 00 00\"; done"
+    "for k in 0 1 2 3; do echo \" 86 0\$k 00 00 04 00 00\"; done"
 check_same "... whose cachesim tables merge (-M) to the whole trace's" \
     "for k in 0 1 2 3; do cachesim -c 1K:2:64 p\$k.rtb >c\$k; done; cachesim -M c0 c1 c2 c3 | grep -v '^#amat'" \
     "cachesim -c 1K:2:64 f.rtb | grep -v '^#amat'"

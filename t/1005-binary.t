@@ -192,7 +192,7 @@ check_same "the trailer counts the items: records and events" \
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 2/4 -b -o "$tmp/p2.rtb" "$tmp/all.rtb"
 check_same "-P 2/4: a version 3 header with the partition (bytes 8-15)" \
-    "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 3 6 2 0 0 4 0 0'"
+    "od -An -tu1 -j8 -N8 $tmp/p2.rtb | tr -s ' '" "echo ' 3 134 2 0 0 4 0 0'"
 # concatenated partitions are not one: refused (cachesim -M read them as
 # partition 0/4 holding both, and double counted); the same partition
 # twice, or whole traces, read on

@@ -3,7 +3,7 @@
 # inclusion and write policies, composition, and exact agreement with
 # valgrind's cachegrind on the example programs.
 . "$(dirname "$0")/lib.sh"
-plan 115
+plan 116
 T="python3 $(dirname "$0")/topo.py"
 
 U=$(cd "$(dirname "$0")/unit" && pwd)
@@ -185,6 +185,17 @@ for l1 in 512:2:64 512:2:64:lru:wt:nwa; do
 	    "cachesim -c $l1 --misses 1 $tmp/w.txt | cachesim -c 1K:2:32 | awk '\$1 == \"L1\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'" \
 	    "cachesim -c $l1 -c 1K:2:32 $tmp/w.txt | awk '\$1 == \"L2\" {print \$6, \$7, \$8, \$10, \$16, \$18, \$19} \$1 == \"mem\" {print \$6}'"
 done
+# exclusive victims into smaller blocks (#38 W1), worked by hand: L1 one
+# 64-byte block over L2 two 32-byte ones; R 0, R 64, R 0.  R 0: L2 misses
+# blocks 0 and 1 (2 from memory); R 64: misses 2 and 3 (2 more), L1's
+# victim goes down whole, 0 and 1; R 0: L2 hits 0 and 1, moved up, and
+# takes the victim 2 and 3 in their place: memory 4 (a victim sent as one
+# 32-byte block would make 5; non-exclusive, 6), L2 6 accesses, 4 misses,
+# 0 evictions, L1 128 bytes out
+printf 'R 0 1\nR 64 1\nR 0 1\n' | mk >"$tmp/exv"
+check_same "exclusive, L2 blocks smaller than L1's: every block of a victim goes down" \
+    "cachesim --inclusion exclusive -c 64:1:64 -c 64:2:32 $tmp/exv | awk '\$1 == \"mem\" {m = \$6} \$1 == \"L2\" {a = \$6; x = \$10; e = \$15} \$1 == \"L1\" {o = \$19} END {print m, a, x, e, o}'" \
+    "echo 4 6 4 0 128"
 # warm-up (drcachesim's -warmup_refs, -warmup_fraction): the naive model
 # zeroes its counts at the same point
 for w in "--warmup 1000:-v warm=1000" "--warmup-fraction 0.5:-v frac=0.5" "--warmup-fraction 1:-v frac=1"; do

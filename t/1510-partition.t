@@ -5,11 +5,13 @@
 # of partitions against a naive stack per partition.
 . "$(dirname "$0")/lib.sh"
 U="$(dirname "$0")/unit"
-plan 66
+plan 67
 
 trfilter -t RWM -b "$D/bsort-reversed.lk.gz" >"$tmp/all.rtb"
 trfilter -P 4 -o "$tmp/p%d.rtb" "$tmp/all.rtb"
 trfilter -P 4:128 -o "$tmp/q%d.rtb" "$tmp/all.rtb"
+# the fingerprint of the trace split (reftrace(5)), computed apart
+FP=$(trfilter "$tmp/all.rtb" | python3 "$(dirname "$0")/fp.py")
 
 # trfilter: one read = n reads of -P k/n (checks cachesim and reusedist
 # do not take part in)
@@ -21,10 +23,12 @@ done
 check_same "the partitions hold every access once (pieces of 64 bytes)" \
     "trfilter $tmp/p0.rtb $tmp/p1.rtb $tmp/p2.rtb $tmp/p3.rtb | awk '!/^#/ {print \$1, \$2}' | sort -u | wc -l | awk '\$1 > 0'" \
     "trfilter -P 0/1 $tmp/all.rtb | awk '!/^#/ {print \$1, \$2}' | sort -u | wc -l"
-check_same "the binary header records 2/4 and 64 bytes (bytes 9-15)" \
-    "od -An -tu1 -j9 -N7 $tmp/p2.rtb | tr -s ' '" "echo ' 6 2 0 0 4 0 0'"
+check_same "the binary header records 2/4, 64 bytes and that the fingerprint follows (bytes 9-15)" \
+    "od -An -tu1 -j9 -N7 $tmp/p2.rtb | tr -s ' '" "echo ' 134 2 0 0 4 0 0'"
+check_same "... and the fingerprint, u64le (bytes 16-23)" \
+    "od -An -tx1 -j16 -N8 $tmp/p2.rtb | tr -d ' '" "echo $FP | sed 's/../& /g' | awk '{for (i = NF; i > 0; i--) printf \"%s\", \$i; print \"\"}'"
 check_same "the text header records it on its second line" \
-    "trfilter -P 2/4:128 $tmp/all.rtb | sed -n 2p" "echo '#partition 2/4:128'"
+    "trfilter -P 2/4:128 $tmp/all.rtb | sed -n 2p" "echo '#partition 2/4:128 fp=$FP'"
 check_same "an old binary trace (zero spare bytes) reads as before" \
     "od -An -tu1 -j9 -N7 $tmp/all.rtb | tr -s ' '" "echo ' 0 0 0 0 0 0 0'"
 check_same "-o part%03d.rtb names the partitions with three digits" \
@@ -209,10 +213,10 @@ for k in 0 1 2 3; do reusedist --exact -P $k/4 "$tmp/allr" >"$tmp/s$k"; done
 check_same_rows "partitions filtered by trfilter -t R merge as -P k/4 of the whole's reads do" \
     "reusedist -M $tmp/r0 $tmp/r1 $tmp/r2 $tmp/r3" "reusedist -M $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3"
 check_same "... and trsample keeps the partition line" \
-    "trfilter -b $tmp/p2.rtb | trsample -i 3 | sed -n 2p" "echo '#partition 2/4:64'"
+    "trfilter -b $tmp/p2.rtb | trsample -i 3 | sed -n 2p" "echo '#partition 2/4:64 fp=$FP'"
 check_same "two partitions filtered together: an output of none, one of them: its" \
     "trfilter $tmp/p0.rtb $tmp/p1.rtb | sed -n 2p | cut -c1-10; trfilter $tmp/p3.rtb $tmp/p3.rtb | sed -n 2p" \
-    "trfilter $tmp/all.rtb | sed -n 2p | cut -c1-10; echo '#partition 3/4:64'"
+    "trfilter $tmp/all.rtb | sed -n 2p | cut -c1-10; echo '#partition 3/4:64 fp=$FP'"
 check_same "a partition on standard input = the file" \
     "reusedist --exact <$tmp/p1.rtb" "cat $tmp/h1"
 check_fail "a partition's trace with -H: usage error" 2 "partition 1/4's trace: not with -P, -H or -N" \

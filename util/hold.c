@@ -225,7 +225,7 @@ keeppart(const struct rt_reader *r)
 void
 u_keeppart(struct rt_writer *w, char **files, int n)
 {
-	struct rt_part p, first = { 0, 0, 0 };
+	struct rt_part p, first = { 0, 0, 0, 0 };
 	struct rt_reader *r;
 	char err[512];
 	int i;
@@ -243,7 +243,7 @@ u_keeppart(struct rt_writer *w, char **files, int n)
 		rt_rclose(r);
 		if (i == 0)
 			first = p;
-		else if (p.n != first.n || p.k != first.k || p.bytes != first.bytes)
+		else if (!rt_samepart(&p, &first))
 			return;	/* not one partition: the output is none */
 	}
 	if (first.n && rt_wpart(w, &first) < 0)

@@ -22,9 +22,10 @@ header(FILE *f, int kind, const char *cols, const struct rt_histinfo *in)
 	    (unsigned long long)in->block, in->accesses, in->rate);
 	if (in->memory)
 		fprintf(f, "#memory %llu\n", (unsigned long long)in->memory);
+	char ps[96];
+
 	if (in->part.n)
-		fprintf(f, "#partition %llu/%llu:%llu\n", (unsigned long long)in->part.k,
-		    (unsigned long long)in->part.n, (unsigned long long)in->part.bytes);
+		fprintf(f, "#partition %s\n", rt_part_str(ps, sizeof ps, &in->part));
 	if (*in->config)
 		fprintf(f, "#config %s\n", in->config);
 }
@@ -208,9 +209,9 @@ readhead(struct rt_reader *r, int kind, const char *cols, struct rt_histinfo *in
 		else if (strncmp(s, "#rate ", 6) == 0 &&
 		    (rt_parse_double(s + 6, &in->rate) || !(in->rate > 0 && in->rate <= 1)))
 			e = "bad #rate (want a rate in (0, 1])";
-		else if (strncmp(s, "#partition ", 11) == 0 && (rt_parse_part(s + 11,
-		    &in->part.k, &in->part.n, &in->part.bytes) || in->part.bytes == 0))
-			e = "bad #partition (want k/n:bytes)";
+		else if (strncmp(s, "#partition ", 11) == 0 && (rt_part_read(s + 11, &in->part) ||
+		    strchr(s, ':') == NULL))
+			e = "bad #partition (want k/n:bytes [fp=HEX])";
 		else if (strncmp(s, "#config ", 8) == 0 && n - 8 >= sizeof in->config)
 			e = "#config too long";
 		else {

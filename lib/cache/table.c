@@ -125,14 +125,13 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 int
 rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 {
-	char magic[64];
+	char magic[64], ps[96];
 	int k;
 
 	fprintf(f, "%s %s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
 	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "");
 	if (t->part.n) {
-		fprintf(f, "#partition %llu/%llu:%llu %s ", (unsigned long long)t->part.k,
-		    (unsigned long long)t->part.n, (unsigned long long)t->part.bytes,
+		fprintf(f, "#partition %s %s ", rt_part_str(ps, sizeof ps, &t->part),
 		    inclnames[t->incl]);
 		for (k = 0; k < t->nlat; k++)
 			fprintf(f, "%s%.17g", k ? "," : "", t->lat[k]);
@@ -243,18 +242,26 @@ readrow(struct rt_cache_row *r, char **f, int nf, int cols3, int coh)
 	return 0;
 }
 
-/* "k/n:bytes inclusion lat,...,lat", as rt_cachetab_write has it. */
+/* "k/n:bytes [fp=HEX] inclusion lat,...,lat", as rt_cachetab_write has
+ * it (a table written before fingerprints has none). */
 static int
 readpart(struct rt_cache_table *t, char *s)
 {
-	char *f[4], *p, *save = NULL;
+	char *f[5], *p, *save = NULL, ps[96];
 	int nf;
 
-	for (nf = 0, p = strtok_r(s, " \t", &save); p && nf < 4; p = strtok_r(NULL, " \t", &save))
+	for (nf = 0, p = strtok_r(s, " \t", &save); p && nf < 5; p = strtok_r(NULL, " \t", &save))
 		f[nf++] = p;
-	if (nf != 3 || rt_parse_part(f[0], &t->part.k, &t->part.n, &t->part.bytes) ||
-	    strchr(f[0], ':') == NULL)
+	if (nf != 3 && nf != 4)
 		return -1;
+	/* the fingerprint is one field of the partition */
+	snprintf(ps, sizeof ps, "%s%s%s", f[0], nf == 4 ? " " : "", nf == 4 ? f[1] : "");
+	if (rt_part_read(ps, &t->part) || strchr(f[0], ':') == NULL)
+		return -1;
+	if (nf == 4) {
+		f[1] = f[2];
+		f[2] = f[3];
+	}
 	for (t->incl = RT_NINE; t->incl <= RT_EXCLUSIVE && strcmp(f[1], inclnames[t->incl]);)
 		t->incl++;
 	if (t->incl > RT_EXCLUSIVE)
@@ -297,7 +304,7 @@ tabmeta(struct rt_reader *r, struct rt_cache_table *t, char *s, size_t n, int *a
 	if (strncmp(s, "#partition ", 11) == 0) {
 		if (readpart(t, s + 11))
 			return rt_rbad(r, "bad partition line (want #partition k/n:bytes "
-			    "inclusion latency,...)"), RT_EBAD;
+			    "[fp=HEX] inclusion latency,...)"), RT_EBAD;
 		return 1;
 	}
 	if (strncmp(s, "#config ", 8) == 0) {

@@ -12,6 +12,8 @@ struct rt_partset {
 	struct rt_part p;		/* the first's */
 	char config[RT_CONFIGLEN];
 	const char *first;		/* its name; NULL before it */
+	uint64_t fp;			/* the trace split, where one said it */
+	const char *fpname;		/* the first that said it */
 	const char **seen;		/* by partition: the stream that had it */
 	uint64_t nseen;
 };
@@ -68,12 +70,21 @@ rt_partset_add(struct rt_partset *s, const char *name, const struct rt_part *p,
 		snprintf(why, whylen, "%s is %s, %s %s: not partitions of one split",
 		    name, partname(p, a, sizeof a), s->first, partname(&s->p, b, sizeof b));
 		return RT_EBAD;
+	} else if (p->fp && s->fp && p->fp != s->fp) {
+		snprintf(why, whylen, "%s and %s come from different traces (fp=%016llx, "
+		    "fp=%016llx): their counts do not add up", s->fpname, name,
+		    (unsigned long long)s->fp, (unsigned long long)p->fp);
+		return RT_EBAD;
 	} else if (strcmp(config, s->config) != 0) {
 		snprintf(why, whylen, "%s was made with %s%s%s, %s with %s%s%s: their counts "
 		    "do not add up", name, *config ? "'" : "", *config ? config : "no options",
 		    *config ? "'" : "", s->first, *s->config ? "'" : "",
 		    *s->config ? s->config : "no options", *s->config ? "'" : "");
 		return RT_EBAD;
+	}
+	if (p->fp && !s->fp) {	/* older streams know none */
+		s->fp = p->fp;
+		s->fpname = name;
 	}
 	if (p->n == 0)
 		return 0;

@@ -72,7 +72,7 @@ one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, void *ctx,
 	*some = 1;
 	if (part->n == UINT64_MAX)
 		*part = p;
-	else if (p.n != part->n || p.k != part->k || p.bytes != part->bytes)
+	else if (!rt_samepart(&p, part))
 		memset(part, 0, sizeof *part);	/* not one partition */
 	status = drive(r, skipbad, fn, ctx, diag);
 	rt_rclose(r);

@@ -23,16 +23,28 @@ sniff(const struct rt_sniff *s)
 	return s->lineno == 0 && s->len >= 8 && memcmp(s->start, RTB_MAGIC, 8) == 0;
 }
 
-/* The header's partition (rtint.h): 0, or -1 when it cannot be one. */
+/* The bytes of the file header at h, its first RTB_HDRLEN read. */
+static size_t
+hdrlen(const char *h)
+{
+	return RTB_HDRLEN + (h[9] & RTB_HDRFP ? RTB_HDRFPLEN : 0);
+}
+
+/* The header's partition (rtint.h), all hdrlen(h) bytes of it read: 0,
+ * or -1 when it cannot be one. */
 static int
 part(struct rt_part *p, const unsigned char *h)
 {
+	int i, lg = h[9] & ~RTB_HDRFP;
+
 	p->k = le24(h + 10);
 	p->n = le24(h + 13);
-	p->bytes = p->n ? (uint64_t)1 << (h[9] & 63) : 0;
+	p->bytes = p->n ? (uint64_t)1 << (lg & 63) : 0;
+	for (p->fp = 0, i = 0; h[9] & RTB_HDRFP && i < 8; i++)
+		p->fp |= (uint64_t)h[RTB_HDRLEN + i] << 8 * i;
 	if (p->n == 0)
 		return h[9] || p->k ? -1 : 0;
-	return h[9] > 63 || p->k >= p->n ? -1 : 0;
+	return lg > 63 || p->k >= p->n || (h[9] & RTB_HDRFP && p->fp == 0) ? -1 : 0;
 }
 
 /* Why a header's version is refused: version 1 was written by 0.1's
@@ -50,7 +62,7 @@ static void
 begin(struct dec *d, const char *h)
 {
 	d->ver = (unsigned char)h[8];
-	d->crc = crc32(0, (const Bytef *)h, RTB_HDRLEN);
+	d->crc = crc32(0, (const Bytef *)h, (uInt)hdrlen(h));
 	d->items = 0;
 	d->ended = 0;
 	d->skipped = 0;
@@ -61,6 +73,7 @@ open_binary(struct rt_reader *r)
 {
 	struct dec *d = r->st;
 	const char *h;
+	size_t n;
 
 	if (rt_in_need(r, RTB_HDRLEN) < RTB_HDRLEN ||
 	    memcmp(r->buf + r->pos, RTB_MAGIC, 8) != 0) {
@@ -72,14 +85,21 @@ open_binary(struct rt_reader *r)
 		snprintf(r->err, sizeof r->err, "%s: %s", r->path, verwhy(h[8]));
 		return -1;
 	}
+	n = hdrlen(h);
+	if (rt_in_need(r, n) < n) {
+		snprintf(r->err, sizeof r->err, "%s: truncated binary trace: the input ends "
+		    "inside its header", r->path);
+		return -1;
+	}
+	h = r->buf + r->pos;
 	if (part(&r->part, (const unsigned char *)h) < 0) {
 		snprintf(r->err, sizeof r->err, "%s: corrupt binary trace: bad partition "
 		    "in the header", r->path);
 		return -1;
 	}
 	begin(d, h);
-	d->bend = r->pos + RTB_HDRLEN;
-	d->at = RTB_HDRLEN;
+	d->bend = r->pos + hdrlen(h);
+	d->at = hdrlen(h);
 	return 0;
 }
 
@@ -135,22 +155,32 @@ another(struct rt_reader *r, struct dec *d)
 {
 	const char *h = r->buf + r->pos;
 	struct rt_part p;
-	char a[64], b[64];
+	char a[96], b[96];
+	size_t n;
 
 	if (d->ver >= RTB_VERSION && !d->ended)
 		return truncated(r, d, "another trace's header begins", 0);
 	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2)
 		return rt_in_fail(r, "%s", verwhy(h[8]));
+	n = hdrlen(h);
+	if (rt_in_need(r, n) < n)
+		return truncated(r, d, "the input ends inside a file header", 1);
+	h = r->buf + r->pos;
 	if (part(&p, (const unsigned char *)h) < 0)
 		return rt_bin_corrupt(r, "bad partition in a concatenated header");
-	if (p.n != r->part.n || p.k != r->part.k || p.bytes != r->part.bytes)
+	if (!rt_samepart(&p, &r->part) && p.n == r->part.n && p.k == r->part.k)
+		return rt_in_fail(r, "a second trace at byte %llu is partition %llu/%llu of "
+		    "another trace (fp=%016llx, the first fp=%016llx): give them as files",
+		    (unsigned long long)d->at, (unsigned long long)p.k, (unsigned long long)p.n,
+		    (unsigned long long)p.fp, (unsigned long long)r->part.fp);
+	if (!rt_samepart(&p, &r->part))
 		return rt_in_fail(r, "a second trace at byte %llu records %s, the first %s: "
 		    "concatenated partitions are not one trace; give them as files",
 		    (unsigned long long)d->at, partname(&p, a, sizeof a),
 		    partname(&r->part, b, sizeof b));
 	begin(d, h);
-	r->pos += RTB_HDRLEN;
-	d->at += RTB_HDRLEN;
+	r->pos += n;
+	d->at += n;
 	return 0;
 }
 

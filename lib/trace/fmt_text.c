@@ -20,13 +20,13 @@ sniff(const struct rt_sniff *s)
 	    memcmp(s->start, RT_TEXT_MAGIC, strlen(RT_TEXT_MAGIC)) == 0;
 }
 
-/* A partition is the second line, "#partition k/n:bytes", read here so
+/* A partition is the second line, "#partition k/n:bytes fp=HEX", read here so
  * that it is known once the stream is open (the line is then a comment). */
 static int
 headpart(struct rt_reader *r)
 {
 	static const char kw[] = "#partition ";
-	char line[64], *p, *e;
+	char line[96], *p, *e;
 	size_t n;
 
 	rt_in_need(r, 4096);
@@ -45,12 +45,11 @@ headpart(struct rt_reader *r)
 	line[e - p] = '\0';
 	if (e > p && line[e - p - 1] == '\r')
 		line[e - p - 1] = '\0';
-	r->part.bytes = 64;
-	if (rt_parse_part(line, &r->part.k, &r->part.n, &r->part.bytes) == 0)
+	if (rt_part_read(line, &r->part) == 0)
 		return 0;
 bad:
 	memset(&r->part, 0, sizeof r->part);
-	snprintf(r->err, sizeof r->err, "%s:2: bad partition (want #partition k/n:bytes)",
+	snprintf(r->err, sizeof r->err, "%s:2: bad partition (want #partition k/n:bytes [fp=HEX])",
 	    r->path);
 	return -1;
 }
@@ -90,12 +89,16 @@ event_kw(const char *w)
 static int
 samepart(struct rt_reader *r, const char *s)
 {
-	struct rt_part p = { 0, 0, 64 };
+	struct rt_part p;
 
-	if (rt_parse_part(s, &p.k, &p.n, &p.bytes))
-		return rt_in_bad(r, "bad partition (want #partition k/n:bytes)");
-	if (p.k == r->part.k && p.n == r->part.n && p.bytes == r->part.bytes)
+	if (rt_part_read(s, &p))
+		return rt_in_bad(r, "bad partition (want #partition k/n:bytes [fp=HEX])");
+	if (rt_samepart(&p, &r->part))
 		return 0;
+	if (p.k == r->part.k && p.n == r->part.n && p.bytes == r->part.bytes)
+		return rt_in_bad(r, "partition %llu/%llu of another trace (fp=%016llx, the "
+		    "first fp=%016llx): partitions of two traces concatenated", (unsigned long long)p.k,
+		    (unsigned long long)p.n, (unsigned long long)p.fp, (unsigned long long)r->part.fp);
 	if (r->part.n == 0)
 		return rt_in_bad(r, "partition %llu/%llu of a trace whose header records none: "
 		    "a partition's trace concatenated to another (give them as files)",
@@ -141,8 +144,11 @@ event(struct rt_reader *r, char *p, struct rt_rec *rec)
 		rec->addr = a;
 		rec->size = b;
 		return 1;
-	} else if (n == 2 && strcmp(f[0], "partition") == 0 && r->line > 2) {
-		return samepart(r, f[1]);
+	} else if ((n == 2 || n == 3) && strcmp(f[0], "partition") == 0 && r->line > 2) {
+		char ps[96];
+
+		snprintf(ps, sizeof ps, "%s%s%s", f[1], n == 3 ? " " : "", n == 3 ? f[2] : "");
+		return samepart(r, ps);
 	} else if (n > 0 && (k = event_kw(f[0])) >= 0)	/* not a comment: lost, else */
 		return rt_in_bad(r, "%s line of %d fields: want #%s", f[0], n > 7 ? 7 : n,
 		    want[k]);
@@ -308,7 +314,7 @@ putfield(struct rt_writer *w, const char *s)
 static int
 start(struct rt_writer *w)
 {
-	char line[96];
+	char line[128], ps[96];
 	int n;
 
 	w->started = 1;
@@ -316,9 +322,7 @@ start(struct rt_writer *w)
 		return -1;
 	if (w->part.n == 0)
 		return 0;
-	n = snprintf(line, sizeof line, "#partition %llu/%llu:%llu\n",
-	    (unsigned long long)w->part.k, (unsigned long long)w->part.n,
-	    (unsigned long long)w->part.bytes);
+	n = snprintf(line, sizeof line, "#partition %s\n", rt_part_str(ps, sizeof ps, &w->part));
 	return rt_out(w, line, (size_t)n);
 }
 

@@ -1,14 +1,98 @@
 /* parts.c: partition writers (trfilter -P): a trace's accesses cut at
  * the blocks they touch, each piece to its block's partition; all n
  * partitions in one read, to outputs named from a pattern with one %d,
- * or partition k alone; each header recording its partition where the
- * format has room. */
+ * or partition k alone; each header recording its partition and the
+ * fingerprint of the trace split where the format has room. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reftrace.h"
+
+#define FNVBASIS 0xcbf29ce484222325ull
+#define FNVPRIME 0x100000001b3ull
+
+void
+rt_fp_init(struct rt_fp *f)
+{
+	f->h = FNVBASIS;
+	f->items = 0;
+}
+
+static uint64_t
+fnv(uint64_t h, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		h = (h ^ (v >> 8 * i & 0xff)) * FNVPRIME;
+	return h;
+}
+
+int
+rt_fp_add(struct rt_fp *f, const struct rt_rec *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && f->items < RT_FPITEMS; i++, f->items++)
+		if (v[i].kind == RT_ACCESS)
+			f->h = fnv(fnv(fnv(f->h, v[i].op, 1), v[i].addr, 8), v[i].size, 8);
+	return f->items == RT_FPITEMS;
+}
+
+uint64_t
+rt_fp_value(const struct rt_fp *f)
+{
+	return f->h ? f->h : 1;
+}
+
+int
+rt_samepart(const struct rt_part *a, const struct rt_part *b)
+{
+	return a->k == b->k && a->n == b->n && a->bytes == b->bytes &&
+	    (a->fp == b->fp || a->fp == 0 || b->fp == 0);
+}
+
+char *
+rt_part_str(char *buf, size_t len, const struct rt_part *p)
+{
+	int n = snprintf(buf, len, "%llu/%llu:%llu", (unsigned long long)p->k,
+	    (unsigned long long)p->n, (unsigned long long)p->bytes);
+
+	if (p->fp && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " fp=%016llx", (unsigned long long)p->fp);
+	return buf;
+}
+
+int
+rt_part_read(const char *s, struct rt_part *p)
+{
+	char part[64], *e;
+	const char *sp = strchr(s, ' ');
+	size_t n = sp ? (size_t)(sp - s) : strlen(s);
+	int i;
+
+	p->bytes = 64;
+	p->fp = 0;
+	if (n >= sizeof part)
+		return -1;
+	memcpy(part, s, n);
+	part[n] = '\0';
+	if (rt_parse_part(part, &p->k, &p->n, &p->bytes))
+		return -1;
+	if (sp == NULL)
+		return 0;
+	if (strncmp(sp, " fp=", 4) != 0)
+		return -1;
+	for (i = 0, e = (char *)sp + 4; isxdigit((unsigned char)e[i]); i++)
+		;
+	if (i != 16 || e[i] != '\0')
+		return -1;
+	p->fp = strtoull(e, NULL, 16);
+	return p->fp ? 0 : -1;
+}
 
 struct rt_wparts {
 	struct rt_part p;	/* p.k: the partition written when one */
@@ -18,6 +102,12 @@ struct rt_wparts {
 	char **name;
 	uint64_t bad;		/* the output a write failed on */
 	int unrecorded;		/* a header without room for its partition */
+	/* the first items, held until the trace's fingerprint is known
+	 * (rt_fp): the headers record it, before the first item */
+	struct rt_fp fp;
+	struct rt_rec *held;
+	size_t nheld;
+	uint64_t B;
 };
 
 static struct rt_wparts *
@@ -32,7 +122,17 @@ newparts(const struct rt_part *p, uint64_t nw)
 		return NULL;
 	}
 	ws->p = *p;
+	ws->p.fp = 0;
+	rt_fp_init(&ws->fp);
 	return ws;
+}
+
+/* With rec: hold the first items (an allocation that is touched as it
+ * fills). */
+static int
+hold(struct rt_wparts *ws)
+{
+	return (ws->held = malloc(RT_FPITEMS * sizeof *ws->held)) == NULL ? -1 : 0;
 }
 
 static void
@@ -75,6 +175,8 @@ rt_wparts_open(struct rt_wparts **wsp, const char *pattern, const struct rt_part
 		if (rec)
 			record(ws, k, k);
 	}
+	if (rec && hold(ws))
+		goto fail;
 	*wsp = ws;
 	return 0;
 fail:
@@ -89,7 +191,7 @@ rt_wparts_one(struct rt_writer *w, const char *path, const struct rt_part *p, in
 {
 	struct rt_wparts *ws;
 
-	if ((ws = newparts(p, 1)) == NULL ||
+	if ((ws = newparts(p, 1)) == NULL || (rec && hold(ws)) ||
 	    (path != NULL && (ws->name[0] = strdup(path)) == NULL)) {
 		rt_wparts_free(ws);
 		rt_wdiscard(w);
@@ -137,8 +239,8 @@ put(struct rt_wparts *ws, uint64_t i, const struct rt_rec *rec)
 	return -1;
 }
 
-int
-rt_wparts_write(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
+static int
+cut(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
 {
 	struct rt_rec piece;
 	struct rt_span sp;
@@ -164,10 +266,48 @@ rt_wparts_write(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
 }
 
 int
+rt_wparts_write(struct rt_wparts *ws, const struct rt_rec *rec, uint64_t B)
+{
+	if (ws->held == NULL)
+		return cut(ws, rec, B);
+	ws->B = B;
+	ws->held[ws->nheld++] = *rec;
+	return rt_fp_add(&ws->fp, rec, 1) ? rt_wparts_flush(ws) : 0;
+}
+
+int
+rt_wparts_flush(struct rt_wparts *ws)
+{
+	struct rt_rec *v = ws->held;
+	struct rt_part pk;
+	size_t i, n = ws->nheld;
+	int e;
+
+	if (v == NULL)
+		return 0;
+	ws->held = NULL;
+	ws->p.fp = rt_fp_value(&ws->fp);
+	for (i = 0; i < ws->nw; i++) {	/* where record() put the partition */
+		pk = ws->p;
+		pk.k = ws->one ? ws->p.k : i;
+		if (ws->w[i] != NULL)
+			(void)rt_wpart(ws->w[i], &pk);
+	}
+	for (i = 0; i < n && cut(ws, &v[i], ws->B) == 0; i++)
+		;
+	e = errno;
+	free(v);
+	errno = e;
+	return i < n ? -1 : 0;
+}
+
+int
 rt_wparts_close(struct rt_wparts *ws, uint64_t i)
 {
 	struct rt_writer *w = ws->w[i];
 
+	if (rt_wparts_flush(ws))
+		return -1;
 	ws->w[i] = NULL;
 	return rt_wclose(w);
 }
@@ -184,6 +324,7 @@ rt_wparts_free(struct rt_wparts *ws)
 		rt_wdiscard(ws->w[i]);
 		free(ws->name[i]);
 	}
+	free(ws->held);
 	free(ws->w);
 	free(ws->name);
 	free(ws);

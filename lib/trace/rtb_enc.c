@@ -294,8 +294,9 @@ rt_bin_wopenz(struct rt_writer *w)
 static int
 start(struct rt_writer *w)
 {
-	unsigned char hdr[RTB_HDRLEN] = { 0 };
+	unsigned char hdr[RTB_HDRLEN + RTB_HDRFPLEN] = { 0 };
 	const struct rt_part *p = &w->part;
+	size_t n = RTB_HDRLEN;
 	int i;
 
 	w->started = 1;
@@ -308,8 +309,13 @@ start(struct rt_writer *w)
 			hdr[13 + i] = (unsigned char)(p->n >> 8 * i);
 		}
 	}
-	((struct enc *)w->st)->crc = (uint32_t)crc32(0, hdr, sizeof hdr);
-	return rt_out(w, hdr, sizeof hdr);
+	if (p->n && p->fp) {	/* the extension: the fingerprint */
+		hdr[9] |= RTB_HDRFP;
+		for (i = 0; i < 8; i++)
+			hdr[n++] = (unsigned char)(p->fp >> 8 * i);
+	}
+	((struct enc *)w->st)->crc = (uint32_t)crc32(0, hdr, (uInt)n);
+	return rt_out(w, hdr, n);
 }
 
 /* An event (mark, region, object, flush, invalidate);

@@ -14,7 +14,12 @@
 #define RTB_MAGIC "\211RTB\r\n\032\n"
 /* Header bytes: magic (8), version (1), then the partition (rt_part):
  * log2 of its bytes (1), k and n (u24le each); all zero: none, as in
- * files written before partitions were recorded. */
+ * files written before partitions were recorded.  A partition's header
+ * whose log2 byte has RTB_HDRFP set is followed by an extension, the
+ * u64le fingerprint of the trace split (rt_fp): RTB_HDRFPLEN bytes more,
+ * in the trace's checksum as the header is. */
+#define RTB_HDRFP 0x80
+#define RTB_HDRFPLEN 8
 #define RTB_VERSION 3		/* the one written */
 #define RTB_VERSION2 2		/* read as well: no checksums, no trailer */
 #define RTB_HDRLEN 16
