@@ -1,6 +1,7 @@
 /* cachesim: trace-driven simulation of multi-level caches. */
 #include <stdio.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,12 +93,17 @@ setlat(char *arg)
 
 /* An option that changes counts the rows do not show: a partition's
  * table names it, so that tables made without it are not merged in. */
-static void
-configured(const char *opt)
+static void __attribute__((format(printf, 1, 2)))
+configured(const char *fmt, ...)
 {
 	size_t n = strlen(config);
+	va_list ap;
 
-	snprintf(config + n, sizeof config - n, "%s%s", n ? " " : "", opt);
+	if (n > 0 && n + 1 < sizeof config)
+		config[n++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(config + n, sizeof config - n, fmt, ap);
+	va_end(ap);
 }
 
 /* --cachegrind-out: the file cg_annotate reads; cmd: names the traces */
@@ -107,10 +113,8 @@ cgwrite(char **files, int n)
 	FILE *f = u_open(cgout);
 	int k;
 
-	if ((k = rt_sim_cgfile(sim, f, files, n)) == RT_ENOMEM)
-		u_die(1, "out of memory");
-	if (k || u_close(f, cgout))
-		u_die(1, "%s:", cgout);
+	if ((k = rt_sim_cgfile(sim, f, files, n)) != 0 || u_close(f, cgout))
+		u_die(1, k == RT_ENOMEM ? "%s: out of memory" : "%s:", cgout);
 }
 
 /* --map: MTV's cache view of the first configuration. */
@@ -213,21 +217,6 @@ static const struct u_clash clashes[] = {
 	{ NULL, NULL, NULL }
 };
 
-/* --warmup n, --warmup-fraction f */
-static void
-setwarm(int c, const char *arg)
-{
-	char opt[64];
-
-	if (c == O_WARMUP) {
-		warmup = u_count("--warmup", arg, 0, UINT64_MAX, "a count of records");
-		snprintf(opt, sizeof opt, "--warmup %llu", (unsigned long long)warmup);
-		configured(opt);
-	} else
-		warmfrac = u_real("--warmup-fraction", arg, nextafter(0, 1), 1,
-		    "a fraction above 0, at most 1");
-}
-
 /* --warmup-fraction on a partition's trace: its sets fill apart from the
  * whole's, so its tables would not merge into the whole's; refused
  * before anything is written. */
@@ -247,7 +236,6 @@ static void
 option(int c)
 {
 	char why[200];
-	int k;
 
 	switch (c) {
 	case '3': threec = 1; break;
@@ -261,8 +249,7 @@ option(int c)
 	case 'A': Aflag = 1; break;
 	case 'b': bflag = 1; break;
 	case 'c':
-		if (rt_ens_level(ens, optarg, why, sizeof why))
-			u_bad("-c %s: %s", optarg, why);
+		u_check(rt_ens_level(ens, optarg, why, sizeof why), "-c", optarg, why);
 		nc++;
 		break;
 	case 'd': dflag = 1; break;
@@ -270,8 +257,7 @@ option(int c)
 	case O_DIFF: diffmode = 1; break;
 	case O_FLUSH: flush = 1; configured("--flush"); break;
 	case 'E':
-		if ((k = rt_ens_expand(ens, optarg, why, sizeof why)) != 0)
-			u_fail(k, "-E %s: %s", optarg, why);
+		u_check(rt_ens_expand(ens, optarg, why, sizeof why), "-E", optarg, why);
 		nE++;
 		break;
 	case O_MAP:
@@ -284,27 +270,30 @@ option(int c)
 		break;
 	case O_WIDTH: mapw = u_size("--width", optarg, 200, 20000, "200 to 20000 pixels"); break;
 	case O_WARMUP:
-	case O_WARMFRAC: setwarm(c, optarg); break;
+		warmup = u_count("--warmup", optarg, 0, UINT64_MAX, "a count of records");
+		configured("--warmup %llu", (unsigned long long)warmup);	/* said one way */
+		break;
+	case O_WARMFRAC:
+		warmfrac = u_real("--warmup-fraction", optarg, nextafter(0, 1), 1,
+		    "a fraction above 0, at most 1");
+		break;
 	case O_CG: cgflag = 1; break;
 	case O_UNFOLD: unfold = 1; break;
 	case O_SORT: sortflag = optarg; break;
 	case O_PF:
-		if (rt_ens_prefetch(ens, optarg, why, sizeof why))
-			u_bad("--prefetch %s: %s", optarg, why);
-		configured("--prefetch");
-		configured(optarg);
+		u_check(rt_ens_prefetch(ens, optarg, why, sizeof why), "--prefetch", optarg, why);
+		configured("--prefetch %s", optarg);
 		break;
 	case O_CGOUT: cgout = optarg; break;
 	case 'I': Iflag = u_format(optarg); break;
 	case O_TLB:
 	case O_ITLB:
-		if (rt_ens_tlb(ens, optarg, c == O_ITLB, why, sizeof why))
-			u_bad("--%s %s: %s", c == O_TLB ? "tlb" : "itlb", optarg, why);
+		u_check(rt_ens_tlb(ens, optarg, c == O_ITLB, why, sizeof why), u_optname(&prog, c),
+		    optarg, why);
 		tlb = 1;
 		break;
 	case O_ICACHE:
-		if (rt_cache_parse(optarg, &iflag, why, sizeof why))
-			u_bad("--icache %s: %s", optarg, why);
+		u_check(rt_cache_parse(optarg, &iflag, why, sizeof why), "--icache", optarg, why);
 		hasi = 1;
 		break;
 	case 'k': kflag = 1; break;

@@ -362,3 +362,10 @@ u_format(const char *arg)
 		    " or " : ", ", rt_fmt_name(f));
 	u_bad("-I %s: want %s", arg, want);
 }
+
+void
+u_check(int code, const char *opt, const char *arg, const char *why)
+{
+	if (code != 0)
+		u_fail(code, "%s %s: %s", opt, arg, why);
+}

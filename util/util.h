@@ -89,6 +89,9 @@ void u_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn))
  * message, and status 2 for a usage error, 1 for the others. */
 int u_exitcode(int code);
 void u_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* A library's answer (0, or an RT_E code with why) about an option's
+ * argument: nothing, or "opt arg: why" and the code's status. */
+void u_check(int code, const char *opt, const char *arg, const char *why);
 /* Progress on standard error when it is a terminal, at most twice a
  * second, on one line that the next message or u_progress(NULL) clears;
  * never in a pipe's data. */

@@ -45,11 +45,11 @@ geometry(struct rt_cache_cfg *c, char *const *f, int tlb, char *why, size_t whyl
 	if (rt_parse_size(f[2], &v) || v == 0 || (v & (v - 1)) || v > (tlb ? 1u << 30 : 1u << 20)) {
 		snprintf(why, whylen, "%s size '%s': want a power of two up to %s",
 		    tlb ? "page" : "block", f[2], tlb ? "1G" : "1M");
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (rt_parse_size(f[0], &n) || n == 0 || (tlb && n > UINT64_MAX / v)) {
 		snprintf(why, whylen, "bad %s '%s'", tlb ? "number of entries" : "size", f[0]);
-		return -1;
+		return RT_EUSAGE;
 	}
 	c->size = tlb ? n * v : n;
 	c->block = (uint32_t)v;
@@ -57,18 +57,18 @@ geometry(struct rt_cache_cfg *c, char *const *f, int tlb, char *why, size_t whyl
 		c->assoc = 0;
 	else if (rt_parse_size(f[1], &v) || v == 0 || v > RT_MAXWAYS) {
 		snprintf(why, whylen, "bad associativity '%s'", f[1]);
-		return -1;
+		return RT_EUSAGE;
 	} else
 		c->assoc = (uint32_t)v;
 	if (c->size % c->block) {
 		snprintf(why, whylen, "size %llu is not a multiple of the block size %u",
 		    (unsigned long long)c->size, c->block);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (c->assoc == 0 && c->size / c->block > RT_MAXWAYS) {
 		snprintf(why, whylen, "fully associative with %llu blocks: a set has at "
 		    "most %u ways", (unsigned long long)(c->size / c->block), RT_MAXWAYS);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (c->assoc == 0)
 		c->assoc = (uint32_t)(c->size / c->block);
