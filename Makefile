@@ -69,13 +69,14 @@ PHUNITS = t/unit/persist-seg64 t/unit/persist-slowemergent
 -include $(LIBOBJ:.o=.d) $(UTILOBJ:.o=.d) $(PROGS:=.d) $(UNITS:=.d)
 
 # plotspiral's and trmap's HTML pages, kept as the pages they are
-# (lib/fig/spiral.html, lib/map/map.html), the script they share
-# (lib/fig/page.js) in each at its @PAGEJS@ line, the map's cache view
-# (lib/map/cview.js) at its @CVIEWJS@, and built into the
+# (lib/fig/spiral.html, lib/map/map.html), the head they share
+# (lib/fig/head.html, its @NAME@ the program's) at their @PAGEHEAD@
+# line, the script they share (lib/fig/page.js) at @PAGEJS@, the map's
+# cache view (lib/map/cview.js) at its @CVIEWJS@, and built into the
 # library as C strings: no file is read at run time.  "??" is split,
 # not read as a trigraph.
-%-html.h: %.html lib/fig/page.js lib/map/cview.js
-	sed -e '/^@PAGEJS@$$/{' -e 'r lib/fig/page.js' -e 'd' -e '}' -e '/^@CVIEWJS@$$/{' -e 'r lib/map/cview.js' -e 'd' -e '}' $< | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' >$@
+%-html.h: %.html lib/fig/head.html lib/fig/page.js lib/map/cview.js
+	awk 'FILENAME == "lib/fig/head.html" { head = head $$0 "\n"; next } /^@PAGEHEAD@ / { h = head; gsub(/@NAME@/, $$2, h); printf "%s", h; next } { print }' lib/fig/head.html $< | sed -e '/^@PAGEJS@$$/{' -e 'r lib/fig/page.js' -e 'd' -e '}' -e '/^@CVIEWJS@$$/{' -e 'r lib/map/cview.js' -e 'd' -e '}' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/??/?\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' >$@
 lib/fig/spiralhtml.o: lib/fig/spiral-html.h
 lib/map/page.o: lib/map/map-html.h
 
