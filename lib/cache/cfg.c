@@ -75,12 +75,12 @@ geometry(struct rt_cache_cfg *c, char *const *f, int tlb, char *why, size_t whyl
 	if ((c->size / c->block) % c->assoc && tlb) {
 		snprintf(why, whylen, "%llu entries are not a multiple of the associativity %u",
 		    (unsigned long long)(c->size / c->block), c->assoc);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if ((c->size / c->block) % c->assoc) {
 		snprintf(why, whylen, "size %llu is not a multiple of associativity x block (%u x %u)",
 		    (unsigned long long)c->size, c->assoc, c->block);
-		return -1;
+		return RT_EUSAGE;
 	}
 	return 0;
 }
@@ -91,21 +91,21 @@ policy(struct rt_cache_cfg *c, const char *name, char *why, size_t whylen)
 {
 	if (name != NULL && (c->policy = rt_policy_parse(name)) < 0) {
 		snprintf(why, whylen, "unknown policy '%s' (lru, fifo, random, mru, plru, srrip, nru, lfu, opt, pes)", name);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (c->policy == RT_PLRU && (c->assoc & (c->assoc - 1))) {
 		snprintf(why, whylen, "pseudo-LRU needs a power-of-two associativity, not %u", c->assoc);
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (c->policy == RT_PLRU && c->assoc > 64) {
 		snprintf(why, whylen, "pseudo-LRU keeps at most 64 ways");
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (rt_cache_bytes(c) > rt_memory()) {
 		snprintf(why, whylen, "needs %.1f GiB for its tags, more than the %.1f GiB "
 		    "of memory here", rt_cache_bytes(c) / 1073741824.0,
 		    rt_memory() / 1073741824.0);
-		return -1;
+		return RT_EUSAGE;
 	}
 	return 0;
 }
@@ -119,7 +119,7 @@ writes(struct rt_cache_cfg *c, char *const *f, int n, char *why, size_t whylen)
 			c->wt = 1;
 		else if (strcasecmp(f[4], "wb") != 0) {
 			snprintf(why, whylen, "write policy '%s': wb or wt", f[4]);
-			return -1;
+			return RT_EUSAGE;
 		}
 	}
 	if (n > 5) {
@@ -127,7 +127,7 @@ writes(struct rt_cache_cfg *c, char *const *f, int n, char *why, size_t whylen)
 			c->nwa = 1;
 		else if (strcasecmp(f[5], "wa") != 0) {
 			snprintf(why, whylen, "write-miss policy '%s': wa or nwa", f[5]);
-			return -1;
+			return RT_EUSAGE;
 		}
 	}
 	return 0;
@@ -145,7 +145,7 @@ parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whyle
 	c->policy = RT_LRU;
 	if (strlen(spec) >= sizeof buf) {
 		snprintf(why, whylen, "too long");
-		return -1;
+		return RT_EUSAGE;
 	}
 	strcpy(buf, spec);
 	for (p = strtok_r(buf, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
@@ -153,13 +153,13 @@ parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whyle
 	if (n < 3 || (tlb && n > 4)) {
 		snprintf(why, whylen, tlb ? "want ENTRIES:ASSOC:PAGE[:POLICY]" :
 		    "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
-		return -1;
+		return RT_EUSAGE;
 	}
 	if (geometry(c, f, tlb, why, whylen) || policy(c, n > 3 ? f[3] : NULL, why, whylen))
-		return -1;
+		return RT_EUSAGE;
 	if (tlb && c->policy >= RT_OPT) {	/* the future is read per data level */
 		snprintf(why, whylen, "a TLB's policy: not opt or pes");
-		return -1;
+		return RT_EUSAGE;
 	}
 	return writes(c, f, n, why, whylen);
 }
