@@ -446,8 +446,9 @@ int rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen);
 int rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
     struct rt_part *part, int flush, char *why, size_t whylen);
 /* The run, for a caller that reads the records itself (trmap's page):
- * n records of v through s, then the accesses still batched; 0, or
- * RT_ENOMEM.  No future is read: not for OPT or PES, and no miss stream. */
+ * n records of v through s, then the accesses still batched; 0, or the
+ * code rt_sim_failed returns.  No future is read: not for OPT or PES, and
+ * no miss stream. */
 int rt_sim_records(struct rt_sim *s, struct rt_rec *v, int n);
 int rt_sim_finish(struct rt_sim *s);
 /* The table at the end, if a stream was not the output (for people with

@@ -369,6 +369,14 @@ rt_sim_misses(struct rt_sim *s, int level, struct rt_writer *w)
 	rt_hier_watch(s->hier, level - 1, down, s);
 }
 
+/* The code of a failure s->err records (a table's groups past its
+ * limit are out of its memory). */
+static int
+simcode(const struct rt_sim *s)
+{
+	return s->err == S_WRITE ? RT_EIO : s->err ? RT_ENOMEM : 0;
+}
+
 int
 rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 {
@@ -381,7 +389,7 @@ rt_sim_failed(const struct rt_sim *s, char *why, size_t whylen)
 	}
 	snprintf(why, whylen, "%s", s->err == S_GROUPS ? "too many groups for a table" :
 	    "out of memory");
-	return RT_ENOMEM;
+	return simcode(s);
 }
 
 static int
@@ -405,13 +413,15 @@ simend(struct rt_sim *s, int flush)
 int
 rt_sim_records(struct rt_sim *s, struct rt_rec *v, int n)
 {
-	return simbatch(s, v, n) ? RT_ENOMEM : 0;
+	simbatch(s, v, n);
+	return simcode(s);
 }
 
 int
 rt_sim_finish(struct rt_sim *s)
 {
-	return simend(s, 0) ? RT_ENOMEM : 0;
+	simend(s, 0);
+	return simcode(s);
 }
 
 int
