@@ -280,6 +280,15 @@ int rt_part_read(const char *s, struct rt_part *p);
 /* The partition the stream's header records (known once it is open):
  * 1 with *p, 0 with p->n 0 when it records none. */
 int rt_rpart(const struct rt_reader *r, struct rt_part *p);
+/* Read slice k of n (0 <= k < n) of the open binary trace file r, before
+ * its first item: the blocks whose items begin at or after k/n of the
+ * trace's items and before (k+1)/n, found by seeking; concatenated,
+ * the slices are the trace.  Ids of strings and locations defined before
+ * the slice read as none.  0, RT_EUSAGE (not a binary trace file, or
+ * compressed), RT_EBAD, RT_EIO or RT_ENOMEM, the reason in rt_rerror.
+ * rt_slice_all(k, n) makes every rt_ropen after it do so (n 0: none). */
+int rt_rslice(struct rt_reader *r, uint64_t k, uint64_t n) RT_WUR;
+void rt_slice_all(uint64_t k, uint64_t n);
 /* rt_foreach that also says, in *part, the partition the files' headers
  * record: the one they all record, else none (n 0). */
 int rt_foreach_part(char **files, int nfiles, int fmt, int skipbad,

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rtb.h"
 
@@ -249,6 +251,8 @@ block(struct rt_reader *r, struct dec *d)
 	int k;
 
 	r->pos = d->bend;
+	if (d->stop && d->at >= d->stop)	/* a slice's end */
+		return 0;
 	for (;;) {
 		if (rt_in_need(r, 8) == 0)
 			return d->ver < RTB_VERSION || d->ended ? RT_IN_END(r) :
@@ -322,6 +326,105 @@ read_binary(struct rt_reader *r)
 	if (n > 0)
 		d->items += (uint64_t)n;
 	return n;
+}
+
+/* The blocks of the trace at fd from byte at (where its first block
+ * begins): their offsets and item counts, found from their headers by
+ * seeking (v2 traces have no index; v3's blocks are at most 4 MB and
+ * 2^18 items, so the walk is one read a block).  The count, ending at
+ * the trailer or the file's end; RT_ENOMEM, or RT_EBAD with the reason. */
+static int64_t
+blocks(struct rt_reader *r, int ver, uint64_t at, uint64_t **offp, uint64_t **cntp)
+{
+	unsigned char h[RTB2_BLKHDR];
+	uint64_t *off = NULL, *cnt = NULL, *v, cap = 0, n = 0;
+	uint64_t ft = ver >= RTB_VERSION ? RTB3_CRCLEN : 0;
+	ssize_t k;
+
+	for (;; n++) {
+		if (n + 1 >= cap) {
+			cap = cap ? 2 * cap : 64;
+			if ((v = realloc(off, cap * sizeof *v)) != NULL)
+				off = v;
+			if (v == NULL || (v = realloc(cnt, cap * sizeof *v)) == NULL) {
+				free(off);
+				free(cnt);
+				return rt_in_nomem(r);
+			}
+			cnt = v;
+		}
+		off[n] = at;
+		cnt[n] = 0;
+		if ((k = pread(r->fd, h, sizeof h, (off_t)at)) < (ssize_t)sizeof h)
+			break;	/* the end, or a piece: the last slice's reader says it */
+		if (memcmp(h, RTB_MAGIC, 8) == 0) {
+			free(off);
+			free(cnt);
+			return rt_in_fail(r, "concatenated traces at byte %llu: a slice is "
+			    "of one trace", (unsigned long long)at), RT_EBAD;
+		}
+		if (ft && le32(h + 16) == RTB3_END)
+			break;
+		cnt[n] = le32(h + 4);
+		at += RTB2_BLKHDR + le32(h) + ft;
+	}
+	*offp = off;
+	*cntp = cnt;
+	return (int64_t)n;
+}
+
+/* The first of nb blocks (counts cnt) from which k/n of the items
+ * (tot) come after: slice k of n begins there. */
+static uint64_t
+cut(const uint64_t *cnt, uint64_t nb, uint64_t tot, uint64_t k, uint64_t n)
+{
+	unsigned __int128 want = (unsigned __int128)k * tot, sum = 0;
+	uint64_t i;
+
+	if (k >= n)
+		return nb;
+	for (i = 0; i < nb && sum * n < want; i++)
+		sum += cnt[i];
+	return i;
+}
+
+int
+rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n)
+{
+	struct dec *d = r->st;
+	struct stat sb;
+	uint64_t *off = NULL, *cnt = NULL, tot = 0, a, b, i;
+	int64_t nb;
+
+	if (r->gz || fstat(r->fd, &sb) || !S_ISREG(sb.st_mode) || r->started)
+		return rt_in_fail(r, "a slice needs a binary trace that is a file, not "
+		    "compressed: its blocks are found by seeking"), RT_EUSAGE;
+	if (n == 0 || k >= n)
+		return rt_in_fail(r, "slice %llu of %llu", (unsigned long long)k,
+		    (unsigned long long)n), RT_EUSAGE;
+	if ((nb = blocks(r, d->ver, d->at, &off, &cnt)) < 0)
+		return (int)nb;
+	for (i = 0; i < (uint64_t)nb; i++)
+		tot += cnt[i];
+	a = cut(cnt, (uint64_t)nb, tot, k, n);
+	b = cut(cnt, (uint64_t)nb, tot, k + 1, n);
+	d->stop = k + 1 < n ? off[b] : 0;
+	if (k > 0) {	/* enter at block a: what came before is not read */
+		if (lseek(r->fd, (off_t)off[a], SEEK_SET) < 0) {
+			free(off);
+			free(cnt);
+			return rt_in_fail(r, "cannot seek"), RT_EIO;
+		}
+		r->pos = r->len = r->ready = 0;
+		r->eof = 0;
+		d->bend = 0;
+		d->at = off[a];
+		d->skipped = 1;	/* the trailer's checks are of the whole */
+		d->smap.open = d->lmap.open = 1;
+	}
+	free(off);
+	free(cnt);
+	return 0;
 }
 
 /* "binary" writes each block deflated where that makes it smaller;

@@ -7,6 +7,7 @@
 
 #include "input.h"
 #include "rtint.h"
+#include "rtb.h"
 
 /* The formats at their enum rt_fmt numbers.  A new format is a file
  * fmt_NAME.c that defines its row and a line here: its number is its
@@ -278,14 +279,37 @@ rt_lopen(const char *path, char *errbuf, size_t errlen)
 	return r;
 }
 
+int
+rt_rslice(struct rt_reader *r, uint64_t k, uint64_t n)
+{
+	if (r->fmt != RT_FMT_BINARY && r->fmt != RT_FMT_BINARY2)
+		return rt_in_fail(r, "a slice is of a binary trace, not %s", r->f != NULL ?
+		    r->f->name : "this stream"), RT_EUSAGE;
+	return rt_bin_slice(r, k, n);
+}
+
+/* rt_slice_all's: every trace opened after it is read from slice k of n. */
+static uint64_t slicek, slicen;
+
+void
+rt_slice_all(uint64_t k, uint64_t n)
+{
+	slicek = k;
+	slicen = n;
+}
+
 struct rt_reader *
 rt_ropen(const char *path, int fmt, char *errbuf, size_t errlen)
 {
 	struct rt_reader *r;
+	int k;
 
 	if ((r = rt_in_open(path, errbuf, errlen)) == NULL)
 		return NULL;
-	if (rt_rtrace(r, fmt, errbuf, errlen)) {
+	if ((k = rt_rtrace(r, fmt, errbuf, errlen)) == 0 && slicen &&
+	    (k = rt_rslice(r, slicek, slicen)) != 0)
+		snprintf(errbuf, errlen, "%s", r->err);
+	if (k) {
 		rt_rclose(r);
 		return NULL;
 	}

@@ -24,6 +24,7 @@ struct idmap {
 		uint32_t file, id;	/* file 0: an empty slot */
 	} *slot;
 	uint32_t n, bits;	/* n < 2^bits / 2 */
+	int open;		/* a slice's: ids defined before it read as none */
 };
 
 /* Version 2's model: a table of slots keyed by (pc, place of the record
@@ -68,6 +69,7 @@ struct dec {
 	size_t bend;		/* end of the current block's payload in r->buf */
 	uint64_t at, blkat;	/* stream offset of bend, of the block */
 	uint64_t nblk;		/* blocks begun */
+	uint64_t stop;		/* a slice's end: the offset of its next block, or 0 */
 	/* the block's streams (in r->buf or zbuf), its pending run */
 	const unsigned char *c, *cend, *p, *pend;
 	uint64_t run;
@@ -220,15 +222,17 @@ mapid(const struct idmap *m, uint64_t fileid, uint32_t *out)
 
 	if (fileid < m->ndirect) {
 		*out = m->direct[fileid];
-		return fileid != 0 && *out == 0 ? -1 : 0;
+		return fileid != 0 && *out == 0 && !m->open ? -1 : 0;
 	}
 	if (fileid == 0) {
 		*out = 0;
 		return 0;
 	}
 	if (fileid < IDDIRECT || m->n == 0 || fileid >= (1u << 30) ||
-	    (s = idslot(m, (uint32_t)fileid))->file == 0)
-		return -1;
+	    (s = idslot(m, (uint32_t)fileid))->file == 0) {
+		*out = 0;
+		return m->open && fileid < (1u << 30) ? 0 : -1;
+	}
 	*out = s->id;
 	return 0;
 }
@@ -239,6 +243,8 @@ mapid(const struct idmap *m, uint64_t fileid, uint32_t *out)
 int rt_bin_batch(struct rt_reader *r, struct dec *d);
 int rt_bin_badblock(struct rt_reader *r, struct dec *d, const char *what);
 int rt_bin_corrupt(struct rt_reader *r, const char *what);
+/* fmt_binary.c: enter the open trace at slice k of n (rt_rslice). */
+int rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n);
 
 /* rtb_enc.c: the writer's calls (struct rt_format), not deflated
  * (binary2) or deflated where smaller (binary). */
