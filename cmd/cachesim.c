@@ -1,8 +1,6 @@
 /* cachesim: trace-driven simulation of multi-level caches. */
 #include <stdio.h>
-#include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,21 +12,20 @@
 
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
-static int flush, tlb, cores;		/* --flush: write dirty blocks back at the end; --tlb; --cores */
+static int flush, tlb, cores, fixup;	/* --flush: write dirty blocks back at the end; --tlb; --cores */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
 static char config[RT_CONFIGLEN];	/* options that change counts, not said by the table's rows */
 static int unfold;			/* --unfold: -g rows of every object */
 static const char *sortflag;		/* --sort: -g's column */
-static int sortcol = -1;
-static int gflag = -1;			/* -g: RT_KEY_SET ... */
+static int sortcol = -1, gflag = -1;	/* -g: RT_KEY_SET ... */
 static int incl = RT_NINE, Iflag = RT_FMT_AUTO;
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive", NULL };	/* RT_NINE ... */
 static uint64_t Sflag = 1;
 static double lat[RT_MAXLEVEL + 1];
 static int nlat, nc, nE;		/* nc: -c levels, nE: -E specs */
-static const char *oflag, *mapfile, *cgout;
+static const char *oflag, *mapfile, *cgout, *slice;
 static struct rt_evmap *evmap;	/* --map */
 static uint64_t mapw = 800, tempw;	/* --width, --temperature */
 
@@ -40,7 +37,7 @@ static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
 enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES };
+	O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES, O_SLICE, O_FIXUP };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -60,6 +57,7 @@ static const struct u_opt opts[] = {
 	{ O_CGOUT, "cachegrind-out", "file", "--cachegrind's counts by source line, as cachegrind's file" },
 	{ O_CORES, "cores", "n", "levels above the last private to each of n cores (MSI)" },
 	{ O_DIFF, "diff", NULL, "the accesses two -E configurations serve differently" },
+	{ O_FIXUP, "fixup", NULL, "the table from a binary trace and its --slice states, in order" },
 	{ O_FLUSH, "flush", NULL, "write back every dirty block at the end, as Dinero IV" },
 	{ O_ICACHE, "icache", "spec", "a split first-level instruction cache" },
 	{ O_INCL, "inclusion", "policy", "nine, inclusive or exclusive" },
@@ -67,6 +65,7 @@ static const struct u_opt opts[] = {
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
 	{ O_PF, "prefetch", "spec", "[level:]d|a|m|t|l|s[:dist], stream[:n], stride[:n[:entries]]" },
+	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace: its counts and caches' state" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
 	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
@@ -147,6 +146,7 @@ simsetup(void)
 	    .records = dflag, .diff = diffmode, .key = gflag, .tempw = tempw,
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
 	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac,
+	    .slice = slice, .fixup = fixup ? 1 + Aflag : 0,
 	    .cores = cores };
 	char why[200];
 	int k, guessed;
@@ -254,6 +254,8 @@ option(int c)
 		break;
 	case 'd': dflag = 1; break;
 	case 'M': Mflag = 1; break;
+	case O_FIXUP: fixup = 1; break;
+	case O_SLICE: slice = optarg; break;
 	case O_DIFF: diffmode = 1; break;
 	case O_FLUSH: flush = 1; configured("--flush"); break;
 	case 'E':
@@ -327,8 +329,6 @@ merge(int argc, char *argv[])
 	    sizeof err))
 		u_die(1, "-M: %s", err);
 	u_close(fo, oflag);
-	rt_ens_free(ens);
-	rt_regions_free(regs);
 	exit(u_status);
 }
 
@@ -382,7 +382,7 @@ main(int argc, char *argv[])
 	    sizeof why)) < 0 && rt_sim_failed(sim, why, sizeof why) == RT_EIO)
 		u_wfail(oflag);
 	if (k < 0)
-		u_fail(k, k == RT_EUSAGE ? "-E: %s" : "%s", why);
+		u_fail(k, k == RT_EUSAGE && nE ? "-E: %s" : "%s", why);
 	if (k == 2)	/* no table of what was not read */
 		u_discard();
 	if (k)

@@ -168,6 +168,23 @@ double rt_hier_filled(const struct rt_hier *h);
  * allocate). */
 void rt_hier_watch(struct rt_hier *h, int k, rt_down_fn *fn, void *ctx);
 void rt_hier_free(struct rt_hier *h);
+/* Time slices (lib/cache/tslice.c).  rt_hier_sliceable: 0, or RT_EUSAGE
+ * with why when h's counts cannot be made exact from slices (RANDOM, OPT,
+ * PES, 3C, TLBs, prefetchers, cores).  rt_hier_statewrite: h's counts
+ * and caches' state after slice k of n, as a cache-state stream;
+ * rt_hier_stateread loads one into h (of the same configuration), its
+ * slice in *k, *n.  rt_hier_fixup: h, empty, made the run of the whole
+ * trace from the states of its n slices (states, in order) and the trace
+ * (to simulate each slice again from the true state at its start until
+ * that run's state is the slice's run's from empty); fx says how many
+ * records it simulated, how many slices converged, how many did not. */
+struct rt_tsfix { uint64_t resim, converged, whole; };
+int rt_hier_sliceable(const struct rt_hier *h, char *why, size_t whylen);
+int rt_hier_statewrite(FILE *f, const struct rt_hier *h, uint64_t k, uint64_t n);
+int rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
+    char *why, size_t whylen) RT_WUR;
+int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n,
+    struct rt_tsfix *fx, char *why, size_t whylen) RT_WUR;
 
 /* cachegrind's own model, for exact agreement with its summary line.
  * The counts are in cachegrind's order (Ir I1mr ILmr Dr ...); an access
@@ -410,6 +427,12 @@ struct rt_sim_cfg {
 	int cores;			/* rt_ens_cores, or 0 */
 	uint64_t warmup;		/* records of seq below it are not counted */
 	double warmfrac;		/* nor those before the last level is this full */
+	/* Time slices (rt_hier_fixup): with slice "k/n", rt_sim_run is
+	 * slice k's job, rt_sim_report writing its state; with fixup, the
+	 * run of the whole from the trace and its slices' states (rt_sim_run's
+	 * files), and with fixup 2 diag told its work. */
+	const char *slice;
+	int fixup;
 };
 struct rt_sim;
 /* Build the hierarchies, and write the headers of the streams asked

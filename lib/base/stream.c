@@ -28,6 +28,8 @@ static const struct {
 	[RT_STREAM_CACHEGRIND] = { "cachegrind", "a cachegrind summary", "cachesim --cachegrind" },
 	[RT_STREAM_LOOPS] = { "loops", "a loop model", "pli" },
 	[RT_STREAM_PLI_STATS] = { "pli-stats", "a loop model's statistics", "pli --stats" },
+	[RT_STREAM_CACHE_STATE] = { "cache-state", "a time slice's cache state",
+	    "cachesim --slice" },
 };
 
 #define NKINDS (int)(sizeof kinds / sizeof kinds[0])

@@ -34,6 +34,7 @@ struct rt_sim {
 	double lat[RT_MAXLEVEL + 1];
 	int nc, err, errnum;
 	int warm;			/* in the warm-up */
+	uint64_t slicek, slicen;	/* rt_sim_cfg's slice */
 };
 
 /* The miss stream: what the level sends below, as a trace. */
@@ -424,12 +425,64 @@ rt_sim_finish(struct rt_sim *s)
 	return simcode(s);
 }
 
+/* Whether the run's output can be made from time slices. */
+static int
+sliceable(const struct rt_sim *s, char *why, size_t whylen)
+{
+	if (s->cg != NULL || rt_ens_count(s->ens) != 1 || rt_ens_tlbs(s->ens) || s->mw != NULL ||
+	    s->c.records || s->c.key >= 0 || s->c.diff || s->c.tempw || s->c.watch != NULL ||
+	    s->c.bylocs || s->c.warmup || s->c.warmfrac > 0 || s->c.ensemble) {
+		snprintf(why, whylen, "time slices make one hierarchy's table, nothing more");
+		return RT_EUSAGE;
+	}
+	return rt_hier_sliceable(s->hier, why, whylen);
+}
+
+/* rt_sim_run of a time slice's job, or of the fix-up (rt_sim_cfg). */
+static int
+sliced(struct rt_sim *s, char **files, int n, int flush, rt_diag_fn *diag, char *why,
+    size_t whylen)
+{
+	struct rt_tsfix fx;
+	char msg[200];
+	int e;
+
+	if ((e = sliceable(s, why, whylen)) != 0)
+		return e;
+	if (s->c.slice && rt_parse_part(s->c.slice, &s->slicek, &s->slicen, NULL))
+		return snprintf(why, whylen, "slice %s: want k/n, k < n", s->c.slice), RT_EUSAGE;
+	if (s->c.slice && n != 1)
+		return snprintf(why, whylen, "a slice is of one trace: name one"), RT_EUSAGE;
+	if (s->c.slice) {
+		rt_slice_all(s->slicek, s->slicen);
+		e = rt_foreach_batch(files, n, RT_FMT_AUTO, 0, simbatch, s, diag,
+		    &(struct rt_part){ 0 });
+		rt_slice_all(0, 0);
+		return e < 0 || simend(s, 0) ? rt_sim_failed(s, why, whylen) : e;
+	}
+	if (n < 2)
+		return snprintf(why, whylen, "name the trace, then its slices' states in "
+		    "order"), RT_EUSAGE;
+	if ((e = rt_hier_fixup(s->hier, files[0], files + 1, n - 1, &fx, why, whylen)) == 0 &&
+	    simend(s, flush))
+		e = rt_sim_failed(s, why, whylen);
+	snprintf(msg, sizeof msg, "the fix-up simulated %llu records again; %llu of %d "
+	    "slices converged", (unsigned long long)fx.resim, (unsigned long long)fx.converged,
+	    n - 2);
+	if (e == 0 && s->c.fixup > 1)
+		diag(msg, 0);
+	return e;
+}
+
 int
 rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_fn *diag,
     struct rt_part *part, int flush, char *why, size_t whylen)
 {
 	char tmp[4096] = "", *spooled[1];
 	int k = 0, seen = 0;
+
+	if (s->c.slice || s->c.fixup)
+		return sliced(s, files, n, flush, diag, why, whylen);
 
 	if (s->cg == NULL && rt_ens_needs_future(s->ens)) {
 		k = rt_ens_foresee(s->ens, files, n, fmt, skipbad, diag, tmp, sizeof tmp, why,
@@ -480,6 +533,8 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	FILE *f = s->c.out;
 	int k = 0;
 
+	if (s->c.slice)	/* an error of f is its close's */
+		return rt_hier_statewrite(f, s->hier, s->slicek, s->slicen), 0;
 	if (s->cg != NULL && s->c.key >= 0)
 		k = rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
 	else if (s->cg != NULL && summary)
