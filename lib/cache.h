@@ -171,18 +171,20 @@ void rt_hier_free(struct rt_hier *h);
 /* Time slices (lib/cache/tslice.c).  rt_hier_sliceable: 0, or RT_EUSAGE
  * with why when h's counts cannot be made exact from slices (RANDOM, OPT,
  * PES, 3C, TLBs, prefetchers, cores).  rt_hier_statewrite: h's counts
- * and caches' state after slice k of n, as a cache-state stream;
+ * and caches' state after slice k of n of a trace file of bytes bytes
+ * (a check that the fix-up has the job's trace), as a cache-state stream;
  * rt_hier_stateread loads one into h (of the same configuration), its
- * slice in *k, *n.  rt_hier_fixup: h, empty, made the run of the whole
+ * slice in *k, *n, *bytes.  rt_hier_fixup: h, empty, made the run of the whole
  * trace from the states of its n slices (states, in order) and the trace
  * (to simulate each slice again from the true state at its start until
  * that run's state is the slice's run's from empty); fx says how many
  * records it simulated, how many slices converged, how many did not. */
 struct rt_tsfix { uint64_t resim, converged, whole; };
 int rt_hier_sliceable(const struct rt_hier *h, char *why, size_t whylen);
-int rt_hier_statewrite(FILE *f, const struct rt_hier *h, uint64_t k, uint64_t n);
+int rt_hier_statewrite(FILE *f, const struct rt_hier *h, uint64_t k, uint64_t n,
+    uint64_t bytes);
 int rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
-    char *why, size_t whylen) RT_WUR;
+    uint64_t *bytes, char *why, size_t whylen) RT_WUR;
 int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n,
     struct rt_tsfix *fx, char *why, size_t whylen) RT_WUR;
 

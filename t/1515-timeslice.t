@@ -4,7 +4,7 @@
 # single run is the oracle), for policies whose fix-up converges and
 # those whose does not; what cannot be exact is refused.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 20
 
 # 1.1 M records: 5 blocks of the binary trace; a hot set and a cold sweep
 awk 'BEGIN { srand(11); for (i = 0; i < 1100000; i++) {
@@ -70,5 +70,7 @@ check_fail "a state of other caches refused" 2 "not of these caches|a level not"
     "cachesim -c 4K:4:64 --slice 0/2 $tmp/r.rtb >$tmp/o0 &&
     cachesim -c 4K:4:64 --slice 1/2 $tmp/r.rtb >$tmp/o1 &&
     cachesim -c 8K:4:64 --fixup $tmp/r.rtb $tmp/o0 $tmp/o1"
+check_fail "states of another trace refused" 2 "of a trace of [0-9]* bytes" \
+    "cachesim -c 4K:4:64 --fixup $tmp/k.rtb $tmp/o0 $tmp/o1"
 check_fail "states out of order refused" 2 "slice 1/2, not of 0/2" \
     "cachesim -c 4K:4:64 --fixup $tmp/r.rtb $tmp/o1 $tmp/o0"

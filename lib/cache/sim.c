@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reftrace.h"
@@ -35,6 +36,7 @@ struct rt_sim {
 	int nc, err, errnum;
 	int warm;			/* in the warm-up */
 	uint64_t slicek, slicen;	/* rt_sim_cfg's slice */
+	uint64_t slicebytes;		/* of its trace file */
 };
 
 /* The miss stream: what the level sends below, as a trace. */
@@ -444,6 +446,7 @@ sliced(struct rt_sim *s, char **files, int n, int flush, rt_diag_fn *diag, char 
     size_t whylen)
 {
 	struct rt_tsfix fx;
+	struct stat st;
 	char msg[200];
 	int e;
 
@@ -454,6 +457,7 @@ sliced(struct rt_sim *s, char **files, int n, int flush, rt_diag_fn *diag, char 
 	if (s->c.slice && n != 1)
 		return snprintf(why, whylen, "a slice is of one trace: name one"), RT_EUSAGE;
 	if (s->c.slice) {
+		s->slicebytes = stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0;
 		rt_slice_all(s->slicek, s->slicen);
 		e = rt_foreach_batch(files, n, RT_FMT_AUTO, 0, simbatch, s, diag,
 		    &(struct rt_part){ 0 });
@@ -534,7 +538,7 @@ rt_sim_report(const struct rt_sim *s, int summary, const struct rt_part *part,
 	int k = 0;
 
 	if (s->c.slice)	/* an error of f is its close's */
-		return rt_hier_statewrite(f, s->hier, s->slicek, s->slicen), 0;
+		return rt_hier_statewrite(f, s->hier, s->slicek, s->slicen, s->slicebytes), 0;
 	if (s->cg != NULL && s->c.key >= 0)
 		k = rt_cgby_write(f, s->c.key, s->tally, s->c.sortcol);
 	else if (s->cg != NULL && summary)

@@ -4,9 +4,11 @@
  * and its caches' end state; the fix-up, from the true state at the slice's
  * start, simulates the slice again beside a run from empty until the two
  * states are one, then takes the job's counts and state for the rest. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "reftrace.h"
 #include "cache.h"
@@ -58,7 +60,7 @@ rt_hier_sliceable(const struct rt_hier *h, char *why, size_t whylen)
 }
 
 int
-rt_hier_statewrite(FILE *f, const struct rt_hier *h0, uint64_t k, uint64_t n)
+rt_hier_statewrite(FILE *f, const struct rt_hier *h0, uint64_t k, uint64_t n, uint64_t bytes)
 {
 	struct rt_hier *h = (struct rt_hier *)h0;
 	const struct level *l;
@@ -66,9 +68,10 @@ rt_hier_statewrite(FILE *f, const struct rt_hier *h0, uint64_t k, uint64_t n)
 	uint64_t i, *s;
 	int j, lv;
 
-	fprintf(f, "%s slice %llu/%llu levels %d icache %d\n",
+	fprintf(f, "%s slice %llu/%llu levels %d icache %d bytes %llu\n",
 	    rt_stream_magic(RT_STREAM_CACHE_STATE, magic, sizeof magic),
-	    (unsigned long long)k, (unsigned long long)n, h->n, h->i1 != NULL);
+	    (unsigned long long)k, (unsigned long long)n, h->n, h->i1 != NULL,
+	    (unsigned long long)bytes);
 	for (lv = h->i1 != NULL ? -1 : 0; lv <= h->n; lv++) {
 		if (lv < h->n) {
 			l = rt_hier_lvl(h, lv);
@@ -189,11 +192,11 @@ wayline(struct rt_hier *h, const char *s)
 
 int
 rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
-    char *why, size_t whylen)
+    uint64_t *bytes, char *why, size_t whylen)
 {
 	char magic[64], err[300];
 	struct rt_reader *r;
-	uint64_t now, v[4];
+	uint64_t now, v[5] = { 0 };
 	const char *s;
 	size_t len;
 	int e = 0, end = 0;
@@ -202,17 +205,20 @@ rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
 		return RT_EIO;
 	clear(h);
 	rt_stream_magic(RT_STREAM_CACHE_STATE, magic, sizeof magic);
-	if (rt_rexpect(r, RT_STREAM_CACHE_STATE) || (s = rt_rgetline(r, &len)) == NULL ||
-	    strncmp(s, magic, strlen(magic)) != 0 ||
-	    sscanf(s + strlen(magic), " slice %llu/%llu levels %llu icache %llu",
-	    (unsigned long long *)&v[0], (unsigned long long *)&v[1],
-	    (unsigned long long *)&v[2], (unsigned long long *)&v[3]) != 4)
+	if (rt_rexpect(r, RT_STREAM_CACHE_STATE))
 		e = RT_EBAD;
+	else if ((s = rt_rgetline(r, &len)) == NULL || strncmp(s, magic, strlen(magic)) != 0 ||
+	    sscanf(s + strlen(magic), " slice %llu/%llu levels %llu icache %llu bytes %llu",
+	    (unsigned long long *)&v[0], (unsigned long long *)&v[1],
+	    (unsigned long long *)&v[2], (unsigned long long *)&v[3],
+	    (unsigned long long *)&v[4]) != 5)
+		e = (rt_rbad(r, "not a cache state's header"), RT_EBAD);
 	else if (v[2] != (uint64_t)h->n || v[3] != (h->i1 != NULL))
 		e = (rt_rbad(r, "a state of %llu levels%s, not of these caches",
 		    (unsigned long long)v[2], v[3] ? " and an I-cache" : ""), RT_EUSAGE);
 	*k = v[0];
 	*n = v[1];
+	*bytes = v[4];
 	while (e == 0 && !end && (s = rt_rgetline(r, &len)) != NULL) {
 		if (s[0] == 'L' && (e = levelline(h, s)) == -2)
 			e = (rt_rbad(r, "a level not of these caches"), RT_EUSAGE);
@@ -238,31 +244,22 @@ rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
 	return e;
 }
 
-/* The valid ways of set (global index b, w ways) in their policy's order:
- * by state, the first way on ties, as victims are taken. */
-static const uint64_t *orderst;
-
-static int
-bystate(const void *x, const void *y)
-{
-	uint64_t i = *(const uint64_t *)x, j = *(const uint64_t *)y;
-
-	if (orderst[i] != orderst[j])
-		return orderst[i] < orderst[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
+/* The valid ways of the set whose first way is b, in o in their policy's
+ * order: by state, the first way on ties, as victims are taken (an
+ * insertion sort: ways are met in order, and sets are small). */
 static int
 ordered(const struct level *l, uint64_t b, uint64_t *o)
 {
 	uint64_t i;
-	int n = 0;
+	int n = 0, j;
 
-	for (i = b; i < b + l->ways; i++)
-		if (l->tag[i] != INVALID)
-			o[n++] = i;
-	orderst = l->st;
-	qsort(o, (size_t)n, sizeof *o, bystate);
+	for (i = b; i < b + l->ways; i++) {
+		if (l->tag[i] == INVALID)
+			continue;
+		for (j = n++; j > 0 && l->st[o[j - 1]] > l->st[i]; j--)
+			o[j] = o[j - 1];
+		o[j] = i;
+	}
 	return n;
 }
 
@@ -385,12 +382,15 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
     struct rt_tsfix *fx, char *why, size_t whylen)
 {
 	struct rt_hier *b = NULL;
-	uint64_t sk, sn, most, every, *o, *p, d[RT_MAXLEVEL + 2][NSTAT];
+	uint64_t sk, sn, sb, most, every, *o, *p, d[RT_MAXLEVEL + 2][NSTAT];
+	struct stat st;
 	int i, k, e, j;
 
 	memset(fx, 0, sizeof *fx);
 	if ((e = rt_hier_sliceable(a, why, whylen)) != 0)
 		return e;
+	if (stat(trace, &st) != 0)
+		return snprintf(why, whylen, "%s: %s", trace, strerror(errno)), RT_EIO;
 	every = ways(a, &most);
 	every = every < 4096 ? 4096 : every;	/* a look costs about the ways */
 	if ((o = malloc(2 * most * sizeof *o)) == NULL)
@@ -414,10 +414,15 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
 				for (j = 0; j < (int)NSTAT; j++)
 					d[k + 1][j] = stats(a, k)[j] - stats(b, k)[j];
 		}
-		if ((e = rt_hier_stateread(a, states[i], &sk, &sn, why, whylen)) == 0 &&
+		if ((e = rt_hier_stateread(a, states[i], &sk, &sn, &sb, why, whylen)) == 0 &&
 		    (sk != (uint64_t)i || sn != (uint64_t)n)) {
 			snprintf(why, whylen, "%s: the state of slice %llu/%llu, not of %d/%d",
 			    states[i], (unsigned long long)sk, (unsigned long long)sn, i, n);
+			e = RT_EUSAGE;
+		} else if (e == 0 && sb != (uint64_t)st.st_size) {
+			snprintf(why, whylen, "%s: the state of a slice of a trace of %llu bytes, "
+			    "not of %s (%llu)", states[i], (unsigned long long)sb, trace,
+			    (unsigned long long)st.st_size);
 			e = RT_EUSAGE;
 		}
 		for (k = a->i1 != NULL ? -1 : 0; i > 0 && e == 0 && k <= a->n; k++)
