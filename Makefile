@@ -142,14 +142,14 @@ traces:
 # files where they go.
 EXDATA = $(shell grep -ho 't/data/[a-z][A-Za-z0-9._/-]*[A-Za-z0-9]' $(MAN1) $(MAN5) $(MAN7) | sort -u)
 INSTDOC = sed -e 's|t/data/\([a-z]\)|$(SHAREDIR)/data/\1|g' -e 's|contrib/\([a-z]*\.gp\)|$(SHAREDIR)/\1|g' \
-	-e 's,contrib/\(rttrace\|cgparity\|partrun\),\1,g' -e 's|contrib/reftrace\.h|$(INCDIR)/reftrace.h|g' \
+	-e 's,contrib/\(rttrace\|cgparity\|partrun\|tslice\),\1,g' -e 's|contrib/reftrace\.h|$(INCDIR)/reftrace.h|g' \
 	-e 's|contrib/README|$(SHAREDIR)/README|g' -e 's|contrib/examples|$(SHAREDIR)/examples|g'
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	cp $(PROGS) $(DESTDIR)$(BINDIR)/
 	mkdir -p $(DESTDIR)$(INCDIR) $(DESTDIR)$(SHAREDIR)/examples
-	cp contrib/rttrace contrib/cgparity contrib/partrun $(DESTDIR)$(BINDIR)/	# recorders, recipes
+	cp contrib/rttrace contrib/cgparity contrib/partrun contrib/tslice $(DESTDIR)$(BINDIR)/	# recorders, recipes
 	mkdir -p $(DESTDIR)$(LIBDIR)/reftrace
 	cp rt/librtcc.a $(DESTDIR)$(LIBDIR)/reftrace/	# rtcc's runtime
 	cp contrib/reftrace.h $(DESTDIR)$(INCDIR)/	# REFTRACE_MARK, REFTRACE_REGION
@@ -166,7 +166,7 @@ uninstall:
 	for m in $(notdir $(MAN1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$m; done
 	for m in $(notdir $(MAN5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$m; done
 	for m in $(notdir $(MAN7)); do rm -f $(DESTDIR)$(MANDIR)/man7/$$m; done
-	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(BINDIR)/cgparity $(DESTDIR)$(BINDIR)/partrun \
+	rm -f $(DESTDIR)$(BINDIR)/rttrace $(DESTDIR)$(BINDIR)/cgparity $(DESTDIR)$(BINDIR)/partrun $(DESTDIR)$(BINDIR)/tslice \
 	    $(DESTDIR)$(INCDIR)/reftrace.h
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(LIBDIR)/reftrace
 
