@@ -327,6 +327,8 @@ rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op)
 	below(h, k, block << l->bshift, op, l->c.block);
 	fill(h, k, block, h->updirty, UINT64_MAX);
 	l->pfb[set * l->ways + l->hint[set]] = 1;
+	if (l->inval != NULL)	/* back: its next miss is no coherence miss */
+		rt_coh_missed(l, block);
 }
 
 /* One block access at level k; returns the level that had the block
@@ -545,18 +547,24 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 	return (size_t)(r - v);
 }
 
-/* With a prefetcher: each access through serve, its pc kept (a store
- * per access that the plain path does without). */
+/* With a prefetcher or cores (a TLB's): each access through serve, its
+ * pc kept (a store per access that the plain path does without), its
+ * core's levels in place. */
 static size_t
-pfrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
+slowrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	const struct rt_rec *r;
 	struct rt_span s;
 
 	for (r = v; r < v + n && r->kind == RT_ACCESS; r++) {
 		h->pc = r->pc;
+		if (h->coh != NULL)
+			rt_hier_thread(h, r->tid);
 		for (rt_span_start(&s, r->addr, rt_last(r), rt_hier_block(h, r->op)); rt_span_next(&s);)
-			access1(h, s.addr, r->op, (uint32_t)s.len);
+			if (h->coh != NULL)
+				rt_coh_access(h, s.addr, r->op, (uint32_t)s.len);
+			else
+				access1(h, s.addr, r->op, (uint32_t)s.len);
 	}
 	return (size_t)(r - v);
 }
@@ -567,8 +575,8 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
 
-	if (h->pfon)
-		return pfrun(h, v, n);
+	if (h->pfon || h->coh != NULL)
+		return slowrun(h, v, n);
 	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES

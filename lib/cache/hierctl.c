@@ -290,6 +290,10 @@ rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->bytes_down += b->bytes_down;
 	a->coherence += b->coherence;
 	a->downgrades += b->downgrades;
+	a->pf_issued += b->pf_issued;
+	a->pf_useless += b->pf_useless;
+	a->pf_useful += b->pf_useful;
+	a->pf_unused += b->pf_unused;
 }
 
 int

@@ -82,11 +82,25 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 	return 0;
 }
 
+/* Level l's prefetcher of c, its state new: 0 or RT_ENOMEM. */
+static int
+pfnew(struct level *l, const struct rt_pf_cfg *c)
+{
+	rt_pf_free(l->pf);
+	free(l->pfb);
+	l->pfb = NULL;
+	if ((l->pf = calloc(1, sizeof *l->pf)) == NULL ||
+	    (l->pfb = calloc((size_t)(l->nsets * l->ways), 1)) == NULL ||
+	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL))
+		return RT_ENOMEM;
+	l->pf->c = *c;
+	return 0;
+}
+
 int
 rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, size_t whylen)
 {
 	struct level *l;
-	size_t n;
 
 	if (k >= h->n || (k < 0 && h->i1 == NULL)) {
 		snprintf(why, whylen, "no level %d to prefetch into", k + 1);
@@ -99,18 +113,18 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	}
 	if (c->kind == RT_PF_DEMAND)
 		return 0;
-	n = (size_t)(l->nsets * l->ways);
-	rt_pf_free(l->pf);
-	free(l->pfb);
-	l->pfb = NULL;
-	if ((l->pf = calloc(1, sizeof *l->pf)) == NULL || (l->pfb = calloc(n, 1)) == NULL ||
-	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL)) {
+	if (pfnew(l, c)) {
 		snprintf(why, whylen, "out of memory");
 		return RT_ENOMEM;
 	}
-	l->pf->c = *c;
 	h->pfon = 1;
 	return 0;
+}
+
+int
+rt_pf_copy(struct level *l, const struct level *t)
+{
+	return pfnew(l, &t->pf->c);
 }
 
 int
@@ -126,19 +140,16 @@ rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 	return 0;
 }
 
-/* rt_ens_build's: the prefetchers put in the one hierarchy built */
+/* rt_ens_build's: the prefetchers put in every configuration */
 int
 rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
 {
-	int i, k;
+	int i, j, k;
 
-	if (e->npf && (e->nh != 1 || e->nname)) {
-		snprintf(why, whylen, "prefetching is of one configuration's levels, not an ensemble's");
-		return RT_EUSAGE;
-	}
-	for (i = 0; i < e->npf; i++)
-		if ((k = rt_hier_prefetch(e->h[0], e->pflv[i], &e->pf[i], why, whylen)) != 0)
-			return k;
+	for (j = 0; j < e->nh; j++)
+		for (i = 0; i < e->npf; i++)
+			if ((k = rt_hier_prefetch(e->h[j], e->pflv[i], &e->pf[i], why, whylen)) != 0)
+				return k;
 	return 0;
 }
 
