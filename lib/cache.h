@@ -64,6 +64,7 @@ struct rt_cache_stats {
 	 * that found their block there, demand hits on a prefetched block
 	 * not yet used, prefetched blocks evicted unused */
 	uint64_t pf_issued, pf_useless, pf_useful, pf_unused;
+	uint64_t nopf_misses;	/* the demand misses of its twin that never prefetches */
 };
 void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than

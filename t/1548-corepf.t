@@ -5,10 +5,11 @@
 # plain --prefetch run (t/1550 ties that to Dinero IV) on its records; a
 # hand-worked two-thread trace where prefetches downgrade and lose their
 # blocks; t/coherence.awk with a next-line prefetcher on random traces;
-# one core = the plain hierarchy; -E rows = each configuration alone;
-# partitions of a prefetching run refused by -M.
+# one core = the plain hierarchy; nopf_misses = the misses without
+# prefetching; -E rows = each configuration alone; partitions of a
+# prefetching run refused by -M.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 26
 
 # Random traces of 4 threads on 2 cores (core = tid mod 2), over 4
 # regions, one a thread: the same pcs stride forwards a block, forwards 3
@@ -48,8 +49,8 @@ check_same_rows "--cores 1 --tlb = --tlb (caches, TLBs, AMAT)" \
 
 # 2a. prefetching private levels, data disjoint: each core's rows = a
 # plain run on its records (accesses, misses, evictions, writebacks,
-# bytes in and out, pf_issued pf_useless pf_useful pf_unused)
-pfcols() { awk -v re="$1" '$1 ~ re {n = split($0, f, " "); print $1, $6, $10, $15, $16, $18, $19, f[n - 3], f[n - 2], f[n - 1], f[n]} END {exit NR < 2}'; }
+# bytes in and out, pf_issued pf_useless pf_useful pf_unused nopf_misses)
+pfcols() { awk -v re="$1" '$1 ~ re {n = split($0, f, " "); print $1, $6, $10, $15, $16, $18, $19, f[n - 4], f[n - 3], f[n - 2], f[n - 1], f[n]} END {exit NR < 2}'; }
 corepf() { cachesim --cores 2 "$@" "$tmp/d" | pfcols '^L[0-9]+[.]' | sort; }
 plainpf() {	# private levels, options: core k's rows named L1.k ...
 	np=$1; shift
@@ -82,7 +83,9 @@ done
 # writeback (a downgrade), 1 invalidation, 320 bytes in (A' A' B A A'),
 # 64 out, 1 coherence miss, 2 issued, 1 evicted unused.  L2: 7 reads
 # (0, 1, 1's prefetch, 3, 3's prefetch, 4, 4's prefetch) and 2 writes
-# (the downgrades), 3 misses (A' A B); 3 reads from memory.
+# (the downgrades), 3 misses (A' A B); 3 reads from memory.  Without
+# prefetches (nopf_misses) c0 misses A and A' (2), c1 A', A' again
+# (taken by c0's write) and A (3).
 cat >"$tmp/h" <<'EOF'
 #reftrace trace 1 seq op addr size tid
 0 W 0x1040 4 1
@@ -93,11 +96,11 @@ cat >"$tmp/h" <<'EOF'
 EOF
 check_same "by hand: prefetches downgrade another core's copy and lose theirs" \
     "cachesim --cores 2 --prefetch 1:a -c 128:2:64 -c 1K:16:64 $tmp/h | sed 1d" \
-    "printf '%s\n' 'L1 128 2 64 lru 5 3 2 0 4 3 1 0 0.800000 2 2 1 448 128 1 2 3 0 1 1' \
-	'L1.0 128 2 64 lru 2 1 1 0 1 1 0 0 0.500000 0 1 0 128 64 0 1 1 0 1 0' \
-	'L1.1 128 2 64 lru 3 2 1 0 3 2 1 0 1.000000 2 1 1 320 64 1 1 2 0 0 1' \
-	'L2 1024 16 64 lru 9 7 2 0 3 3 0 0 0.333333 0 0 0 192 0 0 0 0 0 0 0' \
-	'mem - - - - 3 3 0 0 - - - - - - - - - - - - - - - -' '#amat 95.0000'"
+    "printf '%s\n' 'L1 128 2 64 lru 5 3 2 0 4 3 1 0 0.800000 2 2 1 448 128 1 2 3 0 1 1 5' \
+	'L1.0 128 2 64 lru 2 1 1 0 1 1 0 0 0.500000 0 1 0 128 64 0 1 1 0 1 0 2' \
+	'L1.1 128 2 64 lru 3 2 1 0 3 2 1 0 1.000000 2 1 1 320 64 1 1 2 0 0 1 3' \
+	'L2 1024 16 64 lru 9 7 2 0 3 3 0 0 0.333333 0 0 0 192 0 0 0 0 0 0 0 0' \
+	'mem - - - - 3 3 0 0 - - - - - - - - - - - - - - - - -' '#amat 95.0000'"
 
 # 2c. the naive model (t/coherence.awk -v PF): random traces of shared
 # blocks, a next-block prefetcher in each core's L1, row by row
@@ -110,7 +113,7 @@ check_rows "the model's traces make prefetches useful, useless and unused in eve
     '$9 > 0 && $10 > 0 && $11 > 0 && $12 > 0' "cachesim --cores 3 --prefetch 1:m -c 512:1:64 -c 4K:4:64 $tmp/g | cohcols | grep '^L1\\.'"
 
 # 2d. one core is the plain hierarchy, prefetchers at every level
-nocoh() { awk '!/^L[0-9]+[ID]?\./ {if ($20 != "" && NF == 25) {$20 = $21 = ""; $0 = $0; $1 = $1} print}' | sed '1s/.*/header/'; }
+nocoh() { awk '!/^L[0-9]+[ID]?\./ {if (NF == 26) {$20 = $21 = ""; $0 = $0; $1 = $1} print}' | sed '1s/.*/header/'; }
 trfilter "$D/matmul-standard.lk.gz" >"$tmp/mm"
 check_same_rows "--cores 1 --prefetch 1:t --prefetch 2:stride:2 = the plain run (i7)" \
     "cachesim --cores 1 --prefetch 1:t --prefetch 2:stride:2 -c i7 $tmp/d | nocoh" \
@@ -118,6 +121,22 @@ check_same_rows "--cores 1 --prefetch 1:t --prefetch 2:stride:2 = the plain run 
 check_same_rows "--cores 1 --prefetch 3:stream:2 on a trace without threads = the plain run" \
     "cachesim --cores 1 --prefetch 3:stream:2 -c i7 $tmp/mm | nocoh" \
     "cachesim --prefetch 3:stream:2 -c i7 $tmp/mm | sed '1s/.*/header/'"
+
+# 5. nopf_misses: a prefetching level's twin that never prefetches; at
+# the first level it misses as the level does without --prefetch
+nopf() { awk -v k="$1" -v re="$2" '$1 ~ re {print k, $1, $NF} END {exit NR < 1}'; }
+misses() { awk -v k="$1" -v re="$2" '$1 ~ re {print k, $1, $10} END {exit NR < 1}'; }
+check_same "nopf_misses at L1, every kind = the misses without --prefetch" \
+    "for k in a m:2 t l s stream:3 stride:2 stride:4:2; do cachesim --prefetch 1:\$k -c 2K:2:64 -c 16K:4:64 $tmp/mm | nopf x '^L1\$'; done" \
+    "for k in a m:2 t l s stream:3 stride:2 stride:4:2; do cachesim -c 2K:2:64 -c 16K:4:64 $tmp/mm | misses x '^L1\$'; done"
+check_same "nopf_misses at L1, every policy, no write allocation, a split I-cache = without --prefetch" \
+    "for c in 2K:4:64:fifo 2K:4:64:plru 2K:4:64:srrip 2K:4:64:lfu 2K:4:64:mru 2K:4:64:random 2K:2:64:lru:wt:nwa 2K:full:64; do cachesim --prefetch 1:t -c \$c $tmp/mm | nopf \$c '^L1\$'; done; cachesim --prefetch i:stream:2 --prefetch 1:a --icache 1K:2:64 -c 2K:2:64 -c 16K:4:64 $tmp/d | nopf i '^L1[ID]\$'" \
+    "for c in 2K:4:64:fifo 2K:4:64:plru 2K:4:64:srrip 2K:4:64:lfu 2K:4:64:mru 2K:4:64:random 2K:2:64:lru:wt:nwa 2K:full:64; do cachesim -c \$c $tmp/mm | misses \$c '^L1\$'; done; cachesim --icache 1K:2:64 -c 2K:2:64 -c 16K:4:64 $tmp/d | misses i '^L1[ID]\$'"
+check_same "--cores 3: each core's nopf_misses at L1 = its misses without --prefetch (invalidations too)" \
+    "for k in a stream:2 stride:2; do cachesim --cores 3 --prefetch 1:\$k -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | nopf x '^L1'; done" \
+    "for k in a stream:2 stride:2; do cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | misses x '^L1'; done"
+check_rows "the prefetchers change the misses the twin does not (the checks above compare something)" \
+    '$3 != $4' "cachesim --prefetch 1:stream:3 -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk '\$1 == \"L1\" {print \$1, \$6, \$10, \$NF}'"
 
 # 4. -E with prefetchers: each row = its configuration alone
 check_same "-E --prefetch 1:stream:2: 6 rows, each = its configuration's own run" \

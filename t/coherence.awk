@@ -7,7 +7,9 @@
 # ways searched in full, LRU by a clock, write-back and write-allocate.
 # -v PF=a|m: each core's first level prefetches the next block after
 # every demand read (a) or read miss (m), as a read from below; then the
-# first levels' rows end with pf_issued pf_useless pf_useful pf_unused.
+# first levels' rows end with pf_issued pf_useless pf_useful pf_unused
+# nopf_misses, the last the misses of a twin of each first level that
+# sees its demand accesses and the other cores' writes, never a prefetch.
 function find(c, j, b,   s, i) {
 	s = b % S[j]
 	for (i = 0; i < W[j]; i++) if ((c, j, s, i) in tag && tag[c, j, s, i] == b) return i
@@ -62,9 +64,21 @@ function other(c, b, inval,   d, j, i, s) {	# the other cores' copies
 	}
 }
 function downgrade(c, b) { other(c, b, 0) }
-function access(c, op, b) {
-	if (op == "W") other(c, b, 1)
+function access(c, op, b,   d) {
+	if (op == "W") { other(c, b, 1); for (d = 0; d < N; d++) if (d != c) delete twin[d, b] }
+	if (PF != "") {	# the twin: blocks by core, LRU in a set by a clock
+		if (!((c, b) in twin)) { nopf[c]++; twinput(c, b) }
+		twin[c, b] = ++tclock
+	}
 	look(c, 1, op, b)
+}
+function twinput(c, b,   k, n, old, v, f) {
+	n = 0; old = tclock + 1
+	for (k in twin) {
+		split(k, f, SUBSEP)
+		if (f[1] == c && f[2] % S[1] == b % S[1]) { n++; if (twin[k] < old) { old = twin[k]; v = k } }
+	}
+	if (n == W[1]) delete twin[v]
 }
 BEGIN { L = split(spec, f, "/"); for (j = 1; j <= L; j++) { split(f[j], g, ":"); S[j] = g[1]; W[j] = g[2] } }
 { if ($1 == "M") { access($3, "R", $2); access($3, "W", $2) } else access($3, $1, $2) }
@@ -73,13 +87,13 @@ END {
 		a = m = e = w = v = h = d = 0
 		for (c = 0; c < N; c++) { a += acc[c, j]; m += miss[c, j]; e += ev[c, j]; w += wb[c, j]; v += inv[c, j]; h += coh[c, j]; d += dg[c, j] }
 		pi = pu = pe = pn = 0
-		for (c = 0; c < N && j == 1; c++) { pi += issued[c]; pu += useless[c]; pe += useful[c, 1]; pn += unused[c, 1] }
-		print "L" j, a, m, e, w, v, h, d pfcols(j, pi, pu, pe, pn)
+		for (c = 0; c < N && j == 1; c++) { pi += issued[c]; pu += useless[c]; pe += useful[c, 1]; pn += unused[c, 1]; pm += nopf[c] }
+		print "L" j, a, m, e, w, v, h, d pfcols(j, pi, pu, pe, pn, pm)
 		for (c = 0; c < N; c++)
 			print "L" j "." c, acc[c, j] + 0, miss[c, j] + 0, ev[c, j] + 0, wb[c, j] + 0, inv[c, j] + 0, coh[c, j] + 0, dg[c, j] + 0 \
-			    pfcols(j, issued[c], useless[c], useful[c, 1], unused[c, 1])
+			    pfcols(j, issued[c], useless[c], useful[c, 1], unused[c, 1], nopf[c])
 	}
 	print "L" L, acc["s", L] + 0, miss["s", L] + 0, ev["s", L] + 0, wb["s", L] + 0, 0, 0, 0 pfcols(L)
 	print "mem", memacc + 0
 }
-function pfcols(j, i, u, e, n) { return PF == "" ? "" : j > 1 ? " 0 0 0 0" : " " i + 0 " " u + 0 " " e + 0 " " n + 0 }
+function pfcols(j, i, u, e, n, m) { return PF == "" ? "" : j > 1 ? " 0 0 0 0 0" : " " i + 0 " " u + 0 " " e + 0 " " n + 0 " " m + 0 }

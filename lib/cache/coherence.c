@@ -240,6 +240,8 @@ snoop(struct rt_hier *h, uint64_t block, int inval)
 	for (c = 0; c < o->n; c++)
 		for (k = h->i1 ? -1 : 0; k < o->np && c != o->cur; k++) {
 			l = corelvl(h, c, k);
+			if (inval && l->nopf != NULL)
+				rt_pf_forget(l, block);
 			if ((i = rt_level_lookup(l, block, set = rt_level_set(l, block))) < 0)
 				continue;
 			if (l->dirty[i]) {

@@ -331,6 +331,33 @@ rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op)
 		rt_coh_missed(l, block);
 }
 
+/* A demand access to the twin of a prefetching level (tags only): a miss
+ * counted and filled as the level would without prefetches; its random
+ * draws its own, so that the level's are as they were. */
+static __attribute__((noinline)) void
+nopf(struct rt_hier *h, struct level *l, uint64_t block, int op)
+{
+	struct level *t = l->nopf;
+	uint64_t set = rt_level_set(t, block), i;
+	int64_t w = rt_level_lookup(t, block, set);
+	struct rt_rng keep = h->rng;
+
+	if (w >= 0) {
+		touch(h, t, set, (uint64_t)w, 0);
+		return;
+	}
+	l->s.nopf_misses++;
+	if (op == RT_WRITE && l->c.nwa)
+		return;
+	h->rng = l->nopfrng;
+	i = victim(h, t, set);
+	l->nopfrng = h->rng;
+	h->rng = keep;
+	rt_level_put(t, set, i, block);
+	t->hint[set] = (uint32_t)(i - set * t->ways);
+	touch(h, t, set, i, 1);
+}
+
 /* One block access at level k; returns the level that had the block
  * (h->n for memory). */
 static int
@@ -346,6 +373,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	h->now++;
 	l->s.acc[kind]++;
 	l->fpos++;
+	if (__builtin_expect(l->pf != NULL, 0))
+		nopf(h, l, block, op);
 	if (l->arrive != NULL)
 		l->arrive(l->arrivectx, block);
 	if (l->threec)

@@ -294,6 +294,7 @@ rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->pf_useless += b->pf_useless;
 	a->pf_useful += b->pf_useful;
 	a->pf_unused += b->pf_unused;
+	a->nopf_misses += b->nopf_misses;
 }
 
 int

@@ -82,18 +82,27 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 	return 0;
 }
 
-/* Level l's prefetcher of c, its state new: 0 or RT_ENOMEM. */
+/* Level l's prefetcher of c, its state new, and the level's twin that
+ * never prefetches (tags only, its random draws seeded by seed): 0 or
+ * RT_ENOMEM. */
 static int
-pfnew(struct level *l, const struct rt_pf_cfg *c)
+pfnew(struct level *l, const struct rt_pf_cfg *c, uint64_t seed)
 {
 	rt_pf_free(l->pf);
 	free(l->pfb);
 	l->pfb = NULL;
-	if ((l->pf = calloc(1, sizeof *l->pf)) == NULL ||
+	if (l->nopf == NULL && (l->nopf = malloc(sizeof *l->nopf)) != NULL &&
+	    rt_level_init(l->nopf, &l->c)) {
+		rt_level_free(l->nopf);
+		free(l->nopf);
+		l->nopf = NULL;
+	}
+	if (l->nopf == NULL || (l->pf = calloc(1, sizeof *l->pf)) == NULL ||
 	    (l->pfb = calloc((size_t)(l->nsets * l->ways), 1)) == NULL ||
 	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL))
 		return RT_ENOMEM;
 	l->pf->c = *c;
+	rt_rng_seed(&l->nopfrng, seed);
 	return 0;
 }
 
@@ -113,7 +122,7 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	}
 	if (c->kind == RT_PF_DEMAND)
 		return 0;
-	if (pfnew(l, c)) {
+	if (pfnew(l, c, h->seed)) {
 		snprintf(why, whylen, "out of memory");
 		return RT_ENOMEM;
 	}
@@ -124,7 +133,20 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 int
 rt_pf_copy(struct level *l, const struct level *t)
 {
-	return pfnew(l, &t->pf->c);
+	int k = pfnew(l, &t->pf->c, 0);
+
+	l->nopfrng = t->nopfrng;
+	return k;
+}
+
+void
+rt_pf_forget(struct level *l, uint64_t block)
+{
+	uint64_t set = rt_level_set(l->nopf, block);
+	int64_t i = rt_level_lookup(l->nopf, block, set);
+
+	if (i >= 0)
+		rt_level_drop(l->nopf, set, (uint64_t)i);
 }
 
 int

@@ -13,7 +13,7 @@ static const char cols[] = "level size assoc block policy accesses reads writes 
     " invalidations bytes_in bytes_out";
 static const char cols3c[] = " compulsory capacity conflict";
 static const char colscoh[] = " coherence downgrades";	/* with cores */
-static const char colspf[] = " pf_issued pf_useless pf_useful pf_unused";
+static const char colspf[] = " pf_issued pf_useless pf_useful pf_unused nopf_misses";
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive" };	/* RT_NINE ... */
 const char rt_cachetab_pfwhy[] = "a prefetching run's table: a prefetch reaches blocks of "
     "other partitions (the next block's set is another's), so the partitions' counts are "
@@ -101,7 +101,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
 		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
-		    pf ? " - - - -" : "");
+		    pf ? " - - - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -119,9 +119,9 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
 	if (pf)
-		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
+		fprintf(f, " %llu %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
 		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
-		    (unsigned long long)s->pf_unused);
+		    (unsigned long long)s->pf_unused, (unsigned long long)s->nopf_misses);
 	fputc('\n', f);
 }
 
