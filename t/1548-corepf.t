@@ -9,7 +9,7 @@
 # prefetching; -E rows = each configuration alone; partitions of a
 # prefetching run refused by -M.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 
 # Random traces of 4 threads on 2 cores (core = tid mod 2), over 4
 # regions, one a thread: the same pcs stride forwards a block, forwards 3
@@ -132,6 +132,10 @@ check_same "nopf_misses at L1, every kind = the misses without --prefetch" \
 check_same "nopf_misses at L1, every policy, no write allocation, a split I-cache = without --prefetch" \
     "for c in 2K:4:64:fifo 2K:4:64:plru 2K:4:64:srrip 2K:4:64:lfu 2K:4:64:mru 2K:4:64:random 2K:2:64:lru:wt:nwa 2K:full:64; do cachesim --prefetch 1:t -c \$c $tmp/mm | nopf \$c '^L1\$'; done; cachesim --prefetch i:stream:2 --prefetch 1:a --icache 1K:2:64 -c 2K:2:64 -c 16K:4:64 $tmp/d | nopf i '^L1[ID]\$'" \
     "for c in 2K:4:64:fifo 2K:4:64:plru 2K:4:64:srrip 2K:4:64:lfu 2K:4:64:mru 2K:4:64:random 2K:2:64:lru:wt:nwa 2K:full:64; do cachesim -c \$c $tmp/mm | misses \$c '^L1\$'; done; cachesim --icache 1K:2:64 -c 2K:2:64 -c 16K:4:64 $tmp/d | misses i '^L1[ID]\$'"
+awk '{print} NR > 1 && NR % 20000 == 0 {print "#inval", $1, "0x0 0"} NR > 1 && NR % 7001 == 0 {print "#inval", $1, $3, 4096}' "$tmp/mm" >"$tmp/mmi"
+check_same "nopf_misses at L1 with invalidate events (all, a page) = the misses without --prefetch" \
+    "for k in a stream:2; do cachesim --prefetch 1:\$k -c 2K:2:64 -c 16K:4:64 $tmp/mmi | nopf x '^L1\$'; done" \
+    "for k in a stream:2; do cachesim -c 2K:2:64 -c 16K:4:64 $tmp/mmi | misses x '^L1\$'; done"
 check_same "--cores 3: each core's nopf_misses at L1 = its misses without --prefetch (invalidations too)" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 --prefetch 1:\$k -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | nopf x '^L1'; done" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | misses x '^L1'; done"

@@ -193,6 +193,7 @@ void rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, in
 void rt_pf_free(struct rt_pf *p);
 int rt_pf_copy(struct level *l, const struct level *t);	/* t's prefetcher, new, in l */
 void rt_pf_forget(struct level *l, uint64_t block);	/* another core's write: out of l's twin */
+void rt_pf_inval(struct level *l, const struct rt_rec *ev);	/* an invalidate event, in l's twin */
 void rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with

@@ -175,6 +175,8 @@ rt_hier_eventk(struct rt_hier *h, int k, const struct rt_rec *ev)
 	int64_t w;
 	int inval = ev->kind == RT_INVAL;
 
+	if (inval && l->nopf != NULL)
+		rt_pf_inval(l, ev);
 	if (ev->size == 0) {
 		flushall(h, k, inval);
 		return;

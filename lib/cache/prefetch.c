@@ -139,6 +139,24 @@ rt_pf_copy(struct level *l, const struct level *t)
 	return k;
 }
 
+/* The twin loses the blocks of ev's range (every block for size 0), as
+ * the level does. */
+void
+rt_pf_inval(struct level *l, const struct rt_rec *ev)
+{
+	struct level *t = l->nopf;
+	struct rt_span s;
+	uint64_t i;
+
+	if (ev->size == 0) {
+		for (i = 0; i < t->nsets * t->ways; i++)
+			rt_level_drop(t, i / t->ways, i);
+		return;
+	}
+	for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+		rt_pf_forget(l, s.block);
+}
+
 void
 rt_pf_forget(struct level *l, uint64_t block)
 {
