@@ -9,7 +9,7 @@
 # prefetching; -E rows = each configuration alone; partitions of a
 # prefetching run refused by -M.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 # Random traces of 4 threads on 2 cores (core = tid mod 2), over 4
 # regions, one a thread: the same pcs stride forwards a block, forwards 3
@@ -157,3 +157,9 @@ check_fail "a prefetching run on a partition: said it will not merge" 0 \
     "cachesim --prefetch 1:a -c 1K:2:64 -c 16K:4:64 $tmp/p0.rtb >$tmp/p0.tsv"
 check_fail "-M of a prefetching run's tables: refused, said" 1 \
     "p0.tsv:1: a prefetching run's table" "cachesim -M $tmp/p0.tsv"
+# -M with cores and TLBs: the TLBs' core rows read back and add up
+trfilter -P 2:4096 -o "$tmp/q%d.rtb" "$tmp/d.rtb"
+o='--cores 2 -c 16K:2:64 -c 64K:4:64 --tlb 8:2:4K --tlb 64:4:4K'
+for k in 0 1; do cachesim $o "$tmp/q$k.rtb" >"$tmp/q$k.tsv"; done
+check_same_rows "-M of 2 partitions with --cores --tlb (TLB1.0 ... rows) = the whole run" \
+    "cachesim -M $tmp/q0.tsv $tmp/q1.tsv" "cachesim $o $tmp/d.rtb"
