@@ -1,4 +1,4 @@
-# profile bench: 2026-11-28 21:30 UTC, commit 76bac5e
+# profile bench: 2026-11-28 21:49 UTC, commit e4ba480
 # command: bench/profile 1000000
 # machine: 2 cores, AMD EPYC; valgrind 3.19.0
 # instructions a record (cachegrind --cache-sim=no), N = 1000000 records; each case, then its
@@ -12,7 +12,7 @@ read alone, deflated (trfilter -v -t RWMI)    337.8
   ???:adler32_z                              12.7
   drive.c:each                                8.1
   ???:crc32_z                                 7.6
-read alone, not deflated                    237.4
+read alone, not deflated                    237.5
   rtb.h:rt_bin_batch                         79.9
   rtb_dec.c:rt_bin_batch                     73.2
   select.c:rt_sel_test                       36.0
@@ -53,17 +53,17 @@ reusedist --exact -A (a summary)            777.0
   hist.c:rt_hist_add                         28.7
   reuse.c:rt_reuse_prefetch2                 20.6
   ???:adler32_z                              16.8
-reusedist --exact (the histogram)          1458.2
-  printf_fp.c:__printf_fp_l                 248.1
-  vfprintf-internal.c:__vfprintf_internal    101.0
+reusedist --exact (the histogram)           912.9
   rdist.c:drain                              79.1
   reuse.c:rt_reuse_access_at                 74.8
   rtb.h:rt_bin_batch                         72.1
   rtb_dec.c:rt_bin_batch                     71.3
-  printf_fp.c:hack_digit                     71.2
   reuse.c:clearslot                          60.8
   rdist.c:rt_rdist_batch                     59.2
-  mul_1.S:__mpn_mul_1                        57.9
+  util.c:rt_fmt_g6                           59.1
+  util.c:rt_fmt_u64                          29.4
+  hist.c:rt_hist_add                         28.7
+  reuse.c:rt_reuse_prefetch2                 20.6
 # Reading (by hand, for #36 item 1's unmet figures): on the synthetic trace the v2 decoder
 # costs 153 instructions a record (rt_bin_batch: its miss path, the varint reads and slot
 # hashing of a record whose prediction failed), its block check (crc32) 8-14 and inflate's
@@ -72,6 +72,7 @@ reusedist --exact (the histogram)          1458.2
 # read field by field.  What would: a block form the writer picks when prediction fails
 # (fixed-width fields, read without branches), at the cost of size (v2 is 1.9 bytes a
 # record here; fixed width 12-16).  The simulate loop (rt_hier_run 57 + serve 23 a record
-# for one 8-way L1) is the other half.  reusedist: with its full histogram written, glibc's
-# %g of two doubles a row costs more than the distances (~680 of 1458 instructions a
-# record at 10^5 rows per 10^6 accesses); -A writes 5 lines.
+# for one 8-way L1) is the other half.  reusedist at 10^6 accesses carries its start-up
+# (tables for the blocks), and on random blocks its time is memory stalls that
+# instructions do not show: 10^7 random accesses over 10^6 blocks took 1.58 s CPU with -A
+# and 1.95 s with the full histogram (the build before: 2.67 s, its rows by printf).
