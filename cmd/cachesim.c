@@ -203,8 +203,8 @@ static const struct u_clash clashes[] = {
 	    "-M merges tables as they are: only -A and -o with it" },
 	{ "misses", "records by 3c 3c-ref temperature diff summary", "the output is the trace "
 	    "below the level" },
-	{ "cores", "cachegrind cachegrind-out misses map tlb itlb prefetch", "each core's levels, "
-	    "kept coherent: not cachegrind's model, a core's miss stream or map, TLBs, prefetchers" },
+	{ "cores", "cachegrind cachegrind-out misses map", "each core's levels, kept coherent: "
+	    "not cachegrind's model, a core's miss stream or map" },
 	{ "tlb itlb prefetch", "cachegrind", "the caches' table, not cachegrind's model" },
 	{ "ensemble", "cache", "give the configurations one way" },
 	{ "cachegrind-out", "ensemble records misses diff", "one hierarchy's counts" },

@@ -35,9 +35,10 @@ t interchange-colwise "$dir/interchange" colwise
 t fir2dim "$dir/fir2dim"
 t kernels "$dir/kernels"
 # two threads, each summing its own array into a counter of its own, the
-# counters neighbours in one block (false sharing: cachesim --cores)
+# counters neighbours in one block (false sharing: cachesim --cores); the
+# pcs of the loop's load and add (a stride prefetcher's key)
 awk 'BEGIN {print "#reftrace trace 1 seq op addr size tid pc loc func var"
 	for (i = 0; i < 1000; i++) for (t = 0; t < 2; t++) {
-		printf "%d R 0x%x 8 %d\n", n++, 0x100000 + t * 0x10000 + i * 8, t
-		printf "%d M 0x%x 8 %d\n", n++, 0x200000 + t * 8, t
+		printf "%d R 0x%x 8 %d 0x401000 - - -\n", n++, 0x100000 + t * 0x10000 + i * 8, t
+		printf "%d M 0x%x 8 %d 0x401004 - - -\n", n++, 0x200000 + t * 8, t
 	}}' | gzip -9n >"$dir/falseshare.txt.gz"

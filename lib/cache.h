@@ -64,6 +64,7 @@ struct rt_cache_stats {
 	 * that found their block there, demand hits on a prefetched block
 	 * not yet used, prefetched blocks evicted unused */
 	uint64_t pf_issued, pf_useless, pf_useful, pf_unused;
+	uint64_t nopf_misses;	/* the demand misses of its twin that never prefetches */
 };
 void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
@@ -141,11 +142,12 @@ const int *rt_hier_miss3c(const struct rt_hier *h);
  * level downgrades their dirty ones (each written back to the shared
  * level: a writeback at its level); a miss on a block another core's
  * write took is a coherence miss, its own class beside the 3C.  Non-
- * inclusive, one block size, no OPT or PES; after rt_hier_3c.  0, or
- * RT_EUSAGE with why, RT_ENOMEM.  rt_hier_thread: the core of the
- * accesses that follow, tid mod n (core 0 without a thread id); a
- * hierarchy with cores takes them by rt_hier_access, not rt_hier_run.
- * rt_hier_stats of a private level is the sum of the cores'. */
+ * inclusive, one block size, no OPT or PES; after rt_hier_3c and
+ * rt_hier_prefetch (each core's prefetcher its own, a prefetch a read
+ * for MSI).  0, or RT_EUSAGE with why, RT_ENOMEM.  rt_hier_thread: the
+ * core of the accesses that follow, tid mod n (core 0 without a thread
+ * id); rt_hier_access or rt_hier_run.  rt_hier_stats of a private level
+ * is the sum of the cores'. */
 #define RT_MAXCORES 64
 int rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen);
 void rt_hier_thread(struct rt_hier *h, uint32_t tid);
@@ -246,14 +248,15 @@ void rt_ens_event(struct rt_ens *e, const struct rt_rec *ev);	/* rt_hier_event *
  * configuration), or with itlb the split instruction TLB they share in
  * front of their second level.  RT_EUSAGE with why. */
 int rt_ens_tlb(struct rt_ens *e, const char *spec, int itlb, char *why, size_t whylen);
-/* A prefetcher (rt_pf_parse's spec) at a level of the one configuration
- * rt_ens_build makes (not an ensemble's: RT_EUSAGE then).  RT_EUSAGE
- * with why. */
+/* A prefetcher (rt_pf_parse's spec) at a level of every configuration
+ * rt_ens_build makes (each its own).  RT_EUSAGE with why. */
 int rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen);
 int rt_ens_tlbs(const struct rt_ens *e);	/* TLB configurations, once built */
 /* Every configuration's levels but the last private to each of n cores
- * (rt_hier_cores), the cores given by the records' thread ids; before
- * rt_ens_build, which refuses what rt_hier_cores does, TLBs too. */
+ * (rt_hier_cores), the cores given by the records' thread ids, and every
+ * TLB level each core's (no TLB coherence: a write changes no
+ * translation); before rt_ens_build, which refuses what rt_hier_cores
+ * does. */
 void rt_ens_cores(struct rt_ens *e, int n);
 struct rt_hier *rt_ens_tlbh(const struct rt_ens *e, int i);
 const char *rt_ens_tlbname(const struct rt_ens *e, int i);	/* "64:4:4K:lru/..." */
@@ -332,6 +335,8 @@ struct rt_cache_table {
 	double lat[RT_MAXLEVEL + 1];
 	char config[RT_CONFIGLEN];	/* and in a #config line, rt_sim_cfg's */
 };
+/* Why a table with prefetch columns does not merge. */
+extern const char rt_cachetab_pfwhy[];
 void rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *lat,
     int threec);
 void rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb);	/* its rows after */

@@ -74,28 +74,13 @@ check_same "by hand, -A: a line of coherence misses and downgrades under each le
 check_same "by hand: a thread id above the cores goes to tid mod n (3 -> core 1)" \
     "sed 's/ 1\$/ 3/' $tmp/h | cachesim $hand | sed 1d" "cachesim $hand $tmp/h | sed 1d"
 
-# the naive model: random traces of T threads, a few hot blocks shared,
-# accesses within a block; compared row by row: accesses, misses,
-# evictions, writebacks, invalidations, coherence misses, downgrades
-gen() {	# threads seed: "OP BLOCK TID SIZE OFFSET"
-	awk -v T="$1" -v seed="$2" 'BEGIN {srand(seed); for (i = 0; i < 4000; i++) {
-		t = int(rand() * T); r = rand()
-		b = r < .5 ? int(rand() * 12) : int(rand() * 200)
-		o = rand(); o = o < .3 ? "W" : o < .4 ? "M" : "R"
-		print o, b, t, 1 + int(rand() * 8), int(rand() * 56) }}'
-}
-totrace() { awk 'BEGIN {print "#reftrace trace 1 seq op addr size tid"} {printf "%d %s 0x%x %d %d\n", NR - 1, $1, $2 * 64 + $5, $4, $3}'; }
-cols() { awk '!/^#/ {print $1, $6, ($10 == "-" ? "" : $10 " " $15 " " $16 " " $17 " " $20 " " $21)}' | sed 's/ $//'; }
+# the naive model (t/coherence.sh, t/coherence.awk)
+. "$(dirname "$0")/coherence.sh"
 for c in "2 2 4:1/16:4 256:1:64/4K:4:64" "4 4 4:2/16:2 512:2:64/2K:2:64" \
     "2 4 2:2/4:2/32:4 256:2:64/512:2:64/8K:4:64" "3 3 8:1/16:4 512:1:64/4K:4:64"; do
-	set -- $c
-	gen "$2" "$1$2" >"$tmp/g.in"
-	totrace <"$tmp/g.in" >"$tmp/g"
-	check_same "$1 cores, $2 threads, $4: every row = the naive model" \
-	    "cachesim --cores $1 -c $(echo "$4" | sed 's|/| -c |g') $tmp/g | cols" \
-	    "awk -v N=$1 '{print \$1, \$2, \$3 % N}' $tmp/g.in | awk -v spec=$3 -v N=$1 -f $(dirname "$0")/coherence.awk"
+	cohcheck - $c
 done
-gen 3 9 | totrace >"$tmp/r"
+cohgen 3 9 | cohtrace >"$tmp/r"
 check_rows "-3: compulsory + capacity + conflict + coherence = misses, every level's row" \
     '$1 == "mem" || ($20 + $21 + $22 + $23 == $10 && $10 > 0)' \
     "cachesim -3 --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/r"
@@ -141,4 +126,4 @@ check_fail "one level: usage, said" 2 "--cores: the last level is shared" "cache
 check_fail "inclusive: usage, said" 2 "non-inclusive" "cachesim --cores 2 --inclusion inclusive -c 1K:2:64 -c 8K:4:64 $tmp/h"
 check_fail "two block sizes: usage, said" 2 "one block size" "cachesim --cores 2 -c 1K:2:32 -c 8K:4:64 $tmp/h"
 check_fail "--cores 65: usage, said" 2 "--cores 65: 1 to 64" "cachesim --cores 65 $tmp/h"
-check_fail "--cores with --tlb: usage, said" 2 "--cores with --tlb: each core.s levels" "cachesim --cores 2 --tlb 64:4:4K $tmp/h"
+check_fail "--cores with --misses: usage, said" 2 "--cores with --misses: each core.s levels" "cachesim --cores 2 --misses 1 $hand $tmp/h"

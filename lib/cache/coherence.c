@@ -100,7 +100,8 @@ rt_coh_shared(const struct rt_hier *h)
 }
 
 /* Core c's private level k made as core 0's t: its own arrays, 3C's
- * reference cache if t has one, a set of blocks taken. */
+ * reference cache and prefetcher if t has them; with coherence, a set
+ * of blocks taken. */
 static int
 corelevel(struct rt_hier *h, struct level *l, const struct level *t, int c)
 {
@@ -108,10 +109,15 @@ corelevel(struct rt_hier *h, struct level *l, const struct level *t, int c)
 		if (rt_level_init(l, &t->c))
 			return RT_ENOMEM;
 		l->narrow = t->narrow;
+		l->tlb = t->tlb;
+		l->threec = t->threec;
 		if ((t->shadow != NULL && (l->shadow = rt_reuse_new(0)) == NULL) ||
-		    (t->fa != NULL && (l->fa = rt_fa_new(&t->c, h->seed)) == NULL))
+		    (t->fa != NULL && (l->fa = rt_fa_new(&t->c, h->seed)) == NULL) ||
+		    (t->pf != NULL && rt_pf_copy(l, t)))
 			return RT_ENOMEM;
 	}
+	if (h->coh->np == h->n)	/* a TLB's: no coherence */
+		return 0;
 	l->threec = 1;
 	return (l->inval = calloc(1, sizeof *l->inval)) == NULL ? RT_ENOMEM : 0;
 }
@@ -138,15 +144,24 @@ refused(const struct rt_hier *h)
 int
 rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen)
 {
-	struct rt_coh *o;
 	const char *no = refused(h);
-	int c, k, np = h->n - 1;
 
 	if (n < 1 || n > RT_MAXCORES || no != NULL) {
 		snprintf(why, whylen, "%s", no != NULL ? no : "1 to 64 cores");
 		return RT_EUSAGE;
 	}
 	snprintf(why, whylen, "cannot allocate the caches of %d cores", n);
+	return rt_coh_new(h, n, h->n - 1);
+}
+
+/* n cores, each with its own levels 0 .. np-1 (and I-cache); np may be
+ * every level (a TLB's: nothing shared, nothing snooped). */
+int
+rt_coh_new(struct rt_hier *h, int n, int np)
+{
+	struct rt_coh *o;
+	int c, k;
+
 	if ((o = h->coh = calloc(1, sizeof *o)) == NULL ||
 	    (o->lv = calloc((size_t)n * np, sizeof *o->lv)) == NULL ||
 	    (h->i1 != NULL && (o->i1 = calloc((size_t)n, sizeof *o->i1)) == NULL))
@@ -158,6 +173,8 @@ rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen)
 			if (corelevel(h, c ? corelvl(h, c, k) : rt_hier_lvl(h, k),
 			    rt_hier_lvl(h, k), c))
 				return RT_ENOMEM;
+	if (np == h->n)
+		return 0;
 	h->slow[np] = 1;	/* the last private level's fetches are snooped */
 	if (np == 1)
 		h->slow[0] = 1;	/* and the I-cache's, when the next is shared */
@@ -218,9 +235,13 @@ snoop(struct rt_hier *h, uint64_t block, int inval)
 	int64_t i;
 	int c, k;
 
+	if (o->np == h->n)	/* TLBs: a write needs no TLB coherence */
+		return;
 	for (c = 0; c < o->n; c++)
 		for (k = h->i1 ? -1 : 0; k < o->np && c != o->cur; k++) {
 			l = corelvl(h, c, k);
+			if (inval && l->nopf != NULL)
+				rt_pf_forget(l, block);
 			if ((i = rt_level_lookup(l, block, set = rt_level_set(l, block))) < 0)
 				continue;
 			if (l->dirty[i]) {
@@ -231,6 +252,10 @@ snoop(struct rt_hier *h, uint64_t block, int inval)
 				rt_hier_below(h, o->np - 1, block << l->bshift, RT_WRITE, l->c.block);
 			}
 			if (inval) {
+				if (l->pfb != NULL && l->pfb[i]) {
+					l->s.pf_unused++;
+					l->pfb[i] = 0;
+				}
 				rt_level_drop(l, set, (uint64_t)i);
 				l->s.invalidations++;
 				o->err |= csadd(l->inval, block) != 0;

@@ -348,8 +348,6 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		}
 		e->h[e->nh++] = h;
 		e->depth = e->nlv;
-		if (e->cores && (k = rt_hier_cores(h, e->cores, why, whylen)) != 0)
-			return k;
 	}
 	for (k = 0; k < e->nname; k++) {
 		if (rt_ens_parse(e->name[k], rt_cache_parse, k == 0 ? e->lv : other, &nlv, why,
@@ -364,11 +362,9 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 		e->h[e->nh++] = h;
 		if (nlv > e->depth)
 			e->depth = nlv;
-		if (e->cores && (j = rt_hier_cores(h, e->cores, why, whylen)) != 0)
-			return j;
 	}
 	e->plain = e->nh == 1 && !observed;
-	e->batched = e->nh > 1 && !observed && !e->cores;
+	e->batched = e->nh > 1 && !observed && !e->cores && !e->npf;	/* a prefetcher wants pcs */
 	if (e->batched && group(e)) {
 		snprintf(why, whylen, "cannot allocate the caches");
 		return RT_ENOMEM;
@@ -391,12 +387,11 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 				return RT_EUSAGE;
 			}
 		}
-	if (e->cores && *e->tlbspec != '\0') {
-		snprintf(why, whylen, "TLBs are each core's: not modelled with cores");
-		return RT_EUSAGE;
-	}
 	if ((k = rt_tlb_build(e, threec, why, whylen)) != 0 || (k = rt_ens_pfbuild(e, why, whylen)) != 0)
 		return k;
+	for (k = 0; k < e->nh && e->cores; k++)	/* each core's prefetchers made as the first's */
+		if ((j = rt_hier_cores(e->h[k], e->cores, why, whylen)) != 0)
+			return j;
 	solo(e);
 	return 0;
 }
@@ -490,7 +485,8 @@ caches(struct rt_ens *e, const struct rt_rec *rec)
 			rt_aa_access(e->aa[i], rec->addr, last, rec->op);
 	if (e->nown == 0)
 		return;
-	rt_hier_pc(e->h[e->own[0]], rec->pc);	/* a stride prefetcher's (-c alone) */
+	for (i = 0; i < e->nown && e->npf; i++)	/* a stride prefetcher's */
+		rt_hier_pc(e->h[e->own[i]], rec->pc);
 	if (e->plain && ((rec->addr ^ last) & ~(bs - 1)) == 0) {
 		/* one configuration, nothing per access, one block */
 		rt_hier_access(e->h[0], rec->addr, rec->op, (uint32_t)(last - rec->addr + 1));

@@ -327,6 +327,35 @@ rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op)
 	below(h, k, block << l->bshift, op, l->c.block);
 	fill(h, k, block, h->updirty, UINT64_MAX);
 	l->pfb[set * l->ways + l->hint[set]] = 1;
+	if (l->inval != NULL)	/* back: its next miss is no coherence miss */
+		rt_coh_missed(l, block);
+}
+
+/* A demand access to the twin of a prefetching level (tags only): a miss
+ * counted and filled as the level would without prefetches; its random
+ * draws its own, so that the level's are as they were. */
+static __attribute__((noinline)) void
+nopf(struct rt_hier *h, struct level *l, uint64_t block, int op)
+{
+	struct level *t = l->nopf;
+	uint64_t set = rt_level_set(t, block), i;
+	int64_t w = rt_level_lookup(t, block, set);
+	struct rt_rng keep = h->rng;
+
+	if (w >= 0) {
+		touch(h, t, set, (uint64_t)w, 0);
+		return;
+	}
+	l->s.nopf_misses++;
+	if (op == RT_WRITE && l->c.nwa)
+		return;
+	h->rng = l->nopfrng;
+	i = victim(h, t, set);
+	l->nopfrng = h->rng;
+	h->rng = keep;
+	rt_level_put(t, set, i, block);
+	t->hint[set] = (uint32_t)(i - set * t->ways);
+	touch(h, t, set, i, 1);
 }
 
 /* One block access at level k; returns the level that had the block
@@ -344,6 +373,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	h->now++;
 	l->s.acc[kind]++;
 	l->fpos++;
+	if (__builtin_expect(l->pf != NULL, 0))
+		nopf(h, l, block, op);
 	if (l->arrive != NULL)
 		l->arrive(l->arrivectx, block);
 	if (l->threec)
@@ -545,18 +576,24 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 	return (size_t)(r - v);
 }
 
-/* With a prefetcher: each access through serve, its pc kept (a store
- * per access that the plain path does without). */
+/* With a prefetcher or cores (a TLB's): each access through serve, its
+ * pc kept (a store per access that the plain path does without), its
+ * core's levels in place. */
 static size_t
-pfrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
+slowrun(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	const struct rt_rec *r;
 	struct rt_span s;
 
 	for (r = v; r < v + n && r->kind == RT_ACCESS; r++) {
 		h->pc = r->pc;
+		if (h->coh != NULL)
+			rt_hier_thread(h, r->tid);
 		for (rt_span_start(&s, r->addr, rt_last(r), rt_hier_block(h, r->op)); rt_span_next(&s);)
-			access1(h, s.addr, r->op, (uint32_t)s.len);
+			if (h->coh != NULL)
+				rt_coh_access(h, s.addr, r->op, (uint32_t)s.len);
+			else
+				access1(h, s.addr, r->op, (uint32_t)s.len);
 	}
 	return (size_t)(r - v);
 }
@@ -567,8 +604,8 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
 
-	if (h->pfon)
-		return pfrun(h, v, n);
+	if (h->pfon || h->coh != NULL)
+		return slowrun(h, v, n);
 	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES

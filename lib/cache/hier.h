@@ -38,6 +38,8 @@ struct level {
 	uint64_t filled;			/* fills of an empty way */
 	struct rt_pf *pf;			/* its prefetcher, or NULL (prefetch.c) */
 	uint8_t *pfb;				/* per way: prefetched, no demand since */
+	struct level *nopf;			/* with pf: its twin that never prefetches */
+	struct rt_rng nopfrng;			/* the twin's random draws */
 	/* Sets of RT_HASHWAYS ways or more: the resident blocks hashed to
 	 * their ways (every change of a way's block is rt_level_put's or
 	 * rt_level_drop's), the first way that may be empty, and for LRU,
@@ -175,6 +177,7 @@ void rt_hier_classify(struct rt_hier *h, int k, uint64_t block, int op, int hit)
  * then forgotten); the cores' sums, zeroing, flushes and freeing. */
 int rt_hier_access1(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 void rt_hier_eventk(struct rt_hier *h, int k, const struct rt_rec *ev);
+int rt_coh_new(struct rt_hier *h, int n, int np);	/* n cores' levels 0 .. np-1 */
 int rt_coh_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
 void rt_coh_fetch(struct rt_hier *h, uint64_t addr);
 int rt_coh_missed(struct level *l, uint64_t block);
@@ -188,6 +191,9 @@ int rt_coh_shared(const struct rt_hier *h);	/* the first shared level */
  * prefetches of k's prefetcher, each through rt_hier_pfetch (hier.c). */
 void rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, int first);
 void rt_pf_free(struct rt_pf *p);
+int rt_pf_copy(struct level *l, const struct level *t);	/* t's prefetcher, new, in l */
+void rt_pf_forget(struct level *l, uint64_t block);	/* another core's write: out of l's twin */
+void rt_pf_inval(struct level *l, const struct rt_rec *ev);	/* an invalidate event, in l's twin */
 void rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with

@@ -175,6 +175,8 @@ rt_hier_eventk(struct rt_hier *h, int k, const struct rt_rec *ev)
 	int64_t w;
 	int inval = ev->kind == RT_INVAL;
 
+	if (inval && l->nopf != NULL)
+		rt_pf_inval(l, ev);
 	if (ev->size == 0) {
 		flushall(h, k, inval);
 		return;
@@ -290,6 +292,11 @@ rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->bytes_down += b->bytes_down;
 	a->coherence += b->coherence;
 	a->downgrades += b->downgrades;
+	a->pf_issued += b->pf_issued;
+	a->pf_useless += b->pf_useless;
+	a->pf_useful += b->pf_useful;
+	a->pf_unused += b->pf_unused;
+	a->nopf_misses += b->nopf_misses;
 }
 
 int

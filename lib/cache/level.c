@@ -255,4 +255,7 @@ rt_level_free(struct level *l)
 	free(l->ends);
 	rt_pf_free(l->pf);
 	free(l->pfb);
+	if (l->nopf != NULL)
+		rt_level_free(l->nopf);
+	free(l->nopf);
 }

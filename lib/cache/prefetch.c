@@ -82,11 +82,34 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 	return 0;
 }
 
+/* Level l's prefetcher of c, its state new, and the level's twin that
+ * never prefetches (tags only, its random draws seeded by seed): 0 or
+ * RT_ENOMEM. */
+static int
+pfnew(struct level *l, const struct rt_pf_cfg *c, uint64_t seed)
+{
+	rt_pf_free(l->pf);
+	free(l->pfb);
+	l->pfb = NULL;
+	if (l->nopf == NULL && (l->nopf = malloc(sizeof *l->nopf)) != NULL &&
+	    rt_level_init(l->nopf, &l->c)) {
+		rt_level_free(l->nopf);
+		free(l->nopf);
+		l->nopf = NULL;
+	}
+	if (l->nopf == NULL || (l->pf = calloc(1, sizeof *l->pf)) == NULL ||
+	    (l->pfb = calloc((size_t)(l->nsets * l->ways), 1)) == NULL ||
+	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL))
+		return RT_ENOMEM;
+	l->pf->c = *c;
+	rt_rng_seed(&l->nopfrng, seed);
+	return 0;
+}
+
 int
 rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, size_t whylen)
 {
 	struct level *l;
-	size_t n;
 
 	if (k >= h->n || (k < 0 && h->i1 == NULL)) {
 		snprintf(why, whylen, "no level %d to prefetch into", k + 1);
@@ -99,18 +122,49 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	}
 	if (c->kind == RT_PF_DEMAND)
 		return 0;
-	n = (size_t)(l->nsets * l->ways);
-	rt_pf_free(l->pf);
-	free(l->pfb);
-	l->pfb = NULL;
-	if ((l->pf = calloc(1, sizeof *l->pf)) == NULL || (l->pfb = calloc(n, 1)) == NULL ||
-	    (c->kind == RT_PF_STRIDE && (l->pf->t = calloc(c->entries, sizeof *l->pf->t)) == NULL)) {
+	if (pfnew(l, c, h->seed)) {
 		snprintf(why, whylen, "out of memory");
 		return RT_ENOMEM;
 	}
-	l->pf->c = *c;
 	h->pfon = 1;
 	return 0;
+}
+
+int
+rt_pf_copy(struct level *l, const struct level *t)
+{
+	int k = pfnew(l, &t->pf->c, 0);
+
+	l->nopfrng = t->nopfrng;
+	return k;
+}
+
+/* The twin loses the blocks of ev's range (every block for size 0), as
+ * the level does. */
+void
+rt_pf_inval(struct level *l, const struct rt_rec *ev)
+{
+	struct level *t = l->nopf;
+	struct rt_span s;
+	uint64_t i;
+
+	if (ev->size == 0) {
+		for (i = 0; i < t->nsets * t->ways; i++)
+			rt_level_drop(t, i / t->ways, i);
+		return;
+	}
+	for (rt_span_start(&s, ev->addr, rt_last(ev), l->c.block); rt_span_next(&s);)
+		rt_pf_forget(l, s.block);
+}
+
+void
+rt_pf_forget(struct level *l, uint64_t block)
+{
+	uint64_t set = rt_level_set(l->nopf, block);
+	int64_t i = rt_level_lookup(l->nopf, block, set);
+
+	if (i >= 0)
+		rt_level_drop(l->nopf, set, (uint64_t)i);
 }
 
 int
@@ -126,19 +180,16 @@ rt_ens_prefetch(struct rt_ens *e, const char *spec, char *why, size_t whylen)
 	return 0;
 }
 
-/* rt_ens_build's: the prefetchers put in the one hierarchy built */
+/* rt_ens_build's: the prefetchers put in every configuration */
 int
 rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
 {
-	int i, k;
+	int i, j, k;
 
-	if (e->npf && (e->nh != 1 || e->nname)) {
-		snprintf(why, whylen, "prefetching is of one configuration's levels, not an ensemble's");
-		return RT_EUSAGE;
-	}
-	for (i = 0; i < e->npf; i++)
-		if ((k = rt_hier_prefetch(e->h[0], e->pflv[i], &e->pf[i], why, whylen)) != 0)
-			return k;
+	for (j = 0; j < e->nh; j++)
+		for (i = 0; i < e->npf; i++)
+			if ((k = rt_hier_prefetch(e->h[j], e->pflv[i], &e->pf[i], why, whylen)) != 0)
+				return k;
 	return 0;
 }
 

@@ -13,8 +13,11 @@ static const char cols[] = "level size assoc block policy accesses reads writes 
     " invalidations bytes_in bytes_out";
 static const char cols3c[] = " compulsory capacity conflict";
 static const char colscoh[] = " coherence downgrades";	/* with cores */
-static const char colspf[] = " pf_issued pf_useless pf_useful pf_unused";
+static const char colspf[] = " pf_issued pf_useless pf_useful pf_unused nopf_misses";
 static const char *const inclnames[] = { "nine", "inclusive", "exclusive" };	/* RT_NINE ... */
+const char rt_cachetab_pfwhy[] = "a prefetching run's table: a prefetch reaches blocks of "
+    "other partitions (the next block's set is another's), so the partitions' counts are "
+    "not the whole's";
 
 static double
 total(const uint64_t v[3])
@@ -98,7 +101,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
 		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
-		    pf ? " - - - -" : "");
+		    pf ? " - - - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -116,9 +119,9 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
 	if (pf)
-		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
+		fprintf(f, " %llu %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
 		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
-		    (unsigned long long)s->pf_unused);
+		    (unsigned long long)s->pf_unused, (unsigned long long)s->nopf_misses);
 	fputc('\n', f);
 }
 
@@ -289,8 +292,10 @@ tabhead(struct rt_reader *r, struct rt_cache_table *t, const char *s, size_t n)
 	s += strlen(cols);
 	if ((t->threec = strncmp(s, cols3c, strlen(cols3c)) == 0))
 		s += strlen(cols3c);
-	if ((t->cores = strcmp(s, colscoh) == 0))
+	if ((t->cores = strncmp(s, colscoh, strlen(colscoh)) == 0))
 		s += strlen(colscoh);
+	if (strncmp(s, colspf, strlen(colspf)) == 0)
+		return rt_rbad(r, "%s", rt_cachetab_pfwhy), RT_EBAD;
 	if (*s != '\0')
 		return rt_rbad(r, "not the columns of a cache table"), RT_EBAD;
 	return 0;
@@ -341,7 +346,7 @@ tabrow(struct rt_reader *r, struct rt_cache_table *t, char *s, int *mem, int *le
 		return rt_rbad(r, full ? "too many levels" : "bad cache table row"), RT_EBAD;
 	row->tlb = strncmp(row->name, "TLB", 3) == 0;
 	if ((dot = strchr(row->name, '.')) != NULL) {	/* a core's row: L1.3 */
-		if (!t->cores || !row->hascfg || row->tlb || dot[1] < '0' || dot[1] > '9' ||
+		if (!t->cores || !row->hascfg || dot[1] < '0' || dot[1] > '9' ||
 		    strspn(dot + 1, "0123456789") != strlen(dot + 1) || strlen(dot + 1) > 2)
 			return rt_rbad(r, "a core's row '%s' without coherence columns or not "
 			    "LEVEL.CORE", row->name), RT_EBAD;

@@ -133,6 +133,10 @@ rt_cachetab_exact(const struct rt_cache_table *t, char *why, size_t whylen)
 	uint64_t sets, per;
 	int k;
 
+	if (t->pf && p->n > 1) {
+		snprintf(why, whylen, "%s", rt_cachetab_pfwhy);
+		return why;
+	}
 	for (k = 0; k < t->n && p->n > 1; k++) {
 		r = &t->row[k];
 		if (!r->hascfg)

@@ -96,6 +96,11 @@ rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen)
 			    "cannot allocate the TLBs");
 			return k;
 		}
+		/* a TLB is each core's, every level (3C's reference caches too) */
+		if (e->cores && rt_coh_new(e->t[i], e->cores, n)) {
+			snprintf(why, whylen, "cannot allocate the TLBs of %d cores", e->cores);
+			return RT_ENOMEM;
+		}
 	}
 	return 0;
 }
