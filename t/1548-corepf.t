@@ -9,7 +9,7 @@
 # prefetching; -E rows = each configuration alone; partitions of a
 # prefetching run refused by -M.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 # Random traces of 4 threads on 2 cores (core = tid mod 2), over 4
 # regions, one a thread: the same pcs stride forwards a block, forwards 3
@@ -139,6 +139,9 @@ check_same "nopf_misses at L1 with invalidate events (all, a page) = the misses 
 check_same "--cores 3: each core's nopf_misses at L1 = its misses without --prefetch (invalidations too)" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 --prefetch 1:\$k -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | nopf x '^L1'; done" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | misses x '^L1'; done"
+check_same "nopf_misses is - in inclusive and exclusive hierarchies (the twin sees neither's moves), a count in the others" \
+    "for i in nine inclusive exclusive; do cachesim --prefetch 1:a --inclusion \$i -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk -v i=\$i '/^L/ {print i, \$1, (\$NF == \"-\" ? \"-\" : \"n\")}'; done" \
+    "printf '%s\n' 'nine L1 n' 'nine L2 n' 'inclusive L1 -' 'inclusive L2 -' 'exclusive L1 -' 'exclusive L2 -'"
 check_rows "the prefetchers change the misses the twin does not (the checks above compare something)" \
     '$3 != $4' "cachesim --prefetch 1:stream:3 -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk '\$1 == \"L1\" {print \$1, \$6, \$10, \$NF}'"
 

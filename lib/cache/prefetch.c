@@ -196,7 +196,7 @@ rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
 int
 rt_hier_prefetching(const struct rt_hier *h)
 {
-	return h->pfon;
+	return !h->pfon ? 0 : h->incl == RT_NINE ? 1 : 2;
 }
 
 void

@@ -85,6 +85,9 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 	rows(t, tlb, "TLB", 1);
 }
 
+/* pf: the prefetch columns; 2, nopf_misses unknown: the twin of a level
+ * (lib/cache/hier.c, nopf) sees neither an inclusive level's
+ * back-invalidations nor what an exclusive one hands down. */
 static void
 row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 {
@@ -119,9 +122,13 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
 	if (pf)
-		fprintf(f, " %llu %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
+		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
 		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
-		    (unsigned long long)s->pf_unused, (unsigned long long)s->nopf_misses);
+		    (unsigned long long)s->pf_unused);
+	if (pf == 1)
+		fprintf(f, " %llu", (unsigned long long)s->nopf_misses);
+	else if (pf)
+		fputs(" -", f);
 	fputc('\n', f);
 }
 
