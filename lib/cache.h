@@ -147,6 +147,7 @@ const int *rt_hier_miss3c(const struct rt_hier *h);
  * hierarchy with cores takes them by rt_hier_access, not rt_hier_run.
  * rt_hier_stats of a private level is the sum of the cores'. */
 #define RT_MAXCORES 64
+#define RT_MAXTHREADS 64	/* rt_sim_cfg's threads */
 int rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen);
 void rt_hier_thread(struct rt_hier *h, uint32_t tid);
 int rt_hier_ncores(const struct rt_hier *h);	/* 0: none */
@@ -410,6 +411,8 @@ struct rt_sim_cfg {
 	int cores;			/* rt_ens_cores, or 0 */
 	uint64_t warmup;		/* records of seq below it are not counted */
 	double warmfrac;		/* nor those before the last level is this full */
+	int threads;			/* rt_sim_run: simulating threads beside the
+					 * reader, at most RT_MAXTHREADS; 0 or 1: none */
 };
 struct rt_sim;
 /* Build the hierarchies, and write the headers of the streams asked
