@@ -442,6 +442,12 @@ int rt_parse_int(const char *s, uint64_t *v);
 #define RT_REAL_INF 1
 #define RT_REAL_NAN 2
 int rt_parse_real(const char *s, double *v, int special);
+/* x as printf's %.6g writes it, into buf of RT_G6LEN bytes; its length.
+ * Counting tables write millions of such fractions, which printf finds
+ * in multiple precision. */
+#define RT_G6LEN 16
+int rt_fmt_g6(char *buf, double x);
+int rt_fmt_u64(char *buf, uint64_t v);	/* decimal, as %llu; buf of 21 */
 extern const char rt_opchar[4];	/* "RWMI" */
 
 /* Growing arrays: room for need items of size bytes in *(T **)p, the

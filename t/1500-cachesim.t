@@ -33,10 +33,14 @@ for t in bsort-reversed matmul-standard; do
 done
 check_same_rows "OPT on standard input (spooled) = on the file" \
     "cachesim -c 2K:4:64:opt <$tmp/r.txt" "cachesim -c 2K:4:64:opt $tmp/r.txt"
-cachesim -c 1K:2:64 --misses 1 "$tmp/matmul-standard" | awk "$HEX"' !/^#/ {printf "%s %.0f\n", $2, hex($3) / 64}' >"$tmp/l2.in"
+# the naive model looks ahead at each miss: a sanitized build (make asan)
+# checks the first quarter of the trace
+l2=$tmp/matmul-standard
+[ -z "${RT_SMALL:-}" ] || { head -100000 "$l2" >"$tmp/mm-part"; l2=$tmp/mm-part; }
+cachesim -c 1K:2:64 --misses 1 "$l2" | awk "$HEX"' !/^#/ {printf "%s %.0f\n", $2, hex($3) / 64}' >"$tmp/l2.in"
 for p in opt pes; do
 	check_same "$p at L2 = the naive $p on L2's own stream (from --misses 1)" \
-	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $tmp/matmul-standard | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
+	    "cachesim -c 1K:2:64 -c 8K:4:64:$p $l2 | awk '\$1 == \"L2\" {print \$$M, \$$WB}'" \
 	    "$U/naivecache 32 4 $p <$tmp/l2.in"
 done
 check_same_rows "-c 010K:2:64 is 10 KiB, as 10K:2:64 (a leading 0 is not octal)" \

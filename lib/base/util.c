@@ -349,3 +349,109 @@ rt_memory(void)
 		m = (double)rl.rlim_cur;
 	return m;
 }
+
+int
+rt_fmt_u64(char *buf, uint64_t v)
+{
+	char t[20];
+	int n = 0, k;
+
+	do
+		t[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	for (k = 0; k < n; k++)
+		buf[k] = t[n - 1 - k];
+	buf[n] = '\0';
+	return n;
+}
+
+/* 10^k in a long double: exact up to 10^27 (5^27 < 2^64). */
+static long double
+pow10l_(int k)
+{
+	long double p = 1;
+
+	while (k-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* The six digits d (10^5 <= d < 10^6) of a number of decimal exponent e,
+ * as %g writes them: fixed from 10^-4 to below 10^6, else d.ddddde-XX;
+ * no trailing zeros, no point without a fraction. */
+static int
+g6digits(char *buf, uint64_t d, int e)
+{
+	char dig[6], *p = buf;
+	int i, n = 6;
+
+	for (i = 5; i >= 0; i--, d /= 10)
+		dig[i] = (char)('0' + d % 10);
+	while (n > 1 && dig[n - 1] == '0')
+		n--;
+	if (e < -4 || e >= 6) {
+		*p++ = dig[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, dig + 1, n - 1);
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = e < 0 ? '-' : '+';
+		if (e > -10 && e < 10)
+			*p++ = '0';
+		p += rt_fmt_u64(p, (uint64_t)(e < 0 ? -e : e));
+	} else if (e >= 0) {
+		for (i = 0; i <= e; i++)
+			*p++ = i < n ? dig[i] : '0';
+		if (n > e + 1) {
+			*p++ = '.';
+			memcpy(p, dig + e + 1, n - e - 1);
+			p += n - e - 1;
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (i = -1; i > e; i--)
+			*p++ = '0';
+		memcpy(p, dig, n);
+		p += n;
+	}
+	*p = '\0';
+	return (int)(p - buf);
+}
+
+/* Six significant digits in integer arithmetic: x scaled by a power of
+ * ten into [10^5, 10^6) and rounded.  The long double product's error
+ * (below 10^-13) decides nothing unless x lies within 10^-6 of a tie,
+ * where printf (rounding the exact binary value) is asked; so it is for
+ * values outside 10^-22 to 10^6, negative ones and the not finite. */
+int
+rt_fmt_g6(char *buf, double x)
+{
+	long double m, f;
+	uint64_t d;
+	int e;
+
+	if (x == 0 && !signbit(x))
+		return (int)(memcpy(buf, "0", 2), 1);
+	if (!(x >= 1e-22 && x < 1e6))
+		return snprintf(buf, RT_G6LEN, "%.6g", x);
+	e = (int)floor(log10(x));
+	if (e > 5)
+		e = 5;
+	m = (long double)x * pow10l_(5 - e);
+	if (m < 100000 && e > -22)	/* log10 rounded up across a power */
+		m = (long double)x * pow10l_(5 - --e);
+	if (m < 100000 || m >= 1000000)
+		return snprintf(buf, RT_G6LEN, "%.6g", x);
+	f = m - floorl(m);
+	if (fabsl(f - 0.5L) < 1e-6L)
+		return snprintf(buf, RT_G6LEN, "%.6g", x);
+	d = (uint64_t)m + (f > 0.5L);
+	if (d == 1000000) {
+		d = 100000;
+		e++;
+	}
+	return g6digits(buf, d, e);
+}

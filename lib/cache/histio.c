@@ -44,9 +44,34 @@ shown(double c, char *buf, size_t len)
 		snprintf(buf, len, "%.17g", c);
 	else if (r == 0 && c != 0)
 		snprintf(buf, len, "%.6g", c);
+	else if (r >= 0 && !signbit(r) && r == (double)(uint64_t)r)	/* %.15g's digits */
+		rt_fmt_u64(buf, (uint64_t)r);
 	else
 		snprintf(buf, len, "%.15g", r);
 	return buf;
+}
+
+/* A row of a histogram or a curve, "a b count x [y]" (y if two), x and
+ * y as %.6g, without printf: an exact histogram has a row for every
+ * distance. */
+static void
+row(FILE *f, uint64_t a, uint64_t b, const char *count, double x, double y, int two)
+{
+	char buf[2 * 21 + 40 + 2 * RT_G6LEN + 8], *p = buf;
+
+	p += rt_fmt_u64(p, a);
+	*p++ = ' ';
+	p += rt_fmt_u64(p, b);
+	*p++ = ' ';
+	p = stpcpy(p, count);
+	*p++ = ' ';
+	p += rt_fmt_g6(p, x);
+	if (two) {
+		*p++ = ' ';
+		p += rt_fmt_g6(p, y);
+	}
+	*p++ = '\n';
+	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 int
@@ -71,9 +96,8 @@ rt_hist_write(FILE *f, const struct rt_bin *v, size_t n, const struct rt_histinf
 		for (c = 0; i < n && v[i].key != RT_COLD && v[i].key <= hi; i++)
 			c += v[i].w;
 		cum += c;
-		fprintf(f, "%llu %llu %s %.6g %.6g\n", (unsigned long long)lo,
-		    (unsigned long long)hi, shown(c, buf, sizeof buf), total ? c / total : 0,
-		    total ? cum / total : 0);
+		row(f, lo, hi, shown(c, buf, sizeof buf), total ? c / total : 0,
+		    total ? cum / total : 0, 1);
 	}
 	if (i < n)
 		fprintf(f, "cold cold %s %.6g 1\n", shown(v[i].w, buf, sizeof buf),
@@ -89,9 +113,8 @@ mrcrow(FILE *f, uint64_t blocks, double miss, const struct rt_histinfo *in)
 	char buf[40];
 	double m = miss < 1e-9 ? 0 : miss;	/* not below 0 by rounding */
 
-	fprintf(f, "%llu %llu %s %.6g\n", (unsigned long long)blocks,
-	    (unsigned long long)blocks * in->block, shown(m, buf, sizeof buf),
-	    in->accesses ? m / in->accesses : 0);
+	row(f, blocks, blocks * in->block, shown(m, buf, sizeof buf),
+	    in->accesses ? m / in->accesses : 0, 0, 0);
 }
 
 int

@@ -1,4 +1,5 @@
 /* lib.c: unit tests of the library internals, as TAP. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +339,66 @@ limits(int fmt, const char *name)
 	}
 }
 
+/* rt_fmt_g6 against printf's %.6g: fractions of counts (what tables
+ * write), values near rounding ties and powers of ten, log-uniform values
+ * across and beyond its fast range, and the special ones. */
+static int
+g6same(double x, char *why, size_t len)
+{
+	char a[RT_G6LEN], b[64];
+	int k = rt_fmt_g6(a, x);
+
+	snprintf(b, sizeof b, "%.6g", x);
+	if (strcmp(a, b) == 0 && k == (int)strlen(b))
+		return 1;
+	snprintf(why, len, "%.17g: %s, printf %s", x, a, b);
+	return 0;
+}
+
+static void
+g6ok(int bad, const char *why, const char *desc)
+{
+	ok(!bad, desc);
+	if (bad)
+		printf("# %s\n", why);
+}
+
+static void
+g6_tests(void)
+{
+	static const double special[] = { 0, -0.0, 1, 1e6, 999999.5, 999999.4999, 9.999995,
+	    0.000099999951, 0.0001, 0.00001, 1e-5 * 1.0000005, 123456.5, 0.5, 1e-22, 1e-23,
+	    -0.25, 1.0 / 3, 2.0 / 3, 1e300, 5e-324 };
+	struct rt_rng g;
+	char why[128] = "";
+	int i, bad = 0, j;
+	double x;
+
+	for (i = 0; i < (int)(sizeof special / sizeof special[0]) && !bad; i++)
+		bad = !g6same(special[i], why, sizeof why);
+	bad = bad || !g6same(INFINITY, why, sizeof why) || !g6same(NAN, why, sizeof why);
+	g6ok(bad, why, "rt_fmt_g6 = printf's %.6g: 0, -0, powers of ten, ties, inf, nan");
+	rt_rng_seed(&g, 5);
+	for (i = 0, bad = 0; i < 2000000 && !bad; i++) {
+		uint64_t den = 1 + rt_rng_below(&g, (uint64_t)1 << (1 + i % 40));
+
+		bad = !g6same((double)rt_rng_below(&g, den + 1) / (double)den, why, sizeof why);
+	}
+	g6ok(bad, why, "rt_fmt_g6 = printf's %.6g: 2*10^6 fractions c/n");
+	for (i = 0, bad = 0; i < 1000000 && !bad; i++) {
+		x = pow(10, -26 + 34 * rt_rng_unit(&g));
+		bad = !g6same(x, why, sizeof why) || !g6same(nextafter(x, 0), why, sizeof why);
+	}
+	g6ok(bad, why, "rt_fmt_g6 = printf's %.6g: 10^6 values from 10^-26 to 10^8");
+	for (i = 0, bad = 0; i < 200000 && !bad; i++) {	/* d.ddddd5 x 10^j and next to it */
+		j = (int)rt_rng_below(&g, 30) - 24;
+		x = ((double)(100000 + rt_rng_below(&g, 900000)) + 0.5) * pow(10, j - 5);
+		bad = !g6same(x, why, sizeof why) || !g6same(nextafter(x, 0), why, sizeof why) ||
+		    !g6same(nextafter(x, 1), why, sizeof why);
+	}
+	g6ok(bad, why, "rt_fmt_g6 = printf's %.6g: 2*10^5 ties and their neighbours");
+}
+
 int
 main(void)
 {
@@ -345,6 +406,7 @@ main(void)
 	scan_tests();
 	rng_tests();
 	str_tests();
+	g6_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
 	roundtrip(RT_FMT_BINARY2, "binary version 2 not deflated");
 	roundtrip(RT_FMT_TEXT, "text");
