@@ -12,7 +12,7 @@
 
 static struct rt_cache_cfg iflag;
 static int hasi, Aflag, dflag, kflag, bflag, zflag, cgflag, misses, threec, diffmode, Mflag;
-static int flush, tlb, cores, fixup;	/* --flush: write dirty blocks back at the end; --tlb; --cores */
+static int flush, tlb, cores, fixup, jflag;	/* --flush, --tlb, --cores, --fixup, --threads */
 static int c3ref = RT_3C_LRU;		/* --3c-ref */
 static uint64_t warmup;			/* --warmup: records of seq below it */
 static double warmfrac;			/* --warmup-fraction */
@@ -36,8 +36,9 @@ static struct rt_writer *mw;		/* the miss stream */
 static struct rt_regions *regs;
 static struct rt_part part;		/* the trace's, from its header */
 
-enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES, O_TEMP,
-	O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES, O_SLICE, O_FIXUP };
+enum { O_3CREF = U_LONG, O_CG, O_CGOUT, O_DIFF, O_FLUSH, O_ICACHE, O_INCL, O_LAT, O_MAP, O_MISSES,
+	O_TEMP, O_SORT, O_PF, O_TLB, O_ITLB, O_UNFOLD, O_WARMUP, O_WARMFRAC, O_WIDTH, O_CORES, O_SLICE,
+	O_FIXUP, O_THREADS };
 static const struct u_opt opts[] = {
 	{ '3', "3c", NULL, "classify misses: compulsory, capacity, conflict" },
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
@@ -68,6 +69,7 @@ static const struct u_opt opts[] = {
 	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace: its counts and caches' state" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
+	{ O_THREADS, "threads", "n", "simulate on n threads, read on another (CPUs, at most 16)" },
 	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
 	{ O_ITLB, "itlb", "spec", "a split first-level instruction TLB" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
@@ -83,11 +85,9 @@ setlat(char *arg)
 {
 	char *p, *save = NULL;
 
-	for (nlat = 0, p = strtok_r(arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+	for (nlat = 0, p = strtok_r(arg, ",", &save); p; p = strtok_r(NULL, ",", &save), nlat++)
 		if (nlat > RT_MAXLEVEL || rt_parse_double(p, &lat[nlat]) || lat[nlat] < 0)
 			u_bad("--latency: want cycles per level and memory, like 3,15,300");
-		nlat++;
-	}
 }
 
 /* An option that changes counts the rows do not show: a partition's
@@ -147,7 +147,7 @@ simsetup(void)
 	    .config = config, .watch = mapfile ? mapwatch : NULL, .bylocs = cgout != NULL,
 	    .fold = !unfold, .sortcol = sortcol, .warmup = warmup, .warmfrac = warmfrac,
 	    .slice = slice, .fixup = fixup ? 1 + Aflag : 0,
-	    .cores = cores };
+	    .cores = cores, .threads = jflag ? jflag : u_cpus(16) };
 	char why[200];
 	int k, guessed;
 
@@ -300,10 +300,9 @@ option(int c)
 		break;
 	case 'k': kflag = 1; break;
 	case O_CORES: cores = (int)u_count("--cores", optarg, 1, RT_MAXCORES, "1 to 64"); break;
+	case O_THREADS: jflag = (int)u_count("--threads", optarg, 1, RT_MAXTHREADS, "1 to 64"); break;
 	case O_LAT: setlat(optarg); break;
-	case O_MISSES:
-		misses = (int)u_count("--misses", optarg, 1, RT_MAXLEVEL, "a level, 1 for the first");
-		break;
+	case O_MISSES: misses = (int)u_count("--misses", optarg, 1, RT_MAXLEVEL, "a level"); break;
 	case 'o': oflag = optarg; break;
 	case 'S': Sflag = u_count("-S", optarg, 0, UINT64_MAX, "bad seed"); break;
 	case O_INCL: incl = u_word("--inclusion", optarg, inclnames); break;

@@ -149,6 +149,7 @@ const int *rt_hier_miss3c(const struct rt_hier *h);
  * id); rt_hier_access or rt_hier_run.  rt_hier_stats of a private level
  * is the sum of the cores'. */
 #define RT_MAXCORES 64
+#define RT_MAXTHREADS 64	/* rt_sim_cfg's threads */
 int rt_hier_cores(struct rt_hier *h, int n, char *why, size_t whylen);
 void rt_hier_thread(struct rt_hier *h, uint32_t tid);
 int rt_hier_ncores(const struct rt_hier *h);	/* 0: none */
@@ -440,6 +441,8 @@ struct rt_sim_cfg {
 	 * files), and with fixup 2 diag told its work. */
 	const char *slice;
 	int fixup;
+	int threads;			/* rt_sim_run: simulating threads beside the
+					 * reader, at most RT_MAXTHREADS; 0 or 1: none */
 };
 struct rt_sim;
 /* Build the hierarchies, and write the headers of the streams asked

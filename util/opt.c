@@ -325,6 +325,14 @@ u_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *w
 	return bounded(rt_parse_size, opt, arg, lo, hi, want);
 }
 
+int
+u_cpus(int cap)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > cap ? cap : (int)n;
+}
+
 double
 u_real(const char *opt, const char *arg, double lo, double hi, const char *want)
 {

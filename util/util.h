@@ -68,6 +68,8 @@ void u_clash(const struct u_prog *p, const struct u_clash *t);
 uint64_t u_count(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want);
 uint64_t u_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *want);
 double u_real(const char *opt, const char *arg, double lo, double hi, const char *want);
+/* The processors online, 1 to cap: a count of threads' default */
+int u_cpus(int cap);
 /* A picture's kind by its name's suffix (.svg, .png, .html), or -1 */
 enum { U_SVG, U_PNG, U_HTML };
 int u_pictkind(const char *path);

@@ -115,5 +115,14 @@ int rt_tlb_build(struct rt_ens *e, int threec, char *why, size_t whylen);
 int rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen);
 void rt_tlb_run(struct rt_ens *e, const struct rt_rec *v, int n);
 void rt_tlb_free(struct rt_ens *e);
+/* enspool.c: e's configurations simulated on up to n threads, records
+ * put in by the caller's thread; *pp NULL (and 0) where the ensemble is
+ * not one the pool runs (cores, TLBs, observers other than two
+ * configurations compared).  put and end: 0 or RT_ENOMEM. */
+struct rt_enspool;
+int rt_enspool_new(struct rt_enspool **pp, struct rt_ens *e, int n);
+int rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n);
+int rt_enspool_end(struct rt_enspool *p);	/* every record simulated, told */
+void rt_enspool_free(struct rt_enspool *p);
 
 #endif

@@ -49,8 +49,10 @@ home(uint64_t block, size_t mask)
 	return (size_t)rt_hash64(block) & mask;
 }
 
-/* not under AFL++, whose passes abort on an ifunc (afl++ 4.04c) */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__) && !defined(__AFL_COMPILER)
+/* not under AFL++, whose passes abort on an ifunc (afl++ 4.04c), nor
+ * ThreadSanitizer, whose instrumented resolver runs before its runtime */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__) && !defined(__AFL_COMPILER) && \
+    !defined(__SANITIZE_THREAD__)
 #define CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define CLONES

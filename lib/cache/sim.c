@@ -31,6 +31,7 @@ struct rt_sim {
 	uint32_t *folded;		/* by object: the key of its one row */
 	size_t nfolded;
 	struct rt_writer *mw;		/* the miss stream */
+	struct rt_enspool *pool;	/* the configurations on threads, or NULL */
 	struct rt_rec cur;		/* with it, the record being simulated */
 	double lat[RT_MAXLEVEL + 1];
 	int nc, err, errnum;
@@ -217,6 +218,48 @@ simbatch(void *ctx, struct rt_rec *v, int n)
 	struct rt_sim *s = ctx;
 
 	run(s, v, s->warm ? warmup(s, v, n) : 0, n);
+	return s->err ? -1 : 0;
+}
+
+/* Threads: the caches' counts or --diff's stream their only outputs. */
+static int
+poolnew(struct rt_sim *s)
+{
+	const struct rt_sim_cfg *c = &s->c;
+
+	if (c->threads < 2 || s->cg != NULL || s->mw != NULL || s->warm || c->records ||
+	    c->watch || c->tempw || c->key >= 0 || c->bylocs)
+		return 0;
+	if (rt_enspool_new(&s->pool, s->ens, c->threads)) {
+		s->err = S_NOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* A batch to the threads; a region kept as item() keeps it. */
+static int
+poolbatch(void *ctx, struct rt_rec *v, int n)
+{
+	struct rt_sim *s = ctx;
+	int i;
+
+	for (i = 0; i < n && !s->err; i++)
+		if (v[i].kind == RT_REGION && rt_regions_add(s->regs, &v[i]))
+			s->err = S_NOMEM;
+	if (!s->err && rt_enspool_put(s->pool, v, n))
+		s->err = S_NOMEM;
+	return s->err ? -1 : 0;
+}
+
+/* The threads done with every record, and ended. */
+static int
+poolend(struct rt_sim *s)
+{
+	if (s->pool != NULL && rt_enspool_end(s->pool) && !s->err)
+		s->err = S_NOMEM;
+	rt_enspool_free(s->pool);
+	s->pool = NULL;
 	return s->err ? -1 : 0;
 }
 
@@ -499,8 +542,12 @@ rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_
 		}
 		seen = k;
 	}
-	if (k >= 0 && ((k = rt_foreach_batch(files, n, fmt, skipbad, simbatch, s, diag,
-	    part)) < 0 || simend(s, flush)))
+	if (k >= 0 && poolnew(s) == 0) {
+		k = rt_foreach_batch(files, n, fmt, skipbad, s->pool ? poolbatch : simbatch, s,
+		    diag, part);
+		if (poolend(s) || k < 0 || simend(s, flush))
+			k = rt_sim_failed(s, why, whylen);
+	} else if (k >= 0)
 		k = rt_sim_failed(s, why, whylen);
 	if (*tmp)
 		unlink(tmp);
@@ -574,6 +621,7 @@ rt_sim_free(struct rt_sim *s)
 {
 	if (s == NULL)
 		return;
+	rt_enspool_free(s->pool);
 	rt_cg_free(s->cg);
 	rt_temp_free(s->temp);
 	rt_tally_free(s->tally);
