@@ -433,8 +433,10 @@ rt_fmt_g6(char *buf, double x)
 	uint64_t d;
 	int e;
 
-	if (x == 0 && !signbit(x))
-		return (int)(memcpy(buf, "0", 2), 1);
+	if (x == 0 && !signbit(x)) {
+		strcpy(buf, "0");
+		return 1;
+	}
 	if (!(x >= 1e-22 && x < 1e6))
 		return snprintf(buf, RT_G6LEN, "%.6g", x);
 	e = (int)floor(log10(x));
