@@ -592,13 +592,13 @@ void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
 /* Time slices (PARDA: Niu et al., IPDPS 2012): rt_rdist_slice, before
  * the first access, makes d a slice's, which keeps its first access to
- * each block instead of measuring it; rt_rdist_merge(d, s) adds slice s,
- * the one after those merged into d so far, and leaves s spent: merged in
- * order into a d of the same configuration, the slices measure the whole
- * trace.  Exact reuse distances only: rate 1, no fixed size, partition,
+ * each block instead of measuring it; rt_rdist_merge(d, s, last) adds
+ * slice s, the one after those merged into d so far (last: the trace's
+ * last), and leaves s spent: merged in order into a d of the same
+ * configuration, the slices measure the whole trace.  Exact reuse distances only: rate 1, no fixed size, partition,
  * time distances or fn.  0, or -1 out of memory (rt_rdist_error(d)). */
 void rt_rdist_slice(struct rt_rdist *d);
-int rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s);
+int rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last);
 /* The trace file at path measured into d (of configuration c, as the
  * slices are) on n threads, a slice each, merged in order: 0; 2 when the
  * input failed (said by diag, as rt_foreach_batch says it: nothing of it

@@ -357,15 +357,17 @@ rt_rdist_slice(struct rt_rdist *d)
  * trace, is the number of blocks s touched before it (each first touched
  * before it) and of the blocks above it on the stack carried from the
  * slices before that s had not touched yet: the first accesses, taken in
- * order as accesses of the carried stack, find exactly that.  The stack
- * after s is then s's own end stack over the carried blocks s left
- * alone: s's blocks taken again, the least recent first. */
+ * order as accesses of the carried stack, find exactly that (all cold on
+ * an empty one).  The stack after s is then s's own end stack over the
+ * carried blocks s left alone: s's blocks taken again, the least recent
+ * first (on an empty stack, each a new block and cheap). */
 int
-rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s)
+rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last)
 {
 	struct rt_bin *v;
 	uint64_t *stack, dist, td;
 	size_t n, i;
+	int first;
 
 	if (drain(d) || drain(s) || count_flush(s))
 		return s->err[0] ? (snprintf(d->err, sizeof d->err, "%s", s->err), -1) : -1;
@@ -382,15 +384,20 @@ rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s)
 	d->zeros += s->zeros;
 	if (s->naccess)
 		d->lastseq = s->lastseq;
+	first = rt_reuse_blocks(d->eng) == 0;	/* nothing carried: all cold */
 	for (i = 0; i < s->nfirst; i++) {
-		if (i + TAHEAD < s->nfirst)
+		if (i + TAHEAD < s->nfirst && !first)
 			rt_reuse_prefetch(d->eng, s->first[i + TAHEAD]);
-		if (rt_reuse_access(d->eng, s->first[i], &dist, &td))
+		if (first)
+			dist = RT_COLD;
+		else if (rt_reuse_access(d->eng, s->first[i], &dist, &td))
 			return nomem(d);
 		d->nsampled += 1;
 		if (count(d, dist))
 			return -1;
 	}
+	if (last)	/* no slice after it: its stack is not wanted */
+		return 0;
 	n = (size_t)rt_reuse_blocks(s->eng);
 	if ((stack = malloc((n ? n : 1) * sizeof *stack)) == NULL)
 		return nomem(d);

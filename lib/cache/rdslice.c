@@ -104,7 +104,7 @@ rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *p
 		if (j[i].status > 0) {	/* as one thread would: said, nothing stands */
 			diag(j[i].err, 1);
 			e = 2;
-		} else if (j[i].status < 0 || rt_rdist_merge(d, j[i].d)) {
+		} else if (j[i].status < 0 || rt_rdist_merge(d, j[i].d, i == n - 1)) {
 			snprintf(why, whylen, "%s", j[i].status ? j[i].err : rt_rdist_error(d));
 			e = -1;
 		}
