@@ -3,7 +3,7 @@
 # (t/data/dinero/*.pf4, recorded by contrib/dinero-oracle), the stream and
 # stride prefetchers against a naive model in awk and a hand-worked trace.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 30
 
 O=$D/dinero
 
@@ -102,3 +102,26 @@ check_same "no --prefetch: the table's columns as before" \
     "cachesim -c 256:4:64 $tmp/h.txt | head -1 | awk '{print NF}'" "echo 22"
 check "a bad prefetcher: usage (status 2)" \
     "cachesim --prefetch 1:x -c 256:4:64 $tmp/h.txt 2>$tmp/e; test \$? -eq 2 && grep -q 'prefetch 1:x' $tmp/e"
+
+# abort=P (Dinero IV's -Tpfabort): the draws are Dinero's minstd
+# generator from 1; with always (a) at one level every demand read draws
+# once, so pf_aborted is the count of the first READS draws under P% and
+# pf_issued the rest (an awk model of the generator)
+awk 'BEGIN { for (i = 0; i < 500; i++) printf "%s 0x%x\n", i % 7 ? "R" : "W", 64 * ((i * 37) % 101) }' >"$tmp/ab.txt"
+draws() {	# reads percent
+	awk -v n="$1" -v p="$2" 'BEGIN { s = 1
+		for (i = 0; i < n; i++) { s = (s * 48271) % 2147483647; a += int(s / int(2147483647 / 100)) < p }
+		print n - a, a }'
+}
+reads=$(grep -c '^R' "$tmp/ab.txt")
+for p in 5 40 99; do
+	check_same "abort=$p: pf_issued and pf_aborted as Dinero's generator draws" \
+	    "cachesim --prefetch 1:a:abort=$p -c 1K:2:64 $tmp/ab.txt | awk '\$1 == \"L1\" {print \$20, \$25}'" \
+	    "draws $reads $p"
+done
+check_same "pf_aborted only with abort=P, after nopf_misses" \
+    "cachesim --prefetch 1:a -c 1K:2:64 $tmp/ab.txt | head -1 | awk '{print \$NF}'; cachesim --prefetch 1:a:abort=0 --prefetch i:t:abort=3 --icache 1K:2:64 -c 1K:2:64 $tmp/ab.txt | head -1 | awk '{print \$(NF-1), \$NF}'" \
+    "printf 'nopf_misses\nnopf_misses pf_aborted\n'"
+check "abort on a stride prefetcher, above 100 or not last: usage (status 2)" \
+    "for s in stride:2:abort=5 1:a:abort=101 1:a:abort=x 1:abort=5:a 1:stride:2:64:abort=1:x; do
+	cachesim --prefetch \$s -c 256:4:64 $tmp/h.txt 2>$tmp/e; test \$? -eq 2 && grep -q \"prefetch \$s\" $tmp/e || exit 1; done"

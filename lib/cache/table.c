@@ -85,9 +85,10 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 	rows(t, tlb, "TLB", 1);
 }
 
-/* pf: the prefetch columns; 2, nopf_misses unknown: the twin of a level
- * (lib/cache/hier.c, nopf) sees neither an inclusive level's
- * back-invalidations nor what an exclusive one hands down. */
+/* pf: the prefetch columns (rt_hier_prefetching); & 2, nopf_misses
+ * unknown: the twin of a level (lib/cache/hier.c, nopf) sees neither an
+ * inclusive level's back-invalidations nor what an exclusive one hands
+ * down; & 4, pf_aborted. */
 static void
 row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 {
@@ -104,7 +105,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
 		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
-		    pf ? " - - - - -" : "");
+		    pf & 4 ? " - - - - - -" : pf ? " - - - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -125,10 +126,12 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
 		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
 		    (unsigned long long)s->pf_unused);
-	if (pf == 1)
+	if ((pf & 3) == 1)
 		fprintf(f, " %llu", (unsigned long long)s->nopf_misses);
 	else if (pf)
 		fputs(" -", f);
+	if (pf & 4)
+		fprintf(f, " %llu", (unsigned long long)s->pf_aborted);
 	fputc('\n', f);
 }
 
@@ -138,8 +141,9 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	char magic[64], ps[96];
 	int k;
 
-	fprintf(f, "%s %s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
-	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "");
+	fprintf(f, "%s %s%s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "",
+	    t->pf & 4 ? " pf_aborted" : "");
 	if (t->part.n) {
 		fprintf(f, "#partition %s %s ", rt_part_str(ps, sizeof ps, &t->part),
 		    inclnames[t->incl]);
