@@ -137,6 +137,15 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	}
 	if (c->kind == RT_PF_DEMAND)
 		return 0;
+	if (l->nopf == NULL && 2 * rt_cache_bytes(&l->c) + (double)(l->nsets * l->ways) >
+	    rt_memory()) {	/* the level's tags again in its twin, a byte a way */
+		snprintf(why, whylen, "a prefetching level of %llu bytes and its twin without "
+		    "prefetches need %.1f GiB for their tags, more than the %.1f GiB of memory "
+		    "here", (unsigned long long)l->c.size,
+		    (2 * rt_cache_bytes(&l->c) + (double)(l->nsets * l->ways)) / 1073741824.0,
+		    rt_memory() / 1073741824.0);
+		return RT_EUSAGE;
+	}
 	if (pfnew(l, c, h->seed)) {
 		snprintf(why, whylen, "out of memory");
 		return RT_ENOMEM;
