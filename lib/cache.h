@@ -108,6 +108,7 @@ int rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *
 /* 0: no level prefetches; else 1, | 2 if nopf_misses is unknown (inclusive
  * or exclusive), | 4 if a level aborts (the table's pf) */
 int rt_hier_prefetching(const struct rt_hier *h);
+int rt_hier_pfat(const struct rt_hier *h, int k);	/* level k (-1 I-cache) prefetches */
 void rt_hier_pc(struct rt_hier *h, uint64_t pc);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
 /* Up to n accesses (RT_ACCESS items, of any size: split here into
@@ -322,6 +323,7 @@ struct rt_cache_row {
 	int tlb;		/* a TLB's (after memory's: no part of AMAT) */
 	int core;		/* 1 + the core of a private level's row of one core
 				 * (L1.0, after the level's sum): no part of AMAT */
+	int pf;			/* the level prefetches: its nopf_misses are known */
 	struct rt_cache_cfg cfg;
 	struct rt_cache_stats s;
 };

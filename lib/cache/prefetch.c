@@ -223,6 +223,14 @@ rt_hier_prefetching(const struct rt_hier *h)
 	return !h->pfon ? 0 : (h->incl == RT_NINE ? 1 : 3) | (h->pfon == 2 ? 4 : 0);
 }
 
+int
+rt_hier_pfat(const struct rt_hier *h, int k)
+{
+	const struct level *l = k < 0 ? h->i1 : k < h->n ? &h->lv[k] : NULL;
+
+	return l != NULL && l->pf != NULL;
+}
+
 void
 rt_hier_pc(struct rt_hier *h, uint64_t pc)
 {

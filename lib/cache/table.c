@@ -55,6 +55,7 @@ rows(struct rt_cache_table *t, const struct rt_hier *h, const char *prefix, int 
 		if ((r->hascfg = c != NULL))
 			r->cfg = *c;
 		r->tlb = tlb;
+		r->pf = !tlb && rt_hier_pfat(h, k);
 		r->s = *s;
 		/* a private level's sum, then each core's row: L1.0, L1.1 ... */
 		for (core = 0; k < rt_hier_private(h) && core < rt_hier_ncores(h); core++) {
@@ -86,7 +87,7 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 }
 
 /* pf: the prefetch columns (rt_hier_prefetching); & 2, nopf_misses
- * unknown: the twin of a level (lib/cache/hier.c, nopf) sees neither an
+ * unknown (and at a level that does not prefetch, r->pf 0): the twin of a level (lib/cache/hier.c, nopf) sees neither an
  * inclusive level's back-invalidations nor what an exclusive one hands
  * down; & 4, pf_aborted. */
 static void
@@ -126,7 +127,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
 		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
 		    (unsigned long long)s->pf_unused);
-	if ((pf & 3) == 1)
+	if ((pf & 3) == 1 && r->pf)
 		fprintf(f, " %llu", (unsigned long long)s->nopf_misses);
 	else if (pf)
 		fputs(" -", f);
