@@ -146,9 +146,9 @@ check_rows "the prefetchers change the misses the twin does not (the checks abov
     '$3 != $4' "cachesim --prefetch 1:stream:3 -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk '\$1 == \"L1\" {print \$1, \$6, \$10, \$NF}'"
 
 # 4. -E with prefetchers: each row = its configuration alone
-check_same "-E --prefetch 1:stream:2: 6 rows, each = its configuration's own run" \
+check_same "-E --prefetch 1:stream:2: 6 rows, each = its configuration's own run, prefetch columns too" \
     "cachesim --prefetch 1:stream:2 -E 1K..4K:2:64/16K:4:64:lru,fifo $tmp/d | tee $tmp/e | awk '!/^#/ {n++} END {exit n != 6}' && sed 1d $tmp/e" \
-    "sed 1d $tmp/e | while read -r name rest; do cachesim --prefetch 1:stream:2 \$(echo \"\$name\" | tr / '\n' | sed 's/^/-c /') $tmp/d | awk -v n=\"\$name\" '/^L1 / {a = \$6; m1 = \$10; r1 = \$14} /^L2 / {m2 = \$10; r2 = \$14} /^#amat/ {print n, a, m1, r1, m2, r2, \$2}'; done"
+    "sed 1d $tmp/e | while read -r name rest; do cachesim --prefetch 1:stream:2 \$(echo \"\$name\" | tr / '\n' | sed 's/^/-c /') $tmp/d | awk -v n=\"\$name\" '/^L1 / {a = \$6; m1 = \$10; r1 = \$14; p1 = \$20 \" \" \$21 \" \" \$22 \" \" \$23 \" \" \$24} /^L2 / {m2 = \$10; r2 = \$14; p2 = \$20 \" \" \$21 \" \" \$22 \" \" \$23 \" \" \$24} /^#amat/ {print n, a, m1, r1, m2, r2, \$2, p1, p2}'; done"
 check_fail "-E with a prefetcher at a level a configuration lacks: usage, said" 2 \
     "-E: no level 2 to prefetch into" "cachesim --prefetch 2:stride -E 1K:2:64 $tmp/d"
 

@@ -3,7 +3,7 @@
 # (t/data/dinero/*.pf4, recorded by contrib/dinero-oracle), the stream and
 # stride prefetchers against a naive model in awk and a hand-worked trace.
 . "$(dirname "$0")/lib.sh"
-if [ -n "${RT_SMALL:-}" ]; then plan 30; else plan 31; fi	# one less under ASan (ulimit -v)
+if [ -n "${RT_SMALL:-}" ]; then plan 31; else plan 32; fi	# one less under ASan (ulimit -v)
 
 O=$D/dinero
 
@@ -133,3 +133,10 @@ if [ -z "${RT_SMALL:-}" ]; then	# make asan: ASan reserves more than that
 	    grep -q 'its twin without prefetches need 1.1 GiB' $tmp/e &&
 	    (ulimit -v 1000000; cachesim -c 2G:8:64 $tmp/h.txt | grep -q '^L1 ')"
 fi
+# -E: each row's prefetch columns (pf_aborted too) = its configuration's own run's
+cachesim --prefetch 1:t:abort=30 --prefetch 2:a -E 1K..2K:2:64:lru,fifo/8K:4:64 "$tmp/syn.txt" >"$tmp/E"
+check_same "-E --prefetch 1:t:abort=30 --prefetch 2:a: 4 rows, each one's prefetch columns = its own run's" \
+    "awk '!/^#/ {p = \$1; for (i = 8; i <= NF; i++) p = p \" \" \$i; print p; n++} END {exit n != 4}' $tmp/E" \
+    "sed 1d $tmp/E | while read -r c rest; do
+	cachesim --prefetch 1:t:abort=30 --prefetch 2:a \$(echo \$c | tr / '\n' | sed 's/^/-c /') $tmp/syn.txt |
+	    awk -v p=\$c '/^L[12] / {for (i = 20; i <= 25; i++) p = p \" \" \$i} END {print p}'; done"
