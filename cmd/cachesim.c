@@ -69,7 +69,7 @@ static const struct u_opt opts[] = {
 	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace: its counts and caches' state" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
-	{ O_THREADS, "threads", "n", "simulate on n threads, read on another (CPUs, at most 16)" },
+	{ O_THREADS, "threads", "n", "simulate on n threads, read on another (nproc, at most 16)" },
 	{ O_TLB, "tlb", "spec", "a TLB level beside the caches: entries:assoc:page[:policy]" },
 	{ O_ITLB, "itlb", "spec", "a split first-level instruction TLB" },
 	{ O_UNFOLD, "unfold", NULL, "-g loc, func: rows of every object, not one per library" },
