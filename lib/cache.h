@@ -28,6 +28,8 @@ int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
 size_t rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
 uint64_t rt_reuse_blocks(const struct rt_reuse *r);
+/* The blocks in out (rt_reuse_blocks of them), the most recent first. */
+size_t rt_reuse_stack(const struct rt_reuse *r, uint64_t *out);
 size_t rt_reuse_memory(const struct rt_reuse *r);
 void rt_reuse_free(struct rt_reuse *r);
 
@@ -593,6 +595,24 @@ void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
  * (66-m) 2^(m-1) < 2^24); else 0.  The histogram of a fixed-size sample
  * keeps the m leading bits of distances of 2^m and more. */
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
+/* Time slices (PARDA: Niu et al., IPDPS 2012): rt_rdist_slice, before
+ * the first access, makes d a slice's, which keeps its first access to
+ * each block instead of measuring it; rt_rdist_merge(d, s) adds slice s,
+ * the one after those merged into d so far, and leaves s spent: merged in
+ * order into a d of the same configuration, the slices measure the whole
+ * trace.  Exact reuse distances only: rate 1, no fixed size, partition,
+ * time distances or fn.  0, or -1 out of memory (rt_rdist_error(d)). */
+void rt_rdist_slice(struct rt_rdist *d);
+int rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s);
+/* The trace file at path measured into d (of configuration c, as the
+ * slices are) on n threads, a slice each, merged in order: 0; 2 when the
+ * input failed (said by diag, as rt_foreach_batch says it: nothing of it
+ * stands); RT_EUSAGE, nothing done, when the file is not a binary trace
+ * whose slices can be entered or c is not of exact reuse distances (read
+ * it on one thread); -1 out of memory.
+ * Memory: every slice's blocks at once. */
+int rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *path,
+    int fmt, int skipbad, int n, rt_diag_fn *diag, char *why, size_t whylen);
 const char *rt_rdist_error(const struct rt_rdist *d);
 void rt_rdist_free(struct rt_rdist *d);
 

@@ -125,6 +125,10 @@ struct rt_loc {
 	uint32_t func;	/* string id */
 };
 uint32_t rt_loc_intern(uint32_t file, uint32_t line, uint32_t func);
+/* Between rt_str_shared(1) and rt_str_shared(0), called on one thread,
+ * readers on several threads may intern strings and locations (a lock);
+ * none may look one up meanwhile. */
+void rt_str_shared(int on);
 const struct rt_loc *rt_loc_get(uint32_t id);	/* id 0: all unknown */
 uint32_t rt_loc_count(void);	/* ids given so far, 0 included */
 
