@@ -65,7 +65,7 @@ static const struct u_opt opts[] = {
 	{ O_LAT, "latency", "c1,...,mem", "cycles per level and memory, for AMAT" },
 	{ O_MAP, "map", "file.png", "the level that served each access, as a picture" },
 	{ O_MISSES, "misses", "level", "the trace of what level sends below" },
-	{ O_PF, "prefetch", "spec", "[level:]d|a|m|t|l|s[:dist], stream[:n], stride[:n[:entries]]" },
+	{ O_PF, "prefetch", "spec", "[level:]d|a|m|t|l|s[:dist][:abort=P], stream[:n], stride[:n[:entries]]" },
 	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace: its counts and caches' state" },
 	{ O_SORT, "sort", "column", "-g: rows by this column, largest first (misses)" },
 	{ O_TEMP, "temperature", "n", "hit scores over the last n accesses" },
