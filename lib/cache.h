@@ -55,6 +55,7 @@ struct rt_cache_cfg {
 	uint64_t size;
 	uint32_t assoc, block;
 	int policy, wt, nwa;
+	uint32_t sub;		/* sub-blocks of that many bytes (Dinero IV's), or 0 */
 };
 struct rt_cache_stats {
 	uint64_t acc[3], miss[3];	/* reads, writes, fetches */
@@ -68,6 +69,7 @@ struct rt_cache_stats {
 	uint64_t pf_issued, pf_useless, pf_useful, pf_unused;
 	uint64_t nopf_misses;	/* the demand misses of its twin that never prefetches */
 	uint64_t pf_aborted;	/* prefetches thrown away (abort=P) */
+	uint64_t sb_blockmiss[2];	/* with sub-blocks: demand and prefetch block misses */
 };
 void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
@@ -110,6 +112,7 @@ int rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *
 /* 0: no level prefetches; else 1, | 2 if nopf_misses is unknown (inclusive
  * or exclusive), | 4 if a level aborts (the table's pf) */
 int rt_hier_prefetching(const struct rt_hier *h);
+int rt_hier_subblocks(const struct rt_hier *h);	/* a level has sub-blocks (sb=) */
 int rt_hier_pfat(const struct rt_hier *h, int k);	/* level k (-1 I-cache) prefetches */
 void rt_hier_pc(struct rt_hier *h, uint64_t pc);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
@@ -334,6 +337,7 @@ struct rt_cache_table {
 	int n, threec;		/* threec 2: compulsory alone (a merge's) */
 	int cores;		/* rt_hier_cores': the coherence columns and core rows */
 	int pf;			/* prefetch columns; pf & 2 nopf_misses unknown, pf & 4 pf_aborted */
+	int sb;			/* sub-block columns (rt_hier_subblocks) */
 	double amat;
 	/* A partition's table (its trace's header recorded one) also says,
 	 * in a #partition line, what a merge needs that the rows do not:

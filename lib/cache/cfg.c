@@ -133,13 +133,30 @@ writes(struct rt_cache_cfg *c, char *const *f, int n, char *why, size_t whylen)
 	return 0;
 }
 
-/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]; ASSOC may be "full"; a
- * TLB's ENTRIES:ASSOC:PAGE[:POLICY]. */
+/* sb=BYTES, the last field: Dinero IV's sub-blocks (-lN-Tsbsize), a power
+ * of two that divides the block in 32 at most, as Dinero IV */
+static int
+subblocks(struct rt_cache_cfg *c, const char *f, char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (rt_parse_size(f + 3, &v) || v == 0 || (v & (v - 1)) || v > c->block ||
+	    c->block / v > 32) {
+		snprintf(why, whylen, "sub-block size '%s': a power of two, at most the block "
+		    "and at least a 32nd of it", f + 3);
+		return RT_EUSAGE;
+	}
+	c->sub = v < c->block ? (uint32_t)v : 0;
+	return 0;
+}
+
+/* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]][:sb=BYTES]; ASSOC may be
+ * "full"; a TLB's ENTRIES:ASSOC:PAGE[:POLICY]. */
 static int
 parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whylen)
 {
-	char buf[128], *f[6], *p, *save = NULL;
-	int n = 0;
+	char buf[128], *f[7], *p, *save = NULL;
+	int n = 0, sb;
 
 	memset(c, 0, sizeof *c);
 	c->policy = RT_LRU;
@@ -148,11 +165,13 @@ parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whyle
 		return RT_EUSAGE;
 	}
 	strcpy(buf, spec);
-	for (p = strtok_r(buf, ":", &save); p && n < 6; p = strtok_r(NULL, ":", &save))
+	for (p = strtok_r(buf, ":", &save); p && n < 7; p = strtok_r(NULL, ":", &save))
 		f[n++] = p;
-	if (n < 3 || (tlb && n > 4)) {
+	sb = !tlb && n > 3 && strncasecmp(f[n - 1], "sb=", 3) == 0;
+	n -= sb;
+	if (n < 3 || n > 6 || p != NULL || (tlb && n > 4)) {
 		snprintf(why, whylen, tlb ? "want ENTRIES:ASSOC:PAGE[:POLICY]" :
-		    "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]]");
+		    "want SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]][:sb=BYTES]");
 		return RT_EUSAGE;
 	}
 	if (geometry(c, f, tlb, why, whylen) || policy(c, n > 3 ? f[3] : NULL, why, whylen))
@@ -161,7 +180,9 @@ parse(const char *spec, struct rt_cache_cfg *c, int tlb, char *why, size_t whyle
 		snprintf(why, whylen, "a TLB's policy: not opt or pes");
 		return RT_EUSAGE;
 	}
-	return writes(c, f, n, why, whylen);
+	if (writes(c, f, n, why, whylen))
+		return RT_EUSAGE;
+	return sb ? subblocks(c, f[n], why, whylen) : 0;
 }
 
 int

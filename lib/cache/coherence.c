@@ -360,5 +360,5 @@ rt_hier_corestats(const struct rt_hier *h, int core, int k, const struct rt_cach
 int
 rt_hier_failed(const struct rt_hier *h)
 {
-	return h->coh != NULL && h->coh->err ? RT_ENOMEM : 0;
+	return (h->coh != NULL && h->coh->err) || rt_sb_failed(h) ? RT_ENOMEM : 0;
 }

@@ -124,5 +124,8 @@ int rt_enspool_new(struct rt_enspool **pp, struct rt_ens *e, int n);
 int rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n);
 int rt_enspool_end(struct rt_enspool *p);	/* every record simulated, told */
 void rt_enspool_free(struct rt_enspool *p);
+/* subblk.c: 0, or RT_EUSAGE with why when h has sub-blocks and other
+ * (3C, cores, TLBs, configurations) or what it does not model */
+int rt_sb_check(const struct rt_hier *h, int other, char *why, size_t whylen);
 
 #endif

@@ -392,6 +392,10 @@ rt_ens_build(struct rt_ens *e, const struct rt_cache_cfg *icache, int inclusion,
 	for (k = 0; k < e->nh && e->cores; k++)	/* each core's prefetchers made as the first's */
 		if ((j = rt_hier_cores(e->h[k], e->cores, why, whylen)) != 0)
 			return j;
+	for (k = 0; k < e->nh; k++)
+		if ((j = rt_sb_check(e->h[k], threec || observed || e->cores || e->nt || e->nh > 1, why,
+		    whylen)) != 0)
+			return j;
 	solo(e);
 	return 0;
 }

@@ -606,8 +606,8 @@ rt_hier_run(struct rt_hier *h, const struct rt_rec *v, size_t n)
 {
 	struct level *l1 = h->i1 != NULL ? h->i1 : &h->lv[0];
 
-	if (h->pfon || h->coh != NULL)
-		return slowrun(h, v, n);
+	if (h->pfon || h->coh != NULL || h->sb != NULL)
+		return h->sb != NULL ? rt_sb_run(h, v, n) : slowrun(h, v, n);
 	return quickable(&h->lv[0]) > 1 || quickable(l1) > 1 ? run(h, v, n, 1) : run(h, v, n, 0);
 }
 #undef LANES

@@ -84,7 +84,17 @@ struct rt_hier {
 	uint8_t slow[RT_MAXLEVEL + 1];	/* by k + 1: what k sends below is watched,
 					 * or goes to smaller blocks, or to the shared level */
 	struct rt_coh *coh;		/* cores (coherence.c), or NULL */
+	struct rt_sb *sb;		/* a level has sub-blocks (subblk.c), or NULL */
 };
+
+/* subblk.c: Dinero IV's sub-blocks, the hierarchy's accesses and flushes
+ * when a level has them (rt_sb_new: 0, or -1 out of memory) */
+int rt_sb_new(struct rt_hier *h);
+size_t rt_sb_run(struct rt_hier *h, const struct rt_rec *v, size_t n);
+void rt_sb_event(struct rt_hier *h, const struct rt_rec *ev);
+int rt_sb_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, size_t whylen);
+int rt_sb_failed(const struct rt_hier *h);
+void rt_sb_free(struct rt_sb *b);
 
 /* level.c: a level's arrays, allocated zeroed (every way empty); 0 or -1
  * out of memory (then rt_level_free what was made). */

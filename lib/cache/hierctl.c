@@ -34,6 +34,8 @@ rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg 
 		h->slow[i] = (uint8_t)h->lv[i].narrow;	/* level i - 1 sends to i */
 	}
 	h->slow[0] = (uint8_t)(n > 1 && h->lv[1].narrow);	/* the I-cache sends to 1 */
+	if (rt_sb_new(h))
+		goto fail;
 	return h;
 fail:
 	rt_hier_free(h);
@@ -48,6 +50,7 @@ rt_hier_free(struct rt_hier *h)
 	if (h == NULL)
 		return;
 	rt_coh_free(h);
+	rt_sb_free(h->sb);
 	for (i = 0; h->lv && i < h->n; i++)
 		rt_level_free(&h->lv[i]);
 	free(h->lv);
@@ -194,6 +197,10 @@ rt_hier_event(struct rt_hier *h, const struct rt_rec *ev)
 
 	if (ev->kind != RT_FLUSH && ev->kind != RT_INVAL)
 		return;
+	if (h->sb != NULL) {
+		rt_sb_event(h, ev);
+		return;
+	}
 	if (h->coh != NULL) {	/* every core's private levels, then the shared */
 		rt_coh_event(h, ev);
 		return;
@@ -291,6 +298,8 @@ rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->conflict += b->conflict;
 	a->bytes_up += b->bytes_up;
 	a->bytes_down += b->bytes_down;
+	a->sb_blockmiss[0] += b->sb_blockmiss[0];
+	a->sb_blockmiss[1] += b->sb_blockmiss[1];
 	a->coherence += b->coherence;
 	a->downgrades += b->downgrades;
 	a->pf_issued += b->pf_issued;

@@ -84,10 +84,6 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 		return RT_EUSAGE;
 	} else if (n > i + 1)
 		c->n = (uint32_t)w;
-	if ((c->kind == RT_PF_LOADFW || c->kind == RT_PF_SUBBLOCK) && c->n > 1) {
-		snprintf(why, whylen, "%s: a distance of one block at most (no sub-blocks)", kinds[j]);
-		return RT_EUSAGE;
-	}
 	if (n > i + 2 && (rt_parse_size(f[i + 2], &w) || w == 0 || w > PF_MAXENT || (w & (w - 1)))) {
 		snprintf(why, whylen, "bad number of entries '%s': a power of two up to %d",
 		    f[i + 2], PF_MAXENT);
@@ -133,6 +129,13 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	l = rt_hier_lvl(h, k);
 	if (l->c.policy == RT_OPT || l->c.policy == RT_PES || l->tlb) {
 		snprintf(why, whylen, "a %s level does not prefetch", l->tlb ? "TLB" : "OPT or PES");
+		return RT_EUSAGE;
+	}
+	if (h->sb != NULL && rt_sb_prefetch(h, k, c, why, whylen) != 0)
+		return RT_EUSAGE;
+	if ((c->kind == RT_PF_LOADFW || c->kind == RT_PF_SUBBLOCK) && c->n > 1 && h->sb == NULL) {
+		snprintf(why, whylen, "%s: a distance of one block at most without sub-blocks",
+		    kinds[c->kind]);
 		return RT_EUSAGE;
 	}
 	if (c->kind == RT_PF_DEMAND)

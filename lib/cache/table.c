@@ -77,6 +77,7 @@ rt_cachetab_of(struct rt_cache_table *t, const struct rt_hier *h, const double *
 	t->threec = threec;
 	t->cores = rt_hier_ncores(h);
 	t->pf = rt_hier_prefetching(h);
+	t->sb = rt_hier_subblocks(h);
 	t->amat = rt_hier_amat(h, lat);
 }
 
@@ -120,8 +121,8 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	fprintf(f, " %.0f %llu %llu %llu", total(s->acc), (unsigned long long)s->acc[0],
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
-		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
-		    pf & 4 ? " - - - - - -" : pf ? " - - - - -" : "");
+		fprintf(f, " - - - - - - - - - -%s%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
+		    pf & 4 ? " - - - - - -" : pf & 7 ? " - - - - -" : "", pf & 8 ? " - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -138,8 +139,11 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	if (cores)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
-	if (pf)
+	if (pf & 7)
 		pfcols(f, s, pf, r->pf);
+	if (pf & 8)	/* Dinero IV's sub-blocks: a miss is a sub-block's */
+		fprintf(f, " %u %llu %llu", c->sub ? c->sub : c->block,
+		    (unsigned long long)s->sb_blockmiss[0], (unsigned long long)s->sb_blockmiss[1]);
 	fputc('\n', f);
 }
 
@@ -149,9 +153,9 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	char magic[64], ps[96];
 	int k;
 
-	fprintf(f, "%s %s%s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	fprintf(f, "%s %s%s%s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
 	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "",
-	    t->pf & 4 ? " pf_aborted" : "");
+	    t->pf & 4 ? " pf_aborted" : "", t->sb ? " sub_block block_misses pf_block_misses" : "");
 	if (t->part.n) {
 		fprintf(f, "#partition %s %s ", rt_part_str(ps, sizeof ps, &t->part),
 		    inclnames[t->incl]);
@@ -162,7 +166,7 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 			fprintf(f, "#config %s\n", t->config);
 	}
 	for (k = 0; k < t->n; k++)
-		row(f, &t->row[k], t->threec, t->cores, t->pf);
+		row(f, &t->row[k], t->threec, t->cores, t->pf | t->sb << 3);
 	fprintf(f, "#amat %.4f\n", t->amat);
 	return ferror(f) ? RT_EIO : 0;
 }
