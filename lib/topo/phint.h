@@ -172,6 +172,15 @@ struct pend {
 #define MAXCOB ((size_t)1 << 25)
 #endif
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
+/* A buffer of terms this large is handed over, not copied (a reduced
+ * coboundary kept), and freed when its column is done with it (the
+ * working heap, the thread's sorting buffers): a column that fills one
+ * costs far more than the page faults of the next, and such a column's
+ * terms held twice at its commit were much of persist's peak on Ripser's
+ * o3_2048 (bench/RESULTS.persist). */
+#ifndef BIG			/* t/1700 builds one of 64 */
+#define BIG ((size_t)1 << 20)	/* terms */
+#endif
 #ifndef SEGMENT			/* t/1700 builds one of 64 */
 #define SEGMENT ((size_t)1 << 20)	/* terms keepr merges at a time */
 #endif
@@ -183,6 +192,8 @@ enum { NOJOB, POSTED, TAKEN, DONE };
 /* phcol.c */
 void *rt_ph_aalloc(struct arena *a, size_t n);
 void rt_ph_afree(struct arena *a);
+int rt_ph_aadopt(struct arena *a, void *p);
+void rt_ph_unbig(struct wk *w);
 struct hentry *rt_ph_scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
     const struct hentry *to, uint32_t f);
 void rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb);
