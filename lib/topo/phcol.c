@@ -35,30 +35,6 @@ rt_ph_aadopt(struct arena *a, void *p)
 	return 0;
 }
 
-/* Free the working heap and the thread's sorting buffers if BIG: the
- * column is done with them. */
-void
-rt_ph_unbig(struct wk *w)
-{
-	struct scratch *sc = w->sc;
-
-	if (w->capheap >= BIG) {
-		free(w->heap);
-		w->heap = NULL;
-		w->capheap = w->nheap = 0;
-	}
-	if (sc->capa >= BIG) {
-		free(sc->a);
-		sc->a = NULL;
-		sc->capa = 0;
-	}
-	if (sc->capb >= BIG) {
-		free(sc->b);
-		sc->b = NULL;
-		sc->capb = 0;
-	}
-}
-
 void
 rt_ph_afree(struct arena *a)
 {

@@ -387,7 +387,6 @@ rt_ph_keepr(struct wk *w, const struct hentry *piv)
 		if (w->nkept + n > w->pushed) {
 			w->nkept = 0;
 			w->ncur = 0;
-			rt_ph_unbig(w);
 			return 0;
 		}
 		w->nkept += n;
@@ -395,6 +394,5 @@ rt_ph_keepr(struct wk *w, const struct hentry *piv)
 			break;
 	}
 	w->kept[0] = *piv;
-	rt_ph_unbig(w);
 	return 1;
 }
