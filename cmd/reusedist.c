@@ -16,7 +16,7 @@ static struct rt_rdist_cfg cfg = { .block = 64, .rate = 1, .seed = 1 };
 static int out = OUT_HIST;
 static int gflag;
 static uint64_t wflag;
-static int Mflag, kflag, Iflag = RT_FMT_AUTO;
+static int Mflag, kflag, Iflag = RT_FMT_AUTO, jflag = 1;
 static const char *oflag, *cgout;
 static uint64_t sizes[RT_MAXLEVEL] = { 32768, 262144, 8388608 };
 static int nsizes = 3;
@@ -29,7 +29,7 @@ static struct rt_regions *regs;
 static struct rt_tally *groups;		/* -g: rt_welford by key */
 static struct rt_welford win;		/* -w: the window so far */
 
-enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES };
+enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES, O_THREADS };
 static const struct u_opt opts[] = {
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
 	{ 'B', "block", "bytes", "block size (64)" },
@@ -49,6 +49,7 @@ static const struct u_opt opts[] = {
 	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
 	{ O_CGOUT, "cachegrind-out", "file", "misses of --sizes per source line, as cachegrind's file" },
 	{ O_SIZES, "sizes", "s1,s2,...", "--cachegrind-out: LRU cache sizes (32K,256K,8M)" },
+	{ O_THREADS, "threads", "n", "a binary trace file's exact distances in n time slices at once" },
 	{ 0 }
 };
 static const struct u_prog prog = { "reusedist", "[file ...]", opts,
@@ -172,9 +173,7 @@ merge(char **files, int n)
 	if ((v = rt_hist_sorted(h, &nb)) == NULL)
 		u_die(1, "out of memory");
 	memset(&in.part, 0, sizeof in.part);	/* the whole, of the inputs' configuration */
-	in.memory = 0;
-	in.block = cfg.block;
-	in.rate = 1;
+	in.memory = 0, in.block = cfg.block, in.rate = 1;
 	for (in.accesses = 0, k = 0; k < nb; k++)
 		in.accesses += v[k].w;
 	u_release();
@@ -241,10 +240,26 @@ batch(void *ctx, struct rt_rec *v, int n)
 	return rt_rdist_batch(ctx, v, n);
 }
 
+/* --threads: one binary trace file's exact distances, a time slice a
+ * thread; 1 if so measured (*k as rt_foreach_batch's), 0 if not. */
+static int
+sliced(char **files, int n, int *k)
+{
+	char why[256];
+
+	if (jflag < 2 || n != 1 || cgt || out == OUT_RECORDS || out == OUT_GROUPS ||
+	    out == OUT_WINDOW || (*k = rt_rdist_threads(rd, &cfg, files[0], Iflag, kflag, jflag,
+	    u_diag, why, sizeof why)) == RT_EUSAGE)
+		return 0;
+	if (*k < 0)
+		u_die(1, "%s", why);
+	return 1;
+}
+
 static void
 measure(char **files, int n)
 {
-	struct rt_part part, pf;
+	struct rt_part part = { 0 }, pf;
 	struct rt_histinfo in;
 	struct rt_bin *v;
 	size_t nb;
@@ -266,7 +281,8 @@ measure(char **files, int n)
 		rt_reusewin_header(fo);
 	partfile(files, n, &pf);
 	rt_fp_init(&fp);
-	if ((k = rt_foreach_batch(files, n, Iflag, kflag, batch, rd, u_diag, &part)) < 0)
+	if ((pf.n || !sliced(files, n, &k)) &&
+	    (k = rt_foreach_batch(files, n, Iflag, kflag, batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (k == 2)	/* no histogram of what was not read */
 		u_discard();
@@ -321,18 +337,14 @@ main(int argc, char *argv[])
 			cfg.block = u_size("-B", optarg, 1, UINT64_MAX, "bad block size");
 			break;
 		case 'C': out = OUT_MRC; break;
-		case 'D':
-			cfg.timed = u_word("-D", optarg, (const char *const[]){ "reuse", "time", NULL });
-			break;
+		case 'D': cfg.timed = u_word("-D", optarg, (const char *const[]){ "reuse", "time", NULL }); break;
 		case 'd': out = OUT_RECORDS; break;
 		case 'g':
 			out = OUT_GROUPS;
 			if ((gflag = rt_key_parse(optarg)) < 0 || gflag == RT_KEY_SET)
 				u_bad("-g %s: want loc, func or region", optarg);
 			break;
-		case 'H':
-			cfg.rate = u_real("-H", optarg, nextafter(0, 1), 1, "want a rate in (0, 1]");
-			break;
+		case 'H': cfg.rate = u_real("-H", optarg, nextafter(0, 1), 1, "want a rate in (0, 1]"); break;
 		case 'I': Iflag = u_format(optarg); break;
 		case 'k': kflag = 1; break;
 		case 'M': Mflag = 1; break;
@@ -348,9 +360,7 @@ main(int argc, char *argv[])
 			if (rt_parse_part(optarg, &cfg.pk, &cfg.pn, &cfg.pbytes))
 				u_bad("-P %s: want k/n or k/n:bytes with 0 <= k < n", optarg);
 			break;
-		case 'S':
-			cfg.seed = u_count("-S", optarg, 0, UINT64_MAX, "bad seed");
-			break;
+		case 'S': cfg.seed = u_count("-S", optarg, 0, UINT64_MAX, "bad seed"); break;
 		case 'w':
 			wflag = u_size("-w", optarg, 1, UINT64_MAX, "bad window");
 			out = OUT_WINDOW;
@@ -358,6 +368,7 @@ main(int argc, char *argv[])
 		case O_EXACT: out = OUT_EXACT; break;
 		case O_CGOUT: cgout = optarg; break;
 		case O_SIZES: setsizes(optarg); break;
+		case O_THREADS: jflag = (int)u_count("--threads", optarg, 1, RT_MAXTHREADS, "1 to 64"); break;
 		default: u_usage(&prog);
 		}
 	}
@@ -383,10 +394,7 @@ main(int argc, char *argv[])
 	if (Mflag && argc == 0)
 		u_bad("-M: name the histograms to merge");
 	fo = u_open(oflag);
-	if (Mflag)
-		merge(argv, argc);
-	else
-		measure(argv, argc);
+	(Mflag ? merge : measure)(argv, argc);
 	u_close(fo, oflag);
 	return u_status;
 }

@@ -31,6 +31,8 @@ static struct rt_steps steps;
 
 /* The last w items: their symbols and their first columns. */
 static char (*ring)[RT_MAXVIEW][SYMLEN];
+static uint8_t (*ringlen)[RT_MAXVIEW];	/* the symbols' lengths */
+static char *line;			/* a window's line, written at once */
 static char (*meta)[3][SYMLEN];	/* loc, func, region */
 static uint64_t *seqs;
 static double *vals;
@@ -50,53 +52,80 @@ static const struct u_opt opts[] = {
 };
 static const struct u_prog prog = { "tswindow", "[file ...]", opts, NULL };
 
-static void
-locname(char *buf, size_t n, uint32_t loc, int withline)
+/* s after the n bytes in buf, cut as snprintf would cut a symbol; the
+ * length now (formatting by hand: snprintf was half of the time). */
+static size_t
+put(char *buf, size_t n, const char *s, size_t len)
 {
-	const struct rt_loc *l = rt_loc_get(loc);
-
-	if (withline) {
-		if (loc == 0 || l->line == 0)
-			snprintf(buf, n, "-");
-		else
-			snprintf(buf, n, "%s:%" PRIu32, rt_str(l->file), l->line);
-	} else
-		snprintf(buf, n, "%s", loc && l->func ? rt_str(l->func) : "-");
+	if (len > SYMLEN - 1 - n)
+		len = SYMLEN - 1 - n;
+	memcpy(buf + n, s, len);
+	buf[n + len] = '\0';
+	return n + len;
 }
 
-/* The record's symbol; its line, function and region are already text. */
+/* 0xHEX, after the operation's letter unless op < 0: 19 bytes at most */
+static size_t
+hex(char *buf, int op, uint64_t x)
+{
+	size_t n = 0;
+
+	if (op >= 0)
+		buf[n++] = rt_opchar[op & 3];
+	buf[n++] = '0';
+	buf[n++] = 'x';
+	return n + (size_t)rt_fmt_x64(buf + n, x);
+}
+
 static void
+locname(char *buf, uint32_t loc, int withline)
+{
+	const struct rt_loc *l = rt_loc_get(loc);
+	const char *s;
+	char num[24];
+	size_t n;
+
+	if (withline && loc != 0 && l->line != 0) {
+		s = rt_str(l->file);
+		n = put(buf, 0, s, strlen(s));
+		num[0] = ':';
+		put(buf, n, num, 1 + (size_t)rt_fmt_u64(num + 1, l->line));
+	} else if (!withline && loc && l->func) {
+		s = rt_str(l->func);
+		put(buf, 0, s, strlen(s));
+	} else
+		put(buf, 0, "-", 1);
+}
+
+/* The record's symbol, its length; its line, function and region are
+ * already text. */
+static size_t
 symbol(char *buf, int kind, const struct rt_rec *rec, const char *loc, const char *func,
     const char *reg)
 {
 	int64_t d;
+	size_t n;
 	int r;
 
 	switch (kind) {
-	case S_ADDR: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr); break;
-	case S_OPADDR:
-		snprintf(buf, SYMLEN, "%c0x%" PRIx64, rt_opchar[rec->op & 3], rec->addr);
-		break;
-	case S_BLOCK: snprintf(buf, SYMLEN, "0x%" PRIx64, rec->addr / Bflag); break;
-	case S_PC:
-		if (rec->pc == RT_NOPC)
-			snprintf(buf, SYMLEN, "-");
-		else
-			snprintf(buf, SYMLEN, "0x%" PRIx64, rec->pc);
-		break;
-	case S_LINE: snprintf(buf, SYMLEN, "%s", loc); break;
-	case S_FUNC: snprintf(buf, SYMLEN, "%s", func); break;
-	case S_REGION: snprintf(buf, SYMLEN, "%s", reg); break;
+	case S_ADDR: return hex(buf, -1, rec->addr);
+	case S_OPADDR: return hex(buf, rec->op, rec->addr);
+	case S_BLOCK: return hex(buf, -1, rec->addr / Bflag);
+	case S_PC: return rec->pc == RT_NOPC ? put(buf, 0, "-", 1) : hex(buf, -1, rec->pc);
+	case S_LINE: return put(buf, 0, loc, strlen(loc));
+	case S_FUNC: return put(buf, 0, func, strlen(func));
+	case S_REGION: return put(buf, 0, reg, strlen(reg));
 	case S_STEP:
 		if ((r = rt_steps_next(&steps, rec->pc, rec->addr, &d)) < 0)
 			u_die(1, "out of memory");
-		if (r)	/* the instruction's first access */
-			snprintf(buf, SYMLEN, "%c0x%" PRIx64, rt_opchar[rec->op & 3], rec->pc);
-		else
-			snprintf(buf, SYMLEN, "%c0x%" PRIx64 "%+" PRId64, rt_opchar[rec->op & 3],
-			    rec->pc, d);
-		break;
+		n = hex(buf, rec->op, rec->pc);
+		if (r == 0) {	/* not the instruction's first access: its step */
+			buf[n++] = d < 0 ? '-' : '+';
+			n += (size_t)rt_fmt_u64(buf + n, d < 0 ? 0 - (uint64_t)d : (uint64_t)d);
+		}
+		return n;
 	}
+	return 0;
 }
 
 /* Emit the window that ends with item number nitems - 1, if it starts on
@@ -106,6 +135,7 @@ window(void)
 {
 	uint64_t first;
 	size_t k, at;
+	char *p;
 	int v;
 
 	if (nitems < span)
@@ -114,16 +144,17 @@ window(void)
 	if (first % iflag != 0)
 		return;
 	at = first % span;
-	rt_points_begin(fo, seqs[at], meta[at][0], meta[at][1], meta[at][2]);
+	p = rt_points_begin(line, seqs[at], meta[at][0], meta[at][1], meta[at][2]);
 	for (v = 0; v < (series ? 1 : nview); v++)
 		for (k = 0; k < wflag; k++) {
 			at = (first + k * jflag) % span;
 			if (series)
-				rt_points_num(fo, vals[at]);
+				p = rt_points_num(p, vals[at]);
 			else
-				rt_points_sym(fo, ring[at][v]);
+				p = rt_points_sym(p, ring[at][v], ringlen[at][v]);
 		}
-	rt_points_end(fo);
+	if (rt_points_end(line, p, fo))
+		u_wfail(oflag);
 	npoints++;
 }
 
@@ -141,12 +172,12 @@ item(void *ctx, struct rt_rec *rec)
 	if (rec->kind != RT_ACCESS)
 		return 0;
 	seqs[at] = rec->seq;
-	locname(loc, SYMLEN, rec->loc, 1);
-	locname(func, SYMLEN, rec->loc, 0);
+	locname(loc, rec->loc, 1);
+	locname(func, rec->loc, 0);
 	r = rt_regions_find(regs, rec->addr);
-	snprintf(reg, SYMLEN, "%s", r ? rt_str(r) : "-");
+	put(reg, 0, r ? rt_str(r) : "-", r ? strlen(rt_str(r)) : 1);
 	for (v = 0; v < nview; v++)
-		symbol(ring[at][v], yflag[v], rec, loc, func, reg);
+		ringlen[at][v] = (uint8_t)symbol(ring[at][v], yflag[v], rec, loc, func, reg);
 	if (++nitems % 65536 == 0)
 		u_progress("%" PRIu64 " records", nitems);
 	window();
@@ -263,6 +294,8 @@ main(int argc, char *argv[])
 		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
 	if ((ring = u_trycalloc(span, sizeof *ring)) == NULL ||
+	    (ringlen = u_trycalloc(span, sizeof *ringlen)) == NULL ||
+	    (line = u_trycalloc(1, 21 + 3 * SYMLEN + wflag * RT_MAXVIEW * (SYMLEN + RT_POINTS_NUM))) == NULL ||
 	    (meta = u_trycalloc(span, sizeof *meta)) == NULL ||
 	    (seqs = u_trycalloc(span, sizeof *seqs)) == NULL ||
 	    (vals = u_trycalloc(span, sizeof *vals)) == NULL ||

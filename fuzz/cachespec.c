@@ -125,9 +125,11 @@ check(struct rt_ens *e, int threec)
 			    s->downgrades <= s->writebacks, "configuration %d level %d: more "
 			    "coherence misses than misses, or downgrades than writebacks", i, k);
 			fuzz_assert(s->pf_useless <= s->pf_issued && s->pf_useful + s->pf_unused <=
-			    s->pf_issued && s->nopf_misses <= s->acc[0] + s->acc[1] + s->acc[2],
+			    s->pf_issued && s->nopf_misses <= s->acc[0] + s->acc[1] + s->acc[2] &&
+			    s->pf_aborted <= s->acc[0] + s->acc[2],
 			    "configuration %d level %d: prefetches useless, useful or unused "
-			    "beyond those issued, or twin's misses beyond the accesses", i, k);
+			    "beyond those issued, twin's misses beyond the accesses, or aborts "
+			    "beyond the reads", i, k);
 		}
 	}
 	for (i = 0; i < rt_ens_tlbs(e); i++) {

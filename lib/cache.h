@@ -28,6 +28,8 @@ int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
 size_t rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
 uint64_t rt_reuse_blocks(const struct rt_reuse *r);
+/* The blocks in out (rt_reuse_blocks of them), the most recent first. */
+size_t rt_reuse_stack(const struct rt_reuse *r, uint64_t *out);
 size_t rt_reuse_memory(const struct rt_reuse *r);
 void rt_reuse_free(struct rt_reuse *r);
 
@@ -65,6 +67,7 @@ struct rt_cache_stats {
 	 * not yet used, prefetched blocks evicted unused */
 	uint64_t pf_issued, pf_useless, pf_useful, pf_unused;
 	uint64_t nopf_misses;	/* the demand misses of its twin that never prefetches */
+	uint64_t pf_aborted;	/* prefetches thrown away (abort=P) */
 };
 void rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b);	/* a += b */
 /* SIZE:ASSOC:BLOCK[:POLICY[:wb|wt[:wa|nwa]]].  Refused: more than
@@ -85,7 +88,7 @@ int rt_policy_parse(const char *name);
  * 0 and *level (-1 for i, 0 the first), or RT_EUSAGE with why. */
 enum { RT_PF_DEMAND, RT_PF_ALWAYS, RT_PF_MISS, RT_PF_TAGGED, RT_PF_LOADFW, RT_PF_SUBBLOCK,
 	RT_PF_STRIDE, RT_PF_STREAM };
-struct rt_pf_cfg { int kind; uint32_t n, entries; };
+struct rt_pf_cfg { int kind, abort; uint32_t n, entries; };
 int rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t whylen);
 const char *rt_policy_name(int policy);
 uint64_t rt_cache_sets(const struct rt_cache_cfg *c);
@@ -104,7 +107,10 @@ int rt_hier_access(struct rt_hier *h, uint64_t addr, int op, uint32_t bytes);
  * or RT_EUSAGE with why (no such level, OPT or PES there). */
 int rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
     size_t whylen);
+/* 0: no level prefetches; else 1, | 2 if nopf_misses is unknown (inclusive
+ * or exclusive), | 4 if a level aborts (the table's pf) */
 int rt_hier_prefetching(const struct rt_hier *h);
+int rt_hier_pfat(const struct rt_hier *h, int k);	/* level k (-1 I-cache) prefetches */
 void rt_hier_pc(struct rt_hier *h, uint64_t pc);
 uint32_t rt_hier_block(const struct rt_hier *h, int op);
 /* Up to n accesses (RT_ACCESS items, of any size: split here into
@@ -319,6 +325,7 @@ struct rt_cache_row {
 	int tlb;		/* a TLB's (after memory's: no part of AMAT) */
 	int core;		/* 1 + the core of a private level's row of one core
 				 * (L1.0, after the level's sum): no part of AMAT */
+	int pf;			/* the level prefetches: its nopf_misses are known */
 	struct rt_cache_cfg cfg;
 	struct rt_cache_stats s;
 };
@@ -326,7 +333,7 @@ struct rt_cache_table {
 	struct rt_cache_row row[2 * RT_MAXLEVEL + 3 + RT_MAXCORES * RT_MAXLEVEL];
 	int n, threec;		/* threec 2: compulsory alone (a merge's) */
 	int cores;		/* rt_hier_cores': the coherence columns and core rows */
-	int pf;			/* prefetch columns */
+	int pf;			/* prefetch columns; pf & 2 nopf_misses unknown, pf & 4 pf_aborted */
 	double amat;
 	/* A partition's table (its trace's header recorded one) also says,
 	 * in a #partition line, what a merge needs that the rows do not:
@@ -588,6 +595,24 @@ void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
  * (66-m) 2^(m-1) < 2^24); else 0.  The histogram of a fixed-size sample
  * keeps the m leading bits of distances of 2^m and more. */
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
+/* Time slices (PARDA: Niu et al., IPDPS 2012): rt_rdist_slice, before
+ * the first access, makes d a slice's, which keeps its first access to
+ * each block instead of measuring it; rt_rdist_merge(d, s, last) adds
+ * slice s, the one after those merged into d so far (last: the trace's
+ * last), and leaves s spent: merged in order into a d of the same
+ * configuration, the slices measure the whole trace.  Exact reuse distances only: rate 1, no fixed size, partition,
+ * time distances or fn.  0, or -1 out of memory (rt_rdist_error(d)). */
+void rt_rdist_slice(struct rt_rdist *d);
+int rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last);
+/* The trace file at path measured into d (of configuration c, as the
+ * slices are) on n threads, a slice each, merged in order: 0; 2 when the
+ * input failed (said by diag, as rt_foreach_batch says it: nothing of it
+ * stands); RT_EUSAGE, nothing done, when the file is not a binary trace
+ * whose slices can be entered or c is not of exact reuse distances (read
+ * it on one thread); -1 out of memory.
+ * Memory: every slice's blocks at once. */
+int rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *path,
+    int fmt, int skipbad, int n, rt_diag_fn *diag, char *why, size_t whylen);
 const char *rt_rdist_error(const struct rt_rdist *d);
 void rt_rdist_free(struct rt_rdist *d);
 

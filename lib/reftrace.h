@@ -125,6 +125,10 @@ struct rt_loc {
 	uint32_t func;	/* string id */
 };
 uint32_t rt_loc_intern(uint32_t file, uint32_t line, uint32_t func);
+/* Between rt_str_shared(1) and rt_str_shared(0), called on one thread,
+ * readers on several threads may intern strings and locations (a lock);
+ * none may look one up meanwhile. */
+void rt_str_shared(int on);
 const struct rt_loc *rt_loc_get(uint32_t id);	/* id 0: all unknown */
 uint32_t rt_loc_count(void);	/* ids given so far, 0 included */
 
@@ -457,6 +461,7 @@ int rt_parse_real(const char *s, double *v, int special);
 #define RT_G6LEN 16
 int rt_fmt_g6(char *buf, double x);
 int rt_fmt_u64(char *buf, uint64_t v);	/* decimal, as %llu; buf of 21 */
+int rt_fmt_x64(char *buf, uint64_t v);	/* hexadecimal, as %llx; buf of 17 */
 extern const char rt_opchar[4];	/* "RWMI" */
 
 /* Growing arrays: room for need items of size bytes in *(T **)p, the

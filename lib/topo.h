@@ -60,14 +60,18 @@ struct rt_steps { uint64_t *pc, *addr; size_t mask, n; };
 int rt_steps_next(struct rt_steps *s, uint64_t pc, uint64_t addr, int64_t *step);
 void rt_steps_free(struct rt_steps *s);
 /* Write a points stream: the header (w symbols, or numbers), a comment
- * about its making, then a line a window: begin, w symbols or numbers,
- * end.  An empty text is written '-'. */
+ * about its making, then a line a window, built in a buffer: begin (20
+ * bytes and the three texts', a space each), w symbols (a space and its
+ * n bytes) or numbers (RT_POINTS_NUM bytes at most), end (a newline, and
+ * the line written: 0 or RT_EIO).  Each returns the end of the line so
+ * far; an empty text is written '-'. */
+#define RT_POINTS_NUM 26
 int rt_points_head(FILE *f, int numeric, int w, int nview, const char *about);
-void rt_points_begin(FILE *f, uint64_t seq, const char *loc, const char *func,
+char *rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func,
     const char *region);
-void rt_points_sym(FILE *f, const char *s);
-void rt_points_num(FILE *f, double x);
-int rt_points_end(FILE *f);
+char *rt_points_sym(char *p, const char *s, size_t n);
+char *rt_points_num(char *p, double x);
+int rt_points_end(char *line, char *p, FILE *f);
 
 enum { RT_LEVENSHTEIN, RT_HAMMING, RT_EUCLIDEAN };
 int rt_metric_parse(const char *name);	/* -1 if unknown */

@@ -99,7 +99,7 @@ check_same "by hand: prefetches downgrade another core's copy and lose theirs" \
     "printf '%s\n' 'L1 128 2 64 lru 5 3 2 0 4 3 1 0 0.800000 2 2 1 448 128 1 2 3 0 1 1 5' \
 	'L1.0 128 2 64 lru 2 1 1 0 1 1 0 0 0.500000 0 1 0 128 64 0 1 1 0 1 0 2' \
 	'L1.1 128 2 64 lru 3 2 1 0 3 2 1 0 1.000000 2 1 1 320 64 1 1 2 0 0 1 3' \
-	'L2 1024 16 64 lru 9 7 2 0 3 3 0 0 0.333333 0 0 0 192 0 0 0 0 0 0 0 0' \
+	'L2 1024 16 64 lru 9 7 2 0 3 3 0 0 0.333333 0 0 0 192 0 0 0 0 0 0 0 -' \
 	'mem - - - - 3 3 0 0 - - - - - - - - - - - - - - - - -' '#amat 95.0000'"
 
 # 2c. the naive model (t/coherence.awk -v PF): random traces of shared
@@ -139,16 +139,16 @@ check_same "nopf_misses at L1 with invalidate events (all, a page) = the misses 
 check_same "--cores 3: each core's nopf_misses at L1 = its misses without --prefetch (invalidations too)" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 --prefetch 1:\$k -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | nopf x '^L1'; done" \
     "for k in a stream:2 stride:2; do cachesim --cores 3 -c 256:2:64 -c 512:2:64 -c 4K:4:64 $tmp/g | misses x '^L1'; done"
-check_same "nopf_misses is - in inclusive and exclusive hierarchies (the twin sees neither's moves), a count in the others" \
+check_same "nopf_misses is - in inclusive and exclusive hierarchies (the twin sees neither's moves) and at a level without a prefetcher, a count in the others" \
     "for i in nine inclusive exclusive; do cachesim --prefetch 1:a --inclusion \$i -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk -v i=\$i '/^L/ {print i, \$1, (\$NF == \"-\" ? \"-\" : \"n\")}'; done" \
-    "printf '%s\n' 'nine L1 n' 'nine L2 n' 'inclusive L1 -' 'inclusive L2 -' 'exclusive L1 -' 'exclusive L2 -'"
+    "printf '%s\n' 'nine L1 n' 'nine L2 -' 'inclusive L1 -' 'inclusive L2 -' 'exclusive L1 -' 'exclusive L2 -'"
 check_rows "the prefetchers change the misses the twin does not (the checks above compare something)" \
     '$3 != $4' "cachesim --prefetch 1:stream:3 -c 2K:2:64 -c 16K:4:64 $tmp/mm | awk '\$1 == \"L1\" {print \$1, \$6, \$10, \$NF}'"
 
 # 4. -E with prefetchers: each row = its configuration alone
-check_same "-E --prefetch 1:stream:2: 6 rows, each = its configuration's own run" \
+check_same "-E --prefetch 1:stream:2: 6 rows, each = its configuration's own run, prefetch columns too" \
     "cachesim --prefetch 1:stream:2 -E 1K..4K:2:64/16K:4:64:lru,fifo $tmp/d | tee $tmp/e | awk '!/^#/ {n++} END {exit n != 6}' && sed 1d $tmp/e" \
-    "sed 1d $tmp/e | while read -r name rest; do cachesim --prefetch 1:stream:2 \$(echo \"\$name\" | tr / '\n' | sed 's/^/-c /') $tmp/d | awk -v n=\"\$name\" '/^L1 / {a = \$6; m1 = \$10; r1 = \$14} /^L2 / {m2 = \$10; r2 = \$14} /^#amat/ {print n, a, m1, r1, m2, r2, \$2}'; done"
+    "sed 1d $tmp/e | while read -r name rest; do cachesim --prefetch 1:stream:2 \$(echo \"\$name\" | tr / '\n' | sed 's/^/-c /') $tmp/d | awk -v n=\"\$name\" '/^L1 / {a = \$6; m1 = \$10; r1 = \$14; p1 = \$20 \" \" \$21 \" \" \$22 \" \" \$23 \" \" \$24} /^L2 / {m2 = \$10; r2 = \$14; p2 = \$20 \" \" \$21 \" \" \$22 \" \" \$23 \" \" \$24} /^#amat/ {print n, a, m1, r1, m2, r2, \$2, p1, p2}'; done"
 check_fail "-E with a prefetcher at a level a configuration lacks: usage, said" 2 \
     "-E: no level 2 to prefetch into" "cachesim --prefetch 2:stride -E 1K:2:64 $tmp/d"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tswindow: windows of symbols from traces, delay embeddings of series.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 19
 
 tr="$tmp/bs.txt"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" >"$tr"
@@ -41,6 +41,27 @@ check_same "functions" "tswindow -y func $tr | strip" "model 10 1 '\$8'"
 check_same "each point keeps its first record's location and function" \
 	"tswindow -w 4 $tr | grep -v '^#' | cut -d' ' -f1-3" \
 	"awk '!/^#/ { n++; s[n] = \$1 \" \" \$7 \" \" \$8 } END { for (i = 1; i + 3 <= n; i++) print s[i] }' $tr"
+# names longer than a symbol (47 bytes) are cut, in the columns and the
+# symbols; regions found by address; pcs and steps of both signs
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"
+	print "#region 0 a_region_whose_name_is_longer_than_a_symbol_can_hold 0x10000 512 8"
+	srand(7); for (i = 0; i < 300; i++) {
+	    f = i % 3 ? "k.c" : "a/directory/name/longer/than/a/symbol/can/hold/file.c"
+	    printf "%d %s 0x%x 8 - 0x%x %s:%d %s -\n", i, substr("RWMI", 1 + i % 4, 1), 65024 + int(rand() * 1024),
+		4096 + (i % 13) * 4, f, 10 + i, i % 5 ? "f" : "a_function_name_longer_than_a_symbol_can_hold_too" } }' >"$tmp/long"
+longmodel() {
+	awk "$HEX"'
+	    function cut(s) { return substr(s, 1, 47) }
+	    function step(op, pc, a,   s) { s = op pc; if (pc in last) s = s sprintf("%+d", a - last[pc]); last[pc] = a; return s }
+	    !/^#/ { n++; loc[n] = cut($7); fn[n] = cut($8); a = hex($3)
+		reg[n] = a >= 65536 && a < 65536 + 512 ? cut("a_region_whose_name_is_longer_than_a_symbol_can_hold") : "-"
+		pc[n] = $6; st[n] = step($2, $6, a) }
+	    END { for (i = 1; i < n; i++) print i - 1, loc[i], fn[i], reg[i], loc[i], loc[i + 1], reg[i], reg[i + 1]
+		for (i = 1; i + 2 <= n; i++) print i - 1, loc[i], fn[i], reg[i], pc[i], pc[i + 1], pc[i + 2], st[i], st[i + 1], st[i + 2] }' "$tmp/long"
+}
+check_same "long names cut at 47 bytes; regions, pcs and steps" \
+	"tswindow -y line,region -w 2 $tmp/long | grep -v '^#' && tswindow -y pc,step -w 3 $tmp/long | grep -v '^#'" \
+	longmodel
 check_same_rows "stdin, - and gzip read alike" "tswindow <$tr" \
 	"gzip -c $tr | tswindow -"
 

@@ -96,4 +96,4 @@ END {
 	print "L" L, acc["s", L] + 0, miss["s", L] + 0, ev["s", L] + 0, wb["s", L] + 0, 0, 0, 0 pfcols(L)
 	print "mem", memacc + 0
 }
-function pfcols(j, i, u, e, n, m) { return PF == "" ? "" : j > 1 ? " 0 0 0 0 0" : " " i + 0 " " u + 0 " " e + 0 " " n + 0 " " m + 0 }
+function pfcols(j, i, u, e, n, m) { return PF == "" ? "" : j > 1 ? " 0 0 0 0 -" : " " i + 0 " " u + 0 " " e + 0 " " n + 0 " " m + 0 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -325,10 +326,18 @@ u_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi, const char *w
 	return bounded(rt_parse_size, opt, arg, lo, hi, want);
 }
 
+/* The processors this process may run on, as nproc(1) counts them:
+ * taskset and a container's cpuset bound the default threads. */
 int
 u_cpus(int cap)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		n = CPU_COUNT(&set);
+#endif
 
 	return n < 1 ? 1 : n > cap ? cap : (int)n;
 }

@@ -3,6 +3,7 @@
  * One table a process, as a locale is: records carry small ids that every
  * reader and writer of the process agrees on.  Out of memory, interning
  * returns RT_NOMEM and the table is left as it was. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +98,8 @@ room(void **v, uint32_t n, uint32_t *cap, size_t size)
 	return 0;
 }
 
-uint32_t
-rt_str_intern(const char *s, size_t len)
+static uint32_t
+str_intern(const char *s, size_t len)
 {
 	/* up to a NUL (an escaped %00 in a text name, in a binary
 	 * definition): compared past it, a shorter string matched and was
@@ -151,8 +152,8 @@ rt_str_count(void)
 	return strs.n ? strs.n : 1;
 }
 
-uint32_t
-rt_loc_intern(uint32_t file, uint32_t line, uint32_t func)
+static uint32_t
+loc_intern(uint32_t file, uint32_t line, uint32_t func)
 {
 	struct rt_loc key = { file, line, func }, *l;
 	uint32_t j;
@@ -185,6 +186,43 @@ rt_loc_intern(uint32_t file, uint32_t line, uint32_t func)
 		return RT_NOMEM;
 	}
 	return locs.n - 1;
+}
+
+/* Readers on threads (rt_str_shared) intern under a lock; nothing reads
+ * the tables meanwhile, and a program on one thread takes no lock. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int shared;
+
+void
+rt_str_shared(int on)
+{
+	shared = on;
+}
+
+uint32_t
+rt_str_intern(const char *s, size_t len)
+{
+	uint32_t id;
+
+	if (!shared)
+		return str_intern(s, len);
+	pthread_mutex_lock(&lock);
+	id = str_intern(s, len);
+	pthread_mutex_unlock(&lock);
+	return id;
+}
+
+uint32_t
+rt_loc_intern(uint32_t file, uint32_t line, uint32_t func)
+{
+	uint32_t id;
+
+	if (!shared)
+		return loc_intern(file, line, func);
+	pthread_mutex_lock(&lock);
+	id = loc_intern(file, line, func);
+	pthread_mutex_unlock(&lock);
+	return id;
 }
 
 const struct rt_loc *

@@ -365,6 +365,21 @@ rt_fmt_u64(char *buf, uint64_t v)
 	return n;
 }
 
+int
+rt_fmt_x64(char *buf, uint64_t v)
+{
+	char t[16];
+	int n = 0, k;
+
+	do
+		t[n++] = "0123456789abcdef"[v & 15];
+	while ((v >>= 4) > 0);
+	for (k = 0; k < n; k++)
+		buf[k] = t[n - 1 - k];
+	buf[n] = '\0';
+	return n;
+}
+
 /* 10^k in a long double: exact up to 10^27 (5^27 < 2^64). */
 static long double
 pow10l_(int k)

@@ -403,6 +403,8 @@ serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 	fetch = op == RT_IFETCH ? RT_IFETCH : RT_READ;
 	if (h->incl == RT_EXCLUSIVE && k > 0)
 		return below(h, k, base, fetch, l->c.block);	/* no copy kept here */
+	if (__builtin_expect(l->pf != NULL, 0) && op != RT_WRITE)
+		rt_pf_miss(h, k);
 	h->updirty = 0;
 	from = below(h, k, base, fetch, l->c.block);
 	fill(h, k, block, (op == RT_WRITE && !l->c.wt) || h->updirty, vw);

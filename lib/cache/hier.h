@@ -74,7 +74,8 @@ struct rt_hier {
 	uint64_t evicted[RT_MAXLEVEL];	/* by the last access, per level */
 	int miss3c[RT_MAXLEVEL];	/* its kind of miss there (-3): RT_3C_... */
 	uint64_t pc;			/* of the access: a stride prefetcher's key */
-	int pfon;			/* a level prefetches */
+	int pfon;			/* a level prefetches; 2: with abort */
+	uint64_t pfrnd;			/* abort's draws: Dinero IV's minstd state */
 
 	int updirty;			/* an exclusive level handed up dirt */
 	rt_down_fn *down;		/* sees what a level sends below */
@@ -195,6 +196,9 @@ int rt_pf_copy(struct level *l, const struct level *t);	/* t's prefetcher, new, 
 void rt_pf_forget(struct level *l, uint64_t block);	/* another core's write: out of l's twin */
 void rt_pf_inval(struct level *l, const struct rt_rec *ev);	/* an invalidate event, in l's twin */
 void rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op);
+/* A demand read's or fetch's miss at k, before it goes below: where
+ * Dinero IV draws for abort (prefetch.c). */
+void rt_pf_miss(struct rt_hier *h, int k);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
  * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:

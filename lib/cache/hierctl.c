@@ -19,6 +19,7 @@ rt_hier_new(const struct rt_cache_cfg *levels, int n, const struct rt_cache_cfg 
 	h->incl = inclusion;
 	rt_rng_seed(&h->rng, seed);
 	h->seed = seed;
+	h->pfrnd = 1;
 	if ((h->lv = calloc(n, sizeof *h->lv)) == NULL)
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -297,6 +298,7 @@ rt_stats_add(struct rt_cache_stats *a, const struct rt_cache_stats *b)
 	a->pf_useful += b->pf_useful;
 	a->pf_unused += b->pf_unused;
 	a->nopf_misses += b->nopf_misses;
+	a->pf_aborted += b->pf_aborted;
 }
 
 int

@@ -1,6 +1,6 @@
 /* prefetch.c: what a level prefetches after a demand read or fetch:
  * Dinero IV's fetch policies (its ref.c, d4prefetch_*, without
- * sub-blocks), a stride prefetcher indexed by pc (Chen and Baer's
+ * sub-blocks; -Tpfabort as its d4ref draws), a stride prefetcher indexed by pc (Chen and Baer's
  * reference prediction table, IEEE TC 44(5), 1995) and a next-N-lines
  * stream prefetcher. */
 #include <stdio.h>
@@ -17,6 +17,7 @@ struct pfent { uint64_t pc, last; int64_t stride; int conf, used; };
 struct rt_pf {
 	struct rt_pf_cfg c;
 	struct pfent *t;	/* stride: c.entries */
+	int drawn;		/* abort: a miss's draw, made before it went below: 1 go, 2 abort */
 };
 
 #define PF_MAXN 64
@@ -27,10 +28,10 @@ static const char *const kinds[] = { "d", "a", "m", "t", "l", "s", "stride", "st
 int
 rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t whylen)
 {
-	char buf[64], *f[4], *p, *save = NULL, *end;
+	char buf[64], *f[5], *p, *save = NULL, *end;
 	unsigned long v;
 	uint64_t w;
-	int n = 0, i = 0;
+	int n = 0, i = 0, more;
 	size_t j;
 
 	memset(c, 0, sizeof *c);
@@ -40,8 +41,18 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 		return RT_EUSAGE;
 	}
 	strcpy(buf, spec);
-	for (p = strtok_r(buf, ":", &save); p && n < 4; p = strtok_r(NULL, ":", &save))
+	for (p = strtok_r(buf, ":", &save); p && n < 5; p = strtok_r(NULL, ":", &save))
 		f[n++] = p;
+	more = p != NULL;
+	if (n > 1 && strncasecmp(f[n - 1], "abort=", 6) == 0) {
+		p = f[--n] + 6;
+		v = strtoul(p, &end, 10);
+		if (end == p || *end != '\0' || *p == '-' || v > 100) {
+			snprintf(why, whylen, "bad abort '%s': a percentage, 0 to 100", p);
+			return RT_EUSAGE;
+		}
+		c->abort = (int)v;
+	}
 	if (n > 0 && (strcasecmp(f[0], "i") == 0 || (f[0][0] >= '1' && f[0][0] <= '9'))) {
 		v = strcasecmp(f[0], "i") == 0 ? 0 : strtoul(f[0], &end, 10);
 		if (v == 0 ? strcasecmp(f[0], "i") != 0 : *end != '\0' || v > RT_MAXLEVEL) {
@@ -54,10 +65,14 @@ rt_pf_parse(const char *spec, int *level, struct rt_pf_cfg *c, char *why, size_t
 	for (j = 0; n > i && j < sizeof kinds / sizeof kinds[0]; j++)
 		if (strcasecmp(f[i], kinds[j]) == 0)
 			break;
-	if (n <= i || j == sizeof kinds / sizeof kinds[0] || n > i + 3 ||
+	if (more || n <= i || j == sizeof kinds / sizeof kinds[0] || n > i + 3 ||
 	    (n > i + 2 && j != RT_PF_STRIDE)) {
-		snprintf(why, whylen, "want [LEVEL:]d|a|m|t|l|s[:DISTANCE], [LEVEL:]stream[:DEGREE] "
-		    "or [LEVEL:]stride[:DEGREE[:ENTRIES]]");
+		snprintf(why, whylen, "want [LEVEL:]d|a|m|t|l|s[:DISTANCE][:abort=P], "
+		    "[LEVEL:]stream[:DEGREE] or [LEVEL:]stride[:DEGREE[:ENTRIES]]");
+		return RT_EUSAGE;
+	}
+	if (c->abort && (j == RT_PF_DEMAND || j >= RT_PF_STRIDE)) {
+		snprintf(why, whylen, "abort is Dinero IV's, for a m t l s");
 		return RT_EUSAGE;
 	}
 	c->kind = (int)j;
@@ -122,11 +137,20 @@ rt_hier_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why,
 	}
 	if (c->kind == RT_PF_DEMAND)
 		return 0;
+	if (l->nopf == NULL && 2 * rt_cache_bytes(&l->c) + (double)(l->nsets * l->ways) >
+	    rt_memory()) {	/* the level's tags again in its twin, a byte a way */
+		snprintf(why, whylen, "a prefetching level of %llu bytes and its twin without "
+		    "prefetches need %.1f GiB for their tags, more than the %.1f GiB of memory "
+		    "here", (unsigned long long)l->c.size,
+		    (2 * rt_cache_bytes(&l->c) + (double)(l->nsets * l->ways)) / 1073741824.0,
+		    rt_memory() / 1073741824.0);
+		return RT_EUSAGE;
+	}
 	if (pfnew(l, c, h->seed)) {
 		snprintf(why, whylen, "out of memory");
 		return RT_ENOMEM;
 	}
-	h->pfon = 1;
+	h->pfon = h->pfon == 2 || c->abort ? 2 : 1;
 	return 0;
 }
 
@@ -196,7 +220,15 @@ rt_ens_pfbuild(struct rt_ens *e, char *why, size_t whylen)
 int
 rt_hier_prefetching(const struct rt_hier *h)
 {
-	return !h->pfon ? 0 : h->incl == RT_NINE ? 1 : 2;
+	return !h->pfon ? 0 : (h->incl == RT_NINE ? 1 : 3) | (h->pfon == 2 ? 4 : 0);
+}
+
+int
+rt_hier_pfat(const struct rt_hier *h, int k)
+{
+	const struct level *l = k < 0 ? h->i1 : k < h->n ? &h->lv[k] : NULL;
+
+	return l != NULL && l->pf != NULL;
 }
 
 void
@@ -251,6 +283,46 @@ stride(struct rt_pf *p, uint64_t pc, uint64_t block)
 	return e->conf >= 2 ? e->stride : 0;
 }
 
+/* Dinero IV's draw for abort (ref.c: its random() is a minstd generator
+ * from 1, one for every cache and random replacement; random()/(INT_MAX/100)
+ * < percent throws the prefetch away): 1 if it does, counted. */
+static int
+aborted(struct rt_hier *h, int k)
+{
+	struct level *l = rt_hier_lvl(h, k);
+
+	h->pfrnd = h->pfrnd * 48271 % 2147483647;
+	if (h->pfrnd / (2147483647 / 100) >= (uint64_t)l->pf->c.abort)
+		return 0;
+	l->s.pf_aborted++;
+	return 1;
+}
+
+/* Dinero draws before the miss goes below, and the levels below draw in
+ * turn: this miss's draw is made then, its prefetch issued after the fill.
+ * Every kind with abort prefetches on a miss but l, which never does. */
+void
+rt_pf_miss(struct rt_hier *h, int k)
+{
+	struct rt_pf *p = rt_hier_lvl(h, k)->pf;
+
+	if (p->c.abort && p->c.kind != RT_PF_LOADFW)
+		p->drawn = 1 + aborted(h, k);
+}
+
+/* A prefetch of Dinero's kinds, distance d, unless aborted */
+static void
+dinero(struct rt_hier *h, int k, uint64_t block, int64_t d, int op)
+{
+	struct rt_pf *p = rt_hier_lvl(h, k)->pf;
+	int drawn = p->drawn;
+
+	p->drawn = 0;
+	if (p->c.abort && (drawn ? drawn == 2 : aborted(h, k)))
+		return;
+	ahead(h, k, block, d, op);
+}
+
 void
 rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, int first)
 {
@@ -264,14 +336,14 @@ rt_pf_demand(struct rt_hier *h, int k, uint64_t block, int op, int miss, int fir
 			return;
 		/* FALLTHROUGH */
 	case RT_PF_ALWAYS:
-		ahead(h, k, block, p->c.n, op);
+		dinero(h, k, block, p->c.n, op);
 		return;
 	case RT_PF_TAGGED:
 		if (first)
-			ahead(h, k, block, p->c.n, op);
+			dinero(h, k, block, p->c.n, op);
 		return;
 	case RT_PF_SUBBLOCK:	/* the distance wraps around within the block */
-		rt_hier_pfetch(h, k, block, op);
+		dinero(h, k, block, 0, op);
 		return;
 	case RT_PF_STREAM:
 		if (first)

@@ -56,6 +56,9 @@ struct rt_rdist {
 	uint64_t late[AHEAD];
 	unsigned nlate;
 	uint64_t lastseq;		/* of the last access */
+	int slice;			/* a time slice's: first accesses kept, not counted */
+	uint64_t *first;		/* its first access to each block, in order */
+	size_t nfirst, capfirst;
 	rt_rdist_fn *fn;
 	rt_item_fn *event;
 	void *ctx;
@@ -96,6 +99,7 @@ rt_rdist_free(struct rt_rdist *d)
 	rt_reuse_free(d->eng);
 	rt_hist_free(d->hist);
 	rt_shards_free(d->sh);
+	free(d->first);
 	free(d);
 }
 
@@ -178,6 +182,22 @@ count_flush(struct rt_rdist *d)
 }
 
 static int
+keepfirst(struct rt_rdist *d, uint64_t block)
+{
+	size_t c = d->capfirst ? 2 * d->capfirst : 4096;
+	uint64_t *v;
+
+	if (d->nfirst == d->capfirst) {
+		if ((v = realloc(d->first, c * sizeof *v)) == NULL)
+			return nomem(d);
+		d->first = v;
+		d->capfirst = c;
+	}
+	d->first[d->nfirst++] = block;
+	return 0;
+}
+
+static int
 access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 {
 	uint64_t dist, td = 0;	/* td is read when timed, which REPEAT is not */
@@ -192,6 +212,8 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 		    (unsigned long long)rt_reuse_blocks(d->eng));
 		return -1;
 	}
+	if (d->slice && dist == RT_COLD)	/* its distance is the merge's to find */
+		return keepfirst(d, p->block);
 	if (d->c.size && dist == RT_COLD && rt_shards_enter(d->sh, h, p->block)) {
 		if (count_flush(d))	/* counts so far belong to the old rate */
 			return -1;
@@ -321,6 +343,73 @@ rt_rdist_batch(void *ctx, struct rt_rec *v, int n)
 	for (i = 0; i < n; i++)
 		if (item(ctx, &v[i]))
 			return -1;
+	return 0;
+}
+
+void
+rt_rdist_slice(struct rt_rdist *d)
+{
+	d->slice = 1;
+}
+
+/* Slice s after the slices merged into d so far (PARDA's merge).  The
+ * distance of s's first access to a block, at its place in the whole
+ * trace, is the number of blocks s touched before it (each first touched
+ * before it) and of the blocks above it on the stack carried from the
+ * slices before that s had not touched yet: the first accesses, taken in
+ * order as accesses of the carried stack, find exactly that (all cold on
+ * an empty one).  The stack after s is then s's own end stack over the
+ * carried blocks s left alone: s's blocks taken again, the least recent
+ * first (on an empty stack, each a new block and cheap). */
+int
+rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last)
+{
+	struct rt_bin *v;
+	uint64_t *stack, dist, td;
+	size_t n, i;
+	int first;
+
+	if (drain(d) || drain(s) || count_flush(s))
+		return s->err[0] ? (snprintf(d->err, sizeof d->err, "%s", s->err), -1) : -1;
+	if ((v = rt_hist_sorted(s->hist, &n)) == NULL)
+		return nomem(d);
+	for (i = 0; i < n; i++)
+		if (rt_hist_add(d->hist, v[i].key, v[i].w)) {
+			free(v);
+			return nomem(d);
+		}
+	free(v);
+	d->naccess += s->naccess;
+	d->nsampled += s->nsampled;
+	d->zeros += s->zeros;
+	if (s->naccess)
+		d->lastseq = s->lastseq;
+	first = rt_reuse_blocks(d->eng) == 0;	/* nothing carried: all cold */
+	for (i = 0; i < s->nfirst; i++) {
+		if (i + TAHEAD < s->nfirst && !first)
+			rt_reuse_prefetch(d->eng, s->first[i + TAHEAD]);
+		if (first)
+			dist = RT_COLD;
+		else if (rt_reuse_access(d->eng, s->first[i], &dist, &td))
+			return nomem(d);
+		d->nsampled += 1;
+		if (count(d, dist))
+			return -1;
+	}
+	if (last)	/* no slice after it: its stack is not wanted */
+		return 0;
+	n = (size_t)rt_reuse_blocks(s->eng);
+	if ((stack = malloc((n ? n : 1) * sizeof *stack)) == NULL)
+		return nomem(d);
+	rt_reuse_stack(s->eng, stack);
+	rt_reuse_free(s->eng);	/* its memory back before the carried stack grows */
+	s->eng = NULL;
+	for (i = n; i-- > 0;)
+		if (rt_reuse_access(d->eng, stack[i], &dist, &td)) {
+			free(stack);
+			return nomem(d);
+		}
+	free(stack);
 	return 0;
 }
 

@@ -350,6 +350,17 @@ rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block)
 	return h;
 }
 
+size_t
+rt_reuse_stack(const struct rt_reuse *r, uint64_t *out)
+{
+	size_t j;
+
+	for (j = 0; j < r->cap; j++)
+		if (r->e[j].slot != NONE)
+			out[r->n - rank(r, r->e[j].slot)] = r->e[j].key;
+	return r->n;
+}
+
 uint64_t
 rt_reuse_blocks(const struct rt_reuse *r)
 {

@@ -55,6 +55,7 @@ rows(struct rt_cache_table *t, const struct rt_hier *h, const char *prefix, int 
 		if ((r->hascfg = c != NULL))
 			r->cfg = *c;
 		r->tlb = tlb;
+		r->pf = !tlb && rt_hier_pfat(h, k);
 		r->s = *s;
 		/* a private level's sum, then each core's row: L1.0, L1.1 ... */
 		for (core = 0; k < rt_hier_private(h) && core < rt_hier_ncores(h); core++) {
@@ -85,9 +86,25 @@ rt_cachetab_tlb(struct rt_cache_table *t, const struct rt_hier *tlb)
 	rows(t, tlb, "TLB", 1);
 }
 
-/* pf: the prefetch columns; 2, nopf_misses unknown: the twin of a level
- * (lib/cache/hier.c, nopf) sees neither an inclusive level's
- * back-invalidations nor what an exclusive one hands down. */
+/* A level's prefetch columns, pf as row's; at: the level prefetches */
+static void
+pfcols(FILE *f, const struct rt_cache_stats *s, int pf, int at)
+{
+	fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
+	    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
+	    (unsigned long long)s->pf_unused);
+	if ((pf & 3) == 1 && at)
+		fprintf(f, " %llu", (unsigned long long)s->nopf_misses);
+	else
+		fputs(" -", f);
+	if (pf & 4)
+		fprintf(f, " %llu", (unsigned long long)s->pf_aborted);
+}
+
+/* pf: the prefetch columns (rt_hier_prefetching); & 2, nopf_misses
+ * unknown (and at a level that does not prefetch, r->pf 0): the twin of a level (lib/cache/hier.c, nopf) sees neither an
+ * inclusive level's back-invalidations nor what an exclusive one hands
+ * down; & 4, pf_aborted. */
 static void
 row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 {
@@ -104,7 +121,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 	    (unsigned long long)s->acc[1], (unsigned long long)s->acc[2]);
 	if (!r->hascfg) {	/* memory: every access is served */
 		fprintf(f, " - - - - - - - - - -%s%s%s\n", threec ? " - - -" : "", cores ? " - -" : "",
-		    pf ? " - - - - -" : "");
+		    pf & 4 ? " - - - - - -" : pf ? " - - - - -" : "");
 		return;
 	}
 	fprintf(f, " %.0f %llu %llu %llu %.6f %llu %llu %llu %llu %llu", total(s->miss),
@@ -122,13 +139,7 @@ row(FILE *f, const struct rt_cache_row *r, int threec, int cores, int pf)
 		fprintf(f, " %llu %llu", (unsigned long long)s->coherence,
 		    (unsigned long long)s->downgrades);
 	if (pf)
-		fprintf(f, " %llu %llu %llu %llu", (unsigned long long)s->pf_issued,
-		    (unsigned long long)s->pf_useless, (unsigned long long)s->pf_useful,
-		    (unsigned long long)s->pf_unused);
-	if (pf == 1)
-		fprintf(f, " %llu", (unsigned long long)s->nopf_misses);
-	else if (pf)
-		fputs(" -", f);
+		pfcols(f, s, pf, r->pf);
 	fputc('\n', f);
 }
 
@@ -138,8 +149,9 @@ rt_cachetab_write(FILE *f, const struct rt_cache_table *t)
 	char magic[64], ps[96];
 	int k;
 
-	fprintf(f, "%s %s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
-	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "");
+	fprintf(f, "%s %s%s%s%s%s\n", rt_stream_magic(RT_STREAM_CACHE, magic, sizeof magic), cols,
+	    t->threec ? cols3c : "", t->cores ? colscoh : "", t->pf ? colspf : "",
+	    t->pf & 4 ? " pf_aborted" : "");
 	if (t->part.n) {
 		fprintf(f, "#partition %s %s ", rt_part_str(ps, sizeof ps, &t->part),
 		    inclnames[t->incl]);
@@ -431,10 +443,11 @@ levelnames(const struct rt_hier *h, char *buf, size_t len)
 }
 
 /* A row: the first level's accesses, each level's misses and ratio
- * (dashes to depth), the AMAT (a TLB's: -). */
+ * (dashes to depth), the AMAT (a TLB's: -), with pf (the ensemble's
+ * rt_hier_prefetching) each level's prefetch columns. */
 static void
 ensrow(FILE *f, const char *prefix, const char *name, const struct rt_hier *h, int depth,
-    const double *lat)
+    const double *lat, int pf)
 {
 	const struct rt_cache_cfg *c;
 	const struct rt_cache_stats *s = rt_hier_stats(h, 0, &c);
@@ -448,16 +461,22 @@ ensrow(FILE *f, const char *prefix, const char *name, const struct rt_hier *h, i
 	for (; k < depth; k++)
 		fprintf(f, " - -");
 	if (lat != NULL)
-		fprintf(f, " %.4f\n", rt_hier_amat(h, lat));
+		fprintf(f, " %.4f", rt_hier_amat(h, lat));
 	else
-		fprintf(f, " -\n");
+		fprintf(f, " -");
+	for (k = 0; pf && k < depth; k++)
+		if (k < rt_hier_levels(h))
+			pfcols(f, rt_hier_stats(h, k, &c), pf, rt_hier_pfat(h, k));
+		else
+			fputs(pf & 4 ? " - - - - - -" : " - - - - -", f);
+	fputc('\n', f);
 }
 
 int
 rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 {
 	char magic[64], name[RT_CONFIGLEN * 2];
-	int i, k, nc = rt_ens_depth(e);
+	int i, k, nc = rt_ens_depth(e), pf = rt_hier_prefetching(rt_ens_hier(e, 0));
 
 	for (i = 0; i < rt_ens_tlbs(e); i++)
 		if (rt_hier_levels(rt_ens_tlbh(e, i)) > nc)
@@ -466,12 +485,17 @@ rt_enstab_write(FILE *f, const struct rt_ens *e, const double *lat)
 	    sizeof magic));
 	for (k = 1; k <= RT_MAXLEVEL && k <= nc; k++)
 		fprintf(f, " L%d_misses L%d_ratio", k, k);
-	fprintf(f, " amat\n");
+	fprintf(f, " amat");
+	for (k = 1; pf && k <= RT_MAXLEVEL && k <= nc; k++)
+		if (fprintf(f, " L%d_pf_issued L%d_pf_useless L%d_pf_useful L%d_pf_unused "
+		    "L%d_nopf_misses", k, k, k, k, k) > 0 && (pf & 4))
+			fprintf(f, " L%d_pf_aborted", k);
+	fputc('\n', f);
 	for (i = 0; i < rt_ens_count(e); i++)
 		ensrow(f, "", rt_ens_name(e, i) ? rt_ens_name(e, i) :
-		    levelnames(rt_ens_hier(e, i), name, sizeof name), rt_ens_hier(e, i), nc, lat);
+		    levelnames(rt_ens_hier(e, i), name, sizeof name), rt_ens_hier(e, i), nc, lat, pf);
 	for (i = 0; i < rt_ens_tlbs(e); i++)
-		ensrow(f, "tlb:", rt_ens_tlbname(e, i), rt_ens_tlbh(e, i), nc, NULL);
+		ensrow(f, "tlb:", rt_ens_tlbname(e, i), rt_ens_tlbh(e, i), nc, NULL, pf);
 	return ferror(f) ? RT_EIO : 0;
 }
 

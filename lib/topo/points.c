@@ -31,38 +31,46 @@ rt_points_head(FILE *f, int numeric, int w, int nview, const char *about)
 	return ferror(f) ? RT_EIO : 0;
 }
 
-static void
-field(FILE *f, const char *s)
+/* A line a window, built in the caller's buffer and written with one
+ * call: a stdio call a field was most of tswindow's time. */
+static char *
+field(char *p, const char *s, size_t n)
 {
-	putc(' ', f);
-	fputs(s && *s ? s : "-", f);
+	*p++ = ' ';
+	if (n == 0) {
+		*p++ = '-';
+		return p;
+	}
+	memcpy(p, s, n);
+	return p + n;
 }
 
-void
-rt_points_begin(FILE *f, uint64_t seq, const char *loc, const char *func, const char *region)
+char *
+rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func, const char *region)
 {
-	fprintf(f, "%llu", (unsigned long long)seq);
-	field(f, loc);
-	field(f, func);
-	field(f, region);
+	p += rt_fmt_u64(p, seq);
+	p = field(p, loc, loc ? strlen(loc) : 0);
+	p = field(p, func, func ? strlen(func) : 0);
+	return field(p, region, region ? strlen(region) : 0);
 }
 
-void
-rt_points_sym(FILE *f, const char *s)
+char *
+rt_points_sym(char *p, const char *s, size_t n)
 {
-	field(f, s);
+	return field(p, s, n);
 }
 
-void
-rt_points_num(FILE *f, double x)
+char *
+rt_points_num(char *p, double x)
 {
-	fprintf(f, " %.17g", x);
+	return p + snprintf(p, RT_POINTS_NUM, " %.17g", x);
 }
 
 int
-rt_points_end(FILE *f)
+rt_points_end(char *line, char *p, FILE *f)
 {
-	return putc('\n', f) == EOF ? -1 : 0;
+	*p++ = '\n';
+	return fwrite(line, 1, (size_t)(p - line), f) == (size_t)(p - line) ? 0 : RT_EIO;
 }
 
 int

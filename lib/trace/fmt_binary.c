@@ -419,6 +419,7 @@ rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n)
 		r->eof = 0;
 		d->bend = 0;
 		d->at = off[a];
+		d->nblk = a;	/* its errors name the blocks as the whole trace's do */
 		d->skipped = 1;	/* the trailer's checks are of the whole */
 		d->smap.open = d->lmap.open = 1;
 	}

@@ -1,4 +1,5 @@
 /* lib.c: unit tests of the library internals, as TAP. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,15 @@ g6_tests(void)
 		    !g6same(nextafter(x, 1), why, sizeof why);
 	}
 	g6ok(bad, why, "rt_fmt_g6 = printf's %.6g: 2*10^5 ties and their neighbours");
+	for (i = 0, bad = 0; i < 1000000 && !bad; i++) {	/* every length, 0 and 2^64 - 1 */
+		uint64_t v = i < 2 ? (uint64_t)0 - (uint64_t)i : rt_rng_next(&g) >> rt_rng_below(&g, 64);
+		char a[24], b[24];
+
+		snprintf(b, sizeof b, i % 2 ? "%" PRIu64 : "%" PRIx64, v);
+		bad = (i % 2 ? rt_fmt_u64(a, v) : rt_fmt_x64(a, v)) != (int)strlen(b) || strcmp(a, b);
+		snprintf(why, sizeof why, "%s, printf %s", a, b);
+	}
+	g6ok(bad, why, "rt_fmt_u64 and rt_fmt_x64 = printf's %llu and %llx: 10^6 values");
 }
 
 int
