@@ -57,7 +57,7 @@ t/unit/%: t/unit/%.c $(LIBS)
 # the cuts, the replays and the spills change nothing.
 PHSRC = lib/topo/ph.c lib/topo/phcob.c lib/topo/phcol.c lib/topo/phkeep.c
 t/unit/persist-seg64: cmd/persist.c $(PHSRC) lib/topo/phint.h $(LIBS)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 -DBIG=64 -DRSMALL=64 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
 
 # persist that sleeps 200 us after finding an emergent pair, where a
 # column reduced ahead on one thread meets the commits of the other: t/1700

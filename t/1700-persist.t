@@ -180,7 +180,11 @@ check "the bubble sort on 3 threads: the stream one thread writes" \
 # The same build keeps at most 4096 terms of the coboundaries of columns
 # of one simplex (cobrun): the columns past that are replayed, the others
 # added as runs; and it spills short runs into one once 8 are open (350
-# times on these windows, none with 1024): the stream the same.
+# times on these windows, none with 1024): the stream the same.  It also
+# hands over every kept coboundary of 64 terms or more to the pool
+# (BIG), and sorts 64 terms or more with
+# 11-bit digits, where the default build sorts the short columns of
+# these windows with 8-bit ones (RSMALL).
 seg=$(dirname "$0")/unit/persist-seg64
 for th in 1 2; do
 	check "reduced coboundaries merged 64 terms at a time, $th threads: the same stream" \

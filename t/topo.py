@@ -73,12 +73,17 @@ def num(s):
 
 
 def tables(path):
+    """Each table of a stream by its kind: the first view's where persist
+    wrote several (ripser is given the first view's distances)."""
     t, name = {}, None
     with open(path) as f:
         for line in f:
             if line.startswith('#reftrace '):
                 name = line.split()[1]
-                t[name] = []
+                if name in t:	# a later view's table
+                    name = None
+                else:
+                    t[name] = []
             elif line.startswith('#') or not line.strip():
                 continue
             elif name:

@@ -25,6 +25,16 @@ rt_ph_aalloc(struct arena *a, size_t n)
 	return a->at - n;
 }
 
+/* p, from malloc, a chunk of its own of the arena, freed with it. */
+int
+rt_ph_aadopt(struct arena *a, void *p)
+{
+	if (rt_grow(&a->chunk, &a->capchunk, a->nchunk + 1, sizeof *a->chunk))
+		return -1;
+	a->chunk[a->nchunk++] = p;	/* aalloc goes on in its chunk at a->at */
+	return 0;
+}
+
 void
 rt_ph_afree(struct arena *a)
 {
@@ -61,11 +71,20 @@ rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb)
 
 /* Sort terms stably by key (bydiam 0) or by the bits of the diameter (1:
  * a nonnegative float orders as its bits), LSD radix with 11-bit digits
- * over the bits that differ among them only: keys below 2^33 take three
- * passes, and the diameters of windows (small integers, whose floats
- * differ in 11 bits) one.  The counts of every digit come from one pass. */
+ * (8-bit for fewer than RSMALL terms) over the bits that differ among
+ * them only: keys below 2^33 take three passes, and the diameters of
+ * windows (small integers, whose floats differ in 11 bits) one.  The
+ * counts of every digit come from one pass. */
 #define RBITS 11
 #define RBUCKETS (1 << RBITS)
+/* Fewer terms than this: 8-bit digits, whose 256 buckets each pass
+ * clears and sums cost less than the passes they add (the short columns
+ * of Ripser's o3 and sphere clouds sort a few hundred terms, where 2048
+ * buckets a pass were a third of persist's instructions). */
+#ifndef RSMALL			/* t/1700 builds one of 64 */
+#define RSMALL 2048
+#endif
+#define RBITSMALL 8
 static uint32_t
 fbits(float f)
 {
@@ -87,10 +106,10 @@ int
 rt_ph_rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam)
 {
 	struct hentry *src = a, *dst, *t;
-	size_t i;
+	size_t i, nb;
 	uint64_t or = 0, and = ~(uint64_t)0, v;
 	uint32_t *cnt, sum, o;
-	int d, nd, lo;
+	int d, nd, lo, rb;
 
 	for (i = 0; i < n; i++) {
 		v = rval(&a[i], bydiam);
@@ -100,29 +119,31 @@ rt_ph_rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam)
 	if ((v = or ^ and) == 0)
 		return 0;	/* all alike */
 	lo = __builtin_ctzll(v);
-	nd = (64 - __builtin_clzll(v) - lo + RBITS - 1) / RBITS;
+	rb = n < RSMALL ? RBITSMALL : RBITS;
+	nb = (size_t)1 << rb;
+	nd = (64 - __builtin_clzll(v) - lo + rb - 1) / rb;
 	if (rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b))
 		return -1;
-	if (sc->cnt == NULL && (sc->cnt = malloc(6 * RBUCKETS * sizeof *sc->cnt)) == NULL)
+	if (sc->cnt == NULL && (sc->cnt = malloc(8 * RBUCKETS * sizeof *sc->cnt)) == NULL)
 		return -1;
-	memset(sc->cnt, 0, (size_t)nd * RBUCKETS * sizeof *sc->cnt);
+	memset(sc->cnt, 0, (size_t)nd * nb * sizeof *sc->cnt);
 	for (i = 0; i < n; i++) {
 		v = rval(&a[i], bydiam) >> lo;
-		for (d = 0; d < nd; d++, v >>= RBITS)
-			sc->cnt[d * RBUCKETS + (v & (RBUCKETS - 1))]++;
+		for (d = 0; d < nd; d++, v >>= rb)
+			sc->cnt[d * nb + (v & (nb - 1))]++;
 	}
 	dst = sc->b;
 	for (d = 0; d < nd; d++) {
-		int shift = lo + d * RBITS;
+		int shift = lo + d * rb;
 
-		cnt = sc->cnt + d * RBUCKETS;
-		for (sum = 0, i = 0; i < RBUCKETS; i++) {
+		cnt = sc->cnt + d * nb;
+		for (sum = 0, i = 0; i < nb; i++) {
 			o = cnt[i];
 			cnt[i] = sum;
 			sum += o;
 		}
 		for (i = 0; i < n; i++)
-			dst[cnt[rval(&src[i], bydiam) >> shift & (RBUCKETS - 1)]++] = src[i];
+			dst[cnt[rval(&src[i], bydiam) >> shift & (nb - 1)]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;

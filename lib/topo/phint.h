@@ -172,6 +172,14 @@ struct pend {
 #define MAXCOB ((size_t)1 << 25)
 #endif
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
+/* A reduced coboundary kept of this many terms or more is handed over
+ * to the pool, not copied: such a column's terms held twice at its
+ * commit were much of persist's peak on Ripser's o3_2048 (freeing its
+ * heap and sorting buffers too cost i.i.d. windows half as much time
+ * again, in reallocation and page faults: bench/RESULTS.persist). */
+#ifndef BIG			/* t/1700 builds one of 64 */
+#define BIG ((size_t)1 << 20)	/* terms */
+#endif
 #ifndef SEGMENT			/* t/1700 builds one of 64 */
 #define SEGMENT ((size_t)1 << 20)	/* terms keepr merges at a time */
 #endif
@@ -183,6 +191,7 @@ enum { NOJOB, POSTED, TAKEN, DONE };
 /* phcol.c */
 void *rt_ph_aalloc(struct arena *a, size_t n);
 void rt_ph_afree(struct arena *a);
+int rt_ph_aadopt(struct arena *a, void *p);
 struct hentry *rt_ph_scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
     const struct hentry *to, uint32_t f);
 void rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb);
