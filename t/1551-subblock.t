@@ -5,7 +5,7 @@
 # bytes from and to the level below; every fetch policy, LRU and FIFO,
 # write-back and write-through, allocating or not, one and two levels.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 23
 
 O=$D/dinero
 
@@ -38,6 +38,8 @@ check_same "sb= the block size is no sub-blocks" "cachesim -c 512:2:16:sb=16 $B"
 check_fail "3C is refused with sub-blocks" 2 'without 3C' "cachesim -3 -c 512:2:16:sb=4 $B"
 check_fail "--cores is refused with sub-blocks" 2 'without 3C, --cores' "cachesim --cores 2 -c 512:2:16:sb=4 -c 4K:4:16 $B"
 check_fail "a policy not Dinero's is refused" 2 'lru or fifo' "cachesim -c 512:2:16:plru:sb=4 $B"
-check_fail "a stream prefetcher is refused" 2 'without abort' "cachesim --prefetch 1:stream -c 512:2:16:sb=4 $B"
-check_fail "abort is refused" 2 'without abort' "cachesim --prefetch 1:a:abort=10 -c 512:2:16:sb=4 $B"
+check_fail "a stream prefetcher is refused" 2 "Dinero IV's d a m t l s" "cachesim --prefetch 1:stream -c 512:2:16:sb=4 $B"
+check "abort's column with sub-blocks: aborted and issued, a draw for each read and fetch" \
+	"cachesim --flush --prefetch 1:a:abort=40 -c 512:2:16:sb=4 $B | awk '/^#reftrace/ { for (i = 4; i <= NF; i++) c[\$i] = i - 3 }
+	    /^L1/ { exit !((\"pf_aborted\" in c) && \$c[\"pf_aborted\"] > 0 && \$c[\"pf_aborted\"] + \$c[\"pf_issued\"] == \$c[\"reads\"] + \$c[\"fetches\"]) }'"
 check_fail "more than 32 sub-blocks (Dinero's limit) are refused" 2 '32nd' "cachesim -c 512:2:64:sb=1 $B"

@@ -209,6 +209,9 @@ void rt_hier_pfetch(struct rt_hier *h, int k, uint64_t block, int op);
 /* A demand read's or fetch's miss at k, before it goes below: where
  * Dinero IV draws for abort (prefetch.c). */
 void rt_pf_miss(struct rt_hier *h, int k);
+/* Dinero IV's draw for abort, its random() (minstd from 1) in *state:
+ * 1 if the prefetch is thrown away (percent of the time). */
+int rt_pf_draw(uint64_t *state, int percent);
 
 /* fa3c.c: Dinero IV's reference cache for 3C, fully associative with
  * the policy (LRU, FIFO, RANDOM: Dinero's three) and allocation of c.  rt_fa_access:

@@ -294,11 +294,17 @@ aborted(struct rt_hier *h, int k)
 {
 	struct level *l = rt_hier_lvl(h, k);
 
-	h->pfrnd = h->pfrnd * 48271 % 2147483647;
-	if (h->pfrnd / (2147483647 / 100) >= (uint64_t)l->pf->c.abort)
+	if (!rt_pf_draw(&h->pfrnd, l->pf->c.abort))
 		return 0;
 	l->s.pf_aborted++;
 	return 1;
+}
+
+int
+rt_pf_draw(uint64_t *state, int percent)
+{
+	*state = *state * 48271 % 2147483647;
+	return *state / (2147483647 / 100) < (uint64_t)percent;
 }
 
 /* Dinero draws before the miss goes below, and the levels below draw in

@@ -21,6 +21,8 @@ struct sblv {
 	struct level *l;
 	struct rt_cache_stats *s;
 	int bshift, sshift, fifo, kind, twin;
+	int abort;				/* -Tpfabort's percent, drawn from *rnd */
+	uint64_t *rnd;
 	uint64_t nsets, ways, now, dist;	/* dist: the prefetch distance in bytes */
 	struct sbway *w;
 	struct sbref *stk;
@@ -131,6 +133,10 @@ work(struct sblv *v, struct sbref m)
 		pa = pa >> v->sshift << v->sshift;
 		if (v->kind == RT_PF_SUBBLOCK && pa >> v->bshift != blk)
 			pa -= bsize;
+		if (go && v->abort && rt_pf_draw(v->rnd, v->abort)) {
+			v->s->pf_aborted++;	/* d4ref throws it away */
+			go = 0;
+		}
 		if (go) {
 			push(v, pa, 1u << v->sshift, m.op, 1, 0);
 			v->s->pf_issued++;
@@ -318,8 +324,8 @@ rt_sb_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, s
 {
 	struct sblv *v = lvof(h->sb, k);
 
-	if (c->kind >= RT_PF_STRIDE || c->abort) {
-		snprintf(why, whylen, "with sub-blocks, Dinero IV's d a m t l s without abort");
+	if (c->kind >= RT_PF_STRIDE) {
+		snprintf(why, whylen, "with sub-blocks, Dinero IV's d a m t l s");
 		return RT_EUSAGE;
 	}
 	if ((c->kind == RT_PF_LOADFW || c->kind == RT_PF_SUBBLOCK) &&
@@ -329,6 +335,8 @@ rt_sb_prefetch(struct rt_hier *h, int k, const struct rt_pf_cfg *c, char *why, s
 	}
 	v->kind = c->kind;
 	v->dist = (uint64_t)c->n << v->sshift;
+	v->abort = c->abort;
+	v->rnd = &h->pfrnd;
 	if (c->kind == RT_PF_DEMAND || v->nopf != NULL)
 		return 0;
 	if ((v->nopf = calloc(1, sizeof *v->nopf)) == NULL ||
