@@ -41,5 +41,6 @@ check_fail "a policy not Dinero's is refused" 2 'lru or fifo' "cachesim -c 512:2
 check_fail "a stream prefetcher is refused" 2 "Dinero IV's d a m t l s" "cachesim --prefetch 1:stream -c 512:2:16:sb=4 $B"
 check "abort's column with sub-blocks: aborted and issued, a draw for each read and fetch" \
 	"cachesim --flush --prefetch 1:a:abort=40 -c 512:2:16:sb=4 $B | awk '/^#reftrace/ { for (i = 4; i <= NF; i++) c[\$i] = i - 3 }
-	    /^L1/ { exit !((\"pf_aborted\" in c) && \$c[\"pf_aborted\"] > 0 && \$c[\"pf_aborted\"] + \$c[\"pf_issued\"] == \$c[\"reads\"] + \$c[\"fetches\"]) }'"
+	    /^L1/ { ok = (\"pf_aborted\" in c) && \$c[\"pf_aborted\"] > 0 && \$c[\"pf_aborted\"] + \$c[\"pf_issued\"] == \$c[\"reads\"] + \$c[\"fetches\"] }
+	    END { exit !ok }'"
 check_fail "more than 32 sub-blocks (Dinero's limit) are refused" 2 '32nd' "cachesim -c 512:2:64:sb=1 $B"
