@@ -369,8 +369,10 @@ rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last)
 	size_t n, i;
 	int first;
 
-	if (drain(d) || drain(s) || count_flush(s))
-		return s->err[0] ? (snprintf(d->err, sizeof d->err, "%s", s->err), -1) : -1;
+	if (drain(s) || count_flush(s)) {	/* d queues nothing: the merge asks its engine */
+		snprintf(d->err, sizeof d->err, "%s", s->err);
+		return -1;
+	}
 	if ((v = rt_hist_sorted(s->hist, &n)) == NULL)
 		return nomem(d);
 	for (i = 0; i < n; i++)
