@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 76
+plan 79
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -91,6 +91,11 @@ if have_ripser; then
 		"persist -I cloud --modulus 2 --dim 2 --threshold 1.5 --stats $tmp/s3.cloud >$tmp/o 2>$tmp/e && $T same $tmp/o $tmp/s3.r && awk '{ for (i = 1; i < NF; i++) { if (\$(i + 1) == \"columns,\") c = \$i; if (\$(i + 1) == \"apparent\") a = \$i } } END { exit !(a > c && c > 0) }' $tmp/e"
 	check "the same in Z/47: ripser's barcode" \
 		"persist -I cloud --modulus 47 --dim 2 --threshold 1.5 $tmp/s3.cloud >$tmp/o && $T same $tmp/o $tmp/s3.r"
+	# A build whose terms never fit (TERMBITS 0; where a run's key,
+	# diameter and coefficient pass 64 bits): no run kept, every column
+	# added replayed, ripser's barcode and persist's stream all the same.
+	check "terms not packed, dimension 2, Z/47: ripser's barcode, persist's stream" \
+		"$(dirname "$0")/unit/persist-nopack -I cloud --modulus 47 --dim 2 --threshold 1.5 $tmp/s3.cloud >$tmp/o && $T same $tmp/o $tmp/s3.r && persist -I cloud --modulus 47 --dim 2 --threshold 1.5 $tmp/s3.cloud >$tmp/o1 && cmp $tmp/o $tmp/o1"
 	awk -F, 'BEGIN { OFS = "," } { for (i = 1; i <= NF; i++) d[NR - 1, i - 1] = $i; n = NR }
 	    END { for (i = 0; i < n; i++) { s = ""; for (j = 0; j < n; j++) s = s (j ? "," : "") (i == j ? 0 : i > j ? d[i, j] : d[j, i]); print s } }' \
 	    "$tmp/r2" >"$tmp/full"
@@ -110,7 +115,7 @@ if have_ripser; then
 	check "-I sparse (the pairs within 7 of 70 points): ripser's barcode" \
 		"persist --modulus 2 -I sparse $tmp/sparse >$tmp/o && ripser --format sparse $tmp/sparse >$tmp/r && $T same $tmp/o $tmp/r"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do skip "ripser is not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do skip "ripser is not installed"; done
 fi
 printf '1 2 3 4 5\n' >"$tmp/five"
 check_fail "a triangle's entries must count n(n-1)/2" 1 \
@@ -208,6 +213,13 @@ for i in 1 2 3; do
 done
 check "the same on i.i.d. windows" \
 	"$slow --threads 2 --threshold 9 $tmp/iid64.pts >$tmp/o && grep -q '^[^#]' $tmp/t1 && cmp $tmp/o $tmp/t1"
+
+# Terms not packed (the build of TERMBITS 0 above): the stream of the
+# packed runs, on one thread and two.
+for th in 1 2; do
+	check "terms not packed, every column replayed, $th threads: the same stream" \
+		"$(dirname "$0")/unit/persist-nopack --threads $th --threshold 9 $tmp/iid64.pts >$tmp/o && grep -q '^[^#]' $tmp/t1 && cmp $tmp/o $tmp/t1"
+done
 
 # The collapse stops when fewer than 1 in 64 of the last 4096 edges it
 # tried have gone: on i.i.d. windows, where edges are moved later but

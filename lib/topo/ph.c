@@ -78,7 +78,7 @@ advance(struct wk *w, struct pend *r)
 {
 	struct ctx *x = w->x;
 	struct pivot *owner;
-	const struct hentry *run;
+	const uint64_t *run;
 	const struct ventry *col;
 	struct ventry one;
 	size_t t, len;
@@ -125,8 +125,8 @@ advance(struct wk *w, struct pend *r)
 			if (rt_ph_cpush(w, x->rp[j] + 1, x->rp[j] + rlen, factor))
 				return -1;
 		} else if (run != NULL) {
-			w->pushed += run[-1].key;	/* as many as a replay */
-			if (rt_ph_cpush(w, run + 1, run + run[-1].key, a))
+			w->pushed += run[-1];	/* as many as a replay */
+			if (rt_ph_cpush(w, run + 1, run + run[-1], a))
 				return -1;
 		} else if (hpush(w, r->piv.key, r->piv.diam, r->piv.coef))	/* the replay cancels it */
 			return -1;
@@ -144,7 +144,7 @@ finish(struct wk *w, struct pend *r)
 	r->keep = -1;
 	if (advance(w, r))
 		return -1;
-	if (r->k == 1 && r->added && (r->keep = rt_ph_keepr(w, &r->piv)) < 0)
+	if (r->k == 1 && r->added && w->x->packed && (r->keep = rt_ph_keepr(w)) < 0)
 		return -1;
 	return 0;
 }
@@ -293,7 +293,8 @@ wfree(struct wk *w)
 	free(w->sp);
 	w->sp = NULL;
 	w->capsp = 0;
-	w->heap = w->kept = w->old = NULL;
+	w->heap = NULL;
+	w->kept = w->old = NULL;
 	w->work = NULL;
 	w->cur = NULL;
 	w->capheap = w->capkept = w->capold = w->capwork = w->capcur = 0;
@@ -402,6 +403,31 @@ colfree(struct ctx *x)
 	x->rcost = NULL;
 }
 
+/* Bits of the values 0 to v. */
+static int
+bits(uint64_t v)
+{
+	return v == 0 ? 0 : 64 - __builtin_clzll(v);
+}
+
+/* How the terms of dimension dim's runs are packed (phint.h), or none
+ * made if they do not fit TERMBITS: the keys of cofacets of dim + 2
+ * vertices among g->n, below C(n, dim + 2) if that does not overflow. */
+static void
+packing(struct ctx *x, int dim)
+{
+	uint64_t n = x->g->n, top = x->binom[n][dim + 2];
+	int db = bits(x->ndtab > 0 ? x->ndtab - 1 : 0);
+
+	x->kb = bits(top > 0 ? top - 1 : 0);
+	x->cb = x->p == 2 ? 0 : bits(x->p - 1);
+	x->tb = x->kb + x->cb;
+	x->kmask = x->kb == 64 ? UINT64_MAX : ((uint64_t)1 << x->kb) - 1;
+	x->cmask = ((uint64_t)1 << x->cb) - 1;
+	x->packed = n >= (size_t)dim + 2 && top >= x->binom[n - 1][dim + 2] &&
+	    x->tb + (db > 0 ? db : 1) <= TERMBITS;
+}
+
 /* Reduce the coboundary matrix of one dimension, columns given in
  * reverse filtration order, on x->threads threads.  The result is the
  * sequential one, whatever the threads' timing. */
@@ -423,6 +449,7 @@ reduce(struct ctx *x, int dim, const struct simplex *col, size_t ncol, size_t na
 	x->committing = x->err = 0;
 	x->nrpool = 0;
 	x->jobstate = NOJOB;
+	packing(x, dim);
 	atomic_store(&x->ncob, 0);
 	colfree(x);
 	memset(w, 0, sizeof w);
@@ -458,6 +485,8 @@ out:
 		wfree(&w[i]);
 		free(sc[i].a);
 		free(sc[i].b);
+		free(sc[i].ta);
+		free(sc[i].tb);
 		free(sc[i].cnt);
 		free(sc[i].run);
 		free(sc[i].nd);
@@ -545,8 +574,11 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 			e[ne++].key = x->binom[g->nb[k]][1] + x->binom[j][2];
 		}
 	}
-	if (colsort(e, ne))
+	if (colsort(e, ne) || (x->dtab = malloc((ne + 1) * sizeof *x->dtab)) == NULL)
 		goto fail;
+	for (i = ne; i-- > 0;)	/* diameters increasing */
+		if (x->ndtab == 0 || e[i].diam != x->dtab[x->ndtab - 1])
+			x->dtab[x->ndtab++] = e[i].diam;
 	col = e;
 	for (i = ne; i-- > 0;) {	/* increasing filtration order */
 		if (!rt_uf_join(up, e[i].v[0], e[i].v[1]))
@@ -702,6 +734,7 @@ out:
 	free(col);
 	free(x.inv);
 	free(x.binom);
+	free(x.dtab);
 	colfree(&x);
 	free(x.row);
 	free(x.dm);

@@ -367,16 +367,16 @@ rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check
  * their cofacets found again at every addition cost much of the
  * reduction; kept from the first addition, the many added once would
  * cost memory for nothing.  *run NULL at the first
- * addition, or when MAXCOB terms are kept already: the caller replays
- * the column. */
-static struct hentry once;	/* x->cob[j]: added once */
+ * addition, when MAXCOB terms are kept already, or where terms are not
+ * packed: the caller replays the column. */
+static uint64_t once;		/* x->cob[j]: added once */
 
 int
-rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const struct hentry **run)
+rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t **run)
 {
 	struct ctx *x = w->x;
 	struct scratch *sc = w->sc;
-	struct hentry *h = atomic_load_explicit(&x->cob[j], memory_order_acquire), *old = &once;
+	uint64_t *h = atomic_load_explicit(&x->cob[j], memory_order_acquire), *old = &once;
 	struct cofit it;
 	uint64_t key;
 	float diam;
@@ -384,6 +384,8 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const struct hen
 	int neg;
 
 	*run = NULL;
+	if (!x->packed)
+		return 0;
 	if (h == NULL) {
 		old = NULL;
 		atomic_compare_exchange_strong(&x->cob[j], &old, &once);
@@ -401,12 +403,12 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const struct hen
 		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) + n + 1 > MAXCOB)
 			return 0;
 		atomic_fetch_add_explicit(&x->ncob, n + 1, memory_order_relaxed);
-		if ((h = rt_ph_aalloc(&sc->cpool, (n + 1) * sizeof *h)) == NULL)
+		if ((h = rt_ph_aalloc(&sc->cpool, (n + 1) * sizeof *h)) == NULL ||
+		    rt_ph_rsort(sc, sc->c, n, 1) ||	/* by key down, then diameter */
+		    rt_ph_pack(x, sc->c, n))
 			return -1;
-		h[0] = (struct hentry){ n, 0, 0 };
+		h[0] = n;
 		memcpy(h + 1, sc->c, n * sizeof *h);
-		if (rt_ph_rsort(sc, h + 1, n, 1))	/* by key down, then diameter */
-			return -1;
 		if (!atomic_compare_exchange_strong_explicit(&x->cob[j], &old, h,
 		    memory_order_acq_rel, memory_order_acquire))
 			h = old;	/* another thread's, made meanwhile */

@@ -45,22 +45,68 @@ rt_ph_afree(struct arena *a)
 }
 
 /* The terms [from, to) times f written to o: the end of what it wrote. */
-struct hentry *
-rt_ph_scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
-    const struct hentry *to, uint32_t f)
+uint64_t *
+rt_ph_scopy(const struct ctx *x, uint64_t *o, const uint64_t *from, const uint64_t *to, uint32_t f)
+{
+	if (f == 1) {
+		memcpy(o, from, (size_t)(to - from) * sizeof *o);
+		return o + (to - from);
+	}
+	for (; from < to; from++)
+		*o++ = scaled(x, *from, f);
+	return o;
+}
+
+/* The same unpacked. */
+static struct hentry *
+unpack(const struct ctx *x, struct hentry *o, const uint64_t *from, const uint64_t *to, uint32_t f)
 {
 	for (; from < to; from++, o++) {
-		*o = *from;
-		o->coef = scaled(x, from, f);
+		uint64_t t = scaled(x, *from, f);
+
+		o->key = tkey(x, t);
+		o->diam = tdiam(x, t);
+		o->coef = tcoef(x, t);
 	}
 	return o;
 }
 
+/* Pack the n terms of h, in filtration order, in place: h read as
+ * uint64_t after.  A term's diameter is found in x->dtab once for each
+ * diameter of the run; -1 if one is not there (not an edge's). */
+int
+rt_ph_pack(const struct ctx *x, struct hentry *h, size_t n)
+{
+	uint64_t *t = (uint64_t *)(void *)h, di = 0;
+	size_t i, lo, hi, mid;
+	float d = NAN;
+
+	for (i = 0; i < n; i++) {
+		struct hentry e = h[i];
+
+		if (e.diam != d) {
+			for (lo = 0, hi = x->ndtab; lo < hi;) {
+				mid = lo + (hi - lo) / 2;
+				if (x->dtab[mid] < e.diam)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo == x->ndtab || x->dtab[lo] != e.diam)
+				return -1;
+			d = e.diam;
+			di = (uint64_t)lo << x->tb;
+		}
+		t[i] = di | (x->kmask - e.key) << x->cb | (x->cb ? e.coef : 0);
+	}
+	return 0;
+}
+
 /* Trade two buffers of terms and their capacities. */
 void
-rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb)
+rt_ph_trade(uint64_t **a, size_t *ca, uint64_t **b, size_t *cb)
 {
-	struct hentry *t = *a;
+	uint64_t *t = *a;
 	size_t n = *ca;
 
 	*a = *b;
@@ -240,15 +286,15 @@ csiftdown(struct wk *w, size_t i)
 
 
 int
-rt_ph_cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t f)
+rt_ph_cpush(struct wk *w, const uint64_t *at, const uint64_t *end, uint32_t f)
 {
 	struct cursor e = { 0, 0, f, at, end };
 	size_t i, up;
 
 	if (at == end)
 		return 0;
-	e.key = at->key;
-	e.diam = at->diam;
+	e.key = tkey(w->x, *at);
+	e.diam = tdiam(w->x, *at);
 	if (rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
 	for (i = w->ncur++; i > 0; i = up) {
@@ -268,15 +314,15 @@ static uint64_t
 cpop(struct wk *w)
 {
 	struct cursor *t = &w->cur[0];
-	uint64_t coef = (uint64_t)t->at->coef * t->f;
+	uint64_t coef = (uint64_t)tcoef(w->x, *t->at) * t->f;
 
 	if (++t->at == t->end) {
 		if (--w->ncur == 0)
 			return coef;
 		w->cur[0] = w->cur[w->ncur];
 	} else {
-		t->key = t->at->key;
-		t->diam = t->at->diam;
+		t->key = tkey(w->x, *t->at);
+		t->diam = tdiam(w->x, *t->at);
 	}
 	csiftdown(w, 0);
 	return coef;
@@ -345,7 +391,7 @@ rt_ph_spill(struct wk *w, int order)
 			w->cur[k++] = c;
 			continue;
 		}
-		o = (size_t)(rt_ph_scopy(w->x, h + o, c.at, c.end, c.f) - h);
+		o = (size_t)(unpack(w->x, h + o, c.at, c.end, c.f) - h);
 	}
 	w->ncur = k;
 	w->spillat = 2 * k > SPILL ? 2 * k : SPILL;
@@ -353,10 +399,14 @@ rt_ph_spill(struct wk *w, int order)
 		w->nheap = o;
 		return 0;
 	}
-	if (rt_ph_sortrun(w, h, &n))
+	if (rt_ph_sortrun(w, h, &n) || rt_ph_pack(w->x, h, n))
 		return -1;
-	if (n > 0)
-		w->cur[w->ncur++] = (struct cursor){ h->key, h->diam, 1, h, h + n };
+	if (n > 0) {
+		const uint64_t *t = (const uint64_t *)(void *)h;
+
+		w->cur[w->ncur++] = (struct cursor){ tkey(w->x, *t), tdiam(w->x, *t), 1, t,
+		    t + n };
+	}
 	for (i = w->ncur / 2 + 1; w->ncur > 1 && i-- > 0;)
 		csiftdown(w, i);
 	return 0;

@@ -44,13 +44,26 @@ struct pivot {
 	uint32_t col, coef;
 };
 
-/* A kept reduced coboundary added to the working column: its terms
- * [at, end), in filtration order, times f. */
+/* A term of a run (a reduced coboundary kept, a coboundary cobrun
+ * kept, a working column sorted) in 64 bits, as Ripser packs its
+ * entries: from the top, the rank of its diameter among the edges'
+ * distinct diameters (x->dtab), its key subtracted from x->kmask (kb
+ * bits) and its coefficient (cb bits; none over Z/2, where it is 1).
+ * Filtration order is then the order of the words without their
+ * coefficients, and a run takes half the memory of struct hentry's.
+ * Where the three do not fit (TERMBITS), no run is made: the reduction
+ * replays every column it adds (x->packed 0). */
+#ifndef TERMBITS		/* t/1700 builds one of 0 */
+#define TERMBITS 64
+#endif
+
+/* A run added to the working column: its terms [at, end), in filtration
+ * order, times f. */
 struct cursor {
 	uint64_t key;		/* of the next term, *at */
 	float diam;
 	uint32_t f;
-	const struct hentry *at, *end;
+	const uint64_t *at, *end;
 };
 
 /* Memory handed out in spans that never move (a column being read by one
@@ -77,6 +90,11 @@ struct ctx {
 	const struct simplex *col;
 	size_t ncol;
 	size_t napp;		/* after them, columns in apparent pairs */
+	float *dtab;		/* the edges' distinct diameters, increasing */
+	size_t ndtab;
+	int packed;		/* runs made (their terms fit TERMBITS) */
+	int kb, cb, tb;		/* bits of a term's key, coefficient, both */
+	uint64_t kmask, cmask;
 
 	struct pivot *piv;	/* open addressing, key EMPTY = empty; */
 	size_t pivmask;		/* sized for every column: it never moves */
@@ -86,10 +104,10 @@ struct ctx {
 	uint32_t *collen;
 	struct arena rpool;	/* reduced coboundaries of some of them */
 	size_t nrpool;		/* their terms, at most MAXRPOOL */
-	const struct hentry **rp;
+	const uint64_t **rp;
 	uint32_t *rlen;		/* NOCACHE: replay the reduction column */
 	size_t *rcost;		/* cofacets a replay of the column pushes */
-	_Atomic(struct hentry *) *cob;	/* coboundaries of columns of one simplex */
+	_Atomic(uint64_t *) *cob;	/* coboundaries of columns of one simplex */
 	_Atomic size_t ncob;	/* and their terms, at most MAXCOB */
 
 	struct rt_ph *ph;
@@ -113,6 +131,8 @@ struct scratch {
 	struct hentry *a, *b;	/* terms gathered, and rsort's copy */
 	size_t capa, capb;
 	uint32_t *cnt;		/* rsort's radix counts */
+	uint64_t *ta, *tb;	/* keepr's merges' */
+	size_t capta, captb;
 	struct hnode *nd;	/* keepr's tree of runs to merge, */
 	size_t *run, caprun;	/* its nodes as a heap, then a stack */
 	size_t capnd;
@@ -134,9 +154,9 @@ struct wk {			/* a thread's working column */
 	size_t compactat, spillat;
 	struct scratch *sc;	/* the thread's */
 	size_t pushed;		/* by the column being reduced, replays counted */
-	struct hentry *kept;	/* keepr's copy of the reduced coboundary */
+	uint64_t *kept;		/* keepr's copy of the reduced coboundary */
 	size_t nkept, capkept;
-	struct hentry *old;	/* a copy the reduction goes on from */
+	uint64_t *old;		/* a copy the reduction goes on from */
 	struct hentry **sp;	/* runs spill made of short ones */
 	size_t nsp, capsp;
 	size_t capold;
@@ -192,12 +212,13 @@ enum { NOJOB, POSTED, TAKEN, DONE };
 void *rt_ph_aalloc(struct arena *a, size_t n);
 void rt_ph_afree(struct arena *a);
 int rt_ph_aadopt(struct arena *a, void *p);
-struct hentry *rt_ph_scopy(const struct ctx *x, struct hentry *o, const struct hentry *from,
-    const struct hentry *to, uint32_t f);
-void rt_ph_trade(struct hentry **a, size_t *ca, struct hentry **b, size_t *cb);
+uint64_t *rt_ph_scopy(const struct ctx *x, uint64_t *o, const uint64_t *from, const uint64_t *to,
+    uint32_t f);
+int rt_ph_pack(const struct ctx *x, struct hentry *h, size_t n);
+void rt_ph_trade(uint64_t **a, size_t *ca, uint64_t **b, size_t *cb);
 int rt_ph_rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam);
 int rt_ph_compact(struct wk *w);
-int rt_ph_cpush(struct wk *w, const struct hentry *at, const struct hentry *end, uint32_t f);
+int rt_ph_cpush(struct wk *w, const uint64_t *at, const uint64_t *end, uint32_t f);
 int rt_ph_sortrun(struct wk *w, struct hentry *h, size_t *np);
 void rt_ph_spfree(struct wk *w);
 int rt_ph_spill(struct wk *w, int order);
@@ -212,12 +233,12 @@ int rt_ph_apparentcol(const struct ctx *x, const struct hentry *piv, struct simp
 int rt_ph_unapparent(struct ctx *x, int nv, struct simplex *col, size_t *ncol, size_t *napp);
 int rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
     struct hentry *emergent);
-int rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const struct hentry **run);
+int rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t **run);
 int rt_ph_workadd(struct wk *w, const struct simplex *s, uint32_t coef);
 int rt_ph_worksum(struct wk *w);
 /* phkeep.c */
-void rt_ph_merges(struct wk *w, size_t k, size_t m, int who, struct hentry *out);
-int rt_ph_keepr(struct wk *w, const struct hentry *piv);
+void rt_ph_merges(struct wk *w, size_t k, size_t m, int who, uint64_t *out);
+int rt_ph_keepr(struct wk *w);
 
 /* a mod p by a multiplication, not a division (no gain was measured on
  * its own, within the noise of a loaded machine): below 2^50 the quotient
@@ -239,11 +260,37 @@ pmod(const struct ctx *x, uint64_t a)
 	return (uint32_t)r;
 }
 
-/* A term's coefficient times f (a factor of a run not yet applied). */
-static inline uint32_t
-scaled(const struct ctx *x, const struct hentry *e, uint32_t f)
+/* A packed term's key, diameter, coefficient, and its place in the
+ * filtration (smaller earlier, equal for equal keys). */
+static inline uint64_t
+tkey(const struct ctx *x, uint64_t t)
 {
-	return f == 1 ? e->coef : pmod(x, (uint64_t)e->coef * f);
+	return x->kmask - (t >> x->cb & x->kmask);
+}
+
+static inline float
+tdiam(const struct ctx *x, uint64_t t)
+{
+	return x->dtab[t >> x->tb];
+}
+
+static inline uint32_t
+tcoef(const struct ctx *x, uint64_t t)
+{
+	return x->cb ? (uint32_t)(t & x->cmask) : 1;
+}
+
+static inline uint64_t
+tord(const struct ctx *x, uint64_t t)
+{
+	return t >> x->cb;
+}
+
+/* A term's coefficient times f (a factor of a run not yet applied). */
+static inline uint64_t
+scaled(const struct ctx *x, uint64_t t, uint32_t f)
+{
+	return f == 1 ? t : (t & ~x->cmask) | pmod(x, (uint64_t)tcoef(x, t) * f);
 }
 
 static inline int

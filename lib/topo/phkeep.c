@@ -8,9 +8,9 @@
 
 /* x's coefficient times fx plus y's times fy, mod p. */
 static uint32_t
-sum2(const struct ctx *c, const struct hentry *x, uint32_t fx, const struct hentry *y, uint32_t fy)
+sum2(const struct ctx *c, uint64_t x, uint32_t fx, uint64_t y, uint32_t fy)
 {
-	uint32_t s = scaled(c, x, fx) + scaled(c, y, fy);
+	uint32_t s = tcoef(c, scaled(c, x, fx)) + tcoef(c, scaled(c, y, fy));
 
 	return s >= c->p ? s - c->p : s;
 }
@@ -18,29 +18,24 @@ sum2(const struct ctx *c, const struct hentry *x, uint32_t fx, const struct hent
 /* Merge two runs, x's terms times fx and y's times fy, in filtration
  * order, equal terms summed, zeros dropped: the terms written. */
 static size_t
-merge(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
-    const struct hentry *y, size_t ny, uint32_t fy, struct hentry *out)
+merge(const struct ctx *c, const uint64_t *x, size_t nx, uint32_t fx,
+    const uint64_t *y, size_t ny, uint32_t fy, uint64_t *out)
 {
-	const struct hentry *xe = x + nx, *ye = y + ny;
-	struct hentry *o = out;
+	const uint64_t *xe = x + nx, *ye = y + ny;
+	uint64_t *o = out;
 
 	while (x < xe && y < ye) {
-		if (x->key == y->key) {
-			uint32_t s = sum2(c, x, fx, y, fy);
+		uint64_t ox = tord(c, *x), oy = tord(c, *y);
 
-			if (s) {
-				*o = *x;
-				o++->coef = s;
-			}
-			x++;
-			y++;
-		} else if (earlier(x->diam, x->key, y->diam, y->key)) {
-			*o = *x;
-			o++->coef = scaled(c, x++, fx);
-		} else {
-			*o = *y;
-			o++->coef = scaled(c, y++, fy);
-		}
+		if (ox == oy) {
+			uint32_t s = sum2(c, *x++, fx, *y++, fy);
+
+			if (s)
+				*o++ = (x[-1] & ~c->cmask) | s;
+		} else if (ox < oy)
+			*o++ = scaled(c, *x++, fx);
+		else
+			*o++ = scaled(c, *y++, fy);
 	}
 	o = rt_ph_scopy(c, o, x, xe, fx);
 	return (size_t)(rt_ph_scopy(c, o, y, ye, fy) - out);
@@ -48,36 +43,29 @@ merge(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
 
 /* merge from the ends: the output ends at oend; the terms written. */
 static size_t
-mergeback(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
-    const struct hentry *y, size_t ny, uint32_t fy, struct hentry *oend)
+mergeback(const struct ctx *c, const uint64_t *x, size_t nx, uint32_t fx,
+    const uint64_t *y, size_t ny, uint32_t fy, uint64_t *oend)
 {
-	const struct hentry *xp = x + nx, *yp = y + ny;
-	struct hentry *o = oend;
+	const uint64_t *xp = x + nx, *yp = y + ny;
+	uint64_t *o = oend;
 
 	while (xp > x && yp > y) {
-		if (xp[-1].key == yp[-1].key) {
-			uint32_t s = sum2(c, --xp, fx, --yp, fy);
+		uint64_t ox = tord(c, xp[-1]), oy = tord(c, yp[-1]);
 
-			if (s) {
-				*--o = *xp;
-				o->coef = s;
-			}
-		} else if (earlier(xp[-1].diam, xp[-1].key, yp[-1].diam, yp[-1].key)) {
-			*--o = *--yp;
-			o->coef = scaled(c, yp, fy);
-		} else {
-			*--o = *--xp;
-			o->coef = scaled(c, xp, fx);
-		}
+		if (ox == oy) {
+			uint32_t s = sum2(c, *--xp, fx, *--yp, fy);
+
+			if (s)
+				*--o = (*xp & ~c->cmask) | s;
+		} else if (ox < oy)
+			*--o = scaled(c, *--yp, fy);
+		else
+			*--o = scaled(c, *--xp, fx);
 	}
-	while (xp > x) {
-		*--o = *--xp;
-		o->coef = scaled(c, xp, fx);
-	}
-	while (yp > y) {
-		*--o = *--yp;
-		o->coef = scaled(c, yp, fy);
-	}
+	while (xp > x)
+		*--o = scaled(c, *--xp, fx);
+	while (yp > y)
+		*--o = scaled(c, *--yp, fy);
 	return (size_t)(oend - o);
 }
 
@@ -85,11 +73,11 @@ mergeback(const struct ctx *c, const struct hentry *x, size_t nx, uint32_t fx,
  * (l NONE), read where it is, or the merge of two. */
 #define NONE UINT32_MAX
 struct hnode {
-	size_t at, n;		/* its terms: [at, at + n) of sc->a or sc->b, */
-	const struct hentry *src;	/* or a piece's: src[0, n) times f */
+	size_t at, n;		/* its terms: [at, at + n) of sc->ta or sc->tb, */
+	const uint64_t *src;	/* or a piece's: src[0, n) times f */
 	uint32_t f;		/* (while the tree is built, at is its cursor) */
 	uint32_t l, r, up;
-	int inb;		/* in sc->b: a right child's */
+	int inb;		/* in sc->tb: a right child's */
 	int who;		/* merged by this thread first (0), another (1), */
 	size_t work, anc;	/* this one after (2); terms read by its merges */
 };				/* and by its ancestors' */
@@ -110,28 +98,28 @@ hndown(const struct hnode *nd, size_t *h, size_t n, size_t i)
 	h[i] = last;
 }
 
-/* Merge node m's children, l in sc->a and r in sc->b, r's place right
+/* Merge node m's children, l in sc->ta and r in sc->tb, r's place right
  * after l's (with a gap between them, nothing else), into m's buffer
- * without a copy: forward from l's start into sc->b, or backward from
- * r's end into sc->a; the root (out not NULL) into out.  The output
+ * without a copy: forward from l's start into sc->tb, or backward from
+ * r's end into sc->ta; the root (out not NULL) into out.  The output
  * cannot overtake the child it shares its buffer with: it writes no more
  * terms than it has read, and that child lies ahead of it.  A piece of a
  * run is read in its run, its factor applied as it is merged. */
 static void
 mergenode(struct wk *w, struct hnode *m, const struct hnode *l, const struct hnode *r,
-    struct hentry *out)
+    uint64_t *out)
 {
 	struct scratch *sc = w->sc;
-	const struct hentry *x = l->src != NULL ? l->src : sc->a + l->at;
-	const struct hentry *y = r->src != NULL ? r->src : sc->b + r->at;
+	const uint64_t *x = l->src != NULL ? l->src : sc->ta + l->at;
+	const uint64_t *y = r->src != NULL ? r->src : sc->tb + r->at;
 
 	if (out != NULL)
 		m->n = merge(w->x, x, l->n, l->f, y, r->n, r->f, out);
 	else if (m->inb) {
-		m->n = merge(w->x, x, l->n, l->f, y, r->n, r->f, sc->b + l->at);
+		m->n = merge(w->x, x, l->n, l->f, y, r->n, r->f, sc->tb + l->at);
 		m->at = l->at;
 	} else {
-		m->n = mergeback(w->x, x, l->n, l->f, y, r->n, r->f, sc->a + r->at + r->n);
+		m->n = mergeback(w->x, x, l->n, l->f, y, r->n, r->f, sc->ta + r->at + r->n);
 		m->at = r->at + r->n - m->n;
 	}
 }
@@ -139,7 +127,7 @@ mergenode(struct wk *w, struct hnode *m, const struct hnode *l, const struct hno
 /* The merges of the nodes [k, m) of w's tree marked who, in the order
  * they were made (children first); the root's output to out. */
 void
-rt_ph_merges(struct wk *w, size_t k, size_t m, int who, struct hentry *out)
+rt_ph_merges(struct wk *w, size_t k, size_t m, int who, uint64_t *out)
 {
 	struct hnode *nd = w->sc->nd;
 	size_t i;
@@ -227,13 +215,13 @@ helped(struct wk *w, size_t k, size_t m)
 
 /* How many terms of a run come before t or are t, in filtration order. */
 static size_t
-upto(const struct cursor *r, const struct hentry *t)
+upto(const struct ctx *x, const struct cursor *r, uint64_t t)
 {
 	size_t lo = 0, hi = (size_t)(r->end - r->at), mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (earlier(t->diam, t->key, r->at[mid].diam, r->at[mid].key))
+		if (tord(x, t) < tord(x, r->at[mid]))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -249,17 +237,16 @@ upto(const struct cursor *r, const struct hentry *t)
  * takes fewer merge steps when runs are of very unequal lengths).  The
  * pieces are
  * read where they are, and the merges' outputs laid out in the order of
- * the tree's leaves, every left child's in sc->a and right child's in
- * sc->b at the same places, so that the two runs of every merge are
+ * the tree's leaves, every left child's in sc->ta and right child's in
+ * sc->tb at the same places, so that the two runs of every merge are
  * neighbours in two buffers and merge where they are; the root's is
  * written to w->kept. */
 static int
 segment(struct wk *w, size_t *np)
 {
 	struct scratch *sc = w->sc;
-	const struct hentry *t = NULL;
+	uint64_t t, *out;
 	struct hnode *nd;
-	struct hentry *out;
 	size_t i, j, k, m, n = 0, len, big = 0, step, *h;
 
 	for (k = 0, i = 0; i < w->ncur; i++)
@@ -282,14 +269,14 @@ segment(struct wk *w, size_t *np)
 	if (n > SEGMENT)		/* or cut at a term of the longest run */
 		for (step = SEGMENT / k + 1;; step /= 2) {
 			len = (size_t)(w->cur[big].end - w->cur[big].at);
-			t = &w->cur[big].at[(step < len ? step : len) - 1];
+			t = w->cur[big].at[(step < len ? step : len) - 1];
 			for (n = 0, i = 0; i < k; i++)
-				n += nd[i].n = upto(&w->cur[i], t);
+				n += nd[i].n = upto(w->x, &w->cur[i], t);
 			if (n <= 2 * SEGMENT || step == 1)
 				break;
 		}
-	if (rt_grow(&sc->a, &sc->capa, n + 1, sizeof *sc->a) ||
-	    rt_grow(&sc->b, &sc->capb, n + 1, sizeof *sc->b) ||
+	if (rt_grow(&sc->ta, &sc->capta, n + 1, sizeof *sc->ta) ||
+	    rt_grow(&sc->tb, &sc->captb, n + 1, sizeof *sc->tb) ||
 	    rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
 		return -1;
 	out = w->kept + w->nkept;
@@ -316,7 +303,7 @@ segment(struct wk *w, size_t *np)
 		hndown(nd, h, j, 0);
 	}
 	/* the pieces' places in the order of its leaves, left first, a left
-	 * child's in sc->a and a right one's in sc->b (the root's in sc->a) */
+	 * child's in sc->ta and a right one's in sc->tb (the root's in sc->ta) */
 	nd[m - 1].inb = 0;
 	for (h[0] = m - 1, j = 1, n = 0; j > 0;) {
 		struct hnode *v = &nd[h[--j]];
@@ -364,9 +351,10 @@ segment(struct wk *w, size_t *np)
  * merged a segment at a time (the sorting buffers stay small).  The
  * working coboundary is emptied.  1 if kept. */
 int
-rt_ph_keepr(struct wk *w, const struct hentry *piv)
+rt_ph_keepr(struct wk *w)
 {
 	struct hentry *h;
+	const uint64_t *t;
 	size_t n;
 
 	if (rt_ph_spill(w, 0))
@@ -374,13 +362,15 @@ rt_ph_keepr(struct wk *w, const struct hentry *piv)
 	h = w->heap;
 	n = w->nheap;
 	w->nheap = 0;
-	if (rt_ph_sortrun(w, h, &n) ||
+	if (rt_ph_sortrun(w, h, &n) || rt_ph_pack(w->x, h, n) ||
 	    rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
-	w->cur[w->ncur++] = (struct cursor){ .f = 1, .at = h, .end = h + n };
+	t = (const uint64_t *)(void *)h;
+	w->cur[w->ncur++] = (struct cursor){ .f = 1, .at = t, .end = t + n };
 	if (rt_grow(&w->kept, &w->capkept, 1, sizeof *w->kept))
 		return -1;
-	w->nkept = 1;		/* the pivot */
+	w->kept[0] = 0;		/* the pivot's place, not read */
+	w->nkept = 1;
 	for (;;) {
 		if (segment(w, &n))
 			return -1;
@@ -393,6 +383,5 @@ rt_ph_keepr(struct wk *w, const struct hentry *piv)
 		if (w->ncur == 0 && n == 0)
 			break;
 	}
-	w->kept[0] = *piv;
 	return 1;
 }
