@@ -340,6 +340,28 @@ segment(struct wk *w, size_t *np)
 	return 0;
 }
 
+/* A long column's sorting buffer freed, and its heap, now a packed run
+ * of n terms, shrunk to it: held while the runs are merged (kept grows
+ * then), they were most of persist's peak on Ripser's o3_2048 beside the
+ * pool (bench/RESULTS.persist).  Shorter columns keep theirs: freed for
+ * every column, they cost i.i.d. windows a third more time. */
+static void
+shrink(struct wk *w, size_t n)
+{
+	size_t cap = (n * sizeof(uint64_t) + sizeof *w->heap - 1) / sizeof *w->heap + 1;
+	void *v;
+
+	if (n < BIG)
+		return;
+	free(w->sc->b);
+	w->sc->b = NULL;
+	w->sc->capb = 0;
+	if (cap < w->capheap && (v = realloc(w->heap, cap * sizeof *w->heap)) != NULL) {
+		w->heap = v;
+		w->capheap = cap;
+	}
+}
+
 /* Copy the reduced coboundary of the column, its pivot piv taken from the
  * working coboundary and the rest still in it, to w->kept, if it is no
  * longer than the coboundaries its reduction column replays (pushed of
@@ -365,7 +387,8 @@ rt_ph_keepr(struct wk *w)
 	if (rt_ph_sortrun(w, h, &n) || rt_ph_pack(w->x, h, n) ||
 	    rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
-	t = (const uint64_t *)(void *)h;
+	shrink(w, n);
+	t = (const uint64_t *)(void *)w->heap;
 	w->cur[w->ncur++] = (struct cursor){ .f = 1, .at = t, .end = t + n };
 	if (rt_grow(&w->kept, &w->capkept, 1, sizeof *w->kept))
 		return -1;
