@@ -384,7 +384,7 @@ rt_ph_keepr(struct wk *w)
 	h = w->heap;
 	n = w->nheap;
 	w->nheap = 0;
-	if (rt_ph_sortrun(w, h, &n) || rt_ph_pack(w->x, h, n) ||
+	if (rt_ph_sortrun(w, h, &n) ||
 	    rt_grow(&w->cur, &w->capcur, w->ncur + 1, sizeof *w->cur))
 		return -1;
 	shrink(w, n);
