@@ -83,7 +83,7 @@ advance(struct wk *w, struct pend *r)
 	struct ventry one;
 	size_t t, len;
 	uint32_t factor, j, oc, rlen, a = 0;
-	int ap;
+	int ap, lazy;
 
 	while (r->k == 1) {
 		if ((owner = pfind(x, r->piv.key)) != NULL) {
@@ -106,7 +106,11 @@ advance(struct wk *w, struct pend *r)
 		r->added = 1;
 		r->reduced++;
 		run = NULL;
-		if (rlen == NOCACHE && len == 1 && j != NOCACHE && rt_ph_cobrun(w, j, &col[0].s, &run))
+		lazy = rlen == LAZY;
+		if (lazy)
+			rlen = NOCACHE;
+		if (rlen == NOCACHE && (lazy || (len == 1 && j != NOCACHE)) &&
+		    rt_ph_cobrun(w, j, col, len, &run))
 			return -1;
 		for (t = 0; t < len; t++) {
 			const struct ventry *e = &col[t];
@@ -124,9 +128,9 @@ advance(struct wk *w, struct pend *r)
 			w->pushed += x->rcost[j];
 			if (rt_ph_cpush(w, x->rp[j] + 1, x->rp[j] + rlen, factor))
 				return -1;
-		} else if (run != NULL) {
-			w->pushed += run[-1];	/* as many as a replay */
-			if (rt_ph_cpush(w, run + 1, run + run[-1], a))
+		} else if (run != NULL) {	/* as many as a replay */
+			w->pushed += lazy ? x->rcost[j] : run[-1];
+			if (rt_ph_cpush(w, run + 1, run + run[-1], len == 1 ? a : factor))
 				return -1;
 		} else if (hpush(w, r->piv.key, r->piv.diam, r->piv.coef))	/* the replay cancels it */
 			return -1;
@@ -255,19 +259,12 @@ commit(struct pend *r, struct scratch *sc)
 	    x->dim == 1 ? w->work : NULL, w->nwork))
 		return -1;
 	x->rcost[c] = w->pushed;
-	if (r->keep == 1 && x->nrpool + w->nkept <= MAXRPOOL) {
-		if (w->nkept >= BIG) {	/* handed over, shrunk in place */
-			if ((v = realloc(w->kept, w->nkept * sizeof *w->kept)) != NULL)
-				w->kept = v;
-			if (rt_ph_aadopt(&x->rpool, w->kept))
-				return -1;
-			v = w->kept;
-			w->kept = NULL;
-			w->capkept = 0;
-		} else if ((v = rt_ph_aalloc(&x->rpool, w->nkept * sizeof *w->kept)) == NULL)
+	if (r->keep == 1 && w->nkept >= BIG)
+		x->rlen[c] = LAZY;	/* made again at its second addition */
+	else if (r->keep == 1 && x->nrpool + w->nkept <= MAXRPOOL) {
+		if ((v = rt_ph_aalloc(&x->rpool, w->nkept * sizeof *w->kept)) == NULL)
 			return -1;
-		else
-			memcpy(v, w->kept, w->nkept * sizeof *w->kept);
+		memcpy(v, w->kept, w->nkept * sizeof *w->kept);
 		x->rp[c] = v;
 		x->rlen[c] = (uint32_t)w->nkept;
 		x->nrpool += w->nkept;

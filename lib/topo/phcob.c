@@ -361,8 +361,10 @@ rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check
 }
 
 /* The coboundary of column j, whose reduction column is one simplex, in
- * filtration order, coefficients 1 and -1: *run its terms after run[-1],
- * whose key is their number; made by the thread that adds the column the
+ * filtration order, coefficients 1 and -1, or (a column rlen LAZY, col
+ * its reduction column of len > 1 simplices) its reduced coboundary,
+ * summed: *run its terms after run[-1], which is their number (the
+ * first, the pivot, cancels where it is added); made by the thread that adds the column the
  * second time, and kept: such columns are added many times each, and
  * their cofacets found again at every addition cost much of the
  * reduction; kept from the first addition, the many added once would
@@ -372,7 +374,7 @@ rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check
 static uint64_t once;		/* x->cob[j]: added once */
 
 int
-rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t **run)
+rt_ph_cobrun(struct wk *w, uint32_t j, const struct ventry *col, size_t len, const uint64_t **run)
 {
 	struct ctx *x = w->x;
 	struct scratch *sc = w->sc;
@@ -380,7 +382,7 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t *
 	struct cofit it;
 	uint64_t key;
 	float diam;
-	size_t n = 0;
+	size_t n = 0, t;
 	int neg;
 
 	*run = NULL;
@@ -394,21 +396,31 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t *
 	if (h == &once) {
 		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) >= MAXCOB)
 			return 0;
-		cof_init(x, &it, s);
-		while (cof_next(x, &it, &key, &diam, &neg)) {
-			if (rt_grow(&sc->c, &sc->capc, n + 1, sizeof *sc->c))
-				return -1;
-			sc->c[n++] = (struct hentry){ key, diam, neg ? x->p - 1 : 1 };
+		for (t = 0; t < len; t++) {
+			uint32_t c = len == 1 ? 1 : col[t].coef;
+
+			cof_init(x, &it, &col[t].s);
+			while (cof_next(x, &it, &key, &diam, &neg)) {
+				if (rt_grow(&sc->c, &sc->capc, n + 1, sizeof *sc->c))
+					return -1;
+				sc->c[n++] = (struct hentry){ key, diam, neg ? x->p - c : c };
+			}
 		}
 		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) + n + 1 > MAXCOB)
 			return 0;
+		if (len > 1 ? rt_ph_sortrun(w, sc->c, &n) :	/* summed */
+		    rt_ph_rsort(sc, sc->c, n, 1) || rt_ph_pack(x, sc->c, n))	/* by key down, then diameter */
+			return -1;
 		atomic_fetch_add_explicit(&x->ncob, n + 1, memory_order_relaxed);
-		if ((h = rt_ph_aalloc(&sc->cpool, (n + 1) * sizeof *h)) == NULL ||
-		    rt_ph_rsort(sc, sc->c, n, 1) ||	/* by key down, then diameter */
-		    rt_ph_pack(x, sc->c, n))
+		if ((h = rt_ph_aalloc(&sc->cpool, (n + 1) * sizeof *h)) == NULL)
 			return -1;
 		h[0] = n;
 		memcpy(h + 1, sc->c, n * sizeof *h);
+		if (sc->capc >= BIG) {	/* a long column's: not held */
+			free(sc->c);
+			sc->c = NULL;
+			sc->capc = 0;
+		}
 		if (!atomic_compare_exchange_strong_explicit(&x->cob[j], &old, h,
 		    memory_order_acq_rel, memory_order_acquire))
 			h = old;	/* another thread's, made meanwhile */

@@ -176,6 +176,7 @@ struct pend {
 
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
+#define LAZY (UINT32_MAX - 1)	/* rlen: not kept, made by cobrun if added twice */
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
 #define SHORT 256		/* terms of a run that rt_ph_spill() moves to the heap */
 #ifndef SPILL			/* t/1700 builds one of 8 */
@@ -192,11 +193,11 @@ struct pend {
 #define MAXCOB ((size_t)1 << 25)
 #endif
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
-/* A reduced coboundary kept of this many terms or more is handed over
- * to the pool, not copied: such a column's terms held twice at its
- * commit were much of persist's peak on Ripser's o3_2048 (freeing its
- * heap and sorting buffers too cost i.i.d. windows half as much time
- * again, in reallocation and page faults: bench/RESULTS.persist). */
+/* A reduced coboundary of this many terms or more is not kept at its
+ * column's commit but made again (cobrun) when the column is added the
+ * second time: on Ripser's o3_2048 the two longest, 12.6 M terms, were
+ * never added at all, and were much of persist's peak; such a column's
+ * sorting buffer and heap are freed after keepr (shrink). */
 #ifndef BIG			/* t/1700 builds one of 64 */
 #define BIG ((size_t)1 << 20)	/* terms */
 #endif
@@ -233,7 +234,8 @@ int rt_ph_apparentcol(const struct ctx *x, const struct hentry *piv, struct simp
 int rt_ph_unapparent(struct ctx *x, int nv, struct simplex *col, size_t *ncol, size_t *napp);
 int rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check,
     struct hentry *emergent);
-int rt_ph_cobrun(struct wk *w, uint32_t j, const struct simplex *s, const uint64_t **run);
+int rt_ph_cobrun(struct wk *w, uint32_t j, const struct ventry *col, size_t len,
+    const uint64_t **run);
 int rt_ph_workadd(struct wk *w, const struct simplex *s, uint32_t coef);
 int rt_ph_worksum(struct wk *w);
 /* phkeep.c */
