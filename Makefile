@@ -53,11 +53,12 @@ t/unit/%: t/unit/%.c $(LIBS)
 
 # persist with keepr merging 64 terms at a time (not 2^20), at most 4096
 # terms of coboundaries kept (not 2^25, past which columns are replayed)
-# and short runs spilled once 8 are open (not 1024): t/1700 checks that
-# the cuts, the replays and the spills change nothing.
+# and short runs spilled once 8 are open (not 1024), buffers freed and
+# reduced coboundaries made again past 64 terms (BIG, LONGRUN): t/1700
+# checks that the cuts, the replays and the spills change nothing.
 PHSRC = lib/topo/ph.c lib/topo/phcob.c lib/topo/phcol.c lib/topo/phkeep.c
 t/unit/persist-seg64: cmd/persist.c $(PHSRC) lib/topo/phint.h $(LIBS)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 -DBIG=64 -DRSMALL=64 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -DSEGMENT=64 -DMAXCOB=4096 -DSPILL=8 -DBIG=64 -DLONGRUN=64 -DRSMALL=64 $(LDFLAGS) -o $@ cmd/persist.c $(PHSRC) $(LIBS) $(LDLIBS)
 
 # persist that sleeps 200 us after finding an emergent pair, where a
 # column reduced ahead on one thread meets the commits of the other: t/1700

@@ -186,8 +186,9 @@ check "the bubble sort on 3 threads: the stream one thread writes" \
 # of one simplex (cobrun): the columns past that are replayed, the others
 # added as runs; and it spills short runs into one once 8 are open (350
 # times on these windows, none with 1024): the stream the same.  It also
-# hands over every kept coboundary of 64 terms or more to the pool
-# (BIG), and sorts 64 terms or more with
+# frees the sorting buffers of columns of 64 terms or more (BIG), makes
+# every reduced coboundary of 64 terms or more again at its column's
+# first addition, not kept at its commit (LONGRUN), and sorts 64 terms or more with
 # 11-bit digits, where the default build sorts the short columns of
 # these windows with 8-bit ones (RSMALL).
 seg=$(dirname "$0")/unit/persist-seg64

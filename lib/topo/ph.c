@@ -259,12 +259,21 @@ commit(struct pend *r, struct scratch *sc)
 	    x->dim == 1 ? w->work : NULL, w->nwork))
 		return -1;
 	x->rcost[c] = w->pushed;
-	if (r->keep == 1 && w->nkept >= BIG)
+	if (r->keep == 1 && w->nkept >= LONGRUN)
 		x->rlen[c] = LAZY;	/* made again at its second addition */
 	else if (r->keep == 1 && x->nrpool + w->nkept <= MAXRPOOL) {
-		if ((v = rt_ph_aalloc(&x->rpool, w->nkept * sizeof *w->kept)) == NULL)
+		if (w->nkept >= BIG) {	/* handed over, shrunk in place */
+			if ((v = realloc(w->kept, w->nkept * sizeof *w->kept)) != NULL)
+				w->kept = v;
+			if (rt_ph_aadopt(&x->rpool, w->kept))
+				return -1;
+			v = w->kept;
+			w->kept = NULL;
+			w->capkept = 0;
+		} else if ((v = rt_ph_aalloc(&x->rpool, w->nkept * sizeof *w->kept)) == NULL)
 			return -1;
-		memcpy(v, w->kept, w->nkept * sizeof *w->kept);
+		else
+			memcpy(v, w->kept, w->nkept * sizeof *w->kept);
 		x->rp[c] = v;
 		x->rlen[c] = (uint32_t)w->nkept;
 		x->nrpool += w->nkept;

@@ -361,15 +361,17 @@ rt_ph_coboundary(struct wk *w, const struct simplex *s, uint32_t coef, int check
 }
 
 /* The coboundary of column j, whose reduction column is one simplex, in
- * filtration order, coefficients 1 and -1, or (a column rlen LAZY, col
- * its reduction column of len > 1 simplices) its reduced coboundary,
- * summed: *run its terms after run[-1], which is their number (the
- * first, the pivot, cancels where it is added); made by the thread that adds the column the
+ * filtration order, coefficients 1 and -1: *run its terms after run[-1],
+ * which is their number; made by the thread that adds the column the
  * second time, and kept: such columns are added many times each, and
  * their cofacets found again at every addition cost much of the
  * reduction; kept from the first addition, the many added once would
- * cost memory for nothing.  *run NULL at the first
- * addition, when MAXCOB terms are kept already, or where terms are not
+ * cost memory for nothing.  A column of rlen LAZY (col its reduction
+ * column, len > 1 simplices): its reduced coboundary, summed, made at
+ * its first addition (a replay there, as for a simplex's, costs as much
+ * again as the making).  The first term, the pivot, cancels
+ * where the run is added.  *run NULL at the first addition of a
+ * simplex's, when MAXCOB terms are kept already, or where terms are not
  * packed: the caller replays the column. */
 static uint64_t once;		/* x->cob[j]: added once */
 
@@ -378,7 +380,7 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct ventry *col, size_t len, con
 {
 	struct ctx *x = w->x;
 	struct scratch *sc = w->sc;
-	uint64_t *h = atomic_load_explicit(&x->cob[j], memory_order_acquire), *old = &once;
+	uint64_t *h = atomic_load_explicit(&x->cob[j], memory_order_acquire), *old = h;
 	struct cofit it;
 	uint64_t key;
 	float diam;
@@ -388,12 +390,11 @@ rt_ph_cobrun(struct wk *w, uint32_t j, const struct ventry *col, size_t len, con
 	*run = NULL;
 	if (!x->packed)
 		return 0;
-	if (h == NULL) {
-		old = NULL;
+	if (h == NULL && len == 1) {
 		atomic_compare_exchange_strong(&x->cob[j], &old, &once);
 		return 0;
 	}
-	if (h == &once) {
+	if (h == NULL || h == &once) {
 		if (atomic_load_explicit(&x->ncob, memory_order_relaxed) >= MAXCOB)
 			return 0;
 		for (t = 0; t < len; t++) {

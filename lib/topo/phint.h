@@ -176,7 +176,7 @@ struct pend {
 
 #define EMPTY UINT64_MAX
 #define NOCACHE UINT32_MAX
-#define LAZY (UINT32_MAX - 1)	/* rlen: not kept, made by cobrun if added twice */
+#define LAZY (UINT32_MAX - 1)	/* rlen: not kept, made by cobrun if added */
 #define COMPACT ((size_t)1 << 14)	/* terms on the heap before hsum is worth it */
 #define SHORT 256		/* terms of a run that rt_ph_spill() moves to the heap */
 #ifndef SPILL			/* t/1700 builds one of 8 */
@@ -193,13 +193,23 @@ struct pend {
 #define MAXCOB ((size_t)1 << 25)
 #endif
 #define CHUNK ((size_t)1 << 24)		/* bytes of an arena's chunk */
-/* A reduced coboundary of this many terms or more is not kept at its
- * column's commit but made again (cobrun) when the column is added the
- * second time: on Ripser's o3_2048 the two longest, 12.6 M terms, were
- * never added at all, and were much of persist's peak; such a column's
- * sorting buffer and heap are freed after keepr (shrink). */
+/* A reduced coboundary kept of this many terms or more is handed over
+ * to the pool, not copied (held twice at its commit, such columns were
+ * much of persist's peak on Ripser's o3_2048), and its column's sorting
+ * buffer and heap freed after keepr (shrink; for every column, that
+ * cost i.i.d. windows half as much time again: bench/RESULTS.persist). */
 #ifndef BIG			/* t/1700 builds one of 64 */
 #define BIG ((size_t)1 << 20)	/* terms */
+#endif
+/* A reduced coboundary of this many terms or more is not kept at its
+ * column's commit but made again (cobrun) when the column is first
+ * added: on Ripser's o3_2048 the two longest, 5.7 M and 6.9 M terms,
+ * were never added at all, and the first was in the pool at persist's
+ * peak.  Made again, a column costs its cofacets found and sorted once
+ * more: at 2^20 terms 2000 i.i.d. windows, whose 15 coboundaries of 1-2.2 M
+ * terms were added 49 times, took 40% more time (bench/RESULTS.persist). */
+#ifndef LONGRUN			/* t/1700 builds one of 64 */
+#define LONGRUN ((size_t)1 << 22)	/* terms */
 #endif
 #ifndef SEGMENT			/* t/1700 builds one of 64 */
 #define SEGMENT ((size_t)1 << 20)	/* terms keepr merges at a time */
