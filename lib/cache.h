@@ -197,7 +197,7 @@ int rt_hier_statewrite(FILE *f, const struct rt_hier *h, uint64_t k, uint64_t n,
     uint64_t bytes);
 int rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
     uint64_t *bytes, char *why, size_t whylen) RT_WUR;
-int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n,
+int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n, int nthreads,
     struct rt_tsfix *fx, char *why, size_t whylen) RT_WUR;
 
 /* cachegrind's own model, for exact agreement with its summary line.
