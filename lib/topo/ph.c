@@ -585,6 +585,8 @@ dim0(struct ctx *x, struct simplex **colp, size_t *ncolp)
 	for (i = ne; i-- > 0;)	/* diameters increasing */
 		if (x->ndtab == 0 || e[i].diam != x->dtab[x->ndtab - 1])
 			x->dtab[x->ndtab++] = e[i].diam;
+	if (rt_ph_dindex(x))
+		goto fail;
 	col = e;
 	for (i = ne; i-- > 0;) {	/* increasing filtration order */
 		if (!rt_uf_join(up, e[i].v[0], e[i].v[1]))
@@ -741,6 +743,7 @@ out:
 	free(x.inv);
 	free(x.binom);
 	free(x.dtab);
+	free(x.dbkt);
 	colfree(&x);
 	free(x.row);
 	free(x.dm);

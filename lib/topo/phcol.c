@@ -71,21 +71,68 @@ unpack(const struct ctx *x, struct hentry *o, const uint64_t *from, const uint64
 	return o;
 }
 
+static uint32_t
+fbits(float f)
+{
+	uint32_t u;
+
+	if (f == 0)
+		return 0;	/* -0 too */
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+#define DBUCKETS (1 << 16)
+/* dtab's buckets: at most DBUCKETS by the bits of a diameter (a
+ * nonnegative float orders as its bits), each a few entries to search,
+ * not all of dtab's (a binary search of 2 M distances for every term of
+ * a column made o3_2048 20% more instructions). */
+int
+rt_ph_dindex(struct ctx *x)
+{
+	uint32_t span, b;
+	size_t i, nb;
+
+	if (x->ndtab == 0)
+		return 0;
+	x->dlo = fbits(x->dtab[0]);
+	span = fbits(x->dtab[x->ndtab - 1]) - x->dlo;
+	for (x->dshift = 0; (span >> x->dshift) >= DBUCKETS; x->dshift++)
+		;
+	nb = (size_t)(span >> x->dshift) + 2;
+	if ((x->dbkt = malloc(nb * sizeof *x->dbkt)) == NULL)
+		return -1;
+	for (i = 0, b = 0; b < nb; b++) {
+		while (i < x->ndtab && (fbits(x->dtab[i]) - x->dlo) >> x->dshift < b)
+			i++;
+		x->dbkt[b] = (uint32_t)i;
+	}
+	return 0;
+}
+
 /* Pack the n terms of h, in filtration order, in place: h read as
- * uint64_t after.  A term's diameter is found in x->dtab once for each
- * diameter of the run; -1 if one is not there (not an edge's). */
+ * uint64_t after.  A term's diameter is found in x->dtab (in its bucket)
+ * when it is not the term before's; -1 if one is not there (not an
+ * edge's). */
 int
 rt_ph_pack(const struct ctx *x, struct hentry *h, size_t n)
 {
 	uint64_t *t = (uint64_t *)(void *)h, di = 0;
 	size_t i, lo, hi, mid;
+	uint32_t top;
 	float d = NAN;
 
+	if (x->ndtab == 0)
+		return n > 0 ? -1 : 0;
+	top = fbits(x->dtab[x->ndtab - 1]);
 	for (i = 0; i < n; i++) {
 		struct hentry e = h[i];
 
 		if (e.diam != d) {
-			for (lo = 0, hi = x->ndtab; lo < hi;) {
+			if (fbits(e.diam) < x->dlo || fbits(e.diam) > top)
+				return -1;
+			mid = (fbits(e.diam) - x->dlo) >> x->dshift;
+			for (lo = x->dbkt[mid], hi = x->dbkt[mid + 1]; lo < hi;) {
 				mid = lo + (hi - lo) / 2;
 				if (x->dtab[mid] < e.diam)
 					lo = mid + 1;
@@ -131,17 +178,6 @@ rt_ph_trade(uint64_t **a, size_t *ca, uint64_t **b, size_t *cb)
 #define RSMALL 2048
 #endif
 #define RBITSMALL 8
-static uint32_t
-fbits(float f)
-{
-	uint32_t u;
-
-	if (f == 0)
-		return 0;	/* -0 too */
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
 static uint64_t
 rval(const struct hentry *e, int bydiam)
 {

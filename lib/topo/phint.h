@@ -92,6 +92,9 @@ struct ctx {
 	size_t napp;		/* after them, columns in apparent pairs */
 	float *dtab;		/* the edges' distinct diameters, increasing */
 	size_t ndtab;
+	uint32_t *dbkt;		/* dtab's index by the top bits of a diameter: */
+	uint32_t dlo;		/* bucket (bits - dlo) >> dshift starts at */
+	int dshift;		/* dbkt[bucket] */
 	int packed;		/* runs made (their terms fit TERMBITS) */
 	int kb, cb, tb;		/* bits of a term's key, coefficient, both */
 	uint64_t kmask, cmask;
@@ -226,6 +229,7 @@ int rt_ph_aadopt(struct arena *a, void *p);
 uint64_t *rt_ph_scopy(const struct ctx *x, uint64_t *o, const uint64_t *from, const uint64_t *to,
     uint32_t f);
 int rt_ph_pack(const struct ctx *x, struct hentry *h, size_t n);
+int rt_ph_dindex(struct ctx *x);
 void rt_ph_trade(uint64_t **a, size_t *ca, uint64_t **b, size_t *cb);
 int rt_ph_rsort(struct scratch *sc, struct hentry *a, size_t n, int bydiam);
 int rt_ph_compact(struct wk *w);
