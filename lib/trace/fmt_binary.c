@@ -302,7 +302,7 @@ block(struct rt_reader *r, struct dec *d)
 	d->at += hl + plen + ft;
 	d->bend = r->pos + plen + ft;
 	if (ft) {	/* the block's checksum, and the trace's so far */
-		crc = (uint32_t)crc32(0, h, (uInt)(hl + plen));
+		crc = rt_crc32(0, h, hl + plen);
 		if (crc != le32(h + hl + plen) && !NOCRC)
 			return rt_bin_badblock(r, d, "its checksum does not match");
 		if (le32(h + 16) == RTB3_END)

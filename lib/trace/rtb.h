@@ -263,6 +263,8 @@ int rt_bin_flatopen(struct rt_reader *r, struct dec *d, const unsigned char *h);
 int rt_bin_flat(struct rt_reader *r, struct dec *d);
 #define FLATMAX(n) (8u * RTB4_NF + (size_t)(n) * 8 * RTB4_NF + RTB4_PAD)
 size_t rt_bin_flatput(const struct rt_rec *v, uint32_t n, unsigned char *h, unsigned char *p);
+/* crc.c: zlib's crc32, the same numbers, faster on long blocks */
+uint32_t rt_crc32(uint32_t crc, const unsigned char *p, size_t n);
 /* fmt_binary.c: enter the open trace at slice k of n (rt_rslice). */
 int rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n);
 

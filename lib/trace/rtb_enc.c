@@ -34,7 +34,7 @@ struct enc {
 static int
 put(struct rt_writer *w, uint32_t *crc, const void *p, size_t n)
 {
-	*crc = (uint32_t)crc32(*crc, p, (uInt)n);
+	*crc = rt_crc32(*crc, p, n);
 	return rt_out(w, p, n);
 }
 
