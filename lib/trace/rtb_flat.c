@@ -2,6 +2,7 @@
  * as columns of fixed width over a base a field, decoded by a straight
  * loop whose cost does not depend on how predictable the records are;
  * and their writing from a block's records. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "rtb.h"
@@ -81,20 +82,20 @@ badrec(struct dec *d, uint32_t i)
 /* Field k of records i0 to i0 + n - 1 into q[].fld, column by column,
  * each width its own loop, no branch on the records: bad gathers chk(v)
  * of each value v, not 0 where one may be corrupt (badrec says which). */
-#define COLUMN(k, fld, T, chk) do { \
+#define COLUMN(k, fld, T, acc) do { \
 	const unsigned char *c = f->col[k] + (size_t)i0 * f->w[k]; \
 	uint64_t b_ = f->base[k], v; \
 	switch (f->w[k]) { \
-	case 0: COLLOOP(fld, T, chk, b_); break; \
-	case 1: COLLOOP(fld, T, chk, b_ + c[i]); break; \
-	case 2: COLLOOP(fld, T, chk, b_ + (ld64(c + 2 * (size_t)i) & 0xffff)); break; \
-	case 4: COLLOOP(fld, T, chk, b_ + (ld64(c + 4 * (size_t)i) & 0xffffffff)); break; \
-	default: COLLOOP(fld, T, chk, b_ + ld64(c + 8 * (size_t)i)); break; \
+	case 0: COLLOOP(fld, T, acc, b_); break; \
+	case 1: COLLOOP(fld, T, acc, b_ + c[i]); break; \
+	case 2: COLLOOP(fld, T, acc, b_ + (ld64(c + 2 * (size_t)i) & 0xffff)); break; \
+	case 4: COLLOOP(fld, T, acc, b_ + (ld64(c + 4 * (size_t)i) & 0xffffffff)); break; \
+	default: COLLOOP(fld, T, acc, b_ + ld64(c + 8 * (size_t)i)); break; \
 	} \
 } while (0)
-#define COLLOOP(fld, T, chk, val) _Pragma("GCC unroll 4") for (i = 0; i < n; i++) { \
+#define COLLOOP(fld, T, acc, val) _Pragma("GCC unroll 4") for (i = 0; i < n; i++) { \
 	v = (val); \
-	bad |= (chk); \
+	acc; \
 	q[i].fld = (T)v; \
 }
 
@@ -103,27 +104,32 @@ int
 rt_bin_flat(struct rt_reader *r, struct dec *d)
 {
 	struct flat *f = &d->f;
-	struct rt_rec *q = r->q;
+	struct rt_rec *q = r->q, t;
+	const size_t at = offsetof(struct rt_rec, tid), tail = sizeof t - at;
 	int n = d->bleft < RT_IN_QLEN ? (int)d->bleft : RT_IN_QLEN, i;
 	uint32_t i0 = f->at;
-	uint64_t bad = 0;
+	uint64_t ops = 0, sizes = 0, amax = 0, tids = f->base[RTB4_TID], bad = 0;
 
-	/* over-cautious, cheap: op > 3, size >= 2^20, an address in the
-	 * top 2^20 bytes, a tid past 32 bits */
-	COLUMN(RTB4_OP, op, uint8_t, v >> 2);
-	COLUMN(RTB4_SIZE, size, uint64_t, v >> 20);
-	COLUMN(RTB4_ADDR, addr, uint64_t, v > UINT64_MAX - RT_MAXSIZE);
-	COLUMN(RTB4_PC, pc, uint64_t, 0);
-	COLUMN(RTB4_SEQ, seq, uint64_t, 0 * (v += i0 + (uint64_t)i));
-	COLUMN(RTB4_TID, tid, uint32_t, v >> 32);
+	/* the fields from tid on (tid, loc, var, name, elem, kind, op) as
+	 * one record's, a copy of its bytes each; the columns then */
+	memset(&t, 0, sizeof t);
+	t.tid = (uint32_t)tids;
+	t.loc = f->loc;
+	t.var = f->var;
+	t.kind = RT_ACCESS;
 #pragma GCC unroll 4
-	for (i = 0; i < n; i++) {
-		q[i].loc = f->loc;
-		q[i].var = f->var;
-		q[i].name = 0;
-		q[i].elem = 0;
-		q[i].kind = RT_ACCESS;
-	}
+	for (i = 0; i < n; i++)
+		memcpy((char *)&q[i] + at, (const char *)&t + at, tail);
+	/* the fields' checks gathered, cheap and over-cautious: a batch
+	 * flagged is looked at record by record (badrec) */
+	COLUMN(RTB4_OP, op, uint8_t, ops |= v);
+	COLUMN(RTB4_SIZE, size, uint64_t, sizes |= v);
+	COLUMN(RTB4_ADDR, addr, uint64_t, amax = v > amax ? v : amax);
+	COLUMN(RTB4_PC, pc, uint64_t, (void)0);
+	COLUMN(RTB4_SEQ, seq, uint64_t, v += i0 + (uint64_t)i);
+	if (f->w[RTB4_TID])
+		COLUMN(RTB4_TID, tid, uint32_t, tids |= v);
+	bad = ops > 3 || sizes > RT_MAXSIZE || amax > UINT64_MAX - RT_MAXSIZE || tids >> 32;
 	for (i = 0; f->cols >> RTB4_LOC & 1 && i < n; i++)
 		bad |= (uint64_t)mapid(&d->lmap, FIELD(f, RTB4_LOC, i0 + i), &q[i].loc);
 	for (i = 0; f->cols >> RTB4_VAR & 1 && i < n; i++)
