@@ -480,7 +480,8 @@ write_flat(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 		return -1;
 	if (r->kind != RT_ACCESS)
 		return write_v2(w, e, r);
-	if ((def && (defloc(w, e, r->loc) || defstr(w, e, r->var))) || endblock(w, e))
+	if ((def && (defloc(w, e, r->loc) || defstr(w, e, r->var))) ||
+	    (e->bcount && endblock(w, e)))
 		return -1;
 	e->fv[e->fn++] = *r;
 	return e->fn == RTB4_BLOCK ? endflat(w, e) : 0;

@@ -45,12 +45,13 @@ rt_bin_flatopen(struct rt_reader *r, struct dec *d, const unsigned char *h)
 			return rt_bin_badblock(r, d, "bad flat block header");
 		f->w[k] = w;
 		f->mask[k] = w == 8 ? UINT64_MAX : ((uint64_t)1 << 8 * w) - 1;
-		f->base[k] = ld64(p + 8 * k);
 		f->cols |= (w != 0) << k;
 		need += (uint64_t)n * w;
 	}
 	if (le32(h + 12) != 0 || need != le32(h))
 		return rt_bin_badblock(r, d, "a flat block's length does not match its count");
+	for (k = 0; k < RTB4_NF; k++)	/* the bases, then the columns */
+		f->base[k] = ld64(p + 8 * k);
 	for (p += 8 * RTB4_NF, k = 0; k < RTB4_NF; k++) {
 		f->col[k] = p;
 		p += (size_t)n * f->w[k];
