@@ -6,7 +6,7 @@
 # corrupt flat blocks said with their place and skipped by -k, and
 # cachesim's and reusedist's tables (slices too) the same as from version 3.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 # The blocks of a version 4 file: "block FLAGS ITEMS" for each, and
 # after a flat block's its records decoded from the layout, a line each:
@@ -159,6 +159,16 @@ head -c $((b3 - 9)) "$F" >"$tmp/cut.flat"
 check_fail "a flat block cut short: truncated, said, exit 1" 1 \
     "cut.flat: truncated trace: the input ends inside a block at byte $b2, after [0-9]* items" \
     "trfilter $tmp/cut.flat"
+# a flat block of one record whose payload (8 bytes) is shorter than its
+# bases (64): its length said, not read past (made by python's zlib)
+python3 -c 'import sys, zlib, struct
+h = b"\211RTB\r\n\032\n\004" + bytes(7); blk = struct.pack("<5I", 8, 1, 0, 0, 4) + bytes(8)
+s = h + blk + struct.pack("<I", zlib.crc32(blk))
+t = struct.pack("<IIIIIQI", 12, 0, 0, 0, 2, 1, zlib.crc32(s))
+sys.stdout.buffer.write(s + t + struct.pack("<I", zlib.crc32(t)))' >"$tmp/short.flat"
+check_fail "a flat block shorter than its bases: its length does not match, said, exit 1" 1 \
+    "short.flat: corrupt binary trace: block 1 at byte 16: a flat block's length does not match its count" \
+    "trfilter $tmp/short.flat"
 check_fail "version 4 is not version 5: a header of 5 refused by its version" 1 \
     "unknown version; this reader knows 2 to 4" \
     "{ head -c 8 $F; printf '\\005'; tail -c +10 $F; } | trfilter"
