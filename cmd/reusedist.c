@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reftrace.h"
@@ -17,6 +18,8 @@ static int out = OUT_HIST;
 static int gflag;
 static uint64_t wflag;
 static int Mflag, kflag, Iflag = RT_FMT_AUTO, jflag = 1;
+static int states;			/* -M of reuse states */
+static uint64_t slicek, slicen;		/* --slice */
 static const char *oflag, *cgout;
 static uint64_t sizes[RT_MAXLEVEL] = { 32768, 262144, 8388608 };
 static int nsizes = 3;
@@ -29,7 +32,7 @@ static struct rt_regions *regs;
 static struct rt_tally *groups;		/* -g: rt_welford by key */
 static struct rt_welford win;		/* -w: the window so far */
 
-enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES, O_THREADS };
+enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES, O_THREADS, O_SLICE };
 static const struct u_opt opts[] = {
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
 	{ 'B', "block", "bytes", "block size (64)" },
@@ -40,7 +43,7 @@ static const struct u_opt opts[] = {
 	{ 'H', "hash", "rate", "spatial sample (SHARDS) at this rate" },
 	U_OPT_TRACE,
 	U_OPT_KEEP,
-	{ 'M', "merge", NULL, "merge the histograms named (of samples or partitions)" },
+	{ 'M', "merge", NULL, "merge the histograms (of samples or partitions) or slices' states named" },
 	{ 'N', "reservoir", "blocks", "spatial sample of at most this many blocks" },
 	U_OPT_OUTPUT,
 	{ 'P', "partition", "k/n[:bytes]", "the blocks of trfilter -P's partition k of n, as a sample" },
@@ -49,11 +52,12 @@ static const struct u_opt opts[] = {
 	{ O_EXACT, "exact", NULL, "a histogram bin per distance, not log2 bins" },
 	{ O_CGOUT, "cachegrind-out", "file", "misses of --sizes per source line, as cachegrind's file" },
 	{ O_SIZES, "sizes", "s1,s2,...", "--cachegrind-out: LRU cache sizes (32K,256K,8M)" },
+	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace file: its state, for -M" },
 	{ O_THREADS, "threads", "n", "a binary trace file's exact distances in n time slices at once" },
 	{ 0 }
 };
 static const struct u_prog prog = { "reusedist", "[file ...]", opts,
-    "-M [-C] [--exact] [-B bytes] [-o file] histogram ..." };
+    "-M [-AC] [--exact] [-B bytes] [-o file] histogram ... | state ..." };
 
 /* --cachegrind-out: per kind (fetch, read or modify, write) the block
  * accesses, and the misses of each size (a cold block, or as many
@@ -135,55 +139,38 @@ event(void *ctx, struct rt_rec *rec)
 	return 0;
 }
 
-/* -M: histograms of samples or partitions, weighted by their rates: of
- * one configuration, every partition once; any input that fails fails
- * the merge, with nothing written. */
+static void measure(char **files, int n);
+
+/* -M: histograms of samples or partitions, weighted by their rates (any
+ * input that fails fails the merge, with nothing written), or the states
+ * of a trace's time slices (measured, then written as a run of it). */
 static void
 merge(char **files, int n)
 {
-	struct rt_histinfo in = { .block = cfg.block, .rate = 1 };
-	struct rt_partset *ps;
-	struct rt_hist *h;
+	struct rt_histinfo in;
 	struct rt_reader *r;
 	struct rt_bin *v;
 	char err[512];
-	double sumr = 0;
-	size_t nb, k;
-	int i, c;
+	size_t nb;
 
-	if ((h = rt_hist_new()) == NULL || (ps = rt_partset_new()) == NULL)
-		u_die(1, "out of memory");
-	for (i = 0; i < n; i++) {
-		if ((r = rt_lopen(files[i], err, sizeof err)) == NULL)
-			u_die(1, "%s", err);
-		if ((c = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, &in, err, sizeof err)))
-			u_die(1, "%s", err);
-		if (in.block != cfg.block)
-			u_die(1, "%s: %llu-byte blocks, not %llu (-B)", files[i],
-			    (unsigned long long)in.block, (unsigned long long)cfg.block);
-		if ((c = rt_partset_add(ps, files[i], &in.part, in.config, err, sizeof err)))
-			u_die(1, "-M: %s", err);
-		sumr += in.rate;
+	if (strcmp(files[0], "-") != 0 && (r = rt_lopen(files[0], err, sizeof err)) != NULL) {
+		states = rt_rkind(r) == RT_STREAM_REUSE_STATE;
 		rt_rclose(r);
+		if (states) {
+			measure(files, n);
+			return;
+		}
 	}
-	if (rt_partset_end(ps, err, sizeof err))
+	if ((v = rt_hist_merge(files, n, cfg.block, &nb, &in, err, sizeof err)) == NULL)
 		u_die(1, "-M: %s", err);
-	if (sumr > 0)
-		rt_hist_scale(h, 1 / sumr);
-	if ((v = rt_hist_sorted(h, &nb)) == NULL)
-		u_die(1, "out of memory");
-	memset(&in.part, 0, sizeof in.part);	/* the whole, of the inputs' configuration */
-	in.memory = 0, in.block = cfg.block, in.rate = 1;
-	for (in.accesses = 0, k = 0; k < nb; k++)
-		in.accesses += v[k].w;
 	u_release();
 	if (out == OUT_MRC)
 		rt_mrc_write(fo, v, nb, &in);
+	else if (out == OUT_SUMMARY)
+		rt_hist_summary(fo, v, nb, &in, 0);
 	else
 		rt_hist_write(fo, v, nb, &in, 1);
 	free(v);
-	rt_hist_free(h);
-	rt_partset_free(ps);
 }
 
 /* A partition's trace (trfilter -P) is a sample at rate 1/n. */
@@ -205,25 +192,7 @@ partok(const struct rt_part *p)
 static void
 partfile(char **files, int n, struct rt_part *pf)
 {
-	struct rt_reader *r;
-	struct rt_part p;
-	char err[512];
-	int i;
-
-	memset(pf, 0, sizeof *pf);
-	for (i = 0; i < n; i++) {
-		if (strcmp(files[i], "-") == 0 ||
-		    (r = rt_ropen(files[i], Iflag, err, sizeof err)) == NULL)
-			return;	/* the read says why */
-		rt_rpart(r, &p);
-		rt_rclose(r);
-		if (i > 0 && !rt_samepart(&p, pf)) {
-			memset(pf, 0, sizeof *pf);
-			return;
-		}
-		*pf = p;
-	}
-	if (pf->n) {
+	if (rt_files_part(files, n, Iflag, pf) == 0 && pf->n) {
 		partok(pf);
 		rt_rdist_part(rd, pf);
 	}
@@ -259,12 +228,15 @@ sliced(char **files, int n, int *k)
 static void
 measure(char **files, int n)
 {
-	struct rt_part part = { 0 }, pf;
+	struct rt_part part = { 0 }, pf = { 0 };
+	struct rt_rdslicehead h;
 	struct rt_histinfo in;
+	struct stat st;
 	struct rt_bin *v;
 	size_t nb;
-	const char *why;
-	int k;
+	const char *what;
+	char why[512];
+	int k = 0;
 
 	if (cgout != NULL &&
 	    (cgt = rt_tally_new(3 * (size_t)(nsizes + 1) * sizeof(uint64_t))) == NULL)
@@ -279,13 +251,28 @@ measure(char **files, int n)
 		rt_reuserec_header(fo, cfg.timed);
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
-	partfile(files, n, &pf);
+	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, why, sizeof why)) != 0)
+		u_die(1, "-M: %s", why);
+	if (!states)
+		partfile(files, n, &pf);
 	rt_fp_init(&fp);
-	if ((pf.n || !sliced(files, n, &k)) &&
+	if (slicen) {
+		rt_slice_all(slicek, slicen);
+		rt_rdist_slice(rd);
+	}
+	if (!states && (pf.n || slicen || !sliced(files, n, &k)) &&
 	    (k = rt_foreach_batch(files, n, Iflag, kflag, batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
-	if (k == 2)	/* no histogram of what was not read */
+	if (k == 2 || (k && slicen))	/* no histogram or state of what was not read */
 		u_discard();
+	if (slicen) {	/* what -M's merge needs of the slice */
+		h = (struct rt_rdslicehead){ slicek, slicen,
+		    stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0, cfg.block };
+		if (rt_rdist_save(fo, rd, &h) < 0)
+			u_die(1, "%s", rt_rdist_error(rd));
+		rt_rdist_free(rd);
+		return;
+	}
 	if (part.n && !pf.n) {	/* standard input: known only now */
 		partok(&part);
 		rt_rdist_part(rd, &part);
@@ -313,8 +300,8 @@ measure(char **files, int n)
 	case OUT_GROUPS:
 		if (rt_reuseby_write(fo, gflag, groups))
 			u_die(1, "out of memory");
-		if ((why = rt_key_missing(gflag, groups)) != NULL)
-			u_warn("-g %s: %s", rt_key_name(gflag), why);
+		if ((what = rt_key_missing(gflag, groups)) != NULL)
+			u_warn("-g %s: %s", rt_key_name(gflag), what);
 		break;
 	case OUT_SUMMARY: rt_hist_summary(fo, v, nb, &in, cfg.timed); break;
 	}
@@ -368,6 +355,10 @@ main(int argc, char *argv[])
 		case O_EXACT: out = OUT_EXACT; break;
 		case O_CGOUT: cgout = optarg; break;
 		case O_SIZES: setsizes(optarg); break;
+		case O_SLICE:
+			if (rt_parse_part(optarg, &slicek, &slicen, NULL))
+				u_bad("--slice %s: want k/n, k < n", optarg);
+			break;
 		case O_THREADS: jflag = (int)u_count("--threads", optarg, 1, RT_MAXTHREADS, "1 to 64"); break;
 		default: u_usage(&prog);
 		}
@@ -385,8 +376,12 @@ main(int argc, char *argv[])
 	if (cfg.pn && cfg.pbytes % cfg.block != 0)
 		u_bad("-P: partition blocks of %llu bytes do not hold -B's %llu-byte blocks whole",
 		    (unsigned long long)cfg.pbytes, (unsigned long long)cfg.block);
-	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC))
-		u_bad("-M writes histograms (--exact) or curves (-C)");
+	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC && out != OUT_SUMMARY))
+		u_bad("-M writes histograms (--exact), curves (-C) or summaries (-A)");
+	if (slicen && (Mflag || cfg.rate < 1 || cfg.size || cfg.pn || cfg.timed || cgout ||
+	    out == OUT_RECORDS || out == OUT_GROUPS || out == OUT_WINDOW || argc != 1))
+		u_bad("--slice: a binary trace file's exact reuse distances (not with -M, -H, -N, "
+		    "-P, -D time, -d, -g, -w, --cachegrind-out)");
 	if (cfg.timed && (out == OUT_MRC || out == OUT_SUMMARY))
 		u_bad("-D time: miss-ratio curves come from reuse distances");
 	if (cgout && (Mflag || cfg.rate < 1 || cfg.size || cfg.pn || cfg.timed))

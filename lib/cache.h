@@ -197,7 +197,7 @@ int rt_hier_statewrite(FILE *f, const struct rt_hier *h, uint64_t k, uint64_t n,
     uint64_t bytes);
 int rt_hier_stateread(struct rt_hier *h, const char *path, uint64_t *k, uint64_t *n,
     uint64_t *bytes, char *why, size_t whylen) RT_WUR;
-int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n,
+int rt_hier_fixup(struct rt_hier *h, const char *trace, char *const *states, int n, int nthreads,
     struct rt_tsfix *fx, char *why, size_t whylen) RT_WUR;
 
 /* cachegrind's own model, for exact agreement with its summary line.
@@ -528,6 +528,12 @@ int rt_hist_summary(FILE *f, const struct rt_bin *v, size_t n, const struct rt_h
 #define RT_HIST_EXACT 2
 int rt_hist_read(struct rt_reader *r, struct rt_hist *h, int flags, struct rt_histinfo *in,
     char *err, size_t errlen);
+/* Histogram streams of samples or partitions (of one configuration, every
+ * partition once, in blocks of block bytes) merged, each weighted by its
+ * rate: the whole's bins, sorted (*n of them), in describing it; NULL with
+ * why, "out of memory" when that. */
+struct rt_bin *rt_hist_merge(char *const *paths, int n, uint64_t block, size_t *nb,
+    struct rt_histinfo *in, char *why, size_t whylen);
 /* A curve's points: C blocks (and bytes) hold the misses. */
 struct rt_mrc_point { uint64_t blocks, bytes; double misses, ratio; };
 int rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_histinfo *in,
@@ -601,13 +607,42 @@ void rt_rdist_part(struct rt_rdist *d, const struct rt_part *p);
 struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo *in);
 /* Time slices (PARDA: Niu et al., IPDPS 2012): rt_rdist_slice, before
  * the first access, makes d a slice's, which keeps its first access to
- * each block instead of measuring it; rt_rdist_merge(d, s, last) adds
- * slice s, the one after those merged into d so far (last: the trace's
- * last), and leaves s spent: merged in order into a d of the same
- * configuration, the slices measure the whole trace.  Exact reuse distances only: rate 1, no fixed size, partition,
- * time distances or fn.  0, or -1 out of memory (rt_rdist_error(d)). */
+ * each block instead of measuring it.  rt_rdist_take moves what the merge
+ * needs out of such a d into p (and its end stack with stack: not wanted
+ * of the trace's last slice), leaving d spent but to free;
+ * rt_rdist_merge(d, p) adds slice p, the one after those merged into d
+ * so far: merged in order into a d of the same configuration, the slices
+ * measure the whole trace.  Exact reuse distances only: rate 1, no fixed
+ * size, partition, time distances or fn.  0, or -1 out of memory
+ * (rt_rdist_error of the d named). */
+struct rt_rdslice {
+	uint64_t accesses, sampled, zeros, lastseq;	/* d's counts */
+	struct rt_bin *hist;	/* the distances within the slice, by key */
+	size_t nhist;
+	uint64_t *first;	/* the blocks in the order of their first access */
+	size_t nfirst;
+	uint64_t *stack;	/* the blocks at the end, the most recent first */
+	size_t nstack;
+};
 void rt_rdist_slice(struct rt_rdist *d);
-int rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last);
+int rt_rdist_take(struct rt_rdist *d, struct rt_rdslice *p, int stack);
+int rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p);
+void rt_rdslice_free(struct rt_rdslice *p);
+/* A slice as a reuse-state stream (lib/cache/rdstate.c): slice k of n
+ * of a trace file of bytes bytes, in blocks of block bytes.
+ * rt_rdslice_read: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with why.
+ * rt_rdist_states: the states at paths (every slice of one trace once,
+ * in any order, in blocks of block bytes, d's) merged into d: 0,
+ * RT_EUSAGE (not one trace's slices), or as rt_rdslice_read but out of
+ * memory -1. */
+struct rt_rdslicehead { uint64_t k, n, bytes, block; };
+int rt_rdslice_write(FILE *f, const struct rt_rdslice *p, const struct rt_rdslicehead *h);
+/* slice d taken (rt_rdist_take) and written: 0, RT_EIO, or -1 (rt_rdist_error) */
+int rt_rdist_save(FILE *f, struct rt_rdist *d, const struct rt_rdslicehead *h);
+int rt_rdslice_read(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h,
+    char *why, size_t whylen) RT_WUR;
+int rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n,
+    char *why, size_t whylen) RT_WUR;
 /* The trace file at path measured into d (of configuration c, as the
  * slices are) on n threads, a slice each, merged in order: 0; 2 when the
  * input failed (said by diag, as rt_foreach_batch says it: nothing of it

@@ -141,7 +141,8 @@ enum rt_stream {
 	RT_STREAM_REUSE_WINDOW, RT_STREAM_REUSE_BY, RT_STREAM_CACHE,
 	RT_STREAM_CACHE_ENSEMBLE, RT_STREAM_CACHE_BY, RT_STREAM_CACHE_RECORDS,
 	RT_STREAM_CACHE_TEMPERATURE, RT_STREAM_CACHE_DIFF, RT_STREAM_CACHEGRIND,
-	RT_STREAM_LOOPS, RT_STREAM_PLI_STATS, RT_STREAM_CACHE_STATE
+	RT_STREAM_LOOPS, RT_STREAM_PLI_STATS, RT_STREAM_CACHE_STATE,
+	RT_STREAM_REUSE_STATE
 };
 #define RT_STREAM_NONE (-1)	/* not a reftrace stream: numbers, text */
 const char *rt_stream_name(int kind);	/* "points" */
@@ -294,6 +295,11 @@ int rt_rpart(const struct rt_reader *r, struct rt_part *p);
  * rt_slice_all(k, n) makes every rt_ropen after it do so (n 0: none). */
 int rt_rslice(struct rt_reader *r, uint64_t k, uint64_t n) RT_WUR;
 void rt_slice_all(uint64_t k, uint64_t n);
+/* The partition the headers of the named files record, read before
+ * the files are: the one they all record, else none (n 0); or -1 when it
+ * is known only once read (standard input, or a file that does not open:
+ * its reading says why). */
+int rt_files_part(char **files, int nfiles, int fmt, struct rt_part *p);
 /* rt_foreach that also says, in *part, the partition the files' headers
  * record: the one they all record, else none (n 0). */
 int rt_foreach_part(char **files, int nfiles, int fmt, int skipbad,

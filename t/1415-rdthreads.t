@@ -8,12 +8,7 @@
 plan 16
 
 U="$(dirname "$0")/unit"
-# 1.1 M records, 5 blocks of the binary trace: a hot set and a sweep, so
-# that reuses reach across every slice's edge
-awk 'BEGIN { srand(17); for (i = 0; i < 1100000; i++) {
-	a = rand() < 0.7 ? int(rand() * 3000) * 8 : int(i / 3) * 8
-	printf "%s 0x%x %d\n", rand() < 0.2 ? "M" : "R", a, rand() < 0.05 ? 16 : 8 } }' |
-    trfilter -b >"$tmp/r.rtb"
+awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
 for ns in 2 3 5 8; do
 	check_same "--exact, $ns slices: the single run's histogram" \
 	    "reusedist --exact --threads $ns $tmp/r.rtb" "reusedist --exact $tmp/r.rtb"

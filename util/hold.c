@@ -225,30 +225,16 @@ keeppart(const struct rt_reader *r)
 void
 u_keeppart(struct rt_writer *w, char **files, int n)
 {
-	struct rt_part p, first = { 0, 0, 0, 0 };
-	struct rt_reader *r;
-	char err[512];
-	int i;
+	struct rt_part p;
 
 	if (n == 0 || (n == 1 && strcmp(files[0], "-") == 0)) {
 		partw = w;	/* known once it is read */
 		u_on_input(keeppart);
 		return;
 	}
-	for (i = 0; i < n; i++) {	/* files: their headers first */
-		if (strcmp(files[i], "-") == 0 ||
-		    (r = rt_ropen(files[i], RT_FMT_AUTO, err, sizeof err)) == NULL)
-			return;	/* the reading says why */
-		rt_rpart(r, &p);
-		rt_rclose(r);
-		if (i == 0)
-			first = p;
-		else if (!rt_samepart(&p, &first))
-			return;	/* not one partition: the output is none */
-	}
-	if (first.n && rt_wpart(w, &first) < 0)
+	if (rt_files_part(files, n, RT_FMT_AUTO, &p) == 0 && p.n && rt_wpart(w, &p) < 0)
 		u_die(1, "%s: partition %llu/%llu: the output cannot record it", files[0],
-		    (unsigned long long)first.k, (unsigned long long)first.n);
+		    (unsigned long long)p.k, (unsigned long long)p.n);
 }
 
 /* Interrupted: the files being written go (the complete ones stay), and

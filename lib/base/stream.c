@@ -30,6 +30,8 @@ static const struct {
 	[RT_STREAM_PLI_STATS] = { "pli-stats", "a loop model's statistics", "pli --stats" },
 	[RT_STREAM_CACHE_STATE] = { "cache-state", "a time slice's cache state",
 	    "cachesim --slice" },
+	[RT_STREAM_REUSE_STATE] = { "reuse-state", "a time slice's reuse state",
+	    "reusedist --slice" },
 };
 
 #define NKINDS (int)(sizeof kinds / sizeof kinds[0])

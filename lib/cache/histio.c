@@ -355,3 +355,49 @@ rt_mrc_read(struct rt_reader *r, struct rt_mrc_point **v, size_t *n, struct rt_h
 		in->accesses = 0;
 	return *err ? RT_EBAD : 0;
 }
+
+struct rt_bin *
+rt_hist_merge(char *const *paths, int n, uint64_t block, size_t *nb, struct rt_histinfo *in,
+    char *why, size_t whylen)
+{
+	struct rt_partset *ps = rt_partset_new();
+	struct rt_hist *h = rt_hist_new();
+	struct rt_bin *v = NULL;
+	struct rt_reader *r;
+	double sumr = 0;
+	size_t k;
+	int i, e = 0;
+
+	*in = (struct rt_histinfo){ .block = block, .rate = 1 };
+	if (h == NULL || ps == NULL) {
+		snprintf(why, whylen, "out of memory");
+		e = RT_ENOMEM;
+	}
+	for (i = 0; i < n && e == 0; i++) {
+		if ((r = rt_lopen(paths[i], why, whylen)) == NULL)
+			break;
+		if ((e = rt_hist_read(r, h, RT_HIST_RATE | RT_HIST_EXACT, in, why, whylen)) == 0 &&
+		    in->block != block) {
+			snprintf(why, whylen, "%s: %llu-byte blocks, not %llu", paths[i],
+			    (unsigned long long)in->block, (unsigned long long)block);
+			e = RT_EUSAGE;
+		}
+		rt_rclose(r);
+		if (e == 0)
+			e = rt_partset_add(ps, paths[i], &in->part, in->config, why, whylen);
+		sumr += in->rate;
+	}
+	if (i == n && e == 0 && rt_partset_end(ps, why, whylen) == 0) {
+		if (sumr > 0)
+			rt_hist_scale(h, 1 / sumr);
+		if ((v = rt_hist_sorted(h, nb)) == NULL)
+			snprintf(why, whylen, "out of memory");
+		memset(&in->part, 0, sizeof in->part);	/* the whole, of the inputs' configuration */
+		in->memory = 0, in->block = block, in->rate = 1;
+		for (in->accesses = 0, k = 0; v != NULL && k < *nb; k++)
+			in->accesses += v[k].w;
+	}
+	rt_hist_free(h);
+	rt_partset_free(ps);
+	return v;
+}

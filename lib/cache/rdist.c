@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 
@@ -352,66 +353,87 @@ rt_rdist_slice(struct rt_rdist *d)
 	d->slice = 1;
 }
 
-/* Slice s after the slices merged into d so far (PARDA's merge).  The
- * distance of s's first access to a block, at its place in the whole
- * trace, is the number of blocks s touched before it (each first touched
+/* What the merge needs of slice s, moved out of it into p (s is spent:
+ * its tables are freed, as the carried stack grows). */
+int
+rt_rdist_take(struct rt_rdist *s, struct rt_rdslice *p, int stack)
+{
+	memset(p, 0, sizeof *p);
+	if (drain(s) || count_flush(s))
+		return -1;
+	if ((p->hist = rt_hist_sorted(s->hist, &p->nhist)) == NULL)
+		return nomem(s);
+	p->accesses = s->naccess;
+	p->sampled = (uint64_t)s->nsampled;
+	p->zeros = s->zeros;
+	p->lastseq = s->lastseq;
+	p->first = s->first;
+	p->nfirst = s->nfirst;
+	s->first = NULL;
+	s->nfirst = s->capfirst = 0;
+	if (stack) {
+		p->nstack = (size_t)rt_reuse_blocks(s->eng);
+		if ((p->stack = malloc((p->nstack ? p->nstack : 1) * sizeof *p->stack)) == NULL) {
+			rt_rdslice_free(p);
+			return nomem(s);
+		}
+		rt_reuse_stack(s->eng, p->stack);
+	}
+	rt_reuse_free(s->eng);
+	rt_hist_free(s->hist);
+	s->eng = NULL;
+	s->hist = NULL;
+	return 0;
+}
+
+void
+rt_rdslice_free(struct rt_rdslice *p)
+{
+	free(p->hist);
+	free(p->first);
+	free(p->stack);
+	memset(p, 0, sizeof *p);
+}
+
+/* Slice p after the slices merged into d so far (PARDA's merge).  The
+ * distance of p's first access to a block, at its place in the whole
+ * trace, is the number of blocks p touched before it (each first touched
  * before it) and of the blocks above it on the stack carried from the
- * slices before that s had not touched yet: the first accesses, taken in
+ * slices before that p had not touched yet: the first accesses, taken in
  * order as accesses of the carried stack, find exactly that (all cold on
- * an empty one).  The stack after s is then s's own end stack over the
- * carried blocks s left alone: s's blocks taken again, the least recent
+ * an empty one).  The stack after p is then p's own end stack over the
+ * carried blocks p left alone: p's blocks taken again, the least recent
  * first (on an empty stack, each a new block and cheap). */
 int
-rt_rdist_merge(struct rt_rdist *d, struct rt_rdist *s, int last)
+rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 {
-	struct rt_bin *v;
-	uint64_t *stack, dist, td;
-	size_t n, i;
+	uint64_t dist, td;
+	size_t i;
 	int first;
 
-	if (drain(s) || count_flush(s)) {	/* d queues nothing: the merge asks its engine */
-		snprintf(d->err, sizeof d->err, "%s", s->err);
-		return -1;
-	}
-	if ((v = rt_hist_sorted(s->hist, &n)) == NULL)
-		return nomem(d);
-	for (i = 0; i < n; i++)
-		if (rt_hist_add(d->hist, v[i].key, v[i].w)) {
-			free(v);
+	for (i = 0; i < p->nhist; i++)
+		if (rt_hist_add(d->hist, p->hist[i].key, p->hist[i].w))
 			return nomem(d);
-		}
-	free(v);
-	d->naccess += s->naccess;
-	d->nsampled += s->nsampled;
-	d->zeros += s->zeros;
-	if (s->naccess)
-		d->lastseq = s->lastseq;
+	d->naccess += p->accesses;
+	d->nsampled += (double)p->sampled;
+	d->zeros += p->zeros;
+	if (p->accesses)
+		d->lastseq = p->lastseq;
 	first = rt_reuse_blocks(d->eng) == 0;	/* nothing carried: all cold */
-	for (i = 0; i < s->nfirst; i++) {
-		if (i + TAHEAD < s->nfirst && !first)
-			rt_reuse_prefetch(d->eng, s->first[i + TAHEAD]);
+	for (i = 0; i < p->nfirst; i++) {
+		if (i + TAHEAD < p->nfirst && !first)
+			rt_reuse_prefetch(d->eng, p->first[i + TAHEAD]);
 		if (first)
 			dist = RT_COLD;
-		else if (rt_reuse_access(d->eng, s->first[i], &dist, &td))
+		else if (rt_reuse_access(d->eng, p->first[i], &dist, &td))
 			return nomem(d);
 		d->nsampled += 1;
 		if (count(d, dist))
 			return -1;
 	}
-	if (last)	/* no slice after it: its stack is not wanted */
-		return 0;
-	n = (size_t)rt_reuse_blocks(s->eng);
-	if ((stack = malloc((n ? n : 1) * sizeof *stack)) == NULL)
-		return nomem(d);
-	rt_reuse_stack(s->eng, stack);
-	rt_reuse_free(s->eng);	/* its memory back before the carried stack grows */
-	s->eng = NULL;
-	for (i = n; i-- > 0;)
-		if (rt_reuse_access(d->eng, stack[i], &dist, &td)) {
-			free(stack);
+	for (i = p->nstack; i-- > 0;)
+		if (rt_reuse_access(d->eng, p->stack[i], &dist, &td))
 			return nomem(d);
-		}
-	free(stack);
 	return 0;
 }
 

@@ -74,6 +74,7 @@ rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *p
 {
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_t th[RT_MAXTHREADS];
+	struct rt_rdslice p;
 	struct job *j;
 	int i, e = 0, started[RT_MAXTHREADS] = { 0 };
 
@@ -104,9 +105,14 @@ rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *p
 		if (j[i].status > 0) {	/* as one thread would: said, nothing stands */
 			diag(j[i].err, 1);
 			e = 2;
-		} else if (j[i].status < 0 || rt_rdist_merge(d, j[i].d, i == n - 1)) {
-			snprintf(why, whylen, "%s", j[i].status ? j[i].err : rt_rdist_error(d));
+		} else if (j[i].status < 0 || rt_rdist_take(j[i].d, &p, i < n - 1)) {
+			snprintf(why, whylen, "%s", j[i].status ? j[i].err : rt_rdist_error(j[i].d));
 			e = -1;
+		} else {
+			e = rt_rdist_merge(d, &p);
+			rt_rdslice_free(&p);
+			if (e)
+				snprintf(why, whylen, "%s", rt_rdist_error(d));
 		}
 	}
 	for (i = 0; i < n; i++)

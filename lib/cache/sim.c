@@ -510,7 +510,8 @@ sliced(struct rt_sim *s, char **files, int n, int flush, rt_diag_fn *diag, char 
 	if (n < 2)
 		return snprintf(why, whylen, "name the trace, then its slices' states in "
 		    "order"), RT_EUSAGE;
-	if ((e = rt_hier_fixup(s->hier, files[0], files + 1, n - 1, &fx, why, whylen)) == 0 &&
+	if ((e = rt_hier_fixup(s->hier, files[0], files + 1, n - 1, s->c.threads, &fx, why,
+	    whylen)) == 0 &&
 	    simend(s, flush))
 		e = rt_sim_failed(s, why, whylen);
 	snprintf(msg, sizeof msg, "the fix-up simulated %llu records again; %llu of %d "

@@ -5,6 +5,7 @@
  * start, simulates the slice again beside a run from empty until the two
  * states are one, then takes the job's counts and state for the rest. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,14 +378,116 @@ ways(struct rt_hier *h, uint64_t *most)
 	return w;
 }
 
+/* A slice's fix-up done ahead, on a thread, from the end state of the
+ * job before it: the true state at the slice's start whenever the
+ * fix-up before it converged, when its d (the true counts over the
+ * resimulated records less the job's) is the sequential fix-up's. */
+struct ahead {
+	int ok;				/* converged, d good */
+	uint64_t d[RT_MAXLEVEL + 2][NSTAT];
+};
+
+struct pool {
+	struct rt_hier *a;		/* the configuration */
+	const char *trace;
+	char *const *states;
+	int n, next;			/* slices; the next to take */
+	uint64_t every, most, resim;
+	struct ahead *ah;
+	pthread_mutex_t mu;
+};
+
+static void
+zerostats(struct rt_hier *h)
+{
+	int k;
+
+	for (k = h->i1 != NULL ? -1 : 0; k <= h->n; k++)
+		memset(stats(h, k), 0, NSTAT * sizeof(uint64_t));
+}
+
+/* Slice i's fix-up from job i-1's end state; anything that fails leaves
+ * it to the sequential pass, which says why. */
+static void
+ahead1(struct pool *pl, int i, uint64_t *o, uint64_t *p)
+{
+	struct rt_hier *a = twin(pl->a), *b = twin(pl->a);
+	struct rt_tsfix fx = { 0 };
+	uint64_t sk, sn, sb;
+	char why[512];
+	int k, j;
+
+	if (a != NULL && b != NULL &&
+	    rt_hier_stateread(a, pl->states[i - 1], &sk, &sn, &sb, why, sizeof why) == 0) {
+		zerostats(a);
+		if (lockstep(a, b, pl->trace, (uint64_t)i, (uint64_t)pl->n, pl->every, o, p, &fx,
+		    why, sizeof why) == 1) {
+			for (k = a->i1 != NULL ? -1 : 0; k <= a->n; k++)
+				for (j = 0; j < (int)NSTAT; j++)
+					pl->ah[i].d[k + 1][j] = stats(a, k)[j] - stats(b, k)[j];
+			pl->ah[i].ok = 1;
+		}
+	}
+	pthread_mutex_lock(&pl->mu);
+	pl->resim += fx.resim;
+	pthread_mutex_unlock(&pl->mu);
+	rt_hier_free(a);
+	rt_hier_free(b);
+}
+
+static void *
+aheadwork(void *arg)
+{
+	struct pool *pl = arg;
+	uint64_t *o = malloc(2 * pl->most * sizeof *o);
+	int i;
+
+	for (;;) {
+		pthread_mutex_lock(&pl->mu);
+		i = pl->next++;
+		pthread_mutex_unlock(&pl->mu);
+		if (i >= pl->n || o == NULL)
+			break;
+		ahead1(pl, i, o, o + pl->most);
+	}
+	free(o);
+	return NULL;
+}
+
+/* Slices 1 to n-1's fix-ups on nthreads threads at once (the calling
+ * one too); slice 1's start, job 0's end, is always the true one. */
+static struct ahead *
+ahead(struct rt_hier *a, const char *trace, char *const *states, int n, int nthreads,
+    uint64_t every, uint64_t most, struct rt_tsfix *fx)
+{
+	struct pool pl = { a, trace, states, n, 1, every, most, 0, NULL,
+	    PTHREAD_MUTEX_INITIALIZER };
+	pthread_t th[RT_MAXTHREADS];
+	int i, m = 0;
+
+	if (nthreads < 2 || n < 3 || (pl.ah = calloc((size_t)n, sizeof *pl.ah)) == NULL)
+		return NULL;
+	rt_str_shared(1);	/* the readers may define strings */
+	for (i = 0; i < nthreads - 1 && i < RT_MAXTHREADS && i < n - 2; i++)
+		if (pthread_create(&th[m], NULL, aheadwork, &pl) == 0)
+			m++;
+	aheadwork(&pl);	/* the calling thread too */
+	for (i = 0; i < m; i++)
+		pthread_join(th[i], NULL);
+	rt_str_shared(0);
+	fx->resim += pl.resim;
+	return pl.ah;
+}
+
 int
-rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
+rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n, int nthreads,
     struct rt_tsfix *fx, char *why, size_t whylen)
 {
 	struct rt_hier *b = NULL;
 	uint64_t sk, sn, sb, most, every, *o, *p, d[RT_MAXLEVEL + 2][NSTAT];
+	struct ahead *ah;
 	struct stat st;
-	int i, k, e, j;
+	int i, k, e, j, prev = 1;	/* prev: slice i-1's fix-up converged */
 
 	memset(fx, 0, sizeof *fx);
 	if ((e = rt_hier_sliceable(a, why, whylen)) != 0)
@@ -396,8 +499,14 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
 	if ((o = malloc(2 * most * sizeof *o)) == NULL)
 		return snprintf(why, whylen, "out of memory"), RT_ENOMEM;
 	p = o + most;
+	ah = ahead(a, trace, states, n, nthreads, every, most, fx);
 	for (i = 0, e = 0; i < n && e >= 0; i++) {
-		if (i > 0) {
+		if (i > 0 && prev && ah != NULL && ah[i].ok) {	/* done ahead, from the true state */
+			fx->converged++;
+			for (k = a->i1 != NULL ? -1 : 0; k <= a->n; k++)
+				for (j = 0; j < (int)NSTAT; j++)
+					d[k + 1][j] = stats(a, k)[j] + ah[i].d[k + 1][j];
+		} else if (i > 0) {
 			rt_hier_free(b);
 			if ((b = twin(a)) == NULL) {
 				e = RT_ENOMEM;
@@ -407,6 +516,7 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
 			if ((e = lockstep(a, b, trace, (uint64_t)i, (uint64_t)n, every, o, p,
 			    fx, why, whylen)) <= 0) {
 				fx->whole += e == 0;
+				prev = 0;
 				continue;	/* a's state is the slice's end's */
 			}
 			fx->converged++;
@@ -414,6 +524,7 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
 				for (j = 0; j < (int)NSTAT; j++)
 					d[k + 1][j] = stats(a, k)[j] - stats(b, k)[j];
 		}
+		prev = 1;
 		if ((e = rt_hier_stateread(a, states[i], &sk, &sn, &sb, why, whylen)) == 0 &&
 		    (sk != (uint64_t)i || sn != (uint64_t)n)) {
 			snprintf(why, whylen, "%s: the state of slice %llu/%llu, not of %d/%d",
@@ -430,6 +541,7 @@ rt_hier_fixup(struct rt_hier *a, const char *trace, char *const *states, int n,
 				stats(a, k)[j] += d[k + 1][j];
 	}
 	rt_hier_free(b);
+	free(ah);
 	free(o);
 	return e < 0 ? e : 0;
 }

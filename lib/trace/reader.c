@@ -405,6 +405,31 @@ rt_rpart(const struct rt_reader *r, struct rt_part *p)
 }
 
 int
+rt_files_part(char **files, int nfiles, int fmt, struct rt_part *p)
+{
+	struct rt_reader *r;
+	struct rt_part q;
+	char err[512];
+	int i, e = nfiles > 0 ? 0 : -1;
+
+	memset(p, 0, sizeof *p);
+	for (i = 0; i < nfiles; i++) {
+		if (strcmp(files[i], "-") == 0 || (r = rt_ropen(files[i], fmt, err, sizeof err)) == NULL) {
+			e = -1;
+			break;
+		}
+		rt_rpart(r, &q);
+		rt_rclose(r);
+		if (i > 0 && !rt_samepart(&q, p))
+			break;	/* not one partition */
+		*p = q;
+	}
+	if (i < nfiles)
+		memset(p, 0, sizeof *p);
+	return e;
+}
+
+int
 rt_rformat(const struct rt_reader *r)
 {
 	return r->fmt;

@@ -1,0 +1,237 @@
+/* rdstate.c: a reuse-distance time slice (rt_rdist_take's) as a stream,
+ * so that slices measured by other processes, or on other machines, are
+ * merged as the threads' are (reusedist --slice, reusedist -M). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/* The header, then a line a histogram key (key, weight), a line a first
+ * access (the block in hex), a line a block of the end stack (hex), in
+ * that order and as many as the header says. */
+#define HEAD " slice %llu/%llu block %llu bytes %llu accesses %llu sampled %llu " \
+	"zeros %llu lastseq %llu hist %llu first %llu stack %llu"
+
+static int
+blocks(FILE *f, const uint64_t *v, size_t n)
+{
+	char buf[18];
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		k = rt_fmt_x64(buf, v[i]);
+		buf[k++] = '\n';
+		fwrite(buf, 1, (size_t)k, f);
+	}
+	return ferror(f) ? RT_EIO : 0;
+}
+
+int
+rt_rdslice_write(FILE *f, const struct rt_rdslice *p, const struct rt_rdslicehead *h)
+{
+	char magic[64], buf[64];
+	size_t i;
+	int k;
+
+	fprintf(f, "%s" HEAD "\n", rt_stream_magic(RT_STREAM_REUSE_STATE, magic, sizeof magic),
+	    (unsigned long long)h->k, (unsigned long long)h->n, (unsigned long long)h->block,
+	    (unsigned long long)h->bytes, (unsigned long long)p->accesses,
+	    (unsigned long long)p->sampled, (unsigned long long)p->zeros,
+	    (unsigned long long)p->lastseq, (unsigned long long)p->nhist,
+	    (unsigned long long)p->nfirst, (unsigned long long)p->nstack);
+	for (i = 0; i < p->nhist; i++) {
+		k = rt_fmt_u64(buf, p->hist[i].key);
+		buf[k++] = ' ';
+		if (p->hist[i].w < 0x1p53 && p->hist[i].w == (double)(uint64_t)p->hist[i].w)
+			k += rt_fmt_u64(buf + k, (uint64_t)p->hist[i].w);
+		else
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "%.17g", p->hist[i].w);
+		buf[k++] = '\n';
+		fwrite(buf, 1, (size_t)k, f);
+	}
+	if (blocks(f, p->first, p->nfirst) || blocks(f, p->stack, p->nstack))
+		return RT_EIO;
+	return 0;
+}
+
+int
+rt_rdist_save(FILE *f, struct rt_rdist *d, const struct rt_rdslicehead *h)
+{
+	struct rt_rdslice p;
+	int e;
+
+	if (rt_rdist_take(d, &p, h->k + 1 < h->n))	/* the last's stack: not wanted */
+		return -1;
+	e = rt_rdslice_write(f, &p, h);
+	rt_rdslice_free(&p);
+	return e;
+}
+
+/* v[*n] = x, v grown by doubling: 0, or RT_ENOMEM. */
+static int
+push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	uint64_t *t;
+
+	if (*n == *cap) {
+		if ((t = realloc(*v, (*cap ? 2 * *cap : 4096) * sizeof *t)) == NULL)
+			return RT_ENOMEM;
+		*v = t;
+		*cap = *cap ? 2 * *cap : 4096;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+/* One line of section sec (0 histogram, 1 first accesses, 2 stack). */
+static int
+line(struct rt_rdslice *p, int sec, const char *s, size_t *cap)
+{
+	struct rt_bin *b;
+	uint64_t x, u;
+	const char *t;
+	double w;
+
+	if (sec > 0) {
+		if (rt_scan_hex(&s, &x) || *s != '\0')
+			return RT_EBAD;
+		return sec == 1 ? push(&p->first, &p->nfirst, &cap[1], x) :
+		    push(&p->stack, &p->nstack, &cap[2], x);
+	}
+	if (rt_scan_u64(&s, &x) || *s++ != ' ')
+		return RT_EBAD;
+	t = s;	/* a count as an integer, as written: strtod costs 10 times as much */
+	if (rt_scan_u64(&t, &u) == 0 && *t == '\0' && u < (1ULL << 53))
+		w = (double)u;
+	else if (rt_scan_double(&s, &w) || *s != '\0' || w < 0)
+		return RT_EBAD;
+	if (p->nhist == cap[0]) {
+		if ((b = realloc(p->hist, (cap[0] ? 2 * cap[0] : 1024) * sizeof *b)) == NULL)
+			return RT_ENOMEM;
+		p->hist = b;
+		cap[0] = cap[0] ? 2 * cap[0] : 1024;
+	}
+	p->hist[p->nhist++] = (struct rt_bin){ x, w };
+	return 0;
+}
+
+/* The state at path, or with head only its header. */
+static int
+readstate(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h, int head,
+    char *why, size_t whylen)
+{
+	unsigned long long v[11];
+	size_t cap[3] = { 0 }, len, *have[3];
+	uint64_t want[3];
+	struct rt_reader *r;
+	char magic[64];
+	const char *s;
+	int e = 0, sec = 0;
+
+	memset(p, 0, sizeof *p);
+	if ((r = rt_lopen(path, why, whylen)) == NULL)
+		return RT_EIO;
+	rt_stream_magic(RT_STREAM_REUSE_STATE, magic, sizeof magic);
+	if (rt_rexpect(r, RT_STREAM_REUSE_STATE))
+		e = RT_EBAD;
+	else if ((s = rt_rgetline(r, &len)) == NULL || strncmp(s, magic, strlen(magic)) != 0 ||
+	    sscanf(s + strlen(magic), HEAD, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+	    &v[7], &v[8], &v[9], &v[10]) != 11 || v[1] == 0 || v[0] >= v[1] || v[2] == 0)
+		e = (rt_rbad(r, "not a reuse state's header"), RT_EBAD);
+	else {
+		*h = (struct rt_rdslicehead){ v[0], v[1], v[3], v[2] };
+		p->accesses = v[4], p->sampled = v[5], p->zeros = v[6], p->lastseq = v[7];
+	}
+	want[0] = v[8], want[1] = v[9], want[2] = v[10];
+	have[0] = &p->nhist, have[1] = &p->nfirst, have[2] = &p->nstack;
+	while (e == 0 && !head && (s = rt_rgetline(r, &len)) != NULL) {
+		while (sec < 3 && *have[sec] == want[sec])
+			sec++;
+		if (sec == 3)
+			e = (rt_rbad(r, "more lines than the header counts"), RT_EBAD);
+		else if ((e = line(p, sec, s, cap)) == RT_EBAD)
+			rt_rbad(r, "bad reuse state line");
+	}
+	if (e == 0 && !head && *rt_rerror(r) == '\0' && (p->nhist != want[0] || p->nfirst != want[1] ||
+	    p->nstack != want[2]))
+		e = (rt_rbad(r, "truncated: fewer lines than the header counts"), RT_EBAD);
+	if (e == RT_ENOMEM)
+		snprintf(why, whylen, "out of memory");
+	else if (e != 0 || *rt_rerror(r)) {
+		snprintf(why, whylen, "%s", rt_rerror(r));
+		e = e ? e : RT_EIO;
+	}
+	rt_rclose(r);
+	if (e)
+		rt_rdslice_free(p);
+	return e;
+}
+
+int
+rt_rdslice_read(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h,
+    char *why, size_t whylen)
+{
+	return readstate(path, p, h, 0, why, whylen);
+}
+
+/* The slices' headers, to merge them in order and see that they are
+ * one trace's, each once: 0, or as rt_rdist_states. */
+static int
+order(char *const *paths, int n, int *at, uint64_t block, char *why, size_t whylen)
+{
+	struct rt_rdslicehead h, h0;
+	struct rt_rdslice p;
+	int i, e;
+
+	for (i = 0; i < n; i++)
+		at[i] = -1;
+	for (i = 0; i < n; i++) {
+		if ((e = readstate(paths[i], &p, &h, 1, why, whylen)) != 0)
+			return e;
+		if (i == 0)
+			h0 = h;
+		if (h.n != (uint64_t)n)
+			return snprintf(why, whylen, "%s: the state of slice %llu/%llu, and %d states "
+			    "named", paths[i], (unsigned long long)h.k, (unsigned long long)h.n, n),
+			    RT_EUSAGE;
+		if (h.block != block)
+			return snprintf(why, whylen, "%s: a slice in %llu-byte blocks, not %llu",
+			    paths[i], (unsigned long long)h.block, (unsigned long long)block),
+			    RT_EUSAGE;
+		if (h.bytes != h0.bytes)
+			return snprintf(why, whylen, "%s: a slice of a trace of %llu bytes, not of "
+			    "%s's (%llu)", paths[i], (unsigned long long)h.bytes, paths[0],
+			    (unsigned long long)h0.bytes), RT_EUSAGE;
+		if (at[h.k] >= 0)
+			return snprintf(why, whylen, "%s and %s: both slice %llu/%d", paths[at[h.k]],
+			    paths[i], (unsigned long long)h.k, n), RT_EUSAGE;
+		at[h.k] = i;
+	}
+	return 0;
+}
+
+int
+rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n, char *why,
+    size_t whylen)
+{
+	struct rt_rdslicehead h;
+	struct rt_rdslice p;
+	int *at, k, e;
+
+	if ((at = malloc((size_t)n * sizeof *at)) == NULL)
+		return snprintf(why, whylen, "out of memory"), -1;
+	e = order(paths, n, at, block, why, whylen);
+	for (k = 0; k < n && e == 0; k++) {	/* n distinct slices of n: each once */
+		if ((e = rt_rdslice_read(paths[at[k]], &p, &h, why, whylen)) != 0)
+			break;
+		if (k == n - 1)	/* no slice after it: its stack is not wanted */
+			p.nstack = 0;
+		if ((e = rt_rdist_merge(d, &p)) != 0)
+			snprintf(why, whylen, "%s", rt_rdist_error(d));
+		rt_rdslice_free(&p);
+	}
+	free(at);
+	return e == RT_ENOMEM ? -1 : e;
+}
