@@ -37,7 +37,7 @@ static const struct u_opt opts[] = {
 	{ 'l', "locations", NULL, "attach source locations and regions" },
 	{ 'm', "marks", "from[,to]", "records between the marks" },
 	{ 'n', "seq", "range", "records whose seq is in the range" },
-	{ 'O', "output-format", "format", "write text, binary (binary2), din or pin" },
+	{ 'O', "output-format", "format", "write text, binary (binary2, binary-flat), din or pin" },
 	U_OPT_OUTPUT,
 	{ 'P', "partition", "[k/]n[:bytes]", "the blocks of partition k of n; n: all n, to -o's %d" },
 	{ 'p', "pc", "range", "records whose instruction address is in the range" },
@@ -227,7 +227,8 @@ main(int argc, char *argv[])
 		case 'l': lflag = 1; break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				u_bad("-O %s: can write text, binary (binary2), din or pin", optarg);
+				u_bad("-O %s: can write text, binary (binary2, binary-flat), din or pin",
+				    optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'P': setpart(optarg); break;

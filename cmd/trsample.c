@@ -38,7 +38,7 @@ static const struct u_opt opts[] = {
 	{ 'i', "interval", "n", "every n-th access (systematic)" },
 	U_OPT_KEEP,
 	{ 'N', "reservoir", "n", "n accesses uniformly at random (reservoir)" },
-	{ 'O', "output-format", "format", "write text, binary (binary2) or din" },
+	{ 'O', "output-format", "format", "write text, binary (binary2, binary-flat) or din" },
 	U_OPT_OUTPUT,
 	{ 'R', "bernoulli", "prob", "every access with probability prob" },
 	{ 'S', "seed", "seed", "seed of the random choices and of the hash (1)" },
@@ -229,7 +229,8 @@ main(int argc, char *argv[])
 		case 'N': Nflag = num(optarg, c, 0); break;
 		case 'O':
 			if ((Oflag = rt_fmt_parse_out(optarg)) < 0)
-				u_bad("-O %s: can write text, binary (binary2), din or pin", optarg);
+				u_bad("-O %s: can write text, binary (binary2, binary-flat), din or pin",
+				    optarg);
 			break;
 		case 'o': oflag = optarg; break;
 		case 'R': Rflag = rate(optarg, c); break;

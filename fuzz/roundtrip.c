@@ -19,7 +19,7 @@ again(const struct fuzz_trace *t, int fmt)
 			fuzz_assert(rt_write(w, &t->v[i].rec) == 0, "%s: item %zu not written",
 			    rt_fmt_name(fmt), i);
 	fuzz_assert(rt_wclose(w) == 0, "%s: not written", rt_fmt_name(fmt));
-	/* binary2 is a way of writing; "binary" reads it */
+	/* binary2 and binary-flat are ways of writing; "binary" reads them */
 	fuzz_read_trace(&b, path, fmt == RT_FMT_TEXT ? fmt : RT_FMT_BINARY, SIZE_MAX);
 	for (i = k = 0; i < t->n; i++) {
 		if (t->v[i].rc != 1)
@@ -45,6 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		again(&t, RT_FMT_TEXT);
 		again(&t, RT_FMT_BINARY);
 		again(&t, RT_FMT_BINARY2);
+		again(&t, RT_FMT_BINFLAT);
 	}
 	free(t.v);
 	return 0;

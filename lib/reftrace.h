@@ -162,7 +162,8 @@ enum rt_fmt {
 	RT_FMT_MTV,	/* R 0x.. / W 0x.. / L file:line */
 	RT_FMT_ADDR,	/* one address a line */
 	RT_FMT_PIN,	/* Intel Pin's pinatrace */
-	RT_FMT_BINARY2	/* reftrace binary version 2, written not deflated */
+	RT_FMT_BINARY2,	/* reftrace binary version 2, written not deflated */
+	RT_FMT_BINFLAT	/* reftrace binary version 4: flat blocks */
 };
 int rt_fmt_parse(const char *name);	/* -1 if unknown */
 int rt_fmt_parse_out(const char *name);	/* -1 unless a writer has it */

@@ -19,15 +19,6 @@ prefix() {	# file k
 	l=$(wc -l <"$tmp/prefix.txt")
 	test "$l" -gt $(($2 * 262144 - 100)) && head -n "$l" "$tmp/fir2dim.txt" | cmp -s - "$tmp/prefix.txt"
 }
-u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }	# file offset: u32le
-# The block at offset $2 of file $1 given its right checksum again (after
-# a byte of it was changed on purpose): python's zlib, not ours
-fixcrc() {
-	python3 -c 'import sys, zlib, struct
-f, at = sys.argv[1], int(sys.argv[2]); b = bytearray(open(f, "rb").read())
-n = 20 + struct.unpack_from("<I", b, at)[0]
-struct.pack_into("<I", b, at + n, zlib.crc32(bytes(b[at:at + n]))); open(f, "wb").write(b)' "$@"
-}
 
 # A hand-worked file: four reads 8 apart, pc unknown.  The model starts at
 # zero: the first misses address (residual 0x100 from 0, zigzag 0x200 =

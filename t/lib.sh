@@ -61,6 +61,17 @@ browse() {
 	grep ':CONSOLE' "$tmp/chr.err" >"$tmp/console" || :
 }
 
+# Binary traces: u32 FILE OFFSET, the u32le there; fixcrc FILE OFFSET,
+# the block there given its right checksum again (after a byte of it was
+# changed on purpose), by python's zlib, not ours.
+u32() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' '; }
+fixcrc() {
+	python3 -c 'import sys, zlib, struct
+f, at = sys.argv[1], int(sys.argv[2]); b = bytearray(open(f, "rb").read())
+n = 20 + struct.unpack_from("<I", b, at)[0]
+struct.pack_into("<I", b, at + n, zlib.crc32(bytes(b[at:at + n]))); open(f, "wb").write(b)' "$@"
+}
+
 # check DESC CMD: CMD exits 0.
 check() {
 	if (eval "$2") >"$tmp/.out" 2>&1; then _ok 0 "$1"; else

@@ -115,7 +115,8 @@ u_wopen(const char *path, int fmt, int gz)
 {
 	struct rt_writer *w;
 
-	if ((fmt == RT_FMT_BINARY || fmt == RT_FMT_BINARY2 || gz) && (path == NULL || strcmp(path, "-") == 0) &&
+	if ((fmt == RT_FMT_BINARY || fmt == RT_FMT_BINARY2 || fmt == RT_FMT_BINFLAT || gz) &&
+	    (path == NULL || strcmp(path, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe",
 		    gz ? "compressed" : "binary");

@@ -54,8 +54,14 @@ part(struct rt_part *p, const unsigned char *h)
 static const char *
 verwhy(int ver)
 {
-	return ver == 1 ? "binary trace version 1: written before 0.2; this reader knows 2 and 3" :
-	    "binary trace of an unknown version; this reader knows 2 and 3";
+	return ver == 1 ? "binary trace version 1: written before 0.2; this reader knows 2 to 4" :
+	    "binary trace of an unknown version; this reader knows 2 to 4";
+}
+
+static int
+known(int ver)
+{
+	return ver == RTB_VERSION2 || ver == RTB_VERSION || ver == RTB_VERSION4;
 }
 
 /* A file header at h begins a trace (the stream's first, or one
@@ -83,7 +89,7 @@ open_binary(struct rt_reader *r)
 		return -1;
 	}
 	h = r->buf + r->pos;
-	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2) {
+	if (!known(h[8])) {
 		snprintf(r->err, sizeof r->err, "%s: %s", r->path, verwhy(h[8]));
 		return -1;
 	}
@@ -162,7 +168,7 @@ another(struct rt_reader *r, struct dec *d)
 
 	if (d->ver >= RTB_VERSION && !d->ended)
 		return truncated(r, d, "another trace's header begins", 0);
-	if (h[8] != RTB_VERSION && h[8] != RTB_VERSION2)
+	if (!known(h[8]))
 		return rt_in_fail(r, "%s", verwhy(h[8]));
 	n = hdrlen(h);
 	if (rt_in_need(r, n) < n)
@@ -209,7 +215,8 @@ trailer(struct rt_reader *r, struct dec *d, const unsigned char *h)
 }
 
 /* The payload of the block at h (its header), inflated if need be,
- * as the block's two streams: 1, BADITEM, or RT_EIO (no memory). */
+ * as the block's two streams, or its columns (a flat block): 1,
+ * BADITEM, RT_EBAD said, or RT_EIO (no memory). */
 static int
 streams(struct rt_reader *r, struct dec *d, const unsigned char *h)
 {
@@ -217,6 +224,9 @@ streams(struct rt_reader *r, struct dec *d, const unsigned char *h)
 	const unsigned char *p = h + RTB2_BLKHDR;
 	uLongf n;
 
+	d->isflat = 0;
+	if (fl == RTB4_FLAT && d->ver >= RTB_VERSION4)
+		return rt_bin_flatopen(r, d, h);
 	if (fl & ~(uint32_t)RTB2_DEFLATE || nc > RTB_MAXPAYLOAD || nr > RTB_MAXPAYLOAD ||
 	    (!(fl & RTB2_DEFLATE) && (uint64_t)nc + nr != plen))
 		return BADITEM;
@@ -292,7 +302,7 @@ block(struct rt_reader *r, struct dec *d)
 	d->at += hl + plen + ft;
 	d->bend = r->pos + plen + ft;
 	if (ft) {	/* the block's checksum, and the trace's so far */
-		crc = (uint32_t)crc32(0, h, (uInt)(hl + plen));
+		crc = rt_crc32(0, h, hl + plen);
 		if (crc != le32(h + hl + plen) && !NOCRC)
 			return rt_bin_badblock(r, d, "its checksum does not match");
 		if (le32(h + 16) == RTB3_END)
@@ -321,7 +331,7 @@ read_binary(struct rt_reader *r)
 		while (d->bleft == 0)
 			if ((n = block(r, d)) <= 0)
 				return n;
-		n = rt_bin_batch(r, d);
+		n = d->isflat ? rt_bin_flat(r, d) : rt_bin_batch(r, d);
 	} while (n == -3);	/* a batch of definitions only */
 	if (n > 0)
 		d->items += (uint64_t)n;
@@ -429,8 +439,9 @@ rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n)
 }
 
 /* "binary" writes each block deflated where that makes it smaller;
- * "binary2" writes them not deflated (the fastest to write).  Detection
- * finds "binary" only. */
+ * "binary2" writes them not deflated (the fastest to write);
+ * "binary-flat" writes records in flat blocks (the fastest to read).
+ * Detection finds "binary" only. */
 static int
 never(const struct rt_sniff *s)
 {
@@ -443,6 +454,14 @@ const struct rt_format rt_fmt_binary = {
 	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
 	.close = close_binary,
 	.wopen = rt_bin_wopenz, .write = rt_bin_write, .wclose = rt_bin_wclose,
+	.part = 2,
+};
+
+const struct rt_format rt_fmt_binflat = {
+	.name = "binary-flat", .sure = 1, .sniff = never,
+	.size = sizeof(struct dec), .open = open_binary, .read = read_binary,
+	.close = close_binary,
+	.wopen = rt_bin_wopenf, .write = rt_bin_write, .wclose = rt_bin_wclose,
 	.part = 2,
 };
 

@@ -14,7 +14,7 @@
  * place, rt_fmt_parse finds it by name and detection asks its sniff. */
 extern const struct rt_format rt_fmt_text, rt_fmt_binary, rt_fmt_lackey,
     rt_fmt_gleipnir, rt_fmt_din, rt_fmt_mtv, rt_fmt_addr, rt_fmt_pin,
-    rt_fmt_binary2;
+    rt_fmt_binary2, rt_fmt_binflat;
 static const struct rt_format *const formats[] = {
 	[RT_FMT_AUTO] = NULL,		/* "auto": detection chooses */
 	[RT_FMT_TEXT] = &rt_fmt_text,
@@ -26,6 +26,7 @@ static const struct rt_format *const formats[] = {
 	[RT_FMT_ADDR] = &rt_fmt_addr,
 	[RT_FMT_PIN] = &rt_fmt_pin,
 	[RT_FMT_BINARY2] = &rt_fmt_binary2,	/* binary version 2, not deflated */
+	[RT_FMT_BINFLAT] = &rt_fmt_binflat,	/* binary version 4: flat blocks */
 };
 #define NFORMATS (int)(sizeof formats / sizeof formats[0])
 

@@ -58,6 +58,16 @@ struct model {
 	unsigned j;		/* the last record's place in its pc's run */
 };
 
+/* A flat block being read (version 4): its columns, bases and widths. */
+struct flat {
+	const unsigned char *col[RTB4_NF];
+	uint64_t base[RTB4_NF], mask[RTB4_NF];
+	uint32_t w[RTB4_NF];
+	uint32_t cols;		/* the fields with a column: bit f */
+	uint32_t at;		/* its records handed out */
+	uint32_t loc, var;	/* this process's ids where there is no column */
+};
+
 struct dec {
 	int qerr;		/* an error met after the queued items */
 	int ver;		/* the version of the trace being read */
@@ -78,6 +88,8 @@ struct dec {
 	size_t zcap;
 	struct idmap smap;	/* file string id -> process id */
 	struct idmap lmap;	/* file location id -> process id */
+	int isflat;		/* the current block is flat */
+	struct flat f;
 };
 
 static inline uint32_t
@@ -243,6 +255,16 @@ mapid(const struct idmap *m, uint64_t fileid, uint32_t *out)
 int rt_bin_batch(struct rt_reader *r, struct dec *d);
 int rt_bin_badblock(struct rt_reader *r, struct dec *d, const char *what);
 int rt_bin_corrupt(struct rt_reader *r, const char *what);
+/* rtb_flat.c: a flat block begun (its header at h, its payload after):
+ * 1, or RT_EBAD said; a batch of its records into r->q, as rt_bin_batch;
+ * the writer's: a flat block of v[0..n) as its header (at h) and payload
+ * (at p, FLATMAX(n) bytes of room): the payload's length. */
+int rt_bin_flatopen(struct rt_reader *r, struct dec *d, const unsigned char *h);
+int rt_bin_flat(struct rt_reader *r, struct dec *d);
+#define FLATMAX(n) (8u * RTB4_NF + (size_t)(n) * 8 * RTB4_NF + RTB4_PAD)
+size_t rt_bin_flatput(const struct rt_rec *v, uint32_t n, unsigned char *h, unsigned char *p);
+/* crc.c: zlib's crc32, the same numbers, faster on long blocks */
+uint32_t rt_crc32(uint32_t crc, const unsigned char *p, size_t n);
 /* fmt_binary.c: enter the open trace at slice k of n (rt_rslice). */
 int rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n);
 
@@ -250,6 +272,7 @@ int rt_bin_slice(struct rt_reader *r, uint64_t k, uint64_t n);
  * (binary2) or deflated where smaller (binary). */
 int rt_bin_wopen(struct rt_writer *w);
 int rt_bin_wopenz(struct rt_writer *w);
+int rt_bin_wopenf(struct rt_writer *w);	/* flat blocks (binary-flat) */
 int rt_bin_write(struct rt_writer *w, const struct rt_rec *r);
 int rt_bin_wclose(struct rt_writer *w);
 

@@ -25,13 +25,16 @@ struct enc {
 	uint32_t nsdone, nldone;
 	uint64_t items;		/* records and events written */
 	uint32_t crc;		/* CRC-32 of the bytes written */
+	int flat;		/* records in flat blocks (version 4) */
+	struct rt_rec *fv;	/* the flat block's records */
+	uint32_t fn;
 };
 
 /* n bytes at p out, in the checksum crc. */
 static int
 put(struct rt_writer *w, uint32_t *crc, const void *p, size_t n)
 {
-	*crc = (uint32_t)crc32(*crc, p, (uInt)n);
+	*crc = rt_crc32(*crc, p, n);
 	return rt_out(w, p, n);
 }
 
@@ -263,14 +266,16 @@ defloc(struct rt_writer *w, struct enc *e, uint32_t id)
 }
 
 static int
-open_enc(struct rt_writer *w, int deflate)
+open_enc(struct rt_writer *w, int deflate, int flat)
 {
 	struct enc *e;
 
 	if ((e = calloc(1, sizeof *e)) == NULL)
 		return rt_out_fail(w, ENOMEM);
 	e->deflate = deflate;
-	if (model_start(&e->m)) {
+	e->flat = flat;
+	if (model_start(&e->m) || (flat && (e->fv = malloc(RTB4_BLOCK * sizeof *e->fv)) == NULL)) {
+		free(e->m.tab);
 		free(e);
 		return rt_out_fail(w, ENOMEM);
 	}
@@ -281,13 +286,19 @@ open_enc(struct rt_writer *w, int deflate)
 int
 rt_bin_wopen(struct rt_writer *w)
 {
-	return open_enc(w, 0);
+	return open_enc(w, 0, 0);
 }
 
 int
 rt_bin_wopenz(struct rt_writer *w)
 {
-	return open_enc(w, 1);
+	return open_enc(w, 1, 0);
+}
+
+int
+rt_bin_wopenf(struct rt_writer *w)
+{
+	return open_enc(w, 0, 1);
 }
 
 /* The stream's first bytes: the file header. */
@@ -301,7 +312,7 @@ start(struct rt_writer *w)
 
 	w->started = 1;
 	memcpy(hdr, RTB_MAGIC, 8);
-	hdr[8] = RTB_VERSION;
+	hdr[8] = ((struct enc *)w->st)->flat ? RTB_VERSION4 : RTB_VERSION;
 	if (p->n) {	/* rt_wpart saw that it fits */
 		hdr[9] = (unsigned char)__builtin_ctzll(p->bytes);
 		for (i = 0; i < 3; i++) {
@@ -431,6 +442,51 @@ write_v2(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
 	return 0;
 }
 
+/* The flat block's records out as one block. */
+static int
+endflat(struct rt_writer *w, struct enc *e)
+{
+	unsigned char h[RTB2_BLKHDR];
+	uint32_t bcrc = 0;
+	size_t n;
+
+	if (e->fn == 0)
+		return 0;
+	if (room(w, &e->blk, FLATMAX(e->fn)))
+		return -1;
+	n = rt_bin_flatput(e->fv, e->fn, h, e->blk.b);
+	e->fn = 0;
+	return put(w, &bcrc, h, sizeof h) || put(w, &bcrc, e->blk.b, n) ||
+	    footer(w, e, bcrc, sizeof h + n) ? -1 : 0;
+}
+
+/* Whether id is not yet defined in the stream. */
+static int
+undefined(const unsigned char *done, uint32_t n, uint32_t id)
+{
+	return id != 0 && (id >= n || !done[id]);
+}
+
+/* Version 4: records into flat blocks, events and the definitions of
+ * strings and locations into version 2 blocks between them, so that the
+ * items keep their order and a definition comes before its use. */
+static int
+write_flat(struct rt_writer *w, struct enc *e, const struct rt_rec *r)
+{
+	int def = r->kind == RT_ACCESS && (undefined(e->ldone, e->nldone, r->loc) ||
+	    undefined(e->sdone, e->nsdone, r->var));
+
+	if ((r->kind != RT_ACCESS || def) && endflat(w, e))
+		return -1;
+	if (r->kind != RT_ACCESS)
+		return write_v2(w, e, r);
+	if ((def && (defloc(w, e, r->loc) || defstr(w, e, r->var))) ||
+	    (e->bcount && endblock(w, e)))
+		return -1;
+	e->fv[e->fn++] = *r;
+	return e->fn == RTB4_BLOCK ? endflat(w, e) : 0;
+}
+
 int
 rt_bin_write(struct rt_writer *w, const struct rt_rec *r)
 {
@@ -439,7 +495,7 @@ rt_bin_write(struct rt_writer *w, const struct rt_rec *r)
 	if (!w->started && start(w))
 		return RT_EIO;
 	e->items++;
-	return write_v2(w, e, r);
+	return e->flat ? write_flat(w, e, r) : write_v2(w, e, r);
 }
 
 int
@@ -450,13 +506,15 @@ rt_bin_wclose(struct rt_writer *w)
 
 	/* even an empty trace; one discarded (a failed run's standard output)
 	 * without the trailer, so that it reads as cut short */
-	k = (!w->started && start(w)) || endblock(w, e) || (!w->discard && trailer(w, e));
+	k = (!w->started && start(w)) || endflat(w, e) || endblock(w, e) ||
+	    (!w->discard && trailer(w, e));
 	free(e->blk.b);
 	free(e->ctl.b);
 	free(e->z.b);
 	free(e->m.tab);
 	free(e->sdone);
 	free(e->ldone);
+	free(e->fv);
 	free(e);
 	return k ? -1 : 0;
 }

@@ -36,6 +36,20 @@
 #define RTB3_CRCLEN 4
 #define RTB3_END 2		/* block flag: the trailer */
 #define RTB3_TRAILER 12		/* its payload's bytes */
+/* Version 4 is version 3 with flat blocks (flag RTB4_FLAT): a block of
+ * records only, each field a column of fixed width over a base, decoded
+ * by a straight loop whatever the records are.  The header's third word
+ * is the columns' widths, a nibble a field (RTB4_OP...: 0, 1, 2, 4 or 8
+ * bytes), the fourth 0; the payload is a u64le base a field, the columns
+ * (record i's field is its base plus the column's u(8 * width)le at i,
+ * seq plus i too) and RTB4_PAD zero bytes, so that a reader may load any
+ * field as 8 bytes.  doc/binary.txt has it all. */
+#define RTB_VERSION4 4
+#define RTB4_FLAT 4		/* block flag: a flat block */
+enum { RTB4_OP, RTB4_SIZE, RTB4_ADDR, RTB4_PC, RTB4_SEQ, RTB4_TID, RTB4_LOC,
+	RTB4_VAR, RTB4_NF };
+#define RTB4_PAD 8
+#define RTB4_BLOCK (1u << 16)	/* records a flat block holds as written */
 
 /* Items that are not records (written RTB2_ITEM + their number). */
 #define RTB_MARK 0x80

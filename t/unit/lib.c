@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "reftrace.h"
 #include "tap.h"
@@ -325,7 +326,7 @@ limits(int fmt, const char *name)
 			else if (e++ || k == RT_EIO)
 				break;
 		}
-		if (fmt == RT_FMT_BINARY)	/* the good one, the block's error, the end */
+		if (fmt != RT_FMT_TEXT)	/* the good one, the block's error, the end */
 			ok(r && ngood == 1 && e == 1 && k == 0 && strstr(rt_rerror(r),
 			    ": corrupt binary trace: block 1 at byte 16: bad record"),
 			    (snprintf(desc, sizeof desc, "%s: %s is a corrupt block, "
@@ -338,6 +339,28 @@ limits(int fmt, const char *name)
 			rt_rclose(r);
 		unlink(path);
 	}
+}
+
+/* rt_crc32 (by carry-less multiplication where it can) against zlib's
+ * crc32: every length to 1100 at offsets 0 to 15, from random CRCs. */
+uint32_t rt_crc32(uint32_t crc, const unsigned char *p, size_t n);
+static void
+crc_tests(void)
+{
+	static unsigned char b[1200];
+	struct rt_rng g;
+	uint32_t c;
+	size_t len, o, bad = 0;
+
+	rt_rng_seed(&g, 3);
+	for (o = 0; o < sizeof b; o++)
+		b[o] = (unsigned char)rt_rng_below(&g, 256);
+	for (len = 0; len <= 1100; len++)
+		for (o = 0; o < 16; o++) {
+			c = (uint32_t)rt_rng_below(&g, 1ull << 32);
+			bad += rt_crc32(c, b + o, len) != (uint32_t)crc32(c, b + o, (uInt)len);
+		}
+	ok(bad == 0, "rt_crc32 is zlib's crc32 at every length to 1100, every offset to 15");
 }
 
 /* rt_fmt_g6 against printf's %.6g: fractions of counts (what tables
@@ -419,8 +442,11 @@ main(void)
 	g6_tests();
 	roundtrip(RT_FMT_BINARY, "binary");
 	roundtrip(RT_FMT_BINARY2, "binary version 2 not deflated");
+	roundtrip(RT_FMT_BINFLAT, "binary version 4, flat blocks");
+	crc_tests();
 	roundtrip(RT_FMT_TEXT, "text");
 	limits(RT_FMT_BINARY, "binary");
+	limits(RT_FMT_BINFLAT, "binary-flat");
 	limits(RT_FMT_TEXT, "text");
 	reuse_vs_naive(1000, 300000, 0, 0, "reuse engine = naive stack: 300000 accesses, compactions");
 	reuse_vs_naive(1000, 300000, 7, 0, "reuse engine = naive stack with removals");
