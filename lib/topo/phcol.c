@@ -49,7 +49,7 @@ uint64_t *
 rt_ph_scopy(const struct ctx *x, uint64_t *o, const uint64_t *from, const uint64_t *to, uint32_t f)
 {
 	if (f == 1) {
-		memcpy(o, from, (size_t)(to - from) * sizeof *o);
+		memmove(o, from, (size_t)(to - from) * sizeof *o);	/* o may trail from: a merge in place */
 		return o + (to - from);
 	}
 	for (; from < to; from++)
