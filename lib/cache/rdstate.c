@@ -69,18 +69,12 @@ rt_rdist_save(FILE *f, struct rt_rdist *d, const struct rt_rdslicehead *h)
 	return e;
 }
 
-/* v[*n] = x, v grown by doubling: 0, or RT_ENOMEM. */
+/* v[*n] = x, v grown as it fills: 0, or RT_ENOMEM. */
 static int
 push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 {
-	uint64_t *t;
-
-	if (*n == *cap) {
-		if ((t = realloc(*v, (*cap ? 2 * *cap : 4096) * sizeof *t)) == NULL)
-			return RT_ENOMEM;
-		*v = t;
-		*cap = *cap ? 2 * *cap : 4096;
-	}
+	if (rt_grow(v, cap, *n + 1, sizeof **v))
+		return RT_ENOMEM;
 	(*v)[(*n)++] = x;
 	return 0;
 }
@@ -89,7 +83,6 @@ push(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
 static int
 line(struct rt_rdslice *p, int sec, const char *s, size_t *cap)
 {
-	struct rt_bin *b;
 	uint64_t x, u;
 	const char *t;
 	double w;
@@ -107,12 +100,8 @@ line(struct rt_rdslice *p, int sec, const char *s, size_t *cap)
 		w = (double)u;
 	else if (rt_scan_double(&s, &w) || *s != '\0' || w < 0)
 		return RT_EBAD;
-	if (p->nhist == cap[0]) {
-		if ((b = realloc(p->hist, (cap[0] ? 2 * cap[0] : 1024) * sizeof *b)) == NULL)
-			return RT_ENOMEM;
-		p->hist = b;
-		cap[0] = cap[0] ? 2 * cap[0] : 1024;
-	}
+	if (rt_grow(&p->hist, &cap[0], p->nhist + 1, sizeof *p->hist))
+		return RT_ENOMEM;
 	p->hist[p->nhist++] = (struct rt_bin){ x, w };
 	return 0;
 }
