@@ -1,10 +1,11 @@
 #!/bin/sh
 # cachesim --threads: -E's configurations, --diff's two and one
-# hierarchy, simulated on threads beside the reader, write byte for byte
+# hierarchy (whole, or its first levels and the rest on two threads),
+# simulated on threads beside the reader, write byte for byte
 # what one thread writes, at 2, 3 and 7 threads; and each -E row is that
 # configuration's own run (-c, one thread).
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 45
 
 D=$(dirname "$0")/data
 # strides across blocks, modifies, fetches, random addresses; a flush or
@@ -78,6 +79,17 @@ same "s: --flush, --latency" "$tmp/s" --flush --latency 2,100 -E 2K..16K:4:64 -E
 same "s: -3, one hierarchy" "$tmp/s" -3 -c 1K:2:64 -c 8K:4:64
 same "s: random, one hierarchy" "$tmp/s" -S 9 -c 2K:4:64:random
 same "s: --diff of random caches" "$tmp/s" -S 3 --diff -E 1K:2:64:random -E 1K:2:64:fifo
+# one hierarchy of two levels or more: its first levels and the rest on
+# two threads (hsplit.c), the events in both halves in order
+same "s: split: an I-cache, write-through" "$tmp/s" --icache 1K:2:64 -c 1K:2:64:lru:wt -c 8K:4:64 -c 64K:8:64
+same "s: split: no-write-allocate, FIFO, PLRU, SRRIP, LFU below" "$tmp/s" -c 1K:2:64:lru:wb:nwa -c 4K:4:64:fifo -c 8K:8:64:plru -c 16K:4:64:srrip -c 64K:8:64:lfu
+same "s: split: smaller blocks below" "$tmp/s" -c 1K:2:128 -c 8K:4:32 -c 32K:8:64
+same "s: split: random below" "$tmp/s" -S 5 -c 1K:2:64 -c 8K:4:64:random
+same "s: split: random above" "$tmp/s" -S 5 -c 1K:2:64:random -c 8K:4:64 -c 16K:4:64:mru
+same "s: random both sides, not split" "$tmp/s" -S 5 -c 1K:2:64:random -c 8K:4:64:random
+same "s: split: --flush, --latency" "$tmp/s" --flush --latency 2,10,100 -c 1K:2:64 -c 4K:4:64
+same "m: split: OPT below" "$tmp/m" -c 1K:2:64 -c 8K:4:64:opt
+same "f: split: a fully associative second level" "$tmp/f" -c 1K:2:64 -c 8K:full:64
 same "m: opt, one hierarchy" "$tmp/m" -c 2K:4:64:opt
 check_same_rows "m: opt, standard input spooled: 2 threads = 1" \
     "cachesim --threads 1 -c 2K:4:64:opt <$tmp/m" "cachesim --threads 2 -c 2K:4:64:opt - <$tmp/m"

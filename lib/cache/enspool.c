@@ -19,6 +19,8 @@ struct slot {
 	int n, left;			/* records; workers yet to finish it */
 	uint8_t *lv[2];			/* --diff: level served per span, by configuration */
 	size_t cap[2];
+	struct rt_hsplit dn;		/* split: what the first levels sent below */
+	int updone;			/* split: the first levels are done with it */
 };
 
 struct worker {
@@ -43,6 +45,7 @@ struct rt_enspool {
 	struct worker *w;
 	rt_served_fn *fn;		/* --diff's */
 	void *ctx;
+	struct rt_hier *low;		/* the one hierarchy split (hsplit.c): its lower half */
 };
 
 /* A unit's rough cost, in single runs, for the split among workers. */
@@ -207,6 +210,23 @@ share(struct rt_enspool *p, struct worker *w, struct slot *sl)
 	return 0;
 }
 
+/* Split, the first levels' share of a slot: rt_ens_run's solo path, with
+ * what they send below kept in the slot for the second worker. */
+static int
+upper(struct rt_enspool *p, struct slot *sl)
+{
+	struct rt_hier *h = p->e->h[0];
+	size_t i, n = (size_t)sl->n;
+
+	rt_hier_upper(h, &sl->dn);
+	for (i = 0; i < n; i++) {
+		i += rt_hier_run(h, sl->v + i, n - i);
+		if (i < n)
+			rt_hier_upper_event(h, &sl->v[i], i);
+	}
+	return sl->dn.failed ? -1 : 0;
+}
+
 static void *
 work(void *arg)
 {
@@ -214,21 +234,29 @@ work(void *arg)
 	struct rt_enspool *p = w->p;
 	struct slot *sl;
 	uint64_t k;
-	int bad;
+	int bad, lower = p->low != NULL && w->id == 1;
 
 	for (k = 0;; k++) {
+		sl = &p->slot[k % NSLOT];
 		pthread_mutex_lock(&p->mu);
-		while (p->published <= k && !p->done)
+		while ((p->published <= k || (lower && !sl->updone)) && !p->done)
 			pthread_cond_wait(&p->pub, &p->mu);
 		if (p->published <= k) {
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
 		}
 		pthread_mutex_unlock(&p->mu);	/* the units are this worker's alone */
-		sl = &p->slot[k % NSLOT];
-		bad = share(p, w, sl);
+		bad = 0;
+		if (lower)
+			rt_hier_lower(p->low, &sl->dn, sl->v);
+		else
+			bad = p->low != NULL ? upper(p, sl) : share(p, w, sl);
 		pthread_mutex_lock(&p->mu);
 		p->err |= bad;
+		if (p->low != NULL && !lower) {
+			sl->updone = 1;
+			pthread_cond_broadcast(&p->pub);
+		}
 		if (--sl->left == 0)
 			pthread_cond_broadcast(&p->freed);
 		pthread_mutex_unlock(&p->mu);
@@ -283,6 +311,7 @@ publish(struct rt_enspool *p)
 		return;
 	pthread_mutex_lock(&p->mu);
 	p->fill->left = p->nw;
+	p->fill->updone = 0;
 	p->published++;
 	pthread_cond_broadcast(&p->pub);
 	pthread_mutex_unlock(&p->mu);
@@ -324,6 +353,14 @@ rt_enspool_new(struct rt_enspool **pp, struct rt_ens *e, int nthreads)
 	p->ctx = e->ctx;
 	p->nw = nthreads < e->naa + e->nown ? nthreads : e->naa + e->nown;
 	assign(p);
+	if (e->solo && rt_hier_cansplit(e->h[0])) {	/* its halves on two workers */
+		if (rt_hier_split(e->h[0], &p->low)) {
+			p->nw = 0;	/* none started */
+			rt_enspool_free(p);
+			return RT_ENOMEM;
+		}
+		p->nw = 2;
+	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->pub, NULL);
 	pthread_cond_init(&p->freed, NULL);
@@ -375,6 +412,9 @@ int
 rt_enspool_end(struct rt_enspool *p)
 {
 	drain(p);
+	if (p->low != NULL)
+		rt_hier_join(p->e->h[0], p->low);
+	p->low = NULL;
 	return p->failed ? RT_ENOMEM : 0;
 }
 
@@ -397,9 +437,12 @@ rt_enspool_free(struct rt_enspool *p)
 		pthread_cond_destroy(&p->pub);
 		pthread_cond_destroy(&p->freed);
 	}
+	if (p->low != NULL)
+		rt_hier_join(p->e->h[0], p->low);
 	for (i = 0; p->slot != NULL && i < NSLOT; i++) {
 		free(p->slot[i].lv[0]);
 		free(p->slot[i].lv[1]);
+		rt_hsplit_free(&p->slot[i].dn);
 	}
 	free(p->slot);
 	for (i = 0; p->w != NULL && i < p->nalloc; i++)

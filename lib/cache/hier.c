@@ -200,6 +200,10 @@ rt_hier_below(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 {
 	int n = nextk(h, k);
 
+	if (h->split != NULL && k < 1) {	/* the other thread's */
+		rt_hsplit_put(h->split, addr, op, bytes);
+		return h->n;
+	}
 	if (h->down && (k == h->downlevel || (k < 0 && h->downlevel == 0)))
 		h->down(h->downctx, addr, op, bytes);
 	if (h->coh != NULL && op != RT_WRITE && n == rt_coh_shared(h))

@@ -84,8 +84,28 @@ struct rt_hier {
 	uint8_t slow[RT_MAXLEVEL + 1];	/* by k + 1: what k sends below is watched,
 					 * or goes to smaller blocks, or to the shared level */
 	struct rt_coh *coh;		/* cores (coherence.c), or NULL */
+	struct rt_hsplit *split;	/* on two threads: the first levels' sends (hsplit.c) */
 	struct rt_sb *sb;		/* a level has sub-blocks (subblk.c), or NULL */
 };
+
+/* hsplit.c: a hierarchy on two threads, the first levels (the I-cache
+ * and level 0) on one, the levels below on the other, a stream between
+ * (a send, or RT_HEVENT: the event at item addr).  rt_hier_cansplit:
+ * whether h's counts are then a thread's; rt_hier_split: 0, or RT_ENOMEM;
+ * the first thread: rt_hier_upper (a stream), then rt_hier_run and
+ * rt_hier_upper_event; the second: rt_hier_lower of each stream; then
+ * rt_hier_join, on one thread again. */
+#define RT_HEVENT (-1)
+struct rt_hdown { uint64_t addr; uint32_t bytes; int op; };
+struct rt_hsplit { struct rt_hdown *v; size_t n, cap; int failed; };
+int rt_hier_cansplit(const struct rt_hier *h);
+int rt_hier_split(struct rt_hier *h, struct rt_hier **low);
+void rt_hier_upper(struct rt_hier *h, struct rt_hsplit *s);
+void rt_hier_upper_event(struct rt_hier *h, const struct rt_rec *ev, size_t at);
+void rt_hier_lower(struct rt_hier *low, const struct rt_hsplit *s, const struct rt_rec *v);
+void rt_hier_join(struct rt_hier *h, struct rt_hier *low);
+int rt_hsplit_put(struct rt_hsplit *s, uint64_t addr, int op, uint32_t bytes);
+void rt_hsplit_free(struct rt_hsplit *s);
 
 /* subblk.c: Dinero IV's sub-blocks, the hierarchy's accesses and flushes
  * when a level has them (rt_sb_new: 0, or -1 out of memory) */
