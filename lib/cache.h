@@ -24,6 +24,10 @@ int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t
 #define RT_NOWHERE SIZE_MAX
 int rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
     uint64_t *tdist);
+/* n (at most RT_REUSE_RUN) accesses of untimed r at once, their distances
+ * in dist: 0, or RT_ENOMEM (the accesses before the failing one made). */
+#define RT_REUSE_RUN 256
+int rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
 size_t rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
