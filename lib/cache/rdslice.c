@@ -58,10 +58,12 @@ static int
 sliceable(const char *path, int fmt, int n)
 {
 	char err[1024];
-	struct rt_reader *r = rt_ropen(path, fmt, err, sizeof err);
+	struct rt_reader *r;
 	int k;
 
-	if (r == NULL)
+	if (strcmp(path, "-") == 0)	/* standard input: not to be read twice */
+		return 0;
+	if ((r = rt_ropen(path, fmt, err, sizeof err)) == NULL)
 		return 0;
 	k = rt_rslice(r, 0, (uint64_t)n);
 	rt_rclose(r);
