@@ -3,14 +3,14 @@
  *
  * Every live block owns the slot of its last access; slots are numbered
  * in access order.  The distance of a reuse is the number of live slots
- * after the block's previous one.  They are counted in a bitmap of live
- * slots (popcounts inside a chunk of 512 slots) and in live counts by
- * chunk, by 32 chunks and by 1024 chunks, summed from the slot up to the
- * last one used (Bennett and Kruskal's idea of counting distinct
- * references in a time-indexed tree, here three levels wide and flat: an
- * access changes three counts, where a Fenwick tree's walks up and down
- * cost more than the sums, and a short distance stays near the top, where
- * the sums are short).  When the slots run out, live slots are
+ * after the block's previous one: live - rank(slot).  Rank is a bitmap of
+ * live slots with popcounts inside a chunk of 512 slots and a Fenwick
+ * tree over the chunks (Bennett and Kruskal's idea of counting distinct
+ * references in a time-indexed tree, with the tree kept small enough to
+ * stay in cache).  The tree counts dead slots, not live ones: every slot
+ * below the next one was live once, so the live ones before a chunk are
+ * its first slot less the dead, and a new slot, always the next, costs a
+ * bit and no walk up the tree.  When the slots run out, live slots are
  * renumbered 0..live-1 in order, so memory follows the distinct blocks,
  * not time. */
 #include <stdlib.h>
@@ -22,7 +22,6 @@
 #define NONE UINT32_MAX
 #define CHUNK 512		/* slots per Fenwick leaf */
 #define WPC (CHUNK / 64)	/* bitmap words per chunk */
-#define FAN 32			/* chunks to a group, groups to a super group */
 
 /* One cache miss per lookup: key and slot side by side, 12 bytes. */
 struct ent {
@@ -35,8 +34,7 @@ struct rt_reuse {
 	uint64_t *when;		/* last access time, with time distances */
 	size_t cap, n;
 	uint64_t *bits;		/* live slots */
-	uint32_t *cnt;		/* live slots by chunk, then by group, by super group */
-	uint32_t *gcnt, *scnt;
+	uint32_t *fen;		/* Fenwick tree of dead slots per chunk, 1-based */
 	uint32_t nslots, now, nchunks;
 	uint64_t t;		/* accesses so far */
 	int timed;
@@ -60,32 +58,20 @@ home(uint64_t block, size_t mask)
 #define CLONES
 #endif
 
-static void counts(struct rt_reuse *r);
-
-/* The counts' words for n chunks. */
-static size_t
-ncounts(size_t n)
-{
-	return n + n / FAN + n / FAN / FAN + 2;
-}
-
 static int
 slots_alloc(struct rt_reuse *r, uint32_t n)
 {
 	uint64_t *b;
 	uint32_t *f;
-	size_t nc = (size_t)n / CHUNK;
 
 	if ((b = realloc(r->bits, (size_t)n / 8)) == NULL)
 		return -1;
 	r->bits = b;
-	if ((f = realloc(r->cnt, ncounts(nc) * sizeof *f)) == NULL)
+	if ((f = realloc(r->fen, ((size_t)n / CHUNK + 1) * sizeof *f)) == NULL)
 		return -1;
-	r->cnt = f;
-	r->gcnt = f + nc;
-	r->scnt = r->gcnt + nc / FAN + 1;
+	r->fen = f;
 	r->nslots = n;
-	r->nchunks = (uint32_t)nc;
+	r->nchunks = n / CHUNK;
 	return 0;
 }
 
@@ -136,7 +122,7 @@ rt_reuse_new(int timed)
 		return NULL;
 	}
 	memset(r->bits, 0, r->nslots / 8);
-	counts(r);
+	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);
 	return r;
 }
 
@@ -148,77 +134,51 @@ rt_reuse_free(struct rt_reuse *r)
 	free(r->e);
 	free(r->when);
 	free(r->bits);
-	free(r->cnt);
+	free(r->fen);
 	free(r);
 }
 
-/* Live slots after s (s below the next slot): the rest of its word and
- * chunk, then the counts of the chunks, groups and super groups after
- * it, up to the last slot used. */
-static inline __attribute__((always_inline)) uint64_t
-after(const struct rt_reuse *r, uint32_t s)
+/* A slot of the chunk died. */
+static inline void
+fen_add(struct rt_reuse *r, uint32_t chunk)
 {
-	uint32_t c = s / CHUNK, g = c / FAN, sg = g / FAN, i, end, t = r->now - 1;
-	uint32_t tc = t / CHUNK, tg = tc / FAN, ts = tg / FAN;
-	uint64_t k = (uint64_t)__builtin_popcountll(r->bits[s / 64] >> (s % 64) >> 1);
+	uint32_t i;
 
-	end = (c + 1) * WPC < t / 64 + 1 ? (c + 1) * WPC : t / 64 + 1;
-	for (i = s / 64 + 1; i < end; i++)
+	for (i = chunk + 1; i <= r->nchunks; i += i & -i)
+		r->fen[i]++;
+}
+
+/* Live slots at or before s (s below the next slot). */
+static inline __attribute__((always_inline)) uint64_t
+rank_(const struct rt_reuse *r, uint32_t s)
+{
+	uint32_t c = s / CHUNK, i, w = s / 64;
+	uint64_t k = (uint64_t)c * CHUNK;
+
+	for (i = c; i > 0; i -= i & -i)
+		k -= r->fen[i];
+	for (i = c * WPC; i < w; i++)
 		k += (uint64_t)__builtin_popcountll(r->bits[i]);
-	end = (g + 1) * FAN < tc + 1 ? (g + 1) * FAN : tc + 1;
-	for (i = c + 1; i < end; i++)
-		k += r->cnt[i];
-	end = (sg + 1) * FAN < tg + 1 ? (sg + 1) * FAN : tg + 1;
-	for (i = g + 1; i < end; i++)
-		k += r->gcnt[i];
-	for (i = sg + 1; i <= ts; i++)
-		k += r->scnt[i];
-	return k;
+	return k + (uint64_t)__builtin_popcountll(r->bits[w] & (~0ULL >> (63 - s % 64)));
 }
 
 CLONES static uint64_t
-above(const struct rt_reuse *r, uint32_t s)
+rank(const struct rt_reuse *r, uint32_t s)
 {
-	return after(r, s);
+	return rank_(r, s);
 }
 
 static inline void
 setslot(struct rt_reuse *r, uint32_t s)
 {
-	uint32_t c = s / CHUNK;
-
 	r->bits[s / 64] |= 1ULL << (s % 64);
-	r->cnt[c]++;
-	r->gcnt[c / FAN]++;
-	r->scnt[c / FAN / FAN]++;
 }
 
 static inline void
 clearslot(struct rt_reuse *r, uint32_t s)
 {
-	uint32_t c = s / CHUNK;
-
 	r->bits[s / 64] &= ~(1ULL << (s % 64));
-	r->cnt[c]--;
-	r->gcnt[c / FAN]--;
-	r->scnt[c / FAN / FAN]--;
-}
-
-/* The counts of the bitmap as it is. */
-CLONES static void
-counts(struct rt_reuse *r)
-{
-	uint32_t c, i, w;
-	size_t nc = r->nchunks;
-
-	memset(r->cnt, 0, ncounts(nc) * sizeof *r->cnt);
-	for (c = 0; c < nc; c++) {
-		for (i = 0, w = 0; i < WPC; i++)
-			w += (uint32_t)__builtin_popcountll(r->bits[c * WPC + i]);
-		r->cnt[c] = w;
-		r->gcnt[c / FAN] += w;
-		r->scnt[c / FAN / FAN] += w;
-	}
+	fen_add(r, s / CHUNK);
 }
 
 /* Renumber the live slots 0..live-1 in order: a live slot's new number is
@@ -260,7 +220,7 @@ compact(struct rt_reuse *r)
 		r->bits[s] = ~0ULL;
 	if (live % 64)
 		r->bits[live / 64] = (1ULL << (live % 64)) - 1;
-	counts(r);
+	memset(r->fen, 0, (r->nchunks + 1) * sizeof *r->fen);	/* none dead */
 	r->now = live;
 	return 0;
 }
@@ -319,7 +279,7 @@ touch(struct rt_reuse *r, uint64_t block, size_t h, uint64_t *dist, uint64_t *td
 	if (r->now == r->nslots && compact(r))
 		return RT_ENOMEM;
 	if ((s = r->e[h].slot) != NONE) {
-		*dist = after(r, s);
+		*dist = r->n - rank_(r, s);
 		if (r->timed) {
 			*tdist = r->t - r->when[h] - 1;
 			r->when[h] = r->t;
@@ -440,7 +400,7 @@ rt_reuse_stack(const struct rt_reuse *r, uint64_t *out)
 
 	for (j = 0; j < r->cap; j++)
 		if (r->e[j].slot != NONE)
-			out[above(r, r->e[j].slot)] = r->e[j].key;
+			out[r->n - rank(r, r->e[j].slot)] = r->e[j].key;
 	return r->n;
 }
 
@@ -454,5 +414,5 @@ size_t
 rt_reuse_memory(const struct rt_reuse *r)
 {
 	return r->cap * (sizeof *r->e + (r->timed ? sizeof *r->when : 0)) +
-	    r->nslots / 8 + ncounts(r->nchunks) * sizeof *r->cnt;
+	    r->nslots / 8 + (r->nchunks + 1) * sizeof *r->fen;
 }
