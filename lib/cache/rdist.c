@@ -509,6 +509,11 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 			dist = RT_COLD;
 		else if (rt_reuse_access(d->eng, p->first[i], &dist, &td))
 			return nomem(d);
+		if (d->slice && dist == RT_COLD) {	/* a pair's first use: still to find */
+			if (keepfirst(d, p->first[i]))
+				return -1;
+			continue;
+		}
 		d->nsampled += 1;
 		if (count(d, dist))
 			return -1;

@@ -53,6 +53,76 @@ run(void *arg)
 	return NULL;
 }
 
+void
+rt_waves(void *(*fn)(void *), void *jobs, size_t size, int n, int nth)
+{
+	pthread_t th[RT_MAXTHREADS];
+	int i, j, m, started[RT_MAXTHREADS];
+
+	nth = nth < 1 ? 1 : nth > RT_MAXTHREADS ? RT_MAXTHREADS : nth;
+	for (i = 0; i < n; i += m) {
+		m = n - i < nth ? n - i : nth;
+		for (j = 0; j < m; j++)	/* a thread not had: the job here */
+			if (!(started[j] = m > 1 &&
+			    pthread_create(&th[j], NULL, fn, (char *)jobs + (size_t)(i + j) * size) == 0))
+				fn((char *)jobs + (size_t)(i + j) * size);
+		for (j = 0; j < m; j++)
+			if (started[j])
+				pthread_join(th[j], NULL);
+	}
+}
+
+struct pair {
+	struct rt_rdslice *a, *b;
+	int stack, e;
+};
+
+/* b after a, into a (b freed): PARDA's merge of two slices into one
+ * slice's, measured by a d that keeps the first uses it cannot place. */
+static void *
+pair(void *arg)
+{
+	static const struct rt_rdist_cfg c = { .block = 1, .rate = 1, .seed = 1 };
+	struct pair *j = arg;
+	struct rt_rdist *d = rt_rdist_new(&c, NULL, NULL, NULL);
+	struct rt_rdslice p;
+
+	j->e = -1;
+	if (d != NULL) {
+		rt_rdist_slice(d);
+		if (rt_rdist_merge(d, j->a) == 0 && rt_rdist_merge(d, j->b) == 0 &&
+		    rt_rdist_take(d, &p, j->stack) == 0) {
+			rt_rdslice_free(j->a);
+			*j->a = p;
+			j->e = 0;
+		}
+		rt_rdist_free(d);
+	}
+	rt_rdslice_free(j->b);
+	return NULL;
+}
+
+int
+rt_rdslice_tree(struct rt_rdslice *v, int n, int nth)
+{
+	struct pair *j;
+	int step, i, m, e = 0;
+
+	if (n < 2)
+		return 0;
+	if ((j = calloc((size_t)n / 2, sizeof *j)) == NULL)
+		return -1;
+	for (step = 1; step < n && e == 0; step *= 2) {
+		for (i = m = 0; i + step < n; i += 2 * step, m++)
+			j[m] = (struct pair){ &v[i], &v[i + step], i + 2 * step < n, 0 };
+		rt_waves(pair, j, sizeof *j, m, nth);
+		for (i = 0; i < m; i++)
+			e |= j[i].e;
+	}
+	free(j);
+	return e;
+}
+
 /* Whether path is a binary trace file whose slices can be entered. */
 static int
 sliceable(const char *path, int fmt, int n)
@@ -76,15 +146,16 @@ rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *p
 {
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_t th[RT_MAXTHREADS];
-	struct rt_rdslice p;
+	struct rt_rdslice *p;
 	struct job *j;
 	int i, e = 0, started[RT_MAXTHREADS] = { 0 };
 
 	if (n < 2 || n > RT_MAXTHREADS || c->rate < 1 || c->size || c->pn || c->timed ||
 	    !sliceable(path, fmt, n))
 		return snprintf(why, whylen, "exact reuse distances of a binary trace file only"), RT_EUSAGE;
-	if ((j = calloc((size_t)n, sizeof *j)) == NULL)
-		return snprintf(why, whylen, "out of memory"), -1;
+	if ((j = calloc((size_t)n, sizeof *j)) == NULL ||
+	    (p = calloc((size_t)n, sizeof *p)) == NULL)
+		return free(j), snprintf(why, whylen, "out of memory"), -1;
 	for (i = 0; i < n; i++) {
 		j[i] = (struct job){ rt_rdist_new(c, NULL, NULL, NULL), path, fmt, skipbad,
 		    (uint64_t)i, (uint64_t)n, 0, "", diag, &mu };
@@ -107,18 +178,22 @@ rt_rdist_threads(struct rt_rdist *d, const struct rt_rdist_cfg *c, const char *p
 		if (j[i].status > 0) {	/* as one thread would: said, nothing stands */
 			diag(j[i].err, 1);
 			e = 2;
-		} else if (j[i].status < 0 || rt_rdist_take(j[i].d, &p, i < n - 1)) {
+		} else if (j[i].status < 0 || rt_rdist_take(j[i].d, &p[i], i < n - 1)) {
 			snprintf(why, whylen, "%s", j[i].status ? j[i].err : rt_rdist_error(j[i].d));
 			e = -1;
-		} else {
-			e = rt_rdist_merge(d, &p);
-			rt_rdslice_free(&p);
-			if (e)
-				snprintf(why, whylen, "%s", rt_rdist_error(d));
 		}
-	}
-	for (i = 0; i < n; i++)
 		rt_rdist_free(j[i].d);
+		j[i].d = NULL;
+	}
+	if (e == 0 && rt_rdslice_tree(p, n, n) != 0)
+		e = -1, snprintf(why, whylen, "out of memory");
+	if (e == 0 && (e = rt_rdist_merge(d, &p[0])) != 0)
+		snprintf(why, whylen, "%s", rt_rdist_error(d));
+	for (i = 0; i < n; i++) {
+		rt_rdist_free(j[i].d);
+		rt_rdslice_free(&p[i]);
+	}
 	free(j);
+	free(p);
 	return e;
 }
