@@ -253,8 +253,7 @@ measure(char **files, int n)
 		rt_reuserec_header(fo, cfg.timed);
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
-	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, jflag ? jflag : u_cpus(4), why,
-	    sizeof why)) != 0)
+	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, why, sizeof why)) != 0)
 		u_die(1, "-M: %s", why);
 	if (!states)
 		partfile(files, n, &pf);

@@ -616,7 +616,9 @@ struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo
  * of the trace's last slice), leaving d spent but to free;
  * rt_rdist_merge(d, p) adds slice p, the one after those merged into d
  * so far: merged in order into a d of the same configuration, the slices
- * measure the whole trace.  Exact reuse distances only: rate 1, no fixed
+ * measure the whole trace.  The merge is associative: into a slice's d,
+ * p's first uses that miss on d's stack stay first uses, and d becomes
+ * the pair's slice.  Exact reuse distances only: rate 1, no fixed
  * size, partition, time distances or fn.  0, or -1 out of memory
  * (rt_rdist_error of the d named). */
 struct rt_rdslice {
@@ -632,21 +634,12 @@ void rt_rdist_slice(struct rt_rdist *d);
 int rt_rdist_take(struct rt_rdist *d, struct rt_rdslice *p, int stack);
 int rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p);
 void rt_rdslice_free(struct rt_rdslice *p);
-/* The merge is associative: rt_rdslice_tree merges slices v[0..n-1] in
- * order into v[0] (the others freed) pairwise, in rounds of up to nth
- * pairs at once on threads, each pair a slice whose first uses are a's
- * and those of b that miss on a's end stack, its end stack b's then a's
- * blocks b left alone (not made for the pair that ends with v[n-1]).
- * 0, or -1 out of memory. */
-int rt_rdslice_tree(struct rt_rdslice *v, int n, int nth) RT_WUR;
-/* fn on each of n jobs of size bytes, nth threads at once (or here). */
-void rt_waves(void *(*fn)(void *), void *jobs, size_t size, int n, int nth);
+
 /* A slice as a reuse-state stream (lib/cache/rdstate.c): slice k of n
  * of a trace file of bytes bytes, in blocks of block bytes.
  * rt_rdslice_read: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with why.
  * rt_rdist_states: the states at paths (every slice of one trace once,
- * in any order, in blocks of block bytes, d's) read and merged into d on
- * nth threads (rt_rdslice_tree; all of them in memory at once): 0,
+ * in any order, in blocks of block bytes, d's) merged into d: 0,
  * RT_EUSAGE (not one trace's slices), or as rt_rdslice_read but out of
  * memory -1. */
 struct rt_rdslicehead { uint64_t k, n, bytes, block; };
@@ -656,7 +649,7 @@ int rt_rdist_save(FILE *f, struct rt_rdist *d, const struct rt_rdslicehead *h);
 int rt_rdslice_read(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h,
     char *why, size_t whylen) RT_WUR;
 int rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n,
-    int nth, char *why, size_t whylen) RT_WUR;
+    char *why, size_t whylen) RT_WUR;
 /* The trace file at path measured into d (of configuration c, as the
  * slices are) on n threads, a slice each, merged in order: 0; 2 when the
  * input failed (said by diag, as rt_foreach_batch says it: nothing of it

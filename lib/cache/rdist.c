@@ -501,6 +501,8 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 	d->zeros += p->zeros;
 	if (p->accesses)
 		d->lastseq = p->lastseq;
+	if (drain(d))	/* a slice's own accesses first */
+		return -1;
 	first = rt_reuse_blocks(d->eng) == 0;	/* nothing carried: all cold */
 	for (i = 0; i < p->nfirst; i++) {
 		if (i + TAHEAD < p->nfirst && !first)

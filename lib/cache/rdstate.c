@@ -201,53 +201,26 @@ order(char *const *paths, int n, int *at, uint64_t block, char *why, size_t whyl
 	return 0;
 }
 
-struct load {
-	const char *path;
-	struct rt_rdslice *p;
-	int last, e;
-	char why[512];
-};
-
-static void *
-load(void *arg)
-{
-	struct load *l = arg;
-	struct rt_rdslicehead h;
-
-	if ((l->e = rt_rdslice_read(l->path, l->p, &h, l->why, sizeof l->why)) == 0 && l->last)
-		l->p->nstack = 0;	/* no slice after it: its stack is not wanted */
-	return NULL;
-}
-
 int
-rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n, int nth,
-    char *why, size_t whylen)
+rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n, char *why,
+    size_t whylen)
 {
-	struct rt_rdslice *v = NULL;
-	struct load *l = NULL;
+	struct rt_rdslicehead h;
+	struct rt_rdslice p;
 	int *at, k, e;
 
-	if ((at = malloc((size_t)n * sizeof *at)) == NULL || (v = calloc((size_t)n, sizeof *v)) == NULL ||
-	    (l = calloc((size_t)n, sizeof *l)) == NULL) {
-		free(at), free(v);
+	if ((at = malloc((size_t)n * sizeof *at)) == NULL)
 		return snprintf(why, whylen, "out of memory"), -1;
-	}
 	e = order(paths, n, at, block, why, whylen);
-	for (k = 0; k < n && e == 0; k++)	/* n distinct slices of n: each once */
-		l[k] = (struct load){ paths[at[k]], &v[k], k == n - 1, 0, "" };
-	if (e == 0)
-		rt_waves(load, l, sizeof *l, n, nth);
-	for (k = 0; k < n && e == 0; k++)
-		if ((e = l[k].e) != 0)	/* the first in order, as one at a time said it */
-			snprintf(why, whylen, "%s", l[k].why);
-	if (e == 0 && rt_rdslice_tree(v, n, nth) != 0)
-		e = RT_ENOMEM, snprintf(why, whylen, "out of memory");
-	if (e == 0 && (e = rt_rdist_merge(d, &v[0])) != 0)
-		snprintf(why, whylen, "%s", rt_rdist_error(d));
-	for (k = 0; k < n; k++)
-		rt_rdslice_free(&v[k]);
+	for (k = 0; k < n && e == 0; k++) {	/* n distinct slices of n: each once */
+		if ((e = rt_rdslice_read(paths[at[k]], &p, &h, why, whylen)) != 0)
+			break;
+		if (k == n - 1)	/* no slice after it: its stack is not wanted */
+			p.nstack = 0;
+		if ((e = rt_rdist_merge(d, &p)) != 0)
+			snprintf(why, whylen, "%s", rt_rdist_error(d));
+		rt_rdslice_free(&p);
+	}
 	free(at);
-	free(v);
-	free(l);
 	return e == RT_ENOMEM ? -1 : e;
 }
