@@ -258,17 +258,35 @@ runlean(struct rt_rdist *d)
 		    (unsigned long long)rt_reuse_blocks(d->eng));
 		return -1;
 	}
-	d->nsampled += (double)n;
 	for (i = 0; i < n; i++) {
 		if (i + AHEAD < n)
 			rt_hist_prefetch(d->hist, d->rdist[i + AHEAD]);
 		if ((k = d->rdist[i]) == RT_COLD && d->slice) {
-			d->nsampled -= 1;
 			if (keepfirst(d, d->run[i]))
 				return -1;
-		} else if (rt_hist_add(d->hist, k, 1))
+			continue;
+		}
+		d->nsampled += 1;
+		if (rt_hist_add(d->hist, k, 1))
 			return nomem(d);
 	}
+	return 0;
+}
+
+/* A block access queued on the lean path, or a repeat of the one before
+ * counted at distance 0. */
+static inline int
+leanq(struct rt_rdist *d, uint64_t b)
+{
+	if (d->nq && b == d->lastq) {
+		d->zeros++;
+		return 0;
+	}
+	d->lastq = b;
+	d->nq = 1;
+	if (d->nrun == RT_REUSE_RUN && runlean(d))
+		return -1;
+	d->run[d->nrun++] = b;
 	return 0;
 }
 
@@ -301,18 +319,8 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	int rep;
 
 	d->naccess++;
-	if (d->lean) {
-		if (d->nq && b == d->lastq) {
-			d->zeros++;
-			return 0;
-		}
-		d->lastq = b;
-		d->nq = 1;
-		if (d->nrun == RT_REUSE_RUN && runlean(d))
-			return -1;
-		d->run[d->nrun++] = b;
-		return 0;
-	}
+	if (d->lean)
+		return leanq(d, b);
 	if (d->c.pn && b / d->per % d->c.pn != d->c.pk)
 		return 0;
 	if (d->threshold != UINT64_MAX && (h = rt_hash64(b ^ d->c.seed)) >= d->threshold)
@@ -388,30 +396,21 @@ item(struct rt_rdist *d, const struct rt_rec *rec)
 static int
 leanbatch(struct rt_rdist *d, struct rt_rec *v, int n)
 {
-	uint64_t b, last = d->lastq, zeros = 0;
-	int i, sh = d->bshift, nq = d->nq;
+	uint64_t b;
+	int i, sh = d->bshift;
 
 	for (i = 0; i < n; i++) {
 		b = v[i].addr >> sh;
 		if (v[i].kind != RT_ACCESS || v[i].op == RT_MODIFY || rt_last(&v[i]) >> sh != b) {
-			d->lastq = last, d->nq = nq, d->zeros += zeros, zeros = 0;
 			if (item(d, &v[i]))
 				return -1;
-			last = d->lastq, nq = d->nq;
 			continue;
 		}
 		d->lastseq = v[i].seq;
 		d->naccess++;
-		if (nq && b == last) {
-			zeros++;
-			continue;
-		}
-		last = b, nq = 1;
-		if (d->nrun == RT_REUSE_RUN && runlean(d))
+		if (leanq(d, b))
 			return -1;
-		d->run[d->nrun++] = b;
 	}
-	d->lastq = last, d->nq = nq, d->zeros += zeros;
 	return 0;
 }
 
@@ -493,6 +492,8 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 	size_t i;
 	int first;
 
+	if (drain(d))	/* a slice's own accesses first */
+		return -1;
 	for (i = 0; i < p->nhist; i++)
 		if (rt_hist_add(d->hist, p->hist[i].key, p->hist[i].w))
 			return nomem(d);
@@ -501,8 +502,6 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 	d->zeros += p->zeros;
 	if (p->accesses)
 		d->lastseq = p->lastseq;
-	if (drain(d))	/* a slice's own accesses first */
-		return -1;
 	first = rt_reuse_blocks(d->eng) == 0;	/* nothing carried: all cold */
 	for (i = 0; i < p->nfirst; i++) {
 		if (i + TAHEAD < p->nfirst && !first)
