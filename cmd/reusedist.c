@@ -216,7 +216,7 @@ sliced(char **files, int n, int *k)
 {
 	char why[256];
 
-	if (jflag == 0)	/* the merge is serial: more slices cost more than they give */
+	if (jflag == 0)	/* each slice adds a merge and its blocks' memory */
 		jflag = u_cpus(4);
 	if (jflag < 2 || n != 1 || cgt || out == OUT_RECORDS || out == OUT_GROUPS ||
 	    out == OUT_WINDOW || (*k = rt_rdist_threads(rd, &cfg, files[0], Iflag, kflag, jflag,
