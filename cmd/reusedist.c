@@ -17,7 +17,7 @@ static struct rt_rdist_cfg cfg = { .block = 64, .rate = 1, .seed = 1 };
 static int out = OUT_HIST;
 static int gflag;
 static uint64_t wflag;
-static int Mflag, kflag, Iflag = RT_FMT_AUTO, jflag = 1;
+static int Mflag, kflag, Iflag = RT_FMT_AUTO, jflag;
 static int states;			/* -M of reuse states */
 static uint64_t slicek, slicen;		/* --slice */
 static const char *oflag, *cgout;
@@ -53,7 +53,7 @@ static const struct u_opt opts[] = {
 	{ O_CGOUT, "cachegrind-out", "file", "misses of --sizes per source line, as cachegrind's file" },
 	{ O_SIZES, "sizes", "s1,s2,...", "--cachegrind-out: LRU cache sizes (32K,256K,8M)" },
 	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace file: its state, for -M" },
-	{ O_THREADS, "threads", "n", "a binary trace file's exact distances in n time slices at once" },
+	{ O_THREADS, "threads", "n", "a binary trace file's exact distances in n time slices (nproc, at most 4)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "reusedist", "[file ...]", opts,
@@ -216,6 +216,8 @@ sliced(char **files, int n, int *k)
 {
 	char why[256];
 
+	if (jflag == 0)	/* each slice adds a merge and its blocks' memory */
+		jflag = u_cpus(4);
 	if (jflag < 2 || n != 1 || cgt || out == OUT_RECORDS || out == OUT_GROUPS ||
 	    out == OUT_WINDOW || (*k = rt_rdist_threads(rd, &cfg, files[0], Iflag, kflag, jflag,
 	    u_diag, why, sizeof why)) == RT_EUSAGE)

@@ -24,6 +24,10 @@ int rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t
 #define RT_NOWHERE SIZE_MAX
 int rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
     uint64_t *tdist);
+/* n (at most RT_REUSE_RUN) accesses of untimed r at once, their distances
+ * in dist: 0, or RT_ENOMEM (the accesses before the failing one made). */
+#define RT_REUSE_RUN 256
+int rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist);
 int rt_reuse_remove(struct rt_reuse *r, uint64_t block);	/* 1 if it was there */
 void rt_reuse_prefetch(const struct rt_reuse *r, uint64_t block);	/* an access to come */
 size_t rt_reuse_prefetch2(const struct rt_reuse *r, uint64_t block);	/* nearer: its slot */
@@ -612,7 +616,9 @@ struct rt_bin *rt_rdist_finish(struct rt_rdist *d, size_t *n, struct rt_histinfo
  * of the trace's last slice), leaving d spent but to free;
  * rt_rdist_merge(d, p) adds slice p, the one after those merged into d
  * so far: merged in order into a d of the same configuration, the slices
- * measure the whole trace.  Exact reuse distances only: rate 1, no fixed
+ * measure the whole trace.  The merge is associative: into a slice's d,
+ * p's first uses that miss on d's stack stay first uses, and d becomes
+ * the pair's slice.  Exact reuse distances only: rate 1, no fixed
  * size, partition, time distances or fn.  0, or -1 out of memory
  * (rt_rdist_error of the d named). */
 struct rt_rdslice {
@@ -628,6 +634,7 @@ void rt_rdist_slice(struct rt_rdist *d);
 int rt_rdist_take(struct rt_rdist *d, struct rt_rdslice *p, int stack);
 int rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p);
 void rt_rdslice_free(struct rt_rdslice *p);
+
 /* A slice as a reuse-state stream (lib/cache/rdstate.c): slice k of n
  * of a trace file of bytes bytes, in blocks of block bytes.
  * rt_rdslice_read: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with why.

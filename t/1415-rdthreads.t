@@ -5,17 +5,19 @@
 # and the naive stack's histogram; inputs that cannot be sliced are read
 # on one thread; a failure is said as the single run says it.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 18
 
 U="$(dirname "$0")/unit"
 awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
 for ns in 2 3 5 8; do
 	check_same "--exact, $ns slices: the single run's histogram" \
-	    "reusedist --exact --threads $ns $tmp/r.rtb" "reusedist --exact $tmp/r.rtb"
+	    "reusedist --exact --threads $ns $tmp/r.rtb" "reusedist --exact --threads 1 $tmp/r.rtb"
 done
-check_same "the log2 histogram, 3 slices" "reusedist --threads 3 $tmp/r.rtb" "reusedist $tmp/r.rtb"
-check_same "-C's curve, 4 slices" "reusedist -C --threads 4 $tmp/r.rtb" "reusedist -C $tmp/r.rtb"
-check_same "-A's summary, 2 slices" "reusedist -A --threads 2 $tmp/r.rtb" "reusedist -A $tmp/r.rtb"
+check_same "the log2 histogram, 3 slices" "reusedist --threads 3 $tmp/r.rtb" "reusedist --threads 1 $tmp/r.rtb"
+check_same "-C's curve, 4 slices" "reusedist -C --threads 4 $tmp/r.rtb" "reusedist -C --threads 1 $tmp/r.rtb"
+check_same "-A's summary, 2 slices" "reusedist -A --threads 2 $tmp/r.rtb" "reusedist -A --threads 1 $tmp/r.rtb"
+check_same "no --threads (nproc's, at most 4): the single run's histogram" \
+	"reusedist --exact $tmp/r.rtb" "reusedist --exact --threads 1 $tmp/r.rtb"
 
 # 600000 accesses over 400 blocks of 64 bytes, three blocks of the trace:
 # the naive stack's counts by distance
@@ -29,28 +31,30 @@ check_same "3 slices: the naive stack's counts by distance" \
 # more slices than blocks: slices without records; strings defined once
 trfilter -t RWM -b "$D/matmul-blocked.lk.gz" >"$tmp/m.rtb"
 check_same "one block in 6 slices, five of them empty" \
-	"reusedist --exact --threads 6 $tmp/m.rtb" "reusedist --exact $tmp/m.rtb"
+	"reusedist --exact --threads 6 $tmp/m.rtb" "reusedist --exact --threads 1 $tmp/m.rtb"
 for i in 1 2 3 4 5 6; do trfilter "$D/kernels.lk.gz"; done | trfilter -b >"$tmp/k.rtb" 2>/dev/null
 check_same "a trace whose strings are defined in its first slice, 4 slices" \
-	"reusedist --exact --threads 4 $tmp/k.rtb" "reusedist --exact $tmp/k.rtb"
+	"reusedist --exact --threads 4 $tmp/k.rtb" "reusedist --exact --threads 1 $tmp/k.rtb"
 
 # what cannot be sliced is read on one thread, to the same histogram
 check_same "standard input: one thread" "reusedist --exact --threads 3 <$tmp/r.rtb" \
-	"reusedist --exact $tmp/r.rtb"
+	"reusedist --exact --threads 1 $tmp/r.rtb"
 gzip -c "$tmp/r.rtb" >"$tmp/r.rtb.gz"
+check_same "standard input named -, compressed: read once, on one thread" \
+	"reusedist --exact --threads 3 - <$tmp/r.rtb.gz" "reusedist --exact --threads 1 $tmp/r.rtb"
 check_same "a compressed file: one thread" "reusedist --exact --threads 3 $tmp/r.rtb.gz" \
-	"reusedist --exact $tmp/r.rtb"
+	"reusedist --exact --threads 1 $tmp/r.rtb"
 
 # a byte of the fourth block spoilt: said as the single run says it
 cp "$tmp/r.rtb" "$tmp/bad.rtb"
 size=$(wc -c <"$tmp/r.rtb")
 printf 'Z' | dd of="$tmp/bad.rtb" bs=1 seek=$((size * 7 / 10)) conv=notrunc 2>/dev/null
-reusedist --exact "$tmp/bad.rtb" >"$tmp/b1.out" 2>"$tmp/b1.err"; echo $? >"$tmp/b1.st"
+reusedist --exact --threads 1 "$tmp/bad.rtb" >"$tmp/b1.out" 2>"$tmp/b1.err"; echo $? >"$tmp/b1.st"
 check "a spoilt block: the single run's message and status, nothing written" \
 	"reusedist --exact --threads 3 $tmp/bad.rtb >$tmp/b3.out 2>$tmp/b3.err; test \$? -eq \$(cat $tmp/b1.st) && test \$(cat $tmp/b1.st) -ne 0 &&
 	 test -s $tmp/b1.err && cmp $tmp/b1.err $tmp/b3.err && cmp $tmp/b1.out $tmp/b3.out && grep -q bad.rtb $tmp/b3.err"
 check_same "-k: the block skipped, the single run's histogram" \
-	"reusedist -k --exact --threads 3 $tmp/bad.rtb 2>/dev/null" "reusedist -k --exact $tmp/bad.rtb 2>/dev/null"
+	"reusedist -k --exact --threads 3 $tmp/bad.rtb 2>/dev/null" "reusedist -k --exact --threads 1 $tmp/bad.rtb 2>/dev/null"
 check_same "-k: the single run's warning" \
-	"reusedist -k --exact --threads 3 $tmp/bad.rtb 2>&1 >/dev/null" "reusedist -k --exact $tmp/bad.rtb 2>&1 >/dev/null"
+	"reusedist -k --exact --threads 3 $tmp/bad.rtb 2>&1 >/dev/null" "reusedist -k --exact --threads 1 $tmp/bad.rtb 2>&1 >/dev/null"
 check_fail "--threads 0 is refused" 2 "--threads 0: 1 to 64" "reusedist --threads 0 $tmp/r.rtb"

@@ -6,7 +6,7 @@
 # counts; states of other slicings, traces or block sizes, and spoilt
 # states, are refused with the reason.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 
 U="$(dirname "$0")/unit"
 awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
@@ -22,23 +22,23 @@ slices() {
 		sk=$((sk + 1))
 	done
 }
-for ns in 2 3 5; do
+for ns in 2 3 5 8; do
 	slices "$tmp/r.rtb" $ns
 	check_same "--exact, $ns slices merged: the single run's histogram" \
-	    "reusedist -M --exact $S" "reusedist --exact $tmp/r.rtb"
+	    "reusedist -M --exact $S" "reusedist --exact --threads 1 $tmp/r.rtb"
 done
 if command -v parallel >/dev/null; then
 	check_same "contrib/tslice -r: 3 slices under GNU parallel, the single run's histogram" \
-	    "$(dirname "$0")/../contrib/tslice -r -n 3 $tmp/r.rtb --exact" "reusedist --exact $tmp/r.rtb"
+	    "$(dirname "$0")/../contrib/tslice -r -n 3 $tmp/r.rtb --exact" "reusedist --exact --threads 1 $tmp/r.rtb"
 else
 	skip "contrib/tslice -r: GNU parallel is not installed"
 fi
 slices "$tmp/r.rtb" 4
 check_same "states named in any order" "reusedist -M --exact $tmp/s3 $tmp/s1 $tmp/s0 $tmp/s2" \
-	"reusedist --exact $tmp/r.rtb"
-check_same "the log2 histogram" "reusedist -M $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist $tmp/r.rtb"
-check_same "-C's curve" "reusedist -M -C $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist -C $tmp/r.rtb"
-check_same "-A's summary" "reusedist -M -A $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist -A $tmp/r.rtb"
+	"reusedist --exact --threads 1 $tmp/r.rtb"
+check_same "the log2 histogram" "reusedist -M $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist --threads 1 $tmp/r.rtb"
+check_same "-C's curve" "reusedist -M -C $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist -C --threads 1 $tmp/r.rtb"
+check_same "-A's summary" "reusedist -M -A $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist -A --threads 1 $tmp/r.rtb"
 check_same "-o: the same state as standard output" \
 	"reusedist --slice 1/4 -o $tmp/o1 $tmp/r.rtb && cat $tmp/o1" "cat $tmp/s1"
 # a slice's state against an awk model: its accesses and the blocks it
@@ -68,7 +68,7 @@ check_fail "another block size at the merge: refused" 1 "s0: a slice in 128-byte
 trfilter -t RWM -b "$D/matmul-blocked.lk.gz" >"$tmp/m.rtb"
 slices "$tmp/m.rtb" 4
 check_same "one block in 4 slices, three of them empty" \
-	"reusedist -M --exact $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist --exact $tmp/m.rtb"
+	"reusedist -M --exact $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "reusedist --exact --threads 1 $tmp/m.rtb"
 
 # states that are not one trace's slices, or spoilt
 slices "$tmp/r.rtb" 3

@@ -58,6 +58,9 @@ struct rt_rdist {
 	unsigned nlate;
 	uint64_t lastseq;		/* of the last access */
 	int slice;			/* a time slice's: first accesses kept, not counted */
+	int lean;			/* exact, nothing but the histogram: blocks queued alone */
+	size_t nrun;
+	uint64_t run[RT_REUSE_RUN], rdist[RT_REUSE_RUN];
 	uint64_t *first;		/* its first access to each block, in order */
 	size_t nfirst, capfirst;
 	rt_rdist_fn *fn;
@@ -87,6 +90,7 @@ rt_rdist_new(const struct rt_rdist_cfg *c, rt_rdist_fn *fn, rt_item_fn *event, v
 	d->scale = d->unit = 1;
 	d->per = c->pbytes > c->block ? c->pbytes / c->block : 1;
 	d->bshift = (c->block & (c->block - 1)) == 0 ? __builtin_ctzll(c->block) : -1;
+	d->lean = c->rate >= 1 && !c->size && !c->pn && !c->timed && fn == NULL;
 	for (d->bits = MINBITS; d->bits < MAXBITS && (1ULL << d->bits) < c->size; d->bits++)
 		;
 	return d;
@@ -240,10 +244,59 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 	return 0;
 }
 
+/* The lean queue: the run measured, its distances counted (their
+ * buckets fetched a few ahead), a slice's cold accesses kept instead. */
+static int
+runlean(struct rt_rdist *d)
+{
+	size_t i, n = d->nrun;
+	uint64_t k;
+
+	d->nrun = 0;
+	if (rt_reuse_run(d->eng, d->run, n, d->rdist)) {
+		snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
+		    (unsigned long long)rt_reuse_blocks(d->eng));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			rt_hist_prefetch(d->hist, d->rdist[i + AHEAD]);
+		if ((k = d->rdist[i]) == RT_COLD && d->slice) {
+			if (keepfirst(d, d->run[i]))
+				return -1;
+			continue;
+		}
+		d->nsampled += 1;
+		if (rt_hist_add(d->hist, k, 1))
+			return nomem(d);
+	}
+	return 0;
+}
+
+/* A block access queued on the lean path, or a repeat of the one before
+ * counted at distance 0. */
+static inline int
+leanq(struct rt_rdist *d, uint64_t b)
+{
+	if (d->nq && b == d->lastq) {
+		d->zeros++;
+		return 0;
+	}
+	d->lastq = b;
+	d->nq = 1;
+	if (d->nrun == RT_REUSE_RUN && runlean(d))
+		return -1;
+	d->run[d->nrun++] = b;
+	return 0;
+}
+
 static int
 drain(struct rt_rdist *d)
 {
 	int i, n = d->npend;
+
+	if (d->nrun && runlean(d))
+		return -1;
 
 	d->npend = 0;
 	for (i = 0; i < n; i++) {
@@ -266,6 +319,8 @@ block(struct rt_rdist *d, const struct rt_rec *rec, uint64_t b)
 	int rep;
 
 	d->naccess++;
+	if (d->lean)
+		return leanq(d, b);
 	if (d->c.pn && b / d->per % d->c.pn != d->c.pk)
 		return 0;
 	if (d->threshold != UINT64_MAX && (h = rt_hash64(b ^ d->c.seed)) >= d->threshold)
@@ -336,11 +391,37 @@ item(struct rt_rdist *d, const struct rt_rec *rec)
 	return other(d, rec);
 }
 
+/* The lean path's loop: an access within one block of a power of two
+ * queued here, anything else by item. */
+static int
+leanbatch(struct rt_rdist *d, struct rt_rec *v, int n)
+{
+	uint64_t b;
+	int i, sh = d->bshift;
+
+	for (i = 0; i < n; i++) {
+		b = v[i].addr >> sh;
+		if (v[i].kind != RT_ACCESS || v[i].op == RT_MODIFY || rt_last(&v[i]) >> sh != b) {
+			if (item(d, &v[i]))
+				return -1;
+			continue;
+		}
+		d->lastseq = v[i].seq;
+		d->naccess++;
+		if (leanq(d, b))
+			return -1;
+	}
+	return 0;
+}
+
 int
 rt_rdist_batch(void *ctx, struct rt_rec *v, int n)
 {
+	struct rt_rdist *d = ctx;
 	int i;
 
+	if (d->lean && d->bshift >= 0)
+		return leanbatch(d, v, n);
 	for (i = 0; i < n; i++)
 		if (item(ctx, &v[i]))
 			return -1;
@@ -411,6 +492,8 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 	size_t i;
 	int first;
 
+	if (drain(d))	/* a slice's own accesses first */
+		return -1;
 	for (i = 0; i < p->nhist; i++)
 		if (rt_hist_add(d->hist, p->hist[i].key, p->hist[i].w))
 			return nomem(d);
@@ -427,6 +510,11 @@ rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p)
 			dist = RT_COLD;
 		else if (rt_reuse_access(d->eng, p->first[i], &dist, &td))
 			return nomem(d);
+		if (d->slice && dist == RT_COLD) {	/* a pair's first use: still to find */
+			if (keepfirst(d, p->first[i]))
+				return -1;
+			continue;
+		}
 		d->nsampled += 1;
 		if (count(d, dist))
 			return -1;

@@ -139,7 +139,7 @@ rt_reuse_free(struct rt_reuse *r)
 }
 
 /* A slot of the chunk died. */
-static void
+static inline void
 fen_add(struct rt_reuse *r, uint32_t chunk)
 {
 	uint32_t i;
@@ -149,8 +149,8 @@ fen_add(struct rt_reuse *r, uint32_t chunk)
 }
 
 /* Live slots at or before s (s below the next slot). */
-CLONES static uint64_t
-rank(const struct rt_reuse *r, uint32_t s)
+static inline __attribute__((always_inline)) uint64_t
+rank_(const struct rt_reuse *r, uint32_t s)
 {
 	uint32_t c = s / CHUNK, i, w = s / 64;
 	uint64_t k = (uint64_t)c * CHUNK;
@@ -162,13 +162,19 @@ rank(const struct rt_reuse *r, uint32_t s)
 	return k + (uint64_t)__builtin_popcountll(r->bits[w] & (~0ULL >> (63 - s % 64)));
 }
 
-static void
+CLONES static uint64_t
+rank(const struct rt_reuse *r, uint32_t s)
+{
+	return rank_(r, s);
+}
+
+static inline void
 setslot(struct rt_reuse *r, uint32_t s)
 {
 	r->bits[s / 64] |= 1ULL << (s % 64);
 }
 
-static void
+static inline void
 clearslot(struct rt_reuse *r, uint32_t s)
 {
 	r->bits[s / 64] &= ~(1ULL << (s % 64));
@@ -257,11 +263,11 @@ rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *td
 	return rt_reuse_access_at(r, block, RT_NOWHERE, dist, tdist);
 }
 
-int
-rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
-    uint64_t *tdist)
+/* One access, the block looked for at h first. */
+static inline __attribute__((always_inline)) int
+touch(struct rt_reuse *r, uint64_t block, size_t h, uint64_t *dist, uint64_t *tdist)
 {
-	size_t h = hint, mask = r->cap - 1;
+	size_t mask = r->cap - 1;
 	uint32_t s;
 
 	/* a key is in the table once: where it is, it is found */
@@ -273,7 +279,7 @@ rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *di
 	if (r->now == r->nslots && compact(r))
 		return RT_ENOMEM;
 	if ((s = r->e[h].slot) != NONE) {
-		*dist = r->n - rank(r, s);
+		*dist = r->n - rank_(r, s);
 		if (r->timed) {
 			*tdist = r->t - r->when[h] - 1;
 			r->when[h] = r->t;
@@ -297,6 +303,43 @@ rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *di
 	r->e[h].slot = r->now;
 	setslot(r, r->now);
 	r->now++;
+	return 0;
+}
+
+CLONES int
+rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
+    uint64_t *tdist)
+{
+	return touch(r, block, hint, dist, tdist);
+}
+
+/* The entries of a run are fetched all at once, then their bitmap words,
+ * then used: misses overlap as far as the memory allows, where a pipeline
+ * a few accesses deep left most of each miss's latency exposed.  A place
+ * or slot found early is a hint, checked when used (accesses before it in
+ * the run, a growth, a compaction may move it). */
+CLONES int
+rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist)
+{
+	size_t at[RT_REUSE_RUN], i, h, mask = r->cap - 1;
+	uint64_t td;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		at[i] = home(b[i], mask);
+		__builtin_prefetch(&r->e[at[i]]);
+	}
+	for (i = 0; i < n; i++) {
+		h = at[i];
+		for (k = 0; r->e[h].slot != NONE && r->e[h].key != b[i] && k < 4; k++)
+			h = (h + 1) & mask;
+		if (r->e[h].slot != NONE && r->e[h].key == b[i])
+			__builtin_prefetch(&r->bits[r->e[h].slot / 64]);
+		at[i] = h;
+	}
+	for (i = 0; i < n; i++)
+		if (touch(r, b[i], at[i], &dist[i], &td))
+			return RT_ENOMEM;
 	return 0;
 }
 

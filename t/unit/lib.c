@@ -214,6 +214,63 @@ roundtrip(int fmt, const char *name)
  * place rt_reuse_prefetch2 gave LAG operations before (stale across the
  * accesses, growth and removals between), 2 a random place. */
 #define LAG 8
+/* rt_reuse_run in runs of every length against an independent model:
+ * a Fenwick tree over access times marking each block's last access,
+ * the distance the marks after it (Bennett and Kruskal), no slots, no
+ * compaction. */
+static void
+reuse_run_vs_marks(int nblocks, int nops, const char *desc)
+{
+	struct rt_reuse *r = rt_reuse_new(0);
+	uint32_t *fw = calloc((size_t)nops + 1, sizeof *fw);
+	int64_t *last = malloc(nblocks * sizeof *last);
+	uint64_t b[RT_REUSE_RUN], d[RT_REUSE_RUN], want;
+	struct rt_rng g;
+	int k = 0, m, i, j, good = 1, t;
+
+	rt_rng_seed(&g, (uint64_t)nblocks + 7);
+	for (i = 0; i < nblocks; i++)
+		last[i] = -1;
+	while (k < nops && good) {
+		m = 1 + (int)rt_rng_below(&g, RT_REUSE_RUN);
+		m = m > nops - k ? nops - k : m;
+		for (i = 0; i < m; i++) {	/* sweeps, a hot set, random blocks */
+			uint64_t x = rt_rng_below(&g, 10);
+
+			b[i] = x < 4 ? (uint64_t)(k + i) % nblocks : x < 7 ? rt_rng_below(&g, 16) :
+			    rt_rng_below(&g, nblocks);
+		}
+		if (rt_reuse_run(r, b, (size_t)m, d))
+			good = 0;
+		for (i = 0; i < m && good; i++, k++) {
+			want = RT_COLD;
+			if (last[b[i]] >= 0) {	/* marks after last: all less those up to it */
+				for (want = 0, t = k; t > 0; t -= t & -t)
+					want += fw[t];
+				for (t = (int)last[b[i]] + 1; t > 0; t -= t & -t)
+					want -= fw[t];
+				for (t = (int)last[b[i]] + 1; t <= nops; t += t & -t)
+					fw[t]--;
+			}
+			for (t = k + 1; t <= nops; t += t & -t)
+				fw[t]++;
+			last[b[i]] = k;
+			if (d[i] != want) {
+				printf("# op %d block %llu: got %llu, want %llu\n", k,
+				    (unsigned long long)b[i], (unsigned long long)d[i],
+				    (unsigned long long)want);
+				good = 0;
+			}
+		}
+	}
+	for (i = j = 0; i < nblocks; i++)
+		j += last[i] >= 0;
+	ok(good && rt_reuse_blocks(r) == (uint64_t)j, desc);
+	rt_reuse_free(r);
+	free(fw);
+	free(last);
+}
+
 static void
 reuse_vs_naive(int nblocks, int nops, int remove_every, int hint, const char *desc)
 {
@@ -455,6 +512,9 @@ main(void)
 	    "reuse engine = naive stack, places found 8 accesses ahead, across growth");
 	reuse_vs_naive(1000, 300000, 7, 1, "reuse engine = naive stack, places found ahead, removals");
 	reuse_vs_naive(1000, 100000, 5, 2, "reuse engine = naive stack, random places given");
+	reuse_run_vs_marks(1000, 300000, "rt_reuse_run = marks by time: 1000 blocks, compactions");
+	reuse_run_vs_marks(300000, 3000000,
+	    "rt_reuse_run = marks by time: 300000 blocks, slots past 1024 chunks");
 	printf("1..%d\n", n);
 	return failed != 0;
 }
