@@ -20,7 +20,8 @@ struct later { float f; uint32_t w; };
  * a domination test costs one look-up per neighbour.  On sparser graphs
  * the look-ups miss the cache where merging two lists of neighbours
  * streams, and the matrix costs memory for nothing (see
- * bench/RESULTS.persist.history). */
+ * bench/RESULTS.persist.history).  Not beside the rows of bits, which
+ * answer every question the matrix would. */
 #define DENSE 8192
 
 /* With few distinct values (the edit distances of windows take w + 1),
@@ -32,13 +33,17 @@ struct later { float f; uint32_t w; };
 #define MAXLEVELS 256
 
 /* The edges are taken from the last, and the collapse stops when fewer
- * than one in TRYGONE of the last TRY of them have gone: the edges left
- * keep their values (each move keeps the persistence, so any prefix of
- * them does).  Where few edges go the tests cost far more than the
- * collapse saves (edges moved later but not gone are columns still),
- * as on Ripser's o3_2048, where almost no edge goes. */
+ * than one in TRYGONE of the last TRY * TRYRUNS of them (of all tried,
+ * at first) have gone: the edges left keep their values (each move
+ * keeps the persistence, so any prefix of them does).  Where few edges
+ * go the tests cost far more than the collapse saves (edges moved later
+ * but not gone are columns still), as on Ripser's o3_2048, where almost
+ * no edge goes.  Over one run of TRY alone, a poor stretch of a loop
+ * nest's windows, where more than half went on either side, stopped it
+ * with half the edges left (see bench/RESULTS.persist.history). */
 #define TRY 4096
 #define TRYGONE 64
+#define TRYRUNS 8
 
 /* Without bitsets, only the CENTRAL common neighbours nearest to both
  * ends of the edge are tried as its dominator (any move found is one
@@ -55,6 +60,9 @@ struct cx {
 	size_t nlevel, nwords;
 	uint64_t *lbits;	/* [vertex][level][word]: value <= level */
 	uint64_t *ebits;	/* the common neighbours present now */
+	uint32_t *ew;		/* the words of ebits not zero, */
+	size_t new;		/* so many */
+	uint32_t wit;		/* a common neighbour the last one tried missed */
 	float *val;		/* every edge's value now, as the graph's d */
 	float *row;		/* without dense or lbits: a row spread */
 	uint32_t *e;		/* the common neighbours of an edge, */
@@ -113,10 +121,15 @@ bitsetup(struct cx *x, const struct rt_graph *g)
 	x->nwords = (n + 63) / 64;
 	if (x->nlevel == 0 || x->nlevel > MAXLEVELS || n * x->nlevel * x->nwords * 8 > BITSETMAX ||
 	    (x->lbits = calloc(n * x->nlevel * x->nwords, sizeof *x->lbits)) == NULL ||
-	    (x->ebits = calloc(x->nwords, sizeof *x->ebits)) == NULL) {
+	    (x->ebits = calloc(x->nwords, sizeof *x->ebits)) == NULL ||
+	    (x->ew = malloc(x->nwords * sizeof *x->ew)) == NULL) {
 		free(x->lbits);
+		free(x->ebits);
+		free(x->ew);
 		free(x->level);
 		x->lbits = NULL;
+		x->ebits = NULL;
+		x->ew = NULL;
 		x->level = NULL;
 		return;
 	}
@@ -131,6 +144,7 @@ cxfree(struct cx *x)
 {
 	free(x->lbits);
 	free(x->ebits);
+	free(x->ew);
 	free(x->level);
 	free(x->dense);
 	free(x->val);
@@ -256,22 +270,40 @@ setval(struct cx *x, const struct rt_graph *g, float *val, uint32_t a, uint32_t 
 	}
 }
 
-/* Is every vertex of ebits but c adjacent to c at level l? */
+/* Is every vertex of set but c in row (c's neighbours)?  Only the words
+ * of set not zero (sw, nsw of them) are looked at, and first *wit, a
+ * vertex the last one tried was not adjacent to: where no common
+ * neighbour dominates, most of them miss the same few, and each tried
+ * against all the words made the collapse quadratic in the vertices. */
 static int
-bitdom(const struct cx *x, uint32_t c, size_t l)
+covers(const uint64_t *set, const uint32_t *sw, size_t nsw, const uint64_t *row, uint32_t c,
+    uint32_t *wit)
 {
-	const uint64_t *b = bitrow(x, c, l);
-	size_t i;
+	uint32_t w = *wit;
+	uint64_t rest;
+	size_t k, i;
 
-	for (i = 0; i < x->nwords; i++) {
-		uint64_t rest = x->ebits[i] & ~b[i];
-
+	if (w != UINT32_MAX && w != c && set[w / 64] >> (w % 64) & 1 &&
+	    !(row[w / 64] >> (w % 64) & 1))
+		return 0;
+	for (k = 0; k < nsw; k++) {
+		i = sw[k];
+		rest = set[i] & ~row[i];
 		if (i == c / 64)
 			rest &= ~(1ULL << (c % 64));
-		if (rest)
+		if (rest) {
+			*wit = (uint32_t)(i * 64) + (uint32_t)__builtin_ctzll(rest);
 			return 0;
+		}
 	}
 	return 1;
+}
+
+/* Is every vertex of ebits but c adjacent to c at level l? */
+static int
+bitdom(struct cx *x, uint32_t c, size_t l)
+{
+	return covers(x->ebits, x->ew, x->new, bitrow(x, c, l), c, &x->wit);
 }
 
 /* The edge (u, v) of value t with bitsets: its common neighbours are the
@@ -290,8 +322,9 @@ movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last
 
 	ru = bitrow(x, u, l);
 	rv = bitrow(x, v, l);
-	for (i = 0; i < nw; i++)
-		e[i] = ru[i] & rv[i];
+	for (x->new = 0, i = 0; i < nw; i++)
+		if ((e[i] = ru[i] & rv[i]) != 0)
+			x->ew[x->new++] = (uint32_t)i;
 	for (;;) {
 		dom = UINT32_MAX;
 		if (*last < n && e[*last / 64] >> (*last % 64) & 1 && bitdom(x, *last, l))
@@ -321,6 +354,8 @@ movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last
 				nn = ru[i] & rv[i] & ~e[i];
 				if (nn & ~rd[i])
 					still = 0;
+				if (nn != 0 && e[i] == 0)
+					x->ew[x->new++] = (uint32_t)i;
 				e[i] |= nn;
 			}
 		} while (still);
@@ -418,7 +453,8 @@ cxload(struct cx *x, const struct rt_graph *k)
 		return -1;
 	memcpy(x->val, k->d, k->off[n] * sizeof *x->val);
 	bitsetup(x, k);
-	if (n <= DENSE && k->off[n] >= n * n / 8 && (x->dense = malloc(n * n * sizeof *x->dense + 1)) != NULL) {
+	if (x->lbits == NULL && n <= DENSE && k->off[n] >= n * n / 8 &&
+	    (x->dense = malloc(n * n * sizeof *x->dense + 1)) != NULL) {
 		for (i = 0; i < n * n; i++)
 			x->dense[i] = INFINITY;
 		for (u = 0; u < n; u++)
@@ -465,9 +501,9 @@ collapsed(const struct rt_graph *k, const float *val, struct rt_graph *l)
 int
 rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 {
-	size_t i, m = 0, n = k->n, gone = 0;
+	size_t i, m = 0, n = k->n, gone = 0, runs = 0, sum = 0, ran[TRYRUNS] = { 0 };
 	uint32_t u, v, last = UINT32_MAX;
-	struct cx x = { 0 };
+	struct cx x = { .wit = UINT32_MAX };
 	float t;
 
 	memset(c, 0, sizeof *c);
@@ -484,15 +520,18 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 	qsort(c->e, m, sizeof *c->e, byorder);
 	for (i = 0; i < m; i++) {
 		if (i > 0 && i % TRY == 0) {
-			if (gone * TRYGONE < TRY)
-				break;
+			sum += gone - ran[runs % TRYRUNS];
+			ran[runs++ % TRYRUNS] = gone;
 			gone = 0;
+			if (sum * TRYGONE < TRY * (runs < TRYRUNS ? runs : TRYRUNS))
+				break;
 		}
 		u = c->e[i].u;
 		v = c->e[i].v;
 		if (x.lbits != NULL) {
 			t = movebits(&x, n, u, v, c->e[i].f0, &last);
-			memset(x.ebits, 0, x.nwords * sizeof *x.ebits);
+			while (x.new > 0)
+				x.ebits[x.ew[--x.new]] = 0;
 		} else
 			t = movelists(&x, k, u, v, c->e[i].f0, &last);
 		c->e[i].f1 = t;
@@ -564,9 +603,9 @@ int
 rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_collapse *c,
     float eps)
 {
-	size_t n = k->n, words = (n + 63) / 64, i, x;
+	size_t n = k->n, words = (n + 63) / 64, i, x, ncw;
 	uint64_t *adj = NULL, *common = NULL, bits;
-	uint32_t u, v, dom;
+	uint32_t u, v, dom, wit = UINT32_MAX, *cw = NULL;
 	int found;
 
 	memset(r, 0, sizeof *r);
@@ -577,6 +616,7 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
 	}
 	if ((adj = calloc(n * words + 1, sizeof *adj)) == NULL ||
 	    (common = malloc((words + 1) * sizeof *common)) == NULL ||
+	    (cw = malloc((words + 1) * sizeof *cw)) == NULL ||
 	    (r->uvd = malloc((r->n + 1) * sizeof *r->uvd)) == NULL)
 		goto fail;
 #define SET(a, b) (adj[(size_t)(a) * words + (b) / 64] |= 1ULL << ((b) % 64))
@@ -591,24 +631,15 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
 			continue;
 		u = c->e[i].u;
 		v = c->e[i].v;
-		for (x = 0; x < words; x++)
-			common[x] = adj[u * words + x] & adj[v * words + x];
+		for (ncw = 0, x = 0; x < words; x++)
+			if ((common[x] = adj[u * words + x] & adj[v * words + x]) != 0)
+				cw[ncw++] = (uint32_t)x;
 		found = 0;
 		dom = 0;
 		for (x = 0; x < words && !found; x++)
 			for (bits = common[x]; bits && !found; bits &= bits - 1) {
-				size_t y;
-
 				dom = (uint32_t)(x * 64 + __builtin_ctzll(bits));
-				for (y = 0; y < words; y++) {
-					uint64_t rest = common[y] & ~adj[dom * words + y];
-
-					if (y == dom / 64)
-						rest &= ~(1ULL << (dom % 64));
-					if (rest)
-						break;
-				}
-				found = y == words;
+				found = covers(common, cw, ncw, adj + (size_t)dom * words, dom, &wit);
 			}
 		if (!found)
 			goto fail;	/* cannot happen if the collapse was right */
@@ -621,10 +652,12 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
 #undef SET
 	free(adj);
 	free(common);
+	free(cw);
 	return 0;
 fail:
 	free(adj);
 	free(common);
+	free(cw);
 	rt_replay_free(r);
 	return RT_ENOMEM;
 }
