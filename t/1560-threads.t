@@ -79,8 +79,8 @@ same "s: --flush, --latency" "$tmp/s" --flush --latency 2,100 -E 2K..16K:4:64 -E
 same "s: -3, one hierarchy" "$tmp/s" -3 -c 1K:2:64 -c 8K:4:64
 same "s: random, one hierarchy" "$tmp/s" -S 9 -c 2K:4:64:random
 same "s: --diff of random caches" "$tmp/s" -S 3 --diff -E 1K:2:64:random -E 1K:2:64:fifo
-# one hierarchy of two levels or more: its first levels and the rest on
-# two threads (hsplit.c), the events in both halves in order
+# one hierarchy of two levels or more: from three threads, its first
+# levels and the rest on two (hsplit.c), the events in both halves in order
 same "s: split: an I-cache, write-through" "$tmp/s" --icache 1K:2:64 -c 1K:2:64:lru:wt -c 8K:4:64 -c 64K:8:64
 same "s: split: no-write-allocate, FIFO, PLRU, SRRIP, LFU below" "$tmp/s" -c 1K:2:64:lru:wb:nwa -c 4K:4:64:fifo -c 8K:8:64:plru -c 16K:4:64:srrip -c 64K:8:64:lfu
 same "s: split: smaller blocks below" "$tmp/s" -c 1K:2:128 -c 8K:4:32 -c 32K:8:64
