@@ -15,7 +15,6 @@
  * not time. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "cache.h"
 
@@ -75,29 +74,10 @@ slots_alloc(struct rt_reuse *r, uint32_t n)
 	return 0;
 }
 
-/* Tables of megabytes on huge pages where the system gives them on
- * request (Linux's transparent huge pages in madvise mode): a probe at a
- * random place then misses the TLB far less. */
-static void *
-bigalloc(size_t n)
-{
-#ifdef MADV_HUGEPAGE
-	size_t a = 2u << 20;
-	void *p;
-
-	if (n >= a) {
-		if ((p = aligned_alloc(a, (n + a - 1) / a * a)) != NULL)
-			madvise(p, n, MADV_HUGEPAGE);
-		return p;
-	}
-#endif
-	return malloc(n);
-}
-
 static struct ent *
 table(size_t n)
 {
-	struct ent *e = bigalloc(n * sizeof *e);
+	struct ent *e = rt_bigalloc(n * sizeof *e);
 	size_t i;
 
 	if (e != NULL)
@@ -233,7 +213,7 @@ grow(struct rt_reuse *r)
 	uint64_t *w = NULL;
 
 	if (r->timed)
-		w = bigalloc(nc * sizeof *w);
+		w = rt_bigalloc(nc * sizeof *w);
 	if (e == NULL || (r->timed && w == NULL)) {
 		free(e);
 		free(w);
@@ -255,12 +235,6 @@ grow(struct rt_reuse *r)
 	r->when = w;
 	r->cap = nc;
 	return 0;
-}
-
-int
-rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist)
-{
-	return rt_reuse_access_at(r, block, RT_NOWHERE, dist, tdist);
 }
 
 /* One access, the block looked for at h first. */
@@ -306,11 +280,26 @@ touch(struct rt_reuse *r, uint64_t block, size_t h, uint64_t *dist, uint64_t *td
 	return 0;
 }
 
-CLONES int
+/* The clones are static, the library's names calls to them: clang
+ * (the fuzz build) leaves a function of the library's with clones
+ * undefined at the link. */
+CLONES static int
+accessat(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist, uint64_t *tdist)
+{
+	return touch(r, block, hint, dist, tdist);
+}
+
+int
 rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *dist,
     uint64_t *tdist)
 {
-	return touch(r, block, hint, dist, tdist);
+	return accessat(r, block, hint, dist, tdist);
+}
+
+int
+rt_reuse_access(struct rt_reuse *r, uint64_t block, uint64_t *dist, uint64_t *tdist)
+{
+	return accessat(r, block, RT_NOWHERE, dist, tdist);
 }
 
 /* The entries of a run are fetched all at once, then their bitmap words,
@@ -318,8 +307,8 @@ rt_reuse_access_at(struct rt_reuse *r, uint64_t block, size_t hint, uint64_t *di
  * a few accesses deep left most of each miss's latency exposed.  A place
  * or slot found early is a hint, checked when used (accesses before it in
  * the run, a growth, a compaction may move it). */
-CLONES int
-rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist)
+CLONES static int
+run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist)
 {
 	size_t at[RT_REUSE_RUN], i, h, mask = r->cap - 1;
 	uint64_t td;
@@ -341,6 +330,12 @@ rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist)
 		if (touch(r, b[i], at[i], &dist[i], &td))
 			return RT_ENOMEM;
 	return 0;
+}
+
+int
+rt_reuse_run(struct rt_reuse *r, const uint64_t *b, size_t n, uint64_t *dist)
+{
+	return run(r, b, n, dist);
 }
 
 int
