@@ -474,6 +474,9 @@ extern const char rt_opchar[4];	/* "RWMI" */
 /* Growing arrays: room for need items of size bytes in *(T **)p, the
  * capacity doubling; 0, or RT_ENOMEM with *p untouched. */
 int rt_grow(void *p, size_t *cap, size_t need, size_t size);
+/* n bytes for a table probed at random, on huge pages where the system
+ * gives them on request; freed by free. */
+void *rt_bigalloc(size_t n);
 /* A table of ids by key (lib/base/idtab.c): the caller keeps the keys,
  * numbered from 1, and gives their hashes; rt_idtab_find gives the id
  * whose key eq says is key (0: none), rt_idtab_add adds an id not in the

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -269,6 +270,25 @@ rt_grow(void *pp, size_t *cap, size_t need, size_t size)
 	*p = q;
 	*cap = c;
 	return 0;
+}
+
+/* Tables of megabytes on huge pages where the system gives them on
+ * request (Linux's transparent huge pages in madvise mode): a probe at a
+ * random place then misses the TLB far less. */
+void *
+rt_bigalloc(size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	size_t a = 2u << 20;
+	void *p;
+
+	if (n >= a) {
+		if ((p = aligned_alloc(a, (n + a - 1) / a * a)) != NULL)
+			madvise(p, n, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return malloc(n);
 }
 
 int

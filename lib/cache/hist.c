@@ -116,8 +116,13 @@ rt_hist_add(struct rt_hist *h, uint64_t key, double w)
 		while (n <= key)
 			n *= 2;
 		if (n / 8 <= h->adds + 512) {
-			if ((d = realloc(h->d, n * sizeof *d)) == NULL)
+			/* counts at random distances: huge pages, as the
+			 * engine's tables, past 2 MB */
+			if ((d = rt_bigalloc(n * sizeof *d)) == NULL)
 				return RT_ENOMEM;
+			if (h->nd)
+				memcpy(d, h->d, h->nd * sizeof *d);
+			free(h->d);
 			memset(d + h->nd, 0, (n - h->nd) * sizeof *d);
 			h->d = d;
 			j = h->nd;
