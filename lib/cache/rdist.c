@@ -134,6 +134,15 @@ nomem(struct rt_rdist *d)
 	return -1;
 }
 
+/* The engine out of memory: at how many blocks. */
+static int
+engnomem(struct rt_rdist *d)
+{
+	snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
+	    (unsigned long long)rt_reuse_blocks(d->eng));
+	return -1;
+}
+
 /* A distance in full-trace units of 2^m or more: its bin, numbered on from
  * 2^m, 2^(m-1) to an octave. */
 static uint64_t
@@ -213,9 +222,7 @@ access1(struct rt_rdist *d, struct rt_rdsample *p, uint64_t h, size_t at)
 	if (at == REPEAT)
 		dist = 0;
 	else if (rt_reuse_access_at(d->eng, p->block, at, &dist, &td)) {
-		snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
-		    (unsigned long long)rt_reuse_blocks(d->eng));
-		return -1;
+		return engnomem(d);
 	}
 	if (d->slice && dist == RT_COLD)	/* its distance is the merge's to find */
 		return keepfirst(d, p->block);
@@ -254,9 +261,7 @@ runlean(struct rt_rdist *d)
 
 	d->nrun = 0;
 	if (rt_reuse_run(d->eng, d->run, n, d->rdist)) {
-		snprintf(d->err, sizeof d->err, "out of memory at %llu distinct blocks",
-		    (unsigned long long)rt_reuse_blocks(d->eng));
-		return -1;
+		return engnomem(d);
 	}
 	for (i = 0; i < n; i++) {
 		if (i + AHEAD < n)
