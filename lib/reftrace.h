@@ -297,8 +297,8 @@ int rt_rslice(struct rt_reader *r, uint64_t k, uint64_t n) RT_WUR;
 void rt_slice_all(uint64_t k, uint64_t n);
 /* The partition the headers of the named files record, read before
  * the files are: the one they all record, else none (n 0); or -1 when it
- * is known only once read (standard input, or a file that does not open:
- * its reading says why). */
+ * is known only once read (standard input, a pipe or FIFO, or a file
+ * that does not open: its reading says why). */
 int rt_files_part(char **files, int nfiles, int fmt, struct rt_part *p);
 /* rt_foreach that also says, in *part, the partition the files' headers
  * record: the one they all record, else none (n 0). */
@@ -477,6 +477,10 @@ int rt_grow(void *p, size_t *cap, size_t need, size_t size);
 /* n bytes for a table probed at random, on huge pages where the system
  * gives them on request; freed by free. */
 void *rt_bigalloc(size_t n);
+/* Whether path names a regular file, which can be opened and read more
+ * than once: not "-", a pipe, a FIFO or a terminal (read once, they are
+ * spent, and a FIFO opened again waits for a writer that has gone). */
+int rt_rereadable(const char *path);
 /* A table of ids by key (lib/base/idtab.c): the caller keeps the keys,
  * numbered from 1, and gives their hashes; rt_idtab_find gives the id
  * whose key eq says is key (0: none), rt_idtab_add adds an id not in the

@@ -5,7 +5,7 @@
 # and the naive stack's histogram; inputs that cannot be sliced are read
 # on one thread; a failure is said as the single run says it.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 21
 
 U="$(dirname "$0")/unit"
 awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
@@ -42,6 +42,17 @@ check_same "standard input: one thread" "reusedist --exact --threads 3 <$tmp/r.r
 gzip -c "$tmp/r.rtb" >"$tmp/r.rtb.gz"
 check_same "standard input named -, compressed: read once, on one thread" \
 	"reusedist --exact --threads 3 - <$tmp/r.rtb.gz" "reusedist --exact --threads 1 $tmp/r.rtb"
+# a pipe or FIFO by name is opened once: read to see whether it slices (or
+# what partition it is), it was spent, and a FIFO opened again waited for
+# a writer that had gone
+for t in 1 3; do
+	check_same "a pipe named /dev/stdin, --threads $t: read once" \
+	    "cat $tmp/r.rtb | reusedist --exact --threads $t /dev/stdin" "reusedist --exact --threads 1 $tmp/r.rtb"
+done
+mkfifo "$tmp/ff"
+check_same "a FIFO: read once, on one thread" \
+	"(cat $tmp/r.rtb >$tmp/ff 2>/dev/null &); timeout 60 reusedist --exact $tmp/ff" \
+	"reusedist --exact --threads 1 $tmp/r.rtb"
 check_same "a compressed file: one thread" "reusedist --exact --threads 3 $tmp/r.rtb.gz" \
 	"reusedist --exact --threads 1 $tmp/r.rtb"
 

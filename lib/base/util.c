@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reftrace.h"
@@ -491,4 +492,12 @@ rt_fmt_g6(char *buf, double x)
 		e++;
 	}
 	return g6digits(buf, d, e);
+}
+
+int
+rt_rereadable(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

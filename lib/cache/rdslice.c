@@ -126,7 +126,7 @@ sliceable(const char *path, int fmt, int n)
 	struct rt_reader *r;
 	int k;
 
-	if (strcmp(path, "-") == 0)	/* standard input: not to be read twice */
+	if (!rt_rereadable(path))	/* standard input, a pipe: not to be read twice */
 		return 0;
 	if ((r = rt_ropen(path, fmt, err, sizeof err)) == NULL)
 		return 0;

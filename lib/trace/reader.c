@@ -414,7 +414,7 @@ rt_files_part(char **files, int nfiles, int fmt, struct rt_part *p)
 
 	memset(p, 0, sizeof *p);
 	for (i = 0; i < nfiles; i++) {
-		if (strcmp(files[i], "-") == 0 || (r = rt_ropen(files[i], fmt, err, sizeof err)) == NULL) {
+		if (!rt_rereadable(files[i]) || (r = rt_ropen(files[i], fmt, err, sizeof err)) == NULL) {
 			e = -1;
 			break;
 		}
