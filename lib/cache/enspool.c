@@ -38,6 +38,7 @@ struct rt_enspool {
 	uint64_t published;		/* slots handed to the workers */
 	struct slot *fill;		/* the slot being filled, or NULL */
 	int nw, nu, done, err, diff;	/* err: a worker's, under mu */
+	int split;			/* the workers' test of low, which the end clears */
 	int failed;			/* err as the reader last saw it */
 	int nalloc;			/* workers allocated */
 	int wk[MAXAA + MAXH];		/* unit u's worker */
@@ -234,7 +235,7 @@ work(void *arg)
 	struct rt_enspool *p = w->p;
 	struct slot *sl;
 	uint64_t k;
-	int bad, lower = p->low != NULL && w->id == 1;
+	int bad, lower = p->split && w->id == 1;
 
 	for (k = 0;; k++) {
 		sl = &p->slot[k % NSLOT];
@@ -250,10 +251,10 @@ work(void *arg)
 		if (lower)
 			rt_hier_lower(p->low, &sl->dn, sl->v);
 		else
-			bad = p->low != NULL ? upper(p, sl) : share(p, w, sl);
+			bad = p->split ? upper(p, sl) : share(p, w, sl);
 		pthread_mutex_lock(&p->mu);
 		p->err |= bad;
-		if (p->low != NULL && !lower) {
+		if (p->split && !lower) {
 			sl->updone = 1;
 			pthread_cond_broadcast(&p->pub);
 		}
@@ -363,6 +364,7 @@ rt_enspool_new(struct rt_enspool **pp, struct rt_ens *e, int nthreads)
 			return RT_ENOMEM;
 		}
 		p->nw = 2;
+		p->split = 1;
 	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->pub, NULL);
