@@ -9,7 +9,8 @@
 set -u
 n=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# a file the watchdog stopped something in fails, whatever its checks said
+trap 'st=$?; [ ! -s "$tmp/.hung" ] || cat "$tmp/.hung" >&2; [ ! -e "$tmp/.fired" ] || st=1; rm -rf "$tmp"; exit $st' EXIT
 D=$(cd "$(dirname "$0")/data" && pwd)
 LC_ALL=C
 export LC_ALL
@@ -19,9 +20,16 @@ HEX='function hex(s,  i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s); for (i =
 
 plan() { echo "1..$1"; }
 
+# A file still running after RT_TESTLIMIT seconds (900): what it runs is
+# stopped and named, its check fails (t/watchdog); a hang fails by name
+# where CI would wait out its own limit and say nothing of where.
+sh "$(dirname "$0")/watchdog" $$ "$0" "${RT_TESTLIMIT:-900}" "$tmp" </dev/null >/dev/null 2>&1 &
+trap 'exit 143' TERM
+
 _ok() {	# status desc
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2$_stubok"; else echo "not ok $n - $2$_stubok"; fi
+	if [ -s "$tmp/.hung" ]; then sed 's/^/# /' "$tmp/.hung"; cat "$tmp/.hung" >&2; rm -f "$tmp/.hung"; fi
 }
 
 # stubok PROGS CHECK ...: CHECK is meant to pass when one of PROGS does
