@@ -11,7 +11,7 @@
 #include "cache.h"
 #include "util.h"
 
-enum { OUT_HIST, OUT_EXACT, OUT_MRC, OUT_RECORDS, OUT_GROUPS, OUT_WINDOW, OUT_SUMMARY };
+enum { OUT_HIST, OUT_EXACT, OUT_MRC, OUT_RECORDS, OUT_GROUPS, OUT_WINDOW, OUT_SUMMARY, OUT_STATE };
 
 static struct rt_rdist_cfg cfg = { .block = 64, .rate = 1, .seed = 1 };
 static int out = OUT_HIST;
@@ -32,7 +32,7 @@ static struct rt_regions *regs;
 static struct rt_tally *groups;		/* -g: rt_welford by key */
 static struct rt_welford win;		/* -w: the window so far */
 
-enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES, O_THREADS, O_SLICE };
+enum { O_EXACT = U_LONG, O_CGOUT, O_SIZES, O_THREADS, O_SLICE, O_STATE };
 static const struct u_opt opts[] = {
 	{ 'A', "summary", NULL, "a summary for people, not the table" },
 	{ 'B', "block", "bytes", "block size (64)" },
@@ -53,11 +53,12 @@ static const struct u_opt opts[] = {
 	{ O_CGOUT, "cachegrind-out", "file", "misses of --sizes per source line, as cachegrind's file" },
 	{ O_SIZES, "sizes", "s1,s2,...", "--cachegrind-out: LRU cache sizes (32K,256K,8M)" },
 	{ O_SLICE, "slice", "k/n", "slice k of n of a binary trace file: its state, for -M" },
+	{ O_STATE, "state", NULL, "-M: the merged state of a run of slices, for a further -M" },
 	{ O_THREADS, "threads", "n", "a binary trace file's exact distances in n time slices (nproc, at most 4)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "reusedist", "[file ...]", opts,
-    "-M [-AC] [--exact] [-B bytes] [-o file] histogram ... | state ..." };
+    "-M [-AC] [--exact | --state] [-B bytes] [-o file] histogram ... | state ..." };
 
 /* --cachegrind-out: per kind (fetch, read or modify, write) the block
  * accesses, and the misses of each size (a cold block, or as many
@@ -137,40 +138,6 @@ event(void *ctx, struct rt_rec *rec)
 	if (rec->kind == RT_REGION && rt_regions_add(regs, rec))
 		u_die(1, "out of memory");
 	return 0;
-}
-
-static void measure(char **files, int n);
-
-/* -M: histograms of samples or partitions, weighted by their rates (any
- * input that fails fails the merge, with nothing written), or the states
- * of a trace's time slices (measured, then written as a run of it). */
-static void
-merge(char **files, int n)
-{
-	struct rt_histinfo in;
-	struct rt_reader *r;
-	struct rt_bin *v;
-	char err[512];
-	size_t nb;
-
-	if (strcmp(files[0], "-") != 0 && (r = rt_lopen(files[0], err, sizeof err)) != NULL) {
-		states = rt_rkind(r) == RT_STREAM_REUSE_STATE;
-		rt_rclose(r);
-		if (states) {
-			measure(files, n);
-			return;
-		}
-	}
-	if ((v = rt_hist_merge(files, n, cfg.block, &nb, &in, err, sizeof err)) == NULL)
-		u_die(1, "-M: %s", err);
-	u_release();
-	if (out == OUT_MRC)
-		rt_mrc_write(fo, v, nb, &in);
-	else if (out == OUT_SUMMARY)
-		rt_hist_summary(fo, v, nb, &in, 0);
-	else
-		rt_hist_write(fo, v, nb, &in, 1);
-	free(v);
 }
 
 /* A partition's trace (trfilter -P) is a sample at rate 1/n. */
@@ -253,23 +220,24 @@ measure(char **files, int n)
 		rt_reuserec_header(fo, cfg.timed);
 	if (out == OUT_WINDOW)
 		rt_reusewin_header(fo);
-	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, why, sizeof why)) != 0)
+	if (slicen || out == OUT_STATE)	/* first uses kept for the slices before */
+		rt_rdist_slice(rd);
+	if (slicen) {
+		rt_slice_all(slicek, slicen);
+		h = (struct rt_rdslicehead){ slicek, slicen,
+		    stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0, cfg.block, 1 };
+	}
+	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, out != OUT_STATE, &h, why, sizeof why)))
 		u_die(1, "-M: %s", why);
 	if (!states)
 		partfile(files, n, &pf);
 	rt_fp_init(&fp);
-	if (slicen) {
-		rt_slice_all(slicek, slicen);
-		rt_rdist_slice(rd);
-	}
 	if (!states && (pf.n || slicen || !sliced(files, n, &k)) &&
 	    (k = rt_foreach_batch(files, n, Iflag, kflag, batch, rd, u_diag, &part)) < 0)
 		u_die(1, "%s", rt_rdist_error(rd));
 	if (k == 2 || (k && slicen))	/* no histogram or state of what was not read */
 		u_discard();
-	if (slicen) {	/* what -M's merge needs of the slice */
-		h = (struct rt_rdslicehead){ slicek, slicen,
-		    stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0, cfg.block };
+	if (slicen || out == OUT_STATE) {	/* what -M's merge needs of the slice or run */
 		if (rt_rdist_save(fo, rd, &h) < 0)
 			u_die(1, "%s", rt_rdist_error(rd));
 		rt_rdist_free(rd);
@@ -314,6 +282,40 @@ measure(char **files, int n)
 	rt_tally_free(cgt);
 }
 
+/* -M: histograms of samples or partitions, weighted by their rates (any
+ * input that fails fails the merge, with nothing written), or the states
+ * of a trace's time slices (measured, then written as a run of it). */
+static void
+merge(char **files, int n)
+{
+	struct rt_histinfo in;
+	struct rt_reader *r;
+	struct rt_bin *v;
+	char err[512];
+	size_t nb;
+
+	if (strcmp(files[0], "-") != 0 && (r = rt_lopen(files[0], err, sizeof err)) != NULL) {
+		states = rt_rkind(r) == RT_STREAM_REUSE_STATE;
+		rt_rclose(r);
+		if (states) {
+			measure(files, n);
+			return;
+		}
+	}
+	if (out == OUT_STATE)
+		u_bad("--state: -M of slices' states (--slice), not of histograms");
+	if ((v = rt_hist_merge(files, n, cfg.block, &nb, &in, err, sizeof err)) == NULL)
+		u_die(1, "-M: %s", err);
+	u_release();
+	if (out == OUT_MRC)
+		rt_mrc_write(fo, v, nb, &in);
+	else if (out == OUT_SUMMARY)
+		rt_hist_summary(fo, v, nb, &in, 0);
+	else
+		rt_hist_write(fo, v, nb, &in, 1);
+	free(v);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -322,9 +324,7 @@ main(int argc, char *argv[])
 	while ((c = u_getopt(argc, argv, &prog)) != -1) {
 		switch (c) {
 		case 'A': out = OUT_SUMMARY; break;
-		case 'B':
-			cfg.block = u_size("-B", optarg, 1, UINT64_MAX, "bad block size");
-			break;
+		case 'B': cfg.block = u_size("-B", optarg, 1, UINT64_MAX, "bad block size"); break;
 		case 'C': out = OUT_MRC; break;
 		case 'D': cfg.timed = u_word("-D", optarg, (const char *const[]){ "reuse", "time", NULL }); break;
 		case 'd': out = OUT_RECORDS; break;
@@ -361,6 +361,7 @@ main(int argc, char *argv[])
 			if (rt_parse_part(optarg, &slicek, &slicen, NULL))
 				u_bad("--slice %s: want k/n, k < n", optarg);
 			break;
+		case O_STATE: out = OUT_STATE; break;
 		case O_THREADS: jflag = (int)u_count("--threads", optarg, 1, RT_MAXTHREADS, "1 to 64"); break;
 		default: u_usage(&prog);
 		}
@@ -378,8 +379,10 @@ main(int argc, char *argv[])
 	if (cfg.pn && cfg.pbytes % cfg.block != 0)
 		u_bad("-P: partition blocks of %llu bytes do not hold -B's %llu-byte blocks whole",
 		    (unsigned long long)cfg.pbytes, (unsigned long long)cfg.block);
-	if (Mflag && (out != OUT_HIST && out != OUT_EXACT && out != OUT_MRC && out != OUT_SUMMARY))
-		u_bad("-M writes histograms (--exact), curves (-C) or summaries (-A)");
+	if (Mflag && (out == OUT_RECORDS || out == OUT_GROUPS || out == OUT_WINDOW))
+		u_bad("-M writes histograms (--exact), curves (-C), summaries (-A) or states (--state)");
+	if (out == OUT_STATE && !Mflag)
+		u_bad("--state: -M's, the merged state of states named");
 	if (slicen && (Mflag || cfg.rate < 1 || cfg.size || cfg.pn || cfg.timed || cgout ||
 	    out == OUT_RECORDS || out == OUT_GROUPS || out == OUT_WINDOW || argc != 1))
 		u_bad("--slice: a binary trace file's exact reuse distances (not with -M, -H, -N, "

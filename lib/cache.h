@@ -635,21 +635,24 @@ int rt_rdist_take(struct rt_rdist *d, struct rt_rdslice *p, int stack);
 int rt_rdist_merge(struct rt_rdist *d, const struct rt_rdslice *p);
 void rt_rdslice_free(struct rt_rdslice *p);
 
-/* A slice as a reuse-state stream (lib/cache/rdstate.c): slice k of n
- * of a trace file of bytes bytes, in blocks of block bytes.
+/* A slice as a reuse-state stream (lib/cache/rdstate.c): slices k to
+ * k + span - 1 (span 0 or 1: slice k alone) of n of a trace file of bytes
+ * bytes, in blocks of block bytes.
  * rt_rdslice_read: 0, or RT_EBAD, RT_EIO or RT_ENOMEM with why.
- * rt_rdist_states: the states at paths (every slice of one trace once,
- * in any order, in blocks of block bytes, d's) merged into d: 0,
- * RT_EUSAGE (not one trace's slices), or as rt_rdslice_read but out of
- * memory -1. */
-struct rt_rdslicehead { uint64_t k, n, bytes, block; };
+ * rt_rdist_states: the states at paths (a run of one trace's slices,
+ * each once, in any order, in blocks of block bytes, d's) merged into d,
+ * the run they make in *run: 0, RT_EUSAGE (not one trace's slices, not a
+ * run, or with whole not every slice), or as rt_rdslice_read but out of
+ * memory -1.  A run's merged state (d in slice mode, rt_rdist_save of
+ * *run) merges with the others as its slices would. */
+struct rt_rdslicehead { uint64_t k, n, bytes, block, span; };
 int rt_rdslice_write(FILE *f, const struct rt_rdslice *p, const struct rt_rdslicehead *h);
 /* slice d taken (rt_rdist_take) and written: 0, RT_EIO, or -1 (rt_rdist_error) */
 int rt_rdist_save(FILE *f, struct rt_rdist *d, const struct rt_rdslicehead *h);
 int rt_rdslice_read(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h,
     char *why, size_t whylen) RT_WUR;
-int rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n,
-    char *why, size_t whylen) RT_WUR;
+int rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n, int whole,
+    struct rt_rdslicehead *run, char *why, size_t whylen) RT_WUR;
 /* The trace file at path measured into d (of configuration c, as the
  * slices are) on n threads, a slice each, merged in order: 0; 2 when the
  * input failed (said by diag, as rt_foreach_batch says it: nothing of it

@@ -3,10 +3,12 @@
 # file's time slices measured by separate processes, each writing its
 # state, then merged as PARDA merges them, make the single run's
 # histogram, curve and summary byte for byte and the naive stack's
-# counts; states of other slicings, traces or block sizes, and spoilt
-# states, are refused with the reason.
+# counts; so do runs of slices merged into states (--state) and merged
+# again, in a tree of any shape; states of other slicings, traces or
+# block sizes, runs with a gap or overlap, and spoilt states, are
+# refused with the reason.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 38
 
 U="$(dirname "$0")/unit"
 awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
@@ -30,8 +32,12 @@ done
 if command -v parallel >/dev/null; then
 	check_same "contrib/tslice -r: 3 slices under GNU parallel, the single run's histogram" \
 	    "$(dirname "$0")/../contrib/tslice -r -n 3 $tmp/r.rtb --exact" "reusedist --exact --threads 1 $tmp/r.rtb"
+	check_same "contrib/tslice -r: 5 slices, their states merged in pairs (3 rounds), -B 128" \
+	    "$(dirname "$0")/../contrib/tslice -r -n 5 -k $tmp/ts $tmp/r.rtb -B 128 --exact &&
+	     test -s $tmp/ts/m2.2 && ! test -e $tmp/ts/m3.1" "reusedist -B 128 --exact --threads 1 $tmp/r.rtb"
 else
 	skip "contrib/tslice -r: GNU parallel is not installed"
+	skip "contrib/tslice -r, 5 slices: GNU parallel is not installed"
 fi
 slices "$tmp/r.rtb" 4
 check_same "states named in any order" "reusedist -M --exact $tmp/s3 $tmp/s1 $tmp/s0 $tmp/s2" \
@@ -49,6 +55,33 @@ check "the state's counts: the header's, the lines', the slice's blocks" \
 	     { if (!(\$1 in seen) || stk[\$1]++) exit 1; ns++ }
 	     END { if (NR < 2 || nf != f || ns != v[\"stack\"] || ns != nf || v[\"accesses\"] != w + nf + v[\"zeros\"]) exit 1 }' $tmp/s1"
 check "the last slice's state: no stack, not wanted" "head -1 $tmp/s3 | grep -q ' stack 0\$' && head -1 $tmp/s2 | grep -qv ' stack 0\$'"
+
+# 8 slices merged in pairs (--state), the pairs in pairs, then the last
+# two, as 8 machines would in 3 rounds
+slices "$tmp/r.rtb" 8
+for p in 01 23 45 67; do
+	reusedist -M --state $tmp/s$(echo $p | cut -c1) $tmp/s$(echo $p | cut -c2) >$tmp/m$p
+done
+reusedist -M --state $tmp/m01 $tmp/m23 >$tmp/m0123
+reusedist -M --state $tmp/m67 $tmp/m45 >$tmp/m4567
+check_same "--state: a tree of merges, the single run's histogram" \
+	"reusedist -M --exact $tmp/m0123 $tmp/m4567" "reusedist --exact --threads 1 $tmp/r.rtb"
+check_same "--state: a run's state the same bytes merged from its slices as from its pairs" \
+	"reusedist -M --state $tmp/s0 $tmp/s1 $tmp/s2 $tmp/s3" "cat $tmp/m0123"
+check "--state: a run's header names its slices; the last run's stack is not kept" \
+	"head -1 $tmp/m0123 | grep -q ' slice 0-3/8 .* stack [1-9][0-9]*\$' &&
+	 head -1 $tmp/m4567 | grep -q ' slice 4-7/8 .* stack 0\$'"
+check_same "runs of any length with slices, in any order" \
+	"reusedist -M --exact $tmp/m4567 $tmp/s2 $tmp/m01 $tmp/s3" "reusedist --exact --threads 1 $tmp/r.rtb"
+check_same "runs: -C's curve" "reusedist -M -C $tmp/m01 $tmp/m23 $tmp/m4567" "reusedist -C --threads 1 $tmp/r.rtb"
+check_fail "a slice missing between runs" 1 "-M: slice 2 of 8: no state named\$" \
+	"reusedist -M --exact $tmp/m01 $tmp/s3 $tmp/m4567"
+check_fail "runs that overlap" 1 "m0123 and .*s2: both slice 2/8\$" "reusedist -M $tmp/m0123 $tmp/s2 $tmp/m4567"
+check_fail "a run short of the whole, not --state: refused" 1 \
+	"2 states named, of slices 0 to 3 of 8: every slice is needed" "reusedist -M $tmp/m01 $tmp/m23"
+check_fail "--state without -M: refused" 2 "--state: -M's" "reusedist --state $tmp/r.rtb"
+reusedist --exact "$tmp/r.rtb" >"$tmp/rh"
+check_fail "--state of histograms: refused" 2 "--state: -M of slices' states" "reusedist -M --state $tmp/rh $tmp/rh"
 
 # 600000 accesses over 400 blocks of 64 bytes: the naive stack's counts
 awk 'BEGIN { srand(5); for (i = 0; i < 600000; i++) printf "R 0x%x 8\n", int(rand() * rand() * 400) * 64 }' |
@@ -77,7 +110,7 @@ slices "$tmp/n.rtb" 3
 check_fail "a state of another trace" 1 "s1: a slice of a trace of [0-9]* bytes, not of .*r0's" \
 	"reusedist -M $tmp/r0 $tmp/s1 $tmp/s2"
 check_fail "a slice twice" 1 "s1 and .*s1: both slice 1/3\$" "reusedist -M $tmp/s0 $tmp/s1 $tmp/s1"
-check_fail "a slice missing" 1 "s0: the state of slice 0/3, and 2 states named\$" \
+check_fail "a slice missing" 1 "-M: slice 1 of 3: no state named\$" \
 	"reusedist -M $tmp/s0 $tmp/s2"
 head -n 100 "$tmp/s1" >"$tmp/cut"
 check_fail "a state cut short: nothing written" 1 "cut:[0-9]*: truncated: fewer lines than the header counts\$" \
