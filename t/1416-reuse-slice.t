@@ -8,7 +8,7 @@
 # block sizes, runs with a gap or overlap, and spoilt states, are
 # refused with the reason.
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 37
 
 U="$(dirname "$0")/unit"
 awk -f "$(dirname "$0")/hotsweep.awk" | trfilter -b >"$tmp/r.rtb"
@@ -32,12 +32,8 @@ done
 if command -v parallel >/dev/null; then
 	check_same "contrib/tslice -r: 3 slices under GNU parallel, the single run's histogram" \
 	    "$(dirname "$0")/../contrib/tslice -r -n 3 $tmp/r.rtb --exact" "reusedist --exact --threads 1 $tmp/r.rtb"
-	check_same "contrib/tslice -r: 5 slices, their states merged in pairs (3 rounds), -B 128" \
-	    "$(dirname "$0")/../contrib/tslice -r -n 5 -k $tmp/ts $tmp/r.rtb -B 128 --exact &&
-	     test -s $tmp/ts/m2.2 && ! test -e $tmp/ts/m3.1" "reusedist -B 128 --exact --threads 1 $tmp/r.rtb"
 else
 	skip "contrib/tslice -r: GNU parallel is not installed"
-	skip "contrib/tslice -r, 5 slices: GNU parallel is not installed"
 fi
 slices "$tmp/r.rtb" 4
 check_same "states named in any order" "reusedist -M --exact $tmp/s3 $tmp/s1 $tmp/s0 $tmp/s2" \
