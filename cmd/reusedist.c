@@ -227,7 +227,8 @@ measure(char **files, int n)
 		h = (struct rt_rdslicehead){ slicek, slicen,
 		    stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0, cfg.block, 1 };
 	}
-	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, out != OUT_STATE, &h, why, sizeof why)))
+	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, out != OUT_STATE, &h, why,
+	    sizeof why)))
 		u_die(1, "-M: %s", why);
 	if (!states)
 		partfile(files, n, &pf);

@@ -141,7 +141,7 @@ static int
 readstate(const char *path, struct rt_rdslice *p, struct rt_rdslicehead *h, int head,
     char *why, size_t whylen)
 {
-	unsigned long long v[11];
+	unsigned long long v[11] = { 0 };
 	size_t cap[3] = { 0 }, len, *have[3];
 	uint64_t want[3];
 	struct rt_reader *r;
@@ -263,7 +263,7 @@ rt_rdist_states(struct rt_rdist *d, uint64_t block, char *const *paths, int n, i
 	for (k = 0; k < n && e == 0; k++) {	/* a run of slices: each once */
 		if ((e = rt_rdslice_read(paths[at[k]], &p, &h, why, whylen)) != 0)
 			break;
-		if (k == n - 1 && last(run) + 1 == run->n)	/* no slice after it: its stack is not wanted */
+		if (k == n - 1 && last(run) + 1 == run->n)	/* no slice after: no stack wanted */
 			p.nstack = 0;
 		if ((e = rt_rdist_merge(d, &p)) != 0)
 			snprintf(why, whylen, "%s", rt_rdist_error(d));
