@@ -73,7 +73,7 @@ check "make install: rttrace, reftrace.h, mrc.gp and the programs; uninstall: no
 # contrib/needs, which make check, make demo and CI ask first: without
 # root or apt-get it names what is missing and the one line that installs it
 mkdir "$tmp/bin"
-for c in sh cc make gzip prove python3 valgrind addr2line nm rsvg-convert mandoc gnuplot script xz parallel clang chromium; do
+for c in sh cc make gzip prove python3 valgrind addr2line nm rsvg-convert mandoc gnuplot script xz parallel clang chromium ps; do
 	p=$(command -v $c) && ln -s "$p" "$tmp/bin/$c"
 done
 printf '#!/bin/sh\necho 1000\n' >"$tmp/bin/id" && chmod +x "$tmp/bin/id"
