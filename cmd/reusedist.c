@@ -222,11 +222,10 @@ measure(char **files, int n)
 		rt_reusewin_header(fo);
 	if (slicen || out == OUT_STATE)	/* first uses kept for the slices before */
 		rt_rdist_slice(rd);
-	if (slicen) {
-		rt_slice_all(slicek, slicen);
+	rt_slice_all(slicek, slicen);	/* none when slicen is 0 */
+	if (slicen)
 		h = (struct rt_rdslicehead){ slicek, slicen,
 		    stat(files[0], &st) == 0 ? (uint64_t)st.st_size : 0, cfg.block, 1 };
-	}
 	if (states && (k = rt_rdist_states(rd, cfg.block, files, n, out != OUT_STATE, &h, why,
 	    sizeof why)))
 		u_die(1, "-M: %s", why);
