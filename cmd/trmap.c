@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reftrace.h"
@@ -325,7 +324,6 @@ int
 main(int argc, char *argv[])
 {
 	char tmp[] = "/tmp/trmap.XXXXXX";
-	struct stat st;
 	size_t k;
 	int ch, piped, e;
 
@@ -349,7 +347,7 @@ main(int argc, char *argv[])
 		u_die(1, "out of memory");
 	/* the map reads twice: standard input is kept in a binary spool */
 	for (piped = argc == 0, k = 0; k < (size_t)argc; k++)
-		piped |= strcmp(argv[k], "-") == 0 || stat(argv[k], &st) || !S_ISREG(st.st_mode);
+		piped |= !rt_rereadable(argv[k]);
 	if (fold != NULL && piped) {
 		if (rt_ofile_spool(tmp) == NULL ||
 		    (spool = rt_wopen(tmp, RT_FMT_BINARY2, 0)) == NULL)
