@@ -392,21 +392,35 @@ inval(struct rt_enspool *p, const struct rt_rec *ev)
 	assign(p);
 }
 
+/* Whether the workers take record r as it is (an invalidation with
+ * grouped configurations does not: it ungroups them first). */
+static int
+kept(const struct rt_enspool *p, const struct rt_rec *r)
+{
+	return r->kind == RT_ACCESS || r->kind == RT_FLUSH || (r->kind == RT_INVAL && p->e->naa == 0);
+}
+
+/* Runs of records the workers take are copied into the slots whole: a
+ * record at a time, the copy cost the reader as much as decoding. */
 int
 rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n)
 {
-	int i;
+	int i, j, m;
 
-	for (i = 0; i < n && !p->failed; i++) {
-		if (v[i].kind != RT_ACCESS && v[i].kind != RT_FLUSH && v[i].kind != RT_INVAL)
-			continue;
-		if (v[i].kind == RT_INVAL && p->e->naa > 0) {
-			inval(p, &v[i]);
+	for (i = 0; i < n && !p->failed; i = j) {
+		if (!kept(p, &v[i])) {
+			if (v[i].kind == RT_INVAL)
+				inval(p, &v[i]);
+			j = i + 1;
 			continue;
 		}
 		if (p->fill == NULL)
 			p->fill = await(p, p->published);
-		p->fill->v[p->fill->n++] = v[i];
+		m = SLOTN - p->fill->n;
+		for (j = i + 1; j < n && j - i < m && kept(p, &v[j]); j++)
+			;
+		memcpy(p->fill->v + p->fill->n, v + i, (size_t)(j - i) * sizeof *v);
+		p->fill->n += j - i;
 		if (p->fill->n == SLOTN)
 			publish(p);
 	}
