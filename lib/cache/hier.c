@@ -118,6 +118,26 @@ rt_level_lookup(const struct level *l, uint64_t block, uint64_t set)
 	return -1;
 }
 
+/* victim's choice at an LRU level without a hash, the first empty way,
+ * else the least recent, in one pass without branches: an empty way's
+ * key is 0, a full way's its stamp with the top bit set (a stamp is a
+ * count of accesses), and the first of the smallest keys wins.  Which
+ * way a miss takes is random on an unpredictable trace, and a branch per
+ * way mispredicted there. */
+static uint64_t
+lruvictim(const struct level *l, uint64_t b)
+{
+	uint64_t i, m, key, best = b, w = UINT64_MAX;
+
+	for (i = b; i < b + l->ways; i++) {
+		key = l->tag[i] == INVALID ? 0 : l->st[i] | 1ull << 63;
+		m = -(uint64_t)(key < w);
+		w ^= (w ^ key) & m;
+		best ^= (best ^ i) & m;
+	}
+	return best;
+}
+
 /* lookup for an LRU level whose ways nothing below touches (no
  * inclusion): on a miss, *vw is the way victim would choose, found in the
  * same pass over the tags (the first empty way, else the least recent). */
@@ -137,15 +157,12 @@ lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 		*vw = (e = rt_level_empty(l, set)) != UINT64_MAX ? e : rt_level_first(l, set);
 		return -1;
 	}
-	for (i = b; i < b + l->ways; i++) {
+	for (i = b; i < b + l->ways; i++)
 		if (l->tag[i] == t) {
 			l->hint[set] = (uint32_t)(i - b);
 			return (int64_t)i;
 		}
-		if (l->tag[i] == INVALID && e == UINT64_MAX)
-			e = i;
-	}
-	*vw = e != UINT64_MAX ? e : leastst(l, b);
+	*vw = lruvictim(l, b);
 	return -1;
 }
 
@@ -492,6 +509,36 @@ quickway(struct level *l, uint64_t block, int hq)
 	return (int64_t)(b + w);
 }
 
+/* serve's miss at first level l (k 0, or -1 for the I-cache) of op, not
+ * a write that allocates nothing, where l is LRU without a hash
+ * (quickable 1): quickway's pass found no tag, so the victim is chosen
+ * here as lrulookup would (without inclusion; with it, below may empty a
+ * way first and fill chooses).  A modify's write is then its hit. */
+static void
+quickmiss(struct rt_hier *h, struct level *l, int k, uint64_t block, int op)
+{
+	uint64_t set = block & l->mask, b = set * l->ways, i, vw = UINT64_MAX;
+	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0;
+
+	if (h->incl == RT_NINE)
+		vw = lruvictim(l, b);
+	h->now++;
+	l->s.acc[kind]++;
+	l->s.miss[kind]++;
+	l->fpos++;
+	h->updirty = 0;
+	below(h, k, block << l->bshift, op == RT_IFETCH ? RT_IFETCH : RT_READ, l->c.block);
+	fill(h, k, block, op == RT_WRITE || h->updirty, vw);
+	if (op == RT_MODIFY) {
+		h->now++;
+		l->s.acc[1]++;
+		l->fpos++;
+		i = b + l->hint[set];
+		touch(h, l, set, i, 0);
+		l->dirty[i] = 1;
+	}
+}
+
 /* Accesses in a row with nothing to see after each (no rt_hier_evicted,
  * no rt_hier_miss3c): a first-level hit here, the rest through serve.
  * A hit does what serve's does (a stamp, a dirty bit, a count) with the
@@ -512,13 +559,14 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 	uint64_t addr, last, blk, now = h->now, pk = 0, *st[2];
 	uint8_t *dt[2];
 	int64_t i;
-	int op, side, k, q[2], bsh[2];
+	int op, side, k, q[2], bsh[2], lru[2];
 	struct rt_span s;
 
 	lv[0] = &h->lv[0];
 	lv[1] = h->i1 != NULL ? h->i1 : lv[0];
 	for (side = 0; side < 2; side++) {
 		q[side] = quickable(lv[side]);
+		lru[side] = q[side] == 1 && lv[side]->c.policy == RT_LRU;
 		bsh[side] = lv[side]->bshift;
 		st[side] = lv[side]->st;
 		dt[side] = lv[side]->dirty;
@@ -535,7 +583,10 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
-				access1(h, addr, op, (uint32_t)(last - addr + 1));
+				if (lru[side] && (op != RT_WRITE || !lv[side]->c.nwa))
+					quickmiss(h, lv[side], side && h->i1 != NULL ? -1 : 0, blk, op);
+				else
+					access1(h, addr, op, (uint32_t)(last - addr + 1));
 				now = h->now;
 				continue;
 			} else {
