@@ -11,7 +11,7 @@
 
 #include "hier.h"
 
-#define NSLOT 4		/* the reader one or two slots ahead of the slowest worker */
+#define NSLOT 16	/* the reader up to 15 slots ahead: a worker's pace varies with its misses */
 #define SLOTN 4096	/* records a slot: a hand-off per 4096 records */
 
 struct slot {
