@@ -535,12 +535,15 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		} else
 			t = movelists(&x, k, u, v, c->e[i].f0, &last);
 		c->e[i].f1 = t;
+		c->e[i].dom = t != c->e[i].f0 ? last : UINT32_MAX;
 		if (t != c->e[i].f0)
 			setval(&x, k, x.val, u, v, t);
 		gone += t == INFINITY;
 	}
-	for (c->tried = i; i < m; i++)	/* not worth going on: the rest stay */
+	for (c->tried = i; i < m; i++) {	/* not worth going on: the rest stay */
 		c->e[i].f1 = c->e[i].f0;
+		c->e[i].dom = UINT32_MAX;
+	}
 	if (collapsed(k, x.val, l))
 		goto fail;
 	cxfree(&x);
@@ -634,8 +637,14 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
 		for (ncw = 0, x = 0; x < words; x++)
 			if ((common[x] = adj[u * words + x] & adj[v * words + x]) != 0)
 				cw[ncw++] = (uint32_t)x;
-		found = 0;
-		dom = 0;
+		/* the collapse's graph at eps when it came to this edge is
+		 * this one (the edges it tried before at their values then,
+		 * those after at f0), so its last dominator mostly serves;
+		 * any other gives z the same value: two dominators c, d are
+		 * adjacent, and z sums to 0 on the triangles ucd and cdv */
+		dom = c->e[i].dom;
+		found = dom < n && common[dom / 64] >> (dom % 64) & 1 &&
+		    covers(common, cw, ncw, adj + (size_t)dom * words, dom, &wit);
 		for (x = 0; x < words && !found; x++)
 			for (bits = common[x]; bits && !found; bits &= bits - 1) {
 				dom = (uint32_t)(x * 64 + __builtin_ctzll(bits));
