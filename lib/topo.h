@@ -176,7 +176,9 @@ int rt_prime(uint64_t p);
  * the same persistence.  l gets the surviving edges at their new values;
  * c records every edge of k in the order processed (decreasing value),
  * with its value before and after (INFINITY: removed). */
-struct rt_cedge { uint32_t u, v; float f0, f1; };
+/* an edge moved from f0 to f1 (INFINITY: gone), dom the vertex that
+ * dominated it last (UINT32_MAX if it stayed) */
+struct rt_cedge { uint32_t u, v; float f0, f1; uint32_t dom; };
 /* e[0, m) the edges from the last; the first tried of them were tried
  * (the collapse stops where edges no longer go) */
 struct rt_collapse { struct rt_cedge *e; size_t m, tried; };

@@ -54,15 +54,23 @@ struct later { float f; uint32_t w; };
 #define CENTRAL 16
 #endif
 
+/* The common neighbours the last candidates tried were not adjacent
+ * to, newest in the place of the oldest: where no common neighbour
+ * dominates, most candidates miss one of the same few, and one such
+ * vertex alone left most of them to a walk over the words. */
+#define NWIT 4
+struct wits { uint32_t v[NWIT]; unsigned next; };
+
 struct cx {
 	float *dense;		/* n * n values, or NULL */
 	float *level;		/* the distinct values, increasing */
 	size_t nlevel, nwords;
 	uint64_t *lbits;	/* [vertex][level][word]: value <= level */
-	uint64_t *ebits;	/* the common neighbours present now */
+	uint64_t *ebits;	/* the common neighbours present now, */
+	uint64_t *cand;		/* those that may dominate them */
 	uint32_t *ew;		/* the words of ebits not zero, */
 	size_t new;		/* so many */
-	uint32_t wit;		/* a common neighbour the last one tried missed */
+	struct wits wit;	/* common neighbours candidates missed */
 	float *val;		/* every edge's value now, as the graph's d */
 	float *row;		/* without dense or lbits: a row spread */
 	uint32_t *e;		/* the common neighbours of an edge, */
@@ -122,13 +130,16 @@ bitsetup(struct cx *x, const struct rt_graph *g)
 	if (x->nlevel == 0 || x->nlevel > MAXLEVELS || n * x->nlevel * x->nwords * 8 > BITSETMAX ||
 	    (x->lbits = calloc(n * x->nlevel * x->nwords, sizeof *x->lbits)) == NULL ||
 	    (x->ebits = calloc(x->nwords, sizeof *x->ebits)) == NULL ||
+	    (x->cand = malloc(x->nwords * sizeof *x->cand)) == NULL ||
 	    (x->ew = malloc(x->nwords * sizeof *x->ew)) == NULL) {
 		free(x->lbits);
 		free(x->ebits);
+		free(x->cand);
 		free(x->ew);
 		free(x->level);
 		x->lbits = NULL;
 		x->ebits = NULL;
+		x->cand = NULL;
 		x->ew = NULL;
 		x->level = NULL;
 		return;
@@ -144,6 +155,7 @@ cxfree(struct cx *x)
 {
 	free(x->lbits);
 	free(x->ebits);
+	free(x->cand);
 	free(x->ew);
 	free(x->level);
 	free(x->dense);
@@ -270,40 +282,79 @@ setval(struct cx *x, const struct rt_graph *g, float *val, uint32_t a, uint32_t 
 	}
 }
 
-/* Is every vertex of set but c in row (c's neighbours)?  Only the words
- * of set not zero (sw, nsw of them) are looked at, and first *wit, a
- * vertex the last one tried was not adjacent to: where no common
- * neighbour dominates, most of them miss the same few, and each tried
- * against all the words made the collapse quadratic in the vertices. */
-static int
-covers(const uint64_t *set, const uint32_t *sw, size_t nsw, const uint64_t *row, uint32_t c,
-    uint32_t *wit)
+static void
+witsinit(struct wits *w)
 {
-	uint32_t w = *wit;
+	int i;
+
+	for (i = 0; i < NWIT; i++)
+		w->v[i] = UINT32_MAX;
+	w->next = 0;
+}
+
+/* A vertex of set but c not in row (c's neighbours), or UINT32_MAX if
+ * there is none.  Only the words of set not zero (sw, nsw of them) are
+ * looked at, and first the witnesses. */
+static uint32_t
+misses(const uint64_t *set, const uint32_t *sw, size_t nsw, const uint64_t *row, uint32_t c,
+    struct wits *wit)
+{
 	uint64_t rest;
+	uint32_t w;
 	size_t k, i;
 
-	if (w != UINT32_MAX && w != c && set[w / 64] >> (w % 64) & 1 &&
-	    !(row[w / 64] >> (w % 64) & 1))
-		return 0;
+	for (k = 0; k < NWIT; k++)
+		if ((w = wit->v[k]) != UINT32_MAX && w != c && set[w / 64] >> (w % 64) & 1 &&
+		    !(row[w / 64] >> (w % 64) & 1))
+			return w;
 	for (k = 0; k < nsw; k++) {
 		i = sw[k];
 		rest = set[i] & ~row[i];
 		if (i == c / 64)
 			rest &= ~(1ULL << (c % 64));
 		if (rest) {
-			*wit = (uint32_t)(i * 64) + (uint32_t)__builtin_ctzll(rest);
-			return 0;
+			w = (uint32_t)(i * 64) + (uint32_t)__builtin_ctzll(rest);
+			wit->v[wit->next++ % NWIT] = w;
+			return w;
 		}
 	}
-	return 1;
+	return UINT32_MAX;
 }
 
-/* Is every vertex of ebits but c adjacent to c at level l? */
-static int
-bitdom(struct cx *x, uint32_t c, size_t l)
+/* A vertex of set adjacent to all its others (a dominator), first tried
+ * first, or UINT32_MAX; v's row is rows + v * stride.  A candidate c
+ * that misses w rules out, with c, every candidate not adjacent to w (a
+ * dominator is adjacent to both): one AND of w's row, where trying the
+ * common neighbours one by one, a cache miss each, was most of the
+ * collapse (see bench/RESULTS.persist). */
+static uint32_t
+dominator(const uint64_t *set, const uint32_t *sw, size_t nsw, uint64_t *cand,
+    const uint64_t *rows, size_t stride, uint32_t first, struct wits *wit)
 {
-	return covers(x->ebits, x->ew, x->new, bitrow(x, c, l), c, &x->wit);
+	const uint64_t *rw;
+	uint32_t c = first, w;
+	size_t k, j;
+
+	for (k = 0; k < nsw; k++)
+		cand[sw[k]] = set[sw[k]];
+	if (c == UINT32_MAX || !(set[c / 64] >> (c % 64) & 1))
+		c = UINT32_MAX;
+	for (k = 0; k < nsw;) {
+		if (c == UINT32_MAX) {
+			if (cand[sw[k]] == 0) {
+				k++;
+				continue;
+			}
+			c = sw[k] * 64 + (uint32_t)__builtin_ctzll(cand[sw[k]]);
+		}
+		if ((w = misses(set, sw, nsw, rows + (size_t)c * stride, c, wit)) == UINT32_MAX)
+			return c;
+		cand[c / 64] &= ~(1ULL << (c % 64));
+		for (rw = rows + (size_t)w * stride, j = k; j < nsw; j++)
+			cand[sw[j]] &= rw[sw[j]];
+		c = UINT32_MAX;
+	}
+	return UINT32_MAX;
 }
 
 /* The edge (u, v) of value t with bitsets: its common neighbours are the
@@ -315,9 +366,9 @@ static float
 movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last)
 {
 	size_t i, l = levelof(x, t), nw = x->nwords;
-	uint64_t *e = x->ebits, rest, any, nn;
+	uint64_t *e = x->ebits, any, nn;
 	const uint64_t *ru, *rv, *rd;
-	uint32_t dom, c;
+	uint32_t dom;
 	int still;
 
 	ru = bitrow(x, u, l);
@@ -326,17 +377,8 @@ movebits(struct cx *x, size_t n, uint32_t u, uint32_t v, float t, uint32_t *last
 		if ((e[i] = ru[i] & rv[i]) != 0)
 			x->ew[x->new++] = (uint32_t)i;
 	for (;;) {
-		dom = UINT32_MAX;
-		if (*last < n && e[*last / 64] >> (*last % 64) & 1 && bitdom(x, *last, l))
-			dom = *last;
-		for (i = 0; dom == UINT32_MAX && i < nw; i++)
-			for (rest = e[i]; rest != 0; rest &= rest - 1) {
-				c = (uint32_t)(i * 64) + (uint32_t)__builtin_ctzll(rest);
-				if (c != *last && bitdom(x, c, l)) {
-					dom = c;
-					break;
-				}
-			}
+		dom = dominator(e, x->ew, x->new, x->cand, bitrow(x, 0, l),
+		    x->nlevel * nw, *last < n ? *last : UINT32_MAX, &x->wit);
 		if (dom == UINT32_MAX)
 			return x->level[l];
 		*last = dom;
@@ -503,11 +545,12 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 {
 	size_t i, m = 0, n = k->n, gone = 0, runs = 0, sum = 0, ran[TRYRUNS] = { 0 };
 	uint32_t u, v, last = UINT32_MAX;
-	struct cx x = { .wit = UINT32_MAX };
+	struct cx x = { 0 };
 	float t;
 
 	memset(c, 0, sizeof *c);
 	memset(l, 0, sizeof *l);
+	witsinit(&x.wit);
 	if ((c->e = malloc((k->off[n] / 2 + 1) * sizeof *c->e)) == NULL || cxload(&x, k))
 		goto fail;
 	for (u = 0; u < n; u++)
@@ -535,12 +578,15 @@ rt_collapse(const struct rt_graph *k, struct rt_graph *l, struct rt_collapse *c)
 		} else
 			t = movelists(&x, k, u, v, c->e[i].f0, &last);
 		c->e[i].f1 = t;
+		c->e[i].dom = t != c->e[i].f0 ? last : UINT32_MAX;
 		if (t != c->e[i].f0)
 			setval(&x, k, x.val, u, v, t);
 		gone += t == INFINITY;
 	}
-	for (c->tried = i; i < m; i++)	/* not worth going on: the rest stay */
+	for (c->tried = i; i < m; i++) {	/* not worth going on: the rest stay */
 		c->e[i].f1 = c->e[i].f0;
+		c->e[i].dom = UINT32_MAX;
+	}
 	if (collapsed(k, x.val, l))
 		goto fail;
 	cxfree(&x);
@@ -604,21 +650,23 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
     float eps)
 {
 	size_t n = k->n, words = (n + 63) / 64, i, x, ncw;
-	uint64_t *adj = NULL, *common = NULL, bits;
-	uint32_t u, v, dom, wit = UINT32_MAX, *cw = NULL;
-	int found;
+	uint64_t *adj = NULL, *common = NULL, *cand;
+	uint32_t u, v, dom, *cw = NULL;
+	struct wits wit;
 
 	memset(r, 0, sizeof *r);
+	witsinit(&wit);
 	r->eps = eps;
 	for (i = 0; i < c->m; i++) {
 		r->need += c->e[i].f0 <= eps;
 		r->n += c->e[i].f0 <= eps && c->e[i].f1 > eps;
 	}
 	if ((adj = calloc(n * words + 1, sizeof *adj)) == NULL ||
-	    (common = malloc((words + 1) * sizeof *common)) == NULL ||
+	    (common = malloc(2 * (words + 1) * sizeof *common)) == NULL ||
 	    (cw = malloc((words + 1) * sizeof *cw)) == NULL ||
 	    (r->uvd = malloc((r->n + 1) * sizeof *r->uvd)) == NULL)
 		goto fail;
+	cand = common + words + 1;
 #define SET(a, b) (adj[(size_t)(a) * words + (b) / 64] |= 1ULL << ((b) % 64))
 	for (i = 0; i < c->m; i++)
 		if (c->e[i].f1 <= eps) {
@@ -634,14 +682,13 @@ rt_replay_plan(struct rt_replay *r, const struct rt_graph *k, const struct rt_co
 		for (ncw = 0, x = 0; x < words; x++)
 			if ((common[x] = adj[u * words + x] & adj[v * words + x]) != 0)
 				cw[ncw++] = (uint32_t)x;
-		found = 0;
-		dom = 0;
-		for (x = 0; x < words && !found; x++)
-			for (bits = common[x]; bits && !found; bits &= bits - 1) {
-				dom = (uint32_t)(x * 64 + __builtin_ctzll(bits));
-				found = covers(common, cw, ncw, adj + (size_t)dom * words, dom, &wit);
-			}
-		if (!found)
+		/* the collapse's graph at eps when it came to this edge is
+		 * this one (the edges it tried before at their values then,
+		 * those after at f0), so its last dominator mostly serves;
+		 * any other gives z the same value: two dominators c, d are
+		 * adjacent, and z sums to 0 on the triangles ucd and cdv */
+		dom = dominator(common, cw, ncw, cand, adj, words, c->e[i].dom, &wit);
+		if (dom == UINT32_MAX)
 			goto fail;	/* cannot happen if the collapse was right */
 		r->uvd[r->n][0] = u;
 		r->uvd[r->n][1] = v;

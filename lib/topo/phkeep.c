@@ -213,20 +213,71 @@ helped(struct wk *w, size_t k, size_t m)
 	pthread_mutex_unlock(&x->mu);
 }
 
-/* How many terms of a run come before t or are t, in filtration order. */
+/* How many terms of a run come before t or are t, in filtration order:
+ * galloping from the run's start, where a cut mostly falls, so that a
+ * run of millions of terms costs a few reads near its start, not a cache
+ * miss a level of a search over all of it. */
 static size_t
 upto(const struct ctx *x, const struct cursor *r, uint64_t t)
 {
-	size_t lo = 0, hi = (size_t)(r->end - r->at), mid;
+	size_t lo = 0, hi = 1, mid, len = (size_t)(r->end - r->at);
+	uint64_t o = tord(x, t);
 
+	while (hi < len && tord(x, r->at[hi - 1]) <= o) {
+		lo = hi;
+		hi *= 2;
+	}
+	if (hi > len)
+		hi = len;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (tord(x, t) < tord(x, r->at[mid]))
+		if (o < tord(x, r->at[mid]))
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return lo;
+}
+
+/* The terms of all runs up to the p-th of run big, each run's in nd. */
+static size_t
+cutat(struct wk *w, struct hnode *nd, size_t big, size_t p)
+{
+	uint64_t t = w->cur[big].at[p - 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < w->ncur; i++)
+		n += nd[i].n = upto(w->x, &w->cur[i], t);
+	return n;
+}
+
+/* Where to cut the runs, at a term of the longest (big): about SEGMENT
+ * terms of all of them up to it, the place found by doubling and halving
+ * from a guess (a run's share of the others' terms).  Not just halved
+ * from the guess: where the longest run spans the others (a column's
+ * own coboundary against the short ones it was reduced by), its first
+ * few terms cut off a few of theirs, and a segment of a thousand terms
+ * cost a search of each of the thousands of runs. */
+static size_t
+cut(struct wk *w, struct hnode *nd, size_t big)
+{
+	size_t len = (size_t)(w->cur[big].end - w->cur[big].at);
+	size_t lo = 0, hi = len + 1, p = SEGMENT / w->ncur + 1, n;
+
+	for (;;) {
+		if (p > len)
+			p = len;
+		n = cutat(w, nd, big, p);
+		if (n > 2 * SEGMENT && p > 1)
+			hi = p;
+		else if (n < SEGMENT / 2 && p < len)
+			lo = p;
+		else
+			return n;
+		if (hi - lo <= 1)	/* between too few and too many */
+			return lo > 0 ? cutat(w, nd, big, lo) : n;
+		p = hi > len ? 2 * p : lo + (hi - lo) / 2;
+	}
 }
 
 /* The next terms of the runs, SEGMENT or so, merged and appended to
@@ -245,9 +296,9 @@ static int
 segment(struct wk *w, size_t *np)
 {
 	struct scratch *sc = w->sc;
-	uint64_t t, *out;
+	uint64_t *out;
 	struct hnode *nd;
-	size_t i, j, k, m, n = 0, len, big = 0, step, *h;
+	size_t i, j, k, m, n = 0, len, big = 0, *h;
 
 	for (k = 0, i = 0; i < w->ncur; i++)
 		if (w->cur[i].at < w->cur[i].end)
@@ -267,14 +318,7 @@ segment(struct wk *w, size_t *np)
 	for (i = 0; i < k; i++)		/* the runs' pieces: whole, */
 		nd[i].n = (size_t)(w->cur[i].end - w->cur[i].at);
 	if (n > SEGMENT)		/* or cut at a term of the longest run */
-		for (step = SEGMENT / k + 1;; step /= 2) {
-			len = (size_t)(w->cur[big].end - w->cur[big].at);
-			t = w->cur[big].at[(step < len ? step : len) - 1];
-			for (n = 0, i = 0; i < k; i++)
-				n += nd[i].n = upto(w->x, &w->cur[i], t);
-			if (n <= 2 * SEGMENT || step == 1)
-				break;
-		}
+		n = cut(w, nd, big);
 	if (rt_grow(&sc->ta, &sc->capta, n + 1, sizeof *sc->ta) ||
 	    rt_grow(&sc->tb, &sc->captb, n + 1, sizeof *sc->tb) ||
 	    rt_grow(&w->kept, &w->capkept, w->nkept + n, sizeof *w->kept))
