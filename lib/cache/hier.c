@@ -139,8 +139,8 @@ lruvictim(const struct level *l, uint64_t b)
 }
 
 /* lookup for an LRU level whose ways nothing below touches (no
- * inclusion): on a miss, *vw is the way victim would choose, found in the
- * same pass over the tags (the first empty way, else the least recent). */
+ * inclusion): on a miss, *vw is the way victim would choose (the first
+ * empty way, else the least recent), found now, not at the fill. */
 static int64_t
 lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 {
@@ -167,6 +167,8 @@ lrulookup(struct level *l, uint64_t block, uint64_t set, uint64_t *vw)
 }
 
 static int serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes);
+static int served(struct rt_hier *h, int k, uint64_t block, uint64_t set, int64_t i, uint64_t vw,
+    int op, uint32_t bytes);
 static void fill(struct rt_hier *h, int k, uint64_t block, int dirty, uint64_t vw);
 
 static int
@@ -385,10 +387,21 @@ static int
 serve(struct rt_hier *h, int k, uint64_t addr, int op, uint32_t bytes)
 {
 	struct level *l = rt_hier_lvl(h, k);
-	uint64_t block = addr >> l->bshift, set = rt_level_set(l, block), base = block << l->bshift;
-	uint64_t vw = UINT64_MAX;
+	uint64_t block = addr >> l->bshift, set = rt_level_set(l, block), vw = UINT64_MAX;
 	int64_t i = l->c.policy == RT_LRU && h->incl == RT_NINE ? lrulookup(l, block, set, &vw) :
 	    rt_level_lookup(l, block, set);
+
+	return served(h, k, block, set, i, vw, op, bytes);
+}
+
+/* serve after its lookup: block's way i in its set, or -1 and the way
+ * to fill vw (UINT64_MAX: victim's choice at the fill). */
+static int
+served(struct rt_hier *h, int k, uint64_t block, uint64_t set, int64_t i, uint64_t vw, int op,
+    uint32_t bytes)
+{
+	struct level *l = rt_hier_lvl(h, k);
+	uint64_t base = block << l->bshift;
 	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0, from, fetch;
 
 	h->now++;
@@ -509,34 +522,20 @@ quickway(struct level *l, uint64_t block, int hq)
 	return (int64_t)(b + w);
 }
 
-/* serve's miss at first level l (k 0, or -1 for the I-cache) of op, not
- * a write that allocates nothing, where l is LRU without a hash
- * (quickable 1): quickway's pass found no tag, so the victim is chosen
- * here as lrulookup would (without inclusion; with it, below may empty a
- * way first and fill chooses).  A modify's write is then its hit. */
+/* access1's miss at first level l (k 0, or -1 for the I-cache), a plain
+ * LRU level (quickable 1): quickway's pass found no tag, so serve's
+ * search is not made again; the victim is chosen here as lrulookup would
+ * (without inclusion; with it, below may empty a way first and the fill
+ * chooses).  A modify's write is then a hit, through serve. */
 static void
-quickmiss(struct rt_hier *h, struct level *l, int k, uint64_t block, int op)
+quickmiss(struct rt_hier *h, struct level *l, int k, uint64_t block, int op, uint32_t bytes)
 {
-	uint64_t set = block & l->mask, b = set * l->ways, i, vw = UINT64_MAX;
-	int kind = op == RT_WRITE ? 1 : op == RT_IFETCH ? 2 : 0;
+	uint64_t set = block & l->mask;
 
-	if (h->incl == RT_NINE)
-		vw = lruvictim(l, b);
-	h->now++;
-	l->s.acc[kind]++;
-	l->s.miss[kind]++;
-	l->fpos++;
-	h->updirty = 0;
-	below(h, k, block << l->bshift, op == RT_IFETCH ? RT_IFETCH : RT_READ, l->c.block);
-	fill(h, k, block, op == RT_WRITE || h->updirty, vw);
-	if (op == RT_MODIFY) {
-		h->now++;
-		l->s.acc[1]++;
-		l->fpos++;
-		i = b + l->hint[set];
-		touch(h, l, set, i, 0);
-		l->dirty[i] = 1;
-	}
+	served(h, k, block, set, -1, h->incl == RT_NINE ? lruvictim(l, set * l->ways) : UINT64_MAX,
+	    op == RT_MODIFY ? RT_READ : op, bytes);
+	if (op == RT_MODIFY)
+		serve(h, k, block << l->bshift, RT_WRITE, bytes);
 }
 
 /* Accesses in a row with nothing to see after each (no rt_hier_evicted,
@@ -583,8 +582,9 @@ run(struct rt_hier *h, const struct rt_rec *v, size_t n, int hq)
 			else if (!q[side] || (i = quickway(lv[side], blk, hq)) < 0) {
 				h->now = now;
 				lb[0] = lb[1] = UINT64_MAX;	/* serve may change any way */
-				if (lru[side] && (op != RT_WRITE || !lv[side]->c.nwa))
-					quickmiss(h, lv[side], side && h->i1 != NULL ? -1 : 0, blk, op);
+				if (lru[side])
+					quickmiss(h, lv[side], side && h->i1 != NULL ? -1 : 0, blk, op,
+					    (uint32_t)(last - addr + 1));
 				else
 					access1(h, addr, op, (uint32_t)(last - addr + 1));
 				now = h->now;
