@@ -4,7 +4,7 @@
 # single run is the oracle), for policies whose fix-up converges and
 # those whose does not; what cannot be exact is refused.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 24
 
 # 1.1 M records: 5 blocks of the binary trace; a hot set and a cold sweep
 awk 'BEGIN { srand(11); for (i = 0; i < 1100000; i++) {
@@ -88,3 +88,7 @@ check_fail "states of another trace refused" 2 "of a trace of [0-9]* bytes" \
     "cachesim -c 4K:4:64 --fixup $tmp/k.rtb $tmp/o0 $tmp/o1"
 check_fail "states out of order refused" 2 "slice 1/2, not of 0/2" \
     "cachesim -c 4K:4:64 --fixup $tmp/r.rtb $tmp/o1 $tmp/o0"
+# an LRU stamp counts accesses: 2^63 is no count (the victim's choice keys below it)
+check_fail "a stamp of 2^63 refused, its line named" 1 "o0bad:[0-9]*: bad cache state line" \
+    "awk '/^W/ && !d { \$5 = \"9223372036854775808\"; d = 1 } { print }' $tmp/o0 >$tmp/o0bad &&
+    cachesim -c 4K:4:64 --fixup $tmp/r.rtb $tmp/o0bad $tmp/o1"

@@ -180,8 +180,9 @@ wayline(struct rt_hier *h, const char *s)
 		l->tree[v[1]] = v[2];
 		return 0;
 	}
+	/* an LRU stamp counts accesses: below 2^63, as lruvictim keys it */
 	if (v[1] >= l->nsets * l->ways || v[2] == INVALID || v[4] > 1 ||
-	    (l->hash != NULL && rt_level_find(l, ~v[2]) >= 0))
+	    (l->c.policy == RT_LRU && v[3] >> 63) || (l->hash != NULL && rt_level_find(l, ~v[2]) >= 0))
 		return -1;
 	rt_level_put(l, v[1] / l->ways, v[1], ~v[2]);
 	l->st[v[1]] = v[3];
