@@ -204,6 +204,81 @@ rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
 	return row[w];
 }
 
+/* Myers's columns over NT texts at once (t, t + w, ...) with the
+ * pattern's eq masks by symbol id in peq: the edit distances of windows
+ * of w <= 64 symbols into d.  Bits above the pattern's hold garbage that
+ * carries never bring down.  The texts' columns are independent chains
+ * of dependent steps: NT of them keep the core's units busy. */
+#define NT 4
+static void
+myers(const uint64_t *peq, const uint32_t *t, int w, float *d)
+{
+	uint64_t top = 1ULL << (w - 1), pv[NT], mv[NT], eq, xv, xh, ph, mh;
+	int k, l, score[NT];
+
+	for (l = 0; l < NT; l++) {
+		pv[l] = ~0ULL;
+		mv[l] = 0;
+		score[l] = w;
+	}
+	for (k = 0; k < w; k++)
+#pragma GCC unroll 4
+		for (l = 0; l < NT; l++) {
+			eq = peq[t[l * w + k]];
+			xv = eq | mv[l];
+			xh = (((eq & pv[l]) + pv[l]) ^ pv[l]) | eq;
+			ph = mv[l] | ~(xh | pv[l]);
+			mh = pv[l] & xh;
+			score[l] += (int)((ph & top) != 0) - (int)((mh & top) != 0);
+			ph = (ph << 1) | 1;
+			mh <<= 1;
+			pv[l] = mh | ~(xv | ph);
+			mv[l] = ph & xv;
+		}
+	for (l = 0; l < NT; l++)
+		d[l] = (float)score[l];
+}
+
+/* All pairs' edit distances of windows of w <= 64 symbols: window j the
+ * pattern of its row, its eq masks set once in a table by symbol id, so
+ * that a pair costs w steps and w loads where rt_levenshtein compared
+ * every symbol with every other (w * w); NULL if the table is not had. */
+static float *
+rows(const struct rt_cloud *c, float *tri)
+{
+	size_t i, j, n = c->nv, nsym = 0;
+	int k, w = c->dim;
+	uint64_t *peq;
+	uint32_t tail[NT * 64];
+	float last[NT];
+	const uint32_t *b;
+
+	for (i = 0; i < n * (size_t)w; i++)
+		nsym = c->sym[i] >= nsym ? (size_t)c->sym[i] + 1 : nsym;
+	if ((peq = calloc(nsym, sizeof *peq)) == NULL)
+		return NULL;
+	for (j = 1; j < n; j++) {
+		float *out = tri + RT_TRI(0, j);
+
+		b = c->sym + j * (size_t)w;
+		for (k = 0; k < w; k++)
+			peq[b[k]] |= 1ULL << k;
+		for (i = 0; i + NT <= j; i += NT)
+			myers(peq, c->sym + i * (size_t)w, w, out + i);
+		if (i < j) {	/* the last texts, and copies of the first to make NT */
+			for (k = 0; k < NT * w; k++)
+				tail[k] = c->sym[(i + (size_t)k / w < j ? i * (size_t)w + (size_t)k :
+				    (size_t)k % w)];
+			myers(peq, tail, w, last);
+			memcpy(out + i, last, (j - i) * sizeof *out);
+		}
+		for (k = 0; k < w; k++)
+			peq[b[k]] = 0;
+	}
+	free(peq);
+	return tri;
+}
+
 float *
 rt_cloud_distances(const struct rt_cloud *c, int metric)
 {
@@ -214,7 +289,7 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 	double s, t;
 	const uint32_t *a, *b;
 
-	if ((tri = malloc((n * (n - 1) / 2 + 1) * sizeof *tri)) == NULL)
+	if ((tri = rt_bigalloc((n * (n - 1) / 2 + 1) * sizeof *tri)) == NULL)
 		return NULL;
 	if (c->edge != NULL) {	/* a sparse matrix made dense (persist -O lower-distance) */
 		for (i = 0; i < n * (n - 1) / 2; i++)
@@ -223,6 +298,9 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 			tri[RT_TRI(c->edge[i].i, c->edge[i].j)] = c->edge[i].d;
 		return tri;
 	}
+	if (!c->numeric && metric == RT_LEVENSHTEIN && w >= 1 && w <= 64 && n > 1 &&
+	    rows(c, tri) != NULL)
+		return tri;
 	if (!c->numeric && metric == RT_LEVENSHTEIN && (lev = rt_lev_new(w)) == NULL) {
 		free(tri);
 		return NULL;

@@ -81,6 +81,29 @@ blocks(int w, int a, struct rt_rng *g)
 	return lev != NULL && !bad;
 }
 
+/* The all-pairs matrix's edit distances (a table of eq masks a row, up
+ * to 64 symbols) against the plain two rows. */
+static int
+matrix(int w, int a, struct rt_rng *g)
+{
+	struct rt_cloud c = { 0 };
+	int *row = malloc((w + 1) * sizeof *row), bad = 0;
+	float *tri;
+	size_t i, j;
+
+	cloud(&c, 60, w, a, g);
+	if ((tri = rt_cloud_distances(&c, RT_LEVENSHTEIN)) == NULL || row == NULL)
+		bad = 1;
+	for (j = 1; j < c.nv && !bad; j++)
+		for (i = 0; i < j; i++)
+			bad |= tri[RT_TRI(i, j)] != (float)rt_levenshtein_long(c.sym + i * w,
+			    c.sym + j * w, w, row);
+	free(c.sym);
+	free(row);
+	free(tri);
+	return !bad;
+}
+
 int
 main(void)
 {
@@ -97,6 +120,12 @@ main(void)
 			snprintf(d, sizeof d, "edit distance, w %d, %d symbols: blocks of 64 = "
 			    "the plain rows", lw[k], a);
 			ok(blocks(lw[k], a, &g), d);
+		}
+	for (w = 1; w <= 64; w = w < 4 ? w + 1 : w < 16 ? w + 6 : 2 * w)
+		for (a = 2; a <= 2000; a *= 10) {
+			snprintf(d, sizeof d, "the matrix's edit distances, w %d, %d symbols = "
+			    "the plain rows", w, a);
+			ok(matrix(w, a, &g), d);
 		}
 	cloud(&c, 200, 150, 5, &g);
 	ok(same(&c, RT_LEVENSHTEIN, 40, 2), "levenshtein, w 150, 5 symbols, tau 40: the pairs "
