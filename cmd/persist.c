@@ -250,7 +250,7 @@ main(int argc, char *argv[])
 		u_usage(&prog);
 	readin(argc ? argv[0] : "-", &c, &tri);
 	if (Lflag) {
-		if (tri == NULL && (tri = rt_cloud_distances(&c, mflag)) == NULL)
+		if (tri == NULL && (tri = rt_cloud_distances(&c, mflag, INFINITY)) == NULL)
 			u_die(1, "out of memory");
 		fo = u_open(oflag);
 		rt_matrix_write_lower(fo, tri, c.nv);

@@ -38,7 +38,7 @@ check(const struct rt_cloud *c)
 	for (m = 0; m < 3; m++) {
 		if ((m == RT_EUCLIDEAN) != c->numeric)
 			continue;
-		if ((d = rt_cloud_distances(c, m)) == NULL)
+		if ((d = rt_cloud_distances(c, m, INFINITY)) == NULL)
 			abort();
 		for (j = 1; j < c->nv; j++)
 			for (i = 0; i < j; i++)

@@ -87,9 +87,10 @@ struct rt_lev *rt_lev_new(int w);	/* NULL: out of memory */
 void rt_lev_free(struct rt_lev *s);
 int rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s);
 /* All distances between vertices, the lower triangle: d(i, j) for i < j
- * at [j * (j - 1) / 2 + i] (of a sparse matrix, infinite but its pairs).
- * NULL when out of memory. */
-float *rt_cloud_distances(const struct rt_cloud *c, int metric);
+ * at [j * (j - 1) / 2 + i] (of a sparse matrix, infinite but its pairs);
+ * one more than cap may be given as infinite (INFINITY: none).  NULL when
+ * out of memory. */
+float *rt_cloud_distances(const struct rt_cloud *c, int metric, float cap);
 /* Distances are single precision: a distance read is at most FLT_MAX, and
  * a coordinate of a point of dim of them at most rt_coord_max(dim) in
  * magnitude, so that no distance between two points overflows to inf. */

@@ -334,7 +334,7 @@ finish(struct mread *m, struct rt_cloud *c, char *err, size_t errlen, char *why,
 		c->dim = m->dim;
 		c->x = m->pts;
 		m->pts = NULL;
-		if ((m->tri = rt_cloud_distances(c, RT_EUCLIDEAN)) == NULL)
+		if ((m->tri = rt_cloud_distances(c, RT_EUCLIDEAN, INFINITY)) == NULL)
 			return RT_ENOMEM;
 	}
 	if (m->kind == RT_MATRIX_SPARSE) {

@@ -208,14 +208,27 @@ rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
  * pattern's eq masks by symbol id in peq: the edit distances of windows
  * of w <= 64 symbols into d.  Bits above the pattern's hold garbage that
  * carries never bring down.  The texts' columns are independent chains
- * of dependent steps: NT of them keep the core's units busy. */
+ * of dependent steps: NT of them keep the core's units busy.  When none
+ * can be within cap, all NT are given as infinite. */
 #define NT 4
 static void
-myers(const uint64_t *peq, const uint32_t *t, int w, float *d)
+myers(const uint64_t *peq, const uint32_t *t, int w, float cap, float *d)
 {
 	uint64_t top = 1ULL << (w - 1), pv[NT], mv[NT], eq, xv, xh, ph, mh;
-	int k, l, score[NT];
+	int k, l, score[NT], near = 0;
 
+	/* a text's symbols not in the pattern are edits, at least: none of
+	 * the NT within cap, none is measured */
+	for (l = 0; l < NT && !near; l++) {
+		for (score[l] = w, k = 0; k < w; k++)
+			score[l] -= peq[t[l * w + k]] != 0;
+		near = score[l] <= cap;
+	}
+	if (!near) {
+		for (l = 0; l < NT; l++)
+			d[l] = INFINITY;
+		return;
+	}
 	for (l = 0; l < NT; l++) {
 		pv[l] = ~0ULL;
 		mv[l] = 0;
@@ -244,7 +257,7 @@ myers(const uint64_t *peq, const uint32_t *t, int w, float *d)
  * that a pair costs w steps and w loads where rt_levenshtein compared
  * every symbol with every other (w * w); NULL if the table is not had. */
 static float *
-rows(const struct rt_cloud *c, float *tri)
+rows(const struct rt_cloud *c, float cap, float *tri)
 {
 	size_t i, j, n = c->nv, nsym = 0;
 	int k, w = c->dim;
@@ -264,12 +277,12 @@ rows(const struct rt_cloud *c, float *tri)
 		for (k = 0; k < w; k++)
 			peq[b[k]] |= 1ULL << k;
 		for (i = 0; i + NT <= j; i += NT)
-			myers(peq, c->sym + i * (size_t)w, w, out + i);
+			myers(peq, c->sym + i * (size_t)w, w, cap, out + i);
 		if (i < j) {	/* the last texts, and copies of the first to make NT */
 			for (k = 0; k < NT * w; k++)
 				tail[k] = c->sym[(i + (size_t)k / w < j ? i * (size_t)w + (size_t)k :
 				    (size_t)k % w)];
-			myers(peq, tail, w, last);
+			myers(peq, tail, w, cap, last);
 			memcpy(out + i, last, (j - i) * sizeof *out);
 		}
 		for (k = 0; k < w; k++)
@@ -280,7 +293,7 @@ rows(const struct rt_cloud *c, float *tri)
 }
 
 float *
-rt_cloud_distances(const struct rt_cloud *c, int metric)
+rt_cloud_distances(const struct rt_cloud *c, int metric, float cap)
 {
 	size_t i, j, n = c->nv;
 	int k, w = c->dim;
@@ -299,7 +312,7 @@ rt_cloud_distances(const struct rt_cloud *c, int metric)
 		return tri;
 	}
 	if (!c->numeric && metric == RT_LEVENSHTEIN && w >= 1 && w <= 64 && n > 1 &&
-	    rows(c, tri) != NULL)
+	    rows(c, cap, tri) != NULL)
 		return tri;
 	if (!c->numeric && metric == RT_LEVENSHTEIN && (lev = rt_lev_new(w)) == NULL) {
 		free(tri);

@@ -40,7 +40,8 @@ static int
 dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out)
 {
-	if (*tri == NULL && (*tri = rt_cloud_distances(c, pl->metric)) == NULL)
+	if (*tri == NULL && (*tri = rt_cloud_distances(c, pl->metric,
+	    pl->thresh >= 0 ? (float)pl->thresh : INFINITY)) == NULL)
 		return -1;
 	if (pl->thresh >= 0) {
 		out->thresh = (float)pl->thresh;

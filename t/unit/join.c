@@ -1,4 +1,5 @@
 /* join.c: the similarity join against all pairs, as TAP. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,7 +38,7 @@ same(const struct rt_cloud *c, int metric, int tau, unsigned threads)
 	struct rt_edge *e;
 	size_t m, i, j, want = 0;
 	uint64_t cand;
-	float *tri = rt_cloud_distances(c, metric);
+	float *tri = rt_cloud_distances(c, metric, INFINITY);
 	int bad = 0;
 
 	if (tri == NULL || rt_join(c, metric, tau, threads, (size_t)1 << 40, &e, &m, &cand))
@@ -82,22 +83,26 @@ blocks(int w, int a, struct rt_rng *g)
 }
 
 /* The all-pairs matrix's edit distances (a table of eq masks a row, up
- * to 64 symbols) against the plain two rows. */
+ * to 64 symbols) against the plain two rows: those within cap the same,
+ * the others more than cap. */
 static int
-matrix(int w, int a, struct rt_rng *g)
+matrix(int w, int a, float cap, size_t *skipped, struct rt_rng *g)
 {
 	struct rt_cloud c = { 0 };
 	int *row = malloc((w + 1) * sizeof *row), bad = 0;
-	float *tri;
-	size_t i, j;
+	float *tri, d;
+	size_t i, j, far = 0;
 
 	cloud(&c, 60, w, a, g);
-	if ((tri = rt_cloud_distances(&c, RT_LEVENSHTEIN)) == NULL || row == NULL)
+	if ((tri = rt_cloud_distances(&c, RT_LEVENSHTEIN, cap)) == NULL || row == NULL)
 		bad = 1;
 	for (j = 1; j < c.nv && !bad; j++)
-		for (i = 0; i < j; i++)
-			bad |= tri[RT_TRI(i, j)] != (float)rt_levenshtein_long(c.sym + i * w,
-			    c.sym + j * w, w, row);
+		for (i = 0; i < j; i++) {
+			d = (float)rt_levenshtein_long(c.sym + i * w, c.sym + j * w, w, row);
+			bad |= d <= cap ? tri[RT_TRI(i, j)] != d : !(tri[RT_TRI(i, j)] > cap);
+			far += tri[RT_TRI(i, j)] > cap;
+		}
+	*skipped += far;
 	free(c.sym);
 	free(row);
 	free(tri);
@@ -112,7 +117,7 @@ main(void)
 	struct rt_rng g;
 	char d[128];
 	int tau, w, a;
-	size_t k;
+	size_t k, far = 0;
 
 	rt_rng_seed(&g, 7);
 	for (k = 0; k < sizeof lw / sizeof *lw; k++)
@@ -125,8 +130,11 @@ main(void)
 		for (a = 2; a <= 2000; a *= 10) {
 			snprintf(d, sizeof d, "the matrix's edit distances, w %d, %d symbols = "
 			    "the plain rows", w, a);
-			ok(matrix(w, a, &g), d);
+			ok(matrix(w, a, INFINITY, &far, &g), d);
+			snprintf(d, sizeof d, "the same within %d, more than it past it", w / 3);
+			ok(matrix(w, a, (float)(w / 3), &far, &g), d);
 		}
+	ok(far > 10000, "pairs past the cap were met");
 	cloud(&c, 200, 150, 5, &g);
 	ok(same(&c, RT_LEVENSHTEIN, 40, 2), "levenshtein, w 150, 5 symbols, tau 40: the pairs "
 	    "all pairs give");
