@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 82
+plan 87
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -324,6 +324,38 @@ check "classes not known where the pairs pass --edges: landmarks farther than --
 	 ! grep -q 'not known' $tmp/e && grep -q 'distinct=17979 cover=' $tmp/o"
 check "... with --cover asked for, kept, and the warning names the cover that goes on" \
 	"persist --classes 1 --cover 3 $tmp/scan.pts 2>$tmp/e >/dev/null && grep -q 'not known at the threshold 3, where the pairs pass --edges.*--cover [0-9]* lets landmarks' $tmp/e"
+# A complex of more edges than --edges is said before its collapse and
+# reduction (the run goes on, its stream the same), with its edges and
+# vertices: the pairs within the threshold counted from the distances,
+# and the header's vertices.  mm.pts (555 vertices) is taken whole; of
+# 1119 windows, past --landmarks, the pairs come from the join, or from
+# all pairs when the join passes --edges.
+pairs() { awk -F, -v t="$2" '{ for (i = 1; i <= NF; i++) if ($i != "" && $i <= t) n++ } END { print n + 0 }' "$1"; }
+said() { sed -n 's/^persist: opaddr: \([0-9]*\) edges within \([0-9.]*\) among \([0-9]*\) vertices.*, more than --edges ([0-9]*): the collapse and the reduction ahead take .*; fewer with --landmarks N or a lower --threshold$/\1 \2 \3/p' "$1"; }
+statedges() { sed -n 's/.* \([0-9]*\) edges <= [^,]*, .*/\1/p' "$1"; }
+vertices() { sed -n 's/.* vertices=\([0-9]*\) .*/\1/p' "$1" | head -1; }
+n5=$(pairs "$tmp/mm.lower" 5)
+check_same "more edges within the threshold than --edges: said with their count, the stream the same" \
+	"persist --threshold 5 --edges $((n5 - 1)) $tmp/mm.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm.47 && said $tmp/e" \
+	"echo $n5 5 $(vertices "$tmp/mm.47")"
+check "... and --edges as many as they: not said" \
+	"persist --stats --threshold 5 --edges $n5 $tmp/mm.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm.47 && test \"\$(statedges $tmp/e)\" = $n5 && ! grep -q 'more than --edges' $tmp/e"
+trfilter -e "$D/matmul" -F standard -t RWM "$D/matmul-standard.lk.gz" |
+	sed -n '1p;/^[0-9]/p' | head -1201 | tswindow -y opaddr >"$tmp/mm12.pts"
+persist -O lower-distance "$tmp/mm12.pts" >"$tmp/mm12.lower"
+n3=$(pairs "$tmp/mm12.lower" 3)
+persist --threshold 3 "$tmp/mm12.pts" >"$tmp/mm12.3"
+check_same "past --landmarks, the join passing --edges: all pairs within the threshold, said" \
+	"persist --threshold 3 --edges $((n3 - 1)) $tmp/mm12.pts 2>$tmp/e >$tmp/o && grep -q '^[^#]' $tmp/o && cmp $tmp/o $tmp/mm12.3 && said $tmp/e" \
+	"echo $n3 3 $(vertices "$tmp/mm12.3")"
+check "... the join's pairs, --edges as many: not said" \
+	"persist --stats --threshold 3 --edges $n3 $tmp/mm12.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm12.3 && test \"\$(statedges $tmp/e)\" = $n3 && ! grep -q 'more than --edges' $tmp/e"
+# --landmarks 0 without a threshold: the first distance tried that passes,
+# once
+check "all pairs, the threshold chosen: said once, at the first distance past --edges" \
+	"persist --landmarks 0 --edges 1000 $tmp/mm.pts 2>$tmp/e >$tmp/o && grep -q '^[^#]' $tmp/o &&
+	 test \$(grep -c 'more than --edges' $tmp/e) = 1 && grep -q 'a distance tried on the way to the threshold' $tmp/e &&
+	 said $tmp/e | { read n t v && test \$n = \$(pairs $tmp/mm.lower \$t) && test \$n -gt 1000 && test \$(pairs $tmp/mm.lower \$((t - 1))) -le 1000; }"
 # W5 (#38): distances are single precision; coordinates or distances past
 # it were inf, merging components reported as never dying, threshold inf
 printf '#reftrace points 1 seq loc func region x1 x2\n0 - - - 0 0\n1 - - - 3e38 3e38\n2 - - - 1 1\n' >"$tmp/big.pts"
