@@ -82,9 +82,10 @@ sized(void *ctx, size_t nv, size_t ne, float t)
 	u_warn("%s%s%zu edges within %g among %zu vertices%s, more than --edges (%" PRIu64
 	    "): the collapse and the reduction ahead take 60 to 3300 bytes an edge, %d on "
 	    "a loop nest's windows (%.0f MiB), and longer an edge the more edges; fewer "
-	    "with --landmarks N or a lower --threshold", d->view, *d->view ? ": " : "", ne,
-	    (double)t, nv, eflag < 0 ? " (a distance tried on the way to the threshold)" :
-	    "", Eflag, EDGEBYTES, ceil((double)ne * EDGEBYTES / (1 << 20)));
+	    "with %sa lower --threshold", d->view, *d->view ? ": " : "", ne, (double)t, nv,
+	    eflag < 0 ? " (a distance tried on the way to the threshold)" : "", Eflag,
+	    EDGEBYTES, ceil((double)ne * EDGEBYTES / (1 << 20)),
+	    mflag < 0 ? "" : "--landmarks N or ");
 }
 
 /* One view of the points: its complex, its barcode, and the classes that

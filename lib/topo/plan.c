@@ -143,7 +143,9 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 	out->distinct = c->nv;
 	if (c->edge != NULL)
 		return pairs(x, c, pl, out);
-	if (c->nv <= pl->exact || pl->exact == 0)
+	/* distances alone (a matrix) have no points to join or to take
+	 * landmarks among: all pairs, as Ripser takes them */
+	if (c->nv <= pl->exact || pl->exact == 0 || (c->sym == NULL && c->x == NULL))
 		return dense(x, c, tri, pl, out);
 	if (pl->thresh >= 0)
 		return given(x, c, tri, pl, out);
