@@ -64,17 +64,43 @@ viewname(const char *about, int k, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
 }
 
+/* A complex of more edges than --edges: said once a view, before its
+ * collapse and reduction, with what they take an edge as measured (see
+ * bench/RESULTS.persist): 60 bytes where all but a tree collapses, 3300
+ * where nothing does, EDGEBYTES on a loop nest's windows. */
+#define EDGEBYTES 320
+struct sized { const char *view; int said; };
+
+static void
+sized(void *ctx, size_t nv, size_t ne, float t)
+{
+	struct sized *d = ctx;
+
+	if (ne <= Eflag || d->said)
+		return;
+	d->said = 1;
+	u_warn("%s%s%zu edges within %g among %zu vertices%s, more than --edges (%" PRIu64
+	    "): the collapse and the reduction ahead take 60 to 3300 bytes an edge, %d on "
+	    "a loop nest's windows (%.0f MiB), and longer an edge the more edges; fewer "
+	    "with %sa lower --threshold", d->view, *d->view ? ": " : "", ne, (double)t, nv,
+	    eflag < 0 ? " (a distance tried on the way to the threshold)" : "", Eflag,
+	    EDGEBYTES, ceil((double)ne * EDGEBYTES / (1 << 20)),
+	    mflag < 0 ? "" : "--landmarks N or ");
+}
+
 /* One view of the points: its complex, its barcode, and the classes that
  * may rank (the cocycles of eight times as many as asked for, at least
  * 64, walked along time). */
 static void
 view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *p)
 {
+	struct sized big = { p->view, 0 };
 	struct rt_plan pl = { .exact = lflag, .asked = landasked, .coverasked = rflag >= 0,
 	    .maxedges = Eflag, .classes = cflag,
 	    .cover = rflag >= 0 ? rflag : c->dim / 3.0, .thresh = eflag,
 	    .metric = mflag < 0 ? RT_EUCLIDEAN : mflag, .maxdim = dflag,
-	    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag };
+	    .collapse = !nflag, .p = (unsigned)pflag, .threads = (unsigned)jflag,
+	    .hook = { sized, &big } };
 	struct rt_planned got;
 	size_t nv = c->nv, ncand = cflag == 0 ? 0 : cflag < 4 ? 16 : 4 * cflag;
 

@@ -214,8 +214,14 @@ int rt_matrix_read(struct rt_reader *r, int kind, struct rt_cloud *c, float **tr
     char *err, size_t errlen);
 int rt_matrix_write_lower(FILE *f, const float *tri, size_t n);
 
+/* Told a complex's vertices and edges, and the distance they are within,
+ * once its edges are known and before its collapse and reduction, the
+ * costly part (fn NULL, or the hook NULL: nobody is told). */
+typedef void rt_size_fn(void *ctx, size_t vertices, size_t edges, float thresh);
+struct rt_sizehook { rt_size_fn *fn; void *ctx; };
 /* A Rips complex up to thresh: its graph, the graph after the edge
- * collapse (when collapse), and the persistence of the one computed. */
+ * collapse (when collapse), and the persistence of the one computed;
+ * hook told its size between the two. */
 struct rt_rips {
 	struct rt_graph g, lg;
 	struct rt_collapse col;
@@ -223,16 +229,18 @@ struct rt_rips {
 	int collapsed;
 };
 int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
-    unsigned p, int collapse, unsigned threads);
+    unsigned p, int collapse, unsigned threads, const struct rt_sizehook *hook);
 /* The same from the graph already in x->g (x otherwise zero). */
-int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads);
+int rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads,
+    const struct rt_sizehook *hook);
 void rt_rips_free(struct rt_rips *x);
 /* The threshold from the filtration: the least distance at which the
  * classes most persistent in dimension 1 are known (they have died, and
  * no class alive there could outlast them), and x computed there; why
  * says which.  NAN out of memory. */
 float rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
-    int maxdim, unsigned p, int collapse, unsigned threads, char *why, size_t whylen);
+    int maxdim, unsigned p, int collapse, unsigned threads, const struct rt_sizehook *hook,
+    char *why, size_t whylen);
 /* The same for windows of symbols without all pairs: each level's edges
  * from rt_join, until the classes are known (*known 1) or a level has
  * more than maxedges edges (the level before it, *known 0), to *thresh.
@@ -240,7 +248,8 @@ float rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t
  * so). */
 RT_WUR int rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
     size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
-    size_t maxedges, float *thresh, int *known, char *why, size_t whylen);
+    size_t maxedges, const struct rt_sizehook *hook, float *thresh, int *known, char *why,
+    size_t whylen);
 
 /* The complex persist takes when no threshold is given.  At most
  * exact distinct points: all pairs, and the threshold from the filtration
@@ -249,7 +258,8 @@ RT_WUR int rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int 
  * by then, exact landmarks by maxmin stand for the points and all their
  * pairs are taken, as long as they come within cover of every point;
  * else the sparse levels stay, with the classes unknown.  Numbers: exact
- * landmarks.  c is reduced to its landmarks when they are taken. */
+ * landmarks.  c is reduced to its landmarks when they are taken.  hook
+ * is told the size of every complex computed on the way. */
 /* All pairs of up to RT_WHOLE distinct points when the threshold is
  * given and landmarks were not asked for: Ripser's barcode. */
 #define RT_WHOLE 8192
@@ -261,6 +271,7 @@ struct rt_plan {
 	double thresh;		/* given, or -1: chosen */
 	int metric, maxdim, collapse;
 	unsigned p, threads;
+	struct rt_sizehook hook;
 };
 struct rt_planned {
 	float thresh;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 82
+plan 89
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -114,8 +114,18 @@ if have_ripser; then
 	awk -F, '{ for (i = 1; i <= NF; i++) if ($i <= 7) print NR - 1, i - 1, $i }' "$tmp/r3" >"$tmp/sparse"
 	check "-I sparse (the pairs within 7 of 70 points): ripser's barcode" \
 		"persist --modulus 2 -I sparse $tmp/sparse >$tmp/o && ripser --format sparse $tmp/sparse >$tmp/r && $T same $tmp/o $tmp/r"
+	# A matrix has no points to join or to take landmarks among: past
+	# --landmarks' 1000 points all pairs are taken, as ripser takes them
+	# (at a given threshold it ran out of memory; chosen, 1000 of 1001
+	# points at one distance stood for them all)
+	$T random 1100 3 >"$tmp/r1100"
+	check "a matrix of 1100 points at a given threshold: ripser's barcode" \
+		"persist --modulus 2 --threshold 2 $tmp/r1100 >$tmp/o && ripser --format lower-distance --threshold 2 $tmp/r1100 >$tmp/r && $T same $tmp/o $tmp/r"
+	awk 'BEGIN { for (j = 1; j < 1001; j++) { s = ""; for (i = 0; i < j; i++) s = s (i ? "," : "") "1"; print s } }' >"$tmp/ones"
+	check "... 1001 points at one distance, the threshold chosen: ripser's barcode there, every point a vertex" \
+		"persist --modulus 2 $tmp/ones >$tmp/o 2>$tmp/e && rip $tmp/o --format lower-distance $tmp/ones >$tmp/r && $T same $tmp/o $tmp/r && grep -q ' vertices=1001 ' $tmp/o && ! grep -q landmarks $tmp/e"
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do skip "ripser is not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do skip "ripser is not installed"; done
 fi
 printf '1 2 3 4 5\n' >"$tmp/five"
 check_fail "a triangle's entries must count n(n-1)/2" 1 \
@@ -324,6 +334,38 @@ check "classes not known where the pairs pass --edges: landmarks farther than --
 	 ! grep -q 'not known' $tmp/e && grep -q 'distinct=17979 cover=' $tmp/o"
 check "... with --cover asked for, kept, and the warning names the cover that goes on" \
 	"persist --classes 1 --cover 3 $tmp/scan.pts 2>$tmp/e >/dev/null && grep -q 'not known at the threshold 3, where the pairs pass --edges.*--cover [0-9]* lets landmarks' $tmp/e"
+# A complex of more edges than --edges is said before its collapse and
+# reduction (the run goes on, its stream the same), with its edges and
+# vertices: the pairs within the threshold counted from the distances,
+# and the header's vertices.  mm.pts (555 vertices) is taken whole; of
+# 1119 windows, past --landmarks, the pairs come from the join, or from
+# all pairs when the join passes --edges.
+pairs() { awk -F, -v t="$2" '{ for (i = 1; i <= NF; i++) if ($i != "" && $i <= t) n++ } END { print n + 0 }' "$1"; }
+said() { sed -n 's/^persist: opaddr: \([0-9]*\) edges within \([0-9.]*\) among \([0-9]*\) vertices.*, more than --edges ([0-9]*): the collapse and the reduction ahead take .*; fewer with --landmarks N or a lower --threshold$/\1 \2 \3/p' "$1"; }
+statedges() { sed -n 's/.* \([0-9]*\) edges <= [^,]*, .*/\1/p' "$1"; }
+vertices() { sed -n 's/.* vertices=\([0-9]*\) .*/\1/p' "$1" | head -1; }
+n5=$(pairs "$tmp/mm.lower" 5)
+check_same "more edges within the threshold than --edges: said with their count, the stream the same" \
+	"persist --threshold 5 --edges $((n5 - 1)) $tmp/mm.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm.47 && said $tmp/e" \
+	"echo $n5 5 $(vertices "$tmp/mm.47")"
+check "... and --edges as many as they: not said" \
+	"persist --stats --threshold 5 --edges $n5 $tmp/mm.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm.47 && test \"\$(statedges $tmp/e)\" = $n5 && ! grep -q 'more than --edges' $tmp/e"
+trfilter -e "$D/matmul" -F standard -t RWM "$D/matmul-standard.lk.gz" |
+	sed -n '1p;/^[0-9]/p' | head -1201 | tswindow -y opaddr >"$tmp/mm12.pts"
+persist -O lower-distance "$tmp/mm12.pts" >"$tmp/mm12.lower"
+n3=$(pairs "$tmp/mm12.lower" 3)
+persist --threshold 3 "$tmp/mm12.pts" >"$tmp/mm12.3"
+check_same "past --landmarks, the join passing --edges: all pairs within the threshold, said" \
+	"persist --threshold 3 --edges $((n3 - 1)) $tmp/mm12.pts 2>$tmp/e >$tmp/o && grep -q '^[^#]' $tmp/o && cmp $tmp/o $tmp/mm12.3 && said $tmp/e" \
+	"echo $n3 3 $(vertices "$tmp/mm12.3")"
+check "... the join's pairs, --edges as many: not said" \
+	"persist --stats --threshold 3 --edges $n3 $tmp/mm12.pts 2>$tmp/e >$tmp/o && cmp $tmp/o $tmp/mm12.3 && test \"\$(statedges $tmp/e)\" = $n3 && ! grep -q 'more than --edges' $tmp/e"
+# --landmarks 0 without a threshold: the first distance tried that passes,
+# once
+check "all pairs, the threshold chosen: said once, at the first distance past --edges" \
+	"persist --landmarks 0 --edges 1000 $tmp/mm.pts 2>$tmp/e >$tmp/o && grep -q '^[^#]' $tmp/o &&
+	 test \$(grep -c 'more than --edges' $tmp/e) = 1 && grep -q 'a distance tried on the way to the threshold' $tmp/e &&
+	 said $tmp/e | { read n t v && test \$n = \$(pairs $tmp/mm.lower \$t) && test \$n -gt 1000 && test \$(pairs $tmp/mm.lower \$((t - 1))) -le 1000; }"
 # W5 (#38): distances are single precision; coordinates or distances past
 # it were inf, merging components reported as never dying, threshold inf
 printf '#reftrace points 1 seq loc func region x1 x2\n0 - - - 0 0\n1 - - - 3e38 3e38\n2 - - - 1 1\n' >"$tmp/big.pts"

@@ -48,10 +48,10 @@ dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		snprintf(out->why, sizeof out->why, "given");
 		out->known = 1;
 		return rt_rips_compute(x, *tri, c->nv, out->thresh, pl->maxdim, pl->p,
-		    pl->collapse, pl->threads);
+		    pl->collapse, pl->threads, &pl->hook);
 	}
 	out->thresh = rt_threshold_resolve(x, *tri, c->nv, pl->classes, pl->maxdim, pl->p,
-	    pl->collapse, pl->threads, out->why, sizeof out->why);
+	    pl->collapse, pl->threads, &pl->hook, out->why, sizeof out->why);
 	out->known = 1;
 	return isnan(out->thresh) ? -1 : 0;
 }
@@ -77,7 +77,7 @@ pairs(struct rt_rips *x, const struct rt_cloud *c, const struct rt_plan *pl,
 		return -1;
 	}
 	free(e);
-	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
+	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads, &pl->hook);
 }
 
 /* A given threshold over many points: its pairs from the join, or
@@ -102,7 +102,8 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		out->thresh = (float)pl->thresh;
 		out->known = 1;
 		snprintf(out->why, sizeof out->why, "given");
-		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads);
+		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads,
+		    &pl->hook);
 	}
 	if (rc != RT_ELIMIT)	/* too many pairs: landmarks */
 		return rc;
@@ -143,7 +144,9 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 	out->distinct = c->nv;
 	if (c->edge != NULL)
 		return pairs(x, c, pl, out);
-	if (c->nv <= pl->exact || pl->exact == 0)
+	/* distances alone (a matrix) have no points to join or to take
+	 * landmarks among: all pairs, as Ripser takes them */
+	if (c->nv <= pl->exact || pl->exact == 0 || (c->sym == NULL && c->x == NULL))
 		return dense(x, c, tri, pl, out);
 	if (pl->thresh >= 0)
 		return given(x, c, tri, pl, out);
@@ -153,7 +156,7 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 		return dense(x, c, tri, pl, out);
 	}
 	rc = rt_threshold_sparse(&sx, c, pl->metric, pl->classes, pl->maxdim, pl->p,
-	    pl->collapse, pl->threads, pl->maxedges, &t, &known, why, sizeof why);
+	    pl->collapse, pl->threads, pl->maxedges, &pl->hook, &t, &known, why, sizeof why);
 	if (rc == RT_ENOMEM)
 		return rc;
 	if (rc == RT_ELIMIT)	/* level 1 too dense: no sparse levels */

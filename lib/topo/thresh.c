@@ -38,8 +38,11 @@ rt_enclosing(const float *tri, size_t n)
 
 /* From the graph in x->g. */
 int
-rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads)
+rt_rips_graph(struct rt_rips *x, int maxdim, unsigned p, int collapse, unsigned threads,
+    const struct rt_sizehook *hook)
 {
+	if (hook != NULL && hook->fn != NULL)
+		hook->fn(hook->ctx, x->g.n, x->g.off[x->g.n] / 2, x->g.thresh);
 	x->collapsed = collapse;
 	/* the collapse keeps persistence in dimensions 0 and 1 (and 2, but
 	 * the cocycles asked for are of dimension 1) */
@@ -55,12 +58,12 @@ fail:
 
 int
 rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
-    unsigned p, int collapse, unsigned threads)
+    unsigned p, int collapse, unsigned threads, const struct rt_sizehook *hook)
 {
 	memset(x, 0, sizeof *x);
 	if (rt_graph_build(&x->g, tri, n, thresh))
 		return RT_ENOMEM;
-	return rt_rips_graph(x, maxdim, p, collapse, threads);
+	return rt_rips_graph(x, maxdim, p, collapse, threads, hook);
 }
 
 void
@@ -153,20 +156,22 @@ levels(const float *tri, size_t n, float top, float *lv, size_t max)
 
 float
 rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t classes,
-    int maxdim, unsigned p, int collapse, unsigned threads, char *why, size_t whylen)
+    int maxdim, unsigned p, int collapse, unsigned threads, const struct rt_sizehook *hook,
+    char *why, size_t whylen)
 {
 	float top = rt_enclosing(tri, n), lv[64];
 	size_t nl, i;
 	int k;
 
 	if (isnan(top) || (nl = levels(tri, n, top, lv, 64)) == 0) {
-		if (isnan(top) || rt_rips_compute(x, tri, n, top, maxdim, p, collapse, threads))
+		if (isnan(top) || rt_rips_compute(x, tri, n, top, maxdim, p, collapse, threads,
+		    hook))
 			return NAN;
 		snprintf(why, whylen, "the enclosing radius: no distance below it");
 		return top;
 	}
 	for (i = 0; i < nl; i++) {
-		if (rt_rips_compute(x, tri, n, lv[i], maxdim, p, collapse, threads))
+		if (rt_rips_compute(x, tri, n, lv[i], maxdim, p, collapse, threads, hook))
 			return NAN;
 		if (i + 1 == nl)
 			break;
@@ -194,7 +199,8 @@ rt_threshold_resolve(struct rt_rips *x, const float *tri, size_t n, size_t class
 int
 rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
     size_t classes, int maxdim, unsigned p, int collapse, unsigned threads,
-    size_t maxedges, float *thresh, int *isknown, char *why, size_t whylen)
+    size_t maxedges, const struct rt_sizehook *hook, float *thresh, int *isknown, char *why,
+    size_t whylen)
 {
 	struct rt_edge *e;
 	size_t m;
@@ -220,7 +226,7 @@ rt_threshold_sparse(struct rt_rips *x, const struct rt_cloud *c, int metric,
 			return RT_ENOMEM;
 		}
 		free(e);
-		if (rt_rips_graph(x, maxdim, p, collapse, threads))
+		if (rt_rips_graph(x, maxdim, p, collapse, threads, hook))
 			return RT_ENOMEM;
 		have = 1;
 		if ((k = known(&x->ph, classes ? classes : 1, (float)t, (float)top)) < 0)
