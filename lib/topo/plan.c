@@ -10,9 +10,11 @@
 #include "topo.h"
 
 /* Landmarks as rt_landmarks takes them; c reduced to them when they come
- * within cover of every point (or when must). */
+ * within cover of every point (or when must), and then *tri, the points'
+ * distances (a point cloud's, read with it), dropped: dense() measures
+ * the landmarks'. */
 static int
-landmarks(struct rt_cloud *c, const struct rt_plan *pl, size_t most, double cover,
+landmarks(struct rt_cloud *c, float **tri, const struct rt_plan *pl, size_t most, double cover,
     int must, struct rt_planned *out)
 {
 	uint32_t *land, *near;
@@ -27,8 +29,11 @@ landmarks(struct rt_cloud *c, const struct rt_plan *pl, size_t most, double cove
 	    rt_landmarks(c, pl->metric, &nl, pl->exact, (float)cover, pl->threads, land,
 	    near, d, &out->cover) == 0) {
 		e = 0;
-		if ((must || out->cover <= cover) && (e = rt_cloud_keep(c, land, nl, near)) == 0)
+		if ((must || out->cover <= cover) && (e = rt_cloud_keep(c, land, nl, near)) == 0) {
 			out->landmarks = 1;
+			free(*tri);
+			*tri = NULL;
+		}
 	}
 	free(land);
 	free(near);
@@ -113,7 +118,7 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 		whole.exact = 0;
 		return dense(x, c, tri, &whole, out);
 	}
-	if (landmarks(c, pl, pl->exact, 0, 1, out))
+	if (landmarks(c, tri, pl, pl->exact, 0, 1, out))
 		return -1;
 	return dense(x, c, tri, pl, out);
 }
@@ -151,7 +156,7 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 	if (pl->thresh >= 0)
 		return given(x, c, tri, pl, out);
 	if (c->numeric) {	/* no join for numbers: landmarks */
-		if (landmarks(c, pl, pl->exact, 0, 1, out))
+		if (landmarks(c, tri, pl, pl->exact, 0, 1, out))
 			return -1;
 		return dense(x, c, tri, pl, out);
 	}
@@ -172,7 +177,7 @@ plan(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *p
 	 * enough to every point to stand for it; farther when the sparse
 	 * levels hold no class yet, unless the cover was asked for (a
 	 * threshold where nothing persists is a dead end) */
-	if (landmarks(c, pl, pl->exact, pl->cover, isnan(t) || (!pl->coverasked &&
+	if (landmarks(c, tri, pl, pl->exact, pl->cover, isnan(t) || (!pl->coverasked &&
 	    !persists(&sx.ph, t)), out)) {
 		if (!isnan(t))
 			rt_rips_free(&sx);
