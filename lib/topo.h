@@ -91,6 +91,10 @@ int rt_edit(const uint32_t *a, const uint32_t *b, int w, struct rt_lev *s);
  * one more than cap may be given as infinite (INFINITY: none).  NULL when
  * out of memory. */
 float *rt_cloud_distances(const struct rt_cloud *c, int metric, float cap);
+/* The pairs of windows within cap by Levenshtein distance, every pair
+ * measured (or bounded) but no triangle kept: 0, RT_ENOMEM, or RT_EUSAGE
+ * for numbers, a matrix, or windows of more than 64 symbols. */
+int rt_cloud_pairs(const struct rt_cloud *c, float cap, struct rt_edge **e, size_t *m);
 /* Distances are single precision: a distance read is at most FLT_MAX, and
  * a coordinate of a point of dim of them at most rt_coord_max(dim) in
  * magnitude, so that no distance between two points overflows to inf. */

@@ -252,44 +252,89 @@ myers(const uint64_t *peq, const uint32_t *t, int w, float cap, float *d)
 		d[l] = (float)score[l];
 }
 
+/* Where rows() puts the distances: the triangle, or else the pairs
+ * within cap as edges. */
+struct sink {
+	float *tri;
+	struct rt_edge *e;
+	size_t m, cap;
+};
+
+/* Pairs (i + l, j) for l < nd, their distances d, to k. */
+static int
+sink(struct sink *k, size_t i, size_t j, const float *d, size_t nd, float cap)
+{
+	size_t l;
+
+	if (k->tri != NULL) {
+		memcpy(k->tri + RT_TRI(i, j), d, nd * sizeof *d);
+		return 0;
+	}
+	for (l = 0; l < nd; l++)
+		if (d[l] <= cap) {
+			if (rt_grow(&k->e, &k->cap, k->m + 1, sizeof *k->e))
+				return -1;
+			k->e[k->m++] = (struct rt_edge){ (uint32_t)(i + l), (uint32_t)j, d[l] };
+		}
+	return 0;
+}
+
 /* All pairs' edit distances of windows of w <= 64 symbols: window j the
  * pattern of its row, its eq masks set once in a table by symbol id, so
  * that a pair costs w steps and w loads where rt_levenshtein compared
- * every symbol with every other (w * w); NULL if the table is not had. */
-static float *
-rows(const struct rt_cloud *c, float cap, float *tri)
+ * every symbol with every other (w * w); -1 out of memory. */
+static int
+rows(const struct rt_cloud *c, float cap, struct sink *to)
 {
 	size_t i, j, n = c->nv, nsym = 0;
-	int k, w = c->dim;
+	int k, w = c->dim, e = 0;
 	uint64_t *peq;
 	uint32_t tail[NT * 64];
-	float last[NT];
+	float d[NT];
 	const uint32_t *b;
 
 	for (i = 0; i < n * (size_t)w; i++)
 		nsym = c->sym[i] >= nsym ? (size_t)c->sym[i] + 1 : nsym;
 	if ((peq = calloc(nsym, sizeof *peq)) == NULL)
-		return NULL;
-	for (j = 1; j < n; j++) {
-		float *out = tri + RT_TRI(0, j);
-
+		return -1;
+	for (j = 1; j < n && e == 0; j++) {
 		b = c->sym + j * (size_t)w;
 		for (k = 0; k < w; k++)
 			peq[b[k]] |= 1ULL << k;
-		for (i = 0; i + NT <= j; i += NT)
-			myers(peq, c->sym + i * (size_t)w, w, cap, out + i);
-		if (i < j) {	/* the last texts, and copies of the first to make NT */
+		for (i = 0; i + NT <= j && e == 0; i += NT) {
+			myers(peq, c->sym + i * (size_t)w, w, cap, d);
+			e = sink(to, i, j, d, NT, cap);
+		}
+		if (i < j && e == 0) {	/* the last texts, and copies of the first to make NT */
 			for (k = 0; k < NT * w; k++)
 				tail[k] = c->sym[(i + (size_t)k / w < j ? i * (size_t)w + (size_t)k :
 				    (size_t)k % w)];
-			myers(peq, tail, w, cap, last);
-			memcpy(out + i, last, (j - i) * sizeof *out);
+			myers(peq, tail, w, cap, d);
+			e = sink(to, i, j, d, j - i, cap);
 		}
 		for (k = 0; k < w; k++)
 			peq[b[k]] = 0;
 	}
 	free(peq);
-	return tri;
+	return e;
+}
+
+int
+rt_cloud_pairs(const struct rt_cloud *c, float cap, struct rt_edge **e, size_t *m)
+{
+	struct sink k = { NULL, NULL, 0, 0 };
+
+	*e = NULL;
+	*m = 0;
+	if (c->numeric || c->edge != NULL || c->dim < 1 || c->dim > 64)
+		return RT_EUSAGE;
+	if (rows(c, cap, &k)) {
+		free(k.e);
+		return RT_ENOMEM;
+	}
+	*e = k.e;
+	*m = k.m;
+	return 0;
 }
 
 float *
@@ -311,9 +356,12 @@ rt_cloud_distances(const struct rt_cloud *c, int metric, float cap)
 			tri[RT_TRI(c->edge[i].i, c->edge[i].j)] = c->edge[i].d;
 		return tri;
 	}
-	if (!c->numeric && metric == RT_LEVENSHTEIN && w >= 1 && w <= 64 && n > 1 &&
-	    rows(c, cap, tri) != NULL)
-		return tri;
+	if (!c->numeric && metric == RT_LEVENSHTEIN && w >= 1 && w <= 64 && n > 1) {
+		struct sink to = { tri, NULL, 0, 0 };
+
+		if (rows(c, cap, &to) == 0)
+			return tri;
+	}
 	if (!c->numeric && metric == RT_LEVENSHTEIN && (lev = rt_lev_new(w)) == NULL) {
 		free(tri);
 		return NULL;

@@ -41,10 +41,37 @@ landmarks(struct rt_cloud *c, float **tri, const struct rt_plan *pl, size_t most
 	return e;
 }
 
+/* The complex of the given threshold from its pairs e (freed). */
+static int
+given_pairs(struct rt_rips *x, size_t nv, struct rt_edge *e, size_t m,
+    const struct rt_plan *pl, struct rt_planned *out)
+{
+	memset(x, 0, sizeof *x);
+	if (rt_graph_from_edges(&x->g, nv, e, m, (float)pl->thresh)) {
+		free(e);
+		return RT_ENOMEM;
+	}
+	free(e);
+	out->thresh = (float)pl->thresh;
+	out->known = 1;
+	snprintf(out->why, sizeof out->why, "given");
+	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads, &pl->hook);
+}
+
+/* All pairs: at a given threshold, windows' pairs within it measured
+ * without a triangle (its pages cost more than the pairs), else the
+ * triangle. */
 static int
 dense(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out)
 {
+	struct rt_edge *e;
+	size_t m;
+	int rc;
+
+	if (*tri == NULL && pl->thresh >= 0 && pl->metric == RT_LEVENSHTEIN &&
+	    (rc = rt_cloud_pairs(c, (float)pl->thresh, &e, &m)) != RT_EUSAGE)
+		return rc ? rc : given_pairs(x, c->nv, e, m, pl, out);
 	if (*tri == NULL && (*tri = rt_cloud_distances(c, pl->metric,
 	    pl->thresh >= 0 ? (float)pl->thresh : INFINITY)) == NULL)
 		return -1;
@@ -97,19 +124,8 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	int rc = RT_ELIMIT;
 
 	if (!c->numeric && (rc = rt_join(c, pl->metric, (int)floor(pl->thresh), pl->threads,
-	    pl->maxedges, &e, &m, &cand)) == 0) {
-		memset(x, 0, sizeof *x);
-		if (rt_graph_from_edges(&x->g, c->nv, e, m, (float)pl->thresh)) {
-			free(e);
-			return RT_ENOMEM;
-		}
-		free(e);
-		out->thresh = (float)pl->thresh;
-		out->known = 1;
-		snprintf(out->why, sizeof out->why, "given");
-		return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads,
-		    &pl->hook);
-	}
+	    pl->maxedges, &e, &m, &cand)) == 0)
+		return given_pairs(x, c->nv, e, m, pl, out);
 	if (rc != RT_ELIMIT)	/* too many pairs: landmarks */
 		return rc;
 	if (!pl->asked && c->nv <= RT_WHOLE) {

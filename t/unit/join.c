@@ -84,7 +84,8 @@ blocks(int w, int a, struct rt_rng *g)
 
 /* The all-pairs matrix's edit distances (a table of eq masks a row, up
  * to 64 symbols) against the plain two rows: those within cap the same,
- * the others more than cap. */
+ * the others more than cap; and the pairs within cap (rt_cloud_pairs),
+ * each once with its distance. */
 static int
 matrix(int w, int a, float cap, size_t *skipped, struct rt_rng *g)
 {
@@ -103,6 +104,19 @@ matrix(int w, int a, float cap, size_t *skipped, struct rt_rng *g)
 			far += tri[RT_TRI(i, j)] > cap;
 		}
 	*skipped += far;
+	if (!bad && cap < INFINITY) {	/* the pairs within cap, no triangle: the same */
+		struct rt_edge *e;
+		size_t m, k, want = 0;
+
+		for (j = 1; j < c.nv; j++)
+			for (i = 0; i < j; i++)
+				want += tri[RT_TRI(i, j)] <= cap;
+		bad = rt_cloud_pairs(&c, cap, &e, &m) != 0 || m != want;
+		for (k = 0; !bad && k < m; k++)
+			bad = e[k].i >= e[k].j || e[k].j >= c.nv || e[k].d > cap ||
+			    e[k].d != tri[RT_TRI(e[k].i, e[k].j)];
+		free(e);
+	}
 	free(c.sym);
 	free(row);
 	free(tri);
