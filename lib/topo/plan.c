@@ -114,6 +114,7 @@ pairs(struct rt_rips *x, const struct rt_cloud *c, const struct rt_plan *pl,
 
 /* A given threshold over many points: its pairs from the join, or
  * landmarks when they are too many. */
+#define BRUTE 4096
 static int
 given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *pl,
     struct rt_planned *out)
@@ -121,10 +122,17 @@ given(struct rt_rips *x, struct rt_cloud *c, float **tri, const struct rt_plan *
 	struct rt_edge *e;
 	size_t m;
 	uint64_t cand;
-	int rc = RT_ELIMIT;
+	int rc = RT_ELIMIT, brute;
 
-	if (!c->numeric && (rc = rt_join(c, pl->metric, (int)floor(pl->thresh), pl->threads,
-	    pl->maxedges, &e, &m, &cand)) == 0)
+	/* every pair is taken unless landmarks were asked for: up to BRUTE
+	 * windows, each pair measured (or bounded) costs less than the join
+	 * where most pairs are its candidates (random windows at a threshold
+	 * near w), and not much more where few are (bench/RESULTS.persist) */
+	brute = !pl->asked && !c->numeric && pl->metric == RT_LEVENSHTEIN && c->dim <= 64 &&
+	    c->nv <= BRUTE;
+
+	if (!brute && !c->numeric && (rc = rt_join(c, pl->metric, (int)floor(pl->thresh),
+	    pl->threads, pl->maxedges, &e, &m, &cand)) == 0)
 		return given_pairs(x, c->nv, e, m, pl, out);
 	if (rc != RT_ELIMIT)	/* too many pairs: landmarks */
 		return rc;
