@@ -100,48 +100,6 @@ fuzz_read_trace(struct fuzz_trace *t, const char *path, int fmt, size_t maxbad)
 }
 
 /* The fields a record of its kind carries (all: every field), equal. */
-static inline int fuzz_same_rec(const struct rt_rec *a, const struct rt_rec *b, int all);
-
-/* The trace at path read again by the array (rt_readv), its batches
- * decoded in turn into the harness's buffer (rt_rinto) and the reader's
- * own array, the buffer spoilt after each: the items and errors t holds,
- * in order. */
-static inline void
-fuzz_read_into(const struct fuzz_trace *t, const char *path, int fmt)
-{
-	static struct rt_rec buf[RT_RBATCH];
-	struct rt_reader *r;
-	struct rt_rec *v;
-	char err[1024], why[160];
-	size_t j = 0, turn = 0;
-	int k, i;
-
-	if (t->fmt < 0 || (r = rt_ropen(path, fmt, err, sizeof err)) == NULL)
-		return;
-	while (j < t->n) {
-		rt_rinto(r, ++turn & 1 ? buf : NULL);
-		if ((k = rt_readv(r, &v)) == 0)
-			break;
-		if (k < 0) {
-			snprintf(why, sizeof why, "%s", rt_rerror(r) + strlen(path));
-			fuzz_assert(t->v[j].rc == k && strcmp(t->v[j].why, why) == 0,
-			    "item %zu: error %d (%s) by the array, %d (%s) one at a time", j, k,
-			    why, t->v[j].rc, t->v[j].why);
-			j++;
-			continue;
-		}
-		fuzz_assert(v == buf || !(turn & 1), "a batch not decoded into the buffer");
-		for (i = 0; i < k && j < t->n; i++, j++)
-			fuzz_assert(t->v[j].rc == 1 && fuzz_same_rec(&t->v[j].rec, &v[i], 1),
-			    "item %zu differs read by the array, into %s", j,
-			    turn & 1 ? "a buffer" : "the reader's array");
-		memset(buf, 0x5a, sizeof buf);
-	}
-	fuzz_assert(j == t->n, "%zu items one at a time, %zu by the array", t->n, j);
-	rt_rclose(r);
-}
-
-/* The fields a record of its kind carries (all: every field), equal. */
 static inline int
 fuzz_same_rec(const struct rt_rec *a, const struct rt_rec *b, int all)
 {
@@ -162,10 +120,8 @@ static inline void
 fuzz_trace(const uint8_t *data, size_t size, int fmt)
 {
 	struct fuzz_trace t;
-	const char *path = fuzz_file(0, data, size);
-
-	fuzz_read_trace(&t, path, fmt, fuzz_gzipped(data, size) ? SIZE_MAX : size + 1);
-	fuzz_read_into(&t, path, fmt);
+	fuzz_read_trace(&t, fuzz_file(0, data, size), fmt,
+	    fuzz_gzipped(data, size) ? SIZE_MAX : size + 1);
 	if (t.fmt != RT_FMT_BINARY && fuzz_nul(data, size))
 		fuzz_assert(t.nerr > 0, "a NUL byte read as text without an error");
 	free(t.v);
