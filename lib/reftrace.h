@@ -184,12 +184,6 @@ int rt_readp(struct rt_reader *r, struct rt_rec **pp);
  * handed out (n >= 1, valid and free to change until the next call), or
  * 0 and the errors as rt_read.  Hot loops take a batch at a time. */
 int rt_readv(struct rt_reader *r, struct rt_rec **v);
-/* The items of the next decoding into buf, room for RT_RBATCH (the most
- * rt_readv hands out at once); NULL: the reader's own array again.  Then
- * rt_readv's v is buf, and a consumer that keeps the items need not copy
- * them.  No effect while items decoded before are not all handed out. */
-#define RT_RBATCH 256
-void rt_rinto(struct rt_reader *r, struct rt_rec *buf);
 const char *rt_rerror(const struct rt_reader *r);
 int rt_rformat(const struct rt_reader *r);	/* the format read, detected for auto */
 void rt_rclose(struct rt_reader *r);
@@ -315,11 +309,6 @@ int rt_foreach_part(char **files, int nfiles, int fmt, int skipbad,
 typedef int rt_batch_fn(void *ctx, struct rt_rec *v, int n);
 int rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad,
     rt_batch_fn *fn, void *ctx, rt_diag_fn *diag, struct rt_part *part);
-/* The same with each batch decoded where where(ctx) says (rt_rinto):
- * a consumer that keeps the records decodes them in place. */
-typedef struct rt_rec *rt_where_fn(void *ctx);
-int rt_foreach_into(char **files, int nfiles, int fmt, int skipbad, rt_batch_fn *fn,
-    rt_where_fn *where, void *ctx, rt_diag_fn *diag, struct rt_part *part);
 
 /* Files made safely: rt_ofile_open makes a temporary file (mode 0666
  * under the umask, or the existing file's) in the directory of path (of

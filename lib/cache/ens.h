@@ -121,9 +121,6 @@ void rt_tlb_free(struct rt_ens *e);
  * configurations compared).  put and end: 0 or RT_ENOMEM. */
 struct rt_enspool;
 int rt_enspool_new(struct rt_enspool **pp, struct rt_ens *e, int n);
-/* Where the reader may decode its next batch (rt_rinto), NULL if not:
- * records put from there are not copied. */
-struct rt_rec *rt_enspool_room(struct rt_enspool *p);
 int rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n);
 int rt_enspool_end(struct rt_enspool *p);	/* every record simulated, told */
 void rt_enspool_free(struct rt_enspool *p);

@@ -400,20 +400,8 @@ kept(const struct rt_enspool *p, const struct rt_rec *r)
 	return r->kind == RT_ACCESS || r->kind == RT_FLUSH || (r->kind == RT_INVAL && p->e->naa == 0);
 }
 
-struct rt_rec *
-rt_enspool_room(struct rt_enspool *p)
-{
-	if (p->fill != NULL && SLOTN - p->fill->n < RT_RBATCH)
-		publish(p);
-	if (p->fill == NULL && !p->failed)
-		p->fill = await(p, p->published);
-	return p->failed ? NULL : p->fill->v + p->fill->n;
-}
-
-/* Runs of records the workers take are copied into the slots whole (a
- * record at a time, the copy cost the reader as much as decoding), or
- * left where they were decoded (rt_enspool_room), moved down only past
- * a record not taken. */
+/* Runs of records the workers take are copied into the slots whole: a
+ * record at a time, the copy cost the reader as much as decoding. */
 int
 rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n)
 {
@@ -431,8 +419,7 @@ rt_enspool_put(struct rt_enspool *p, const struct rt_rec *v, int n)
 		m = SLOTN - p->fill->n;
 		for (j = i + 1; j < n && j - i < m && kept(p, &v[j]); j++)
 			;
-		if (p->fill->v + p->fill->n != v + i)
-			memmove(p->fill->v + p->fill->n, v + i, (size_t)(j - i) * sizeof *v);
+		memcpy(p->fill->v + p->fill->n, v + i, (size_t)(j - i) * sizeof *v);
 		p->fill->n += j - i;
 		if (p->fill->n == SLOTN)
 			publish(p);

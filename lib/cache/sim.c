@@ -252,15 +252,6 @@ poolbatch(void *ctx, struct rt_rec *v, int n)
 	return s->err ? -1 : 0;
 }
 
-/* Where the reader decodes: into the threads' slot, not to be copied. */
-static struct rt_rec *
-poolroom(void *ctx)
-{
-	struct rt_sim *s = ctx;
-
-	return s->err ? NULL : rt_enspool_room(s->pool);
-}
-
 /* The threads done with every record, and ended. */
 static int
 poolend(struct rt_sim *s)
@@ -553,8 +544,8 @@ rt_sim_run(struct rt_sim *s, char **files, int n, int fmt, int skipbad, rt_diag_
 		seen = k;
 	}
 	if (k >= 0 && poolnew(s) == 0) {
-		k = rt_foreach_into(files, n, fmt, skipbad, s->pool ? poolbatch : simbatch,
-		    s->pool ? poolroom : NULL, s, diag, part);
+		k = rt_foreach_batch(files, n, fmt, skipbad, s->pool ? poolbatch : simbatch, s,
+		    diag, part);
 		if (poolend(s) || k < 0 || simend(s, flush))
 			k = rt_sim_failed(s, why, whylen);
 	} else if (k >= 0)

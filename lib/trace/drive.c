@@ -8,17 +8,12 @@
 /* 0, -1 when fn stopped, 1 when the input failed before an item of it
  * went to fn, 2 after (fn saw part of it) */
 static int
-drive(struct rt_reader *r, int skipbad, rt_batch_fn *fn, rt_where_fn *where, void *ctx,
-    rt_diag_fn *diag)
+drive(struct rt_reader *r, int skipbad, rt_batch_fn *fn, void *ctx, rt_diag_fn *diag)
 {
 	struct rt_rec *v;
 	int k, some = 0;
 
-	for (;;) {
-		if (where != NULL)
-			rt_rinto(r, where(ctx));
-		if ((k = rt_readv(r, &v)) == 0)
-			break;
+	while ((k = rt_readv(r, &v)) != 0) {
 		if (k == RT_EBAD && skipbad) {
 			diag(rt_rerror(r), 0);
 			continue;
@@ -55,12 +50,12 @@ rt_foreach_reader(struct rt_reader *r, int skipbad, rt_item_fn *fn, void *ctx,
 {
 	struct each e = { fn, ctx };
 
-	return drive(r, skipbad, each, NULL, &e, diag);
+	return drive(r, skipbad, each, &e, diag);
 }
 
 /* part: what the headers so far record; n UINT64_MAX before the first */
 static int
-one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, rt_where_fn *where, void *ctx,
+one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, void *ctx,
     rt_diag_fn *diag, struct rt_part *part, int *some)
 {
 	struct rt_part p;
@@ -79,7 +74,7 @@ one(const char *path, int fmt, int skipbad, rt_batch_fn *fn, rt_where_fn *where,
 		*part = p;
 	else if (!rt_samepart(&p, part))
 		memset(part, 0, sizeof *part);	/* not one partition */
-	status = drive(r, skipbad, fn, where, ctx, diag);
+	status = drive(r, skipbad, fn, ctx, diag);
 	rt_rclose(r);
 	if (status == 1)	/* nothing of it read */
 		*some = 0;
@@ -108,21 +103,14 @@ int
 rt_foreach_batch(char **files, int nfiles, int fmt, int skipbad, rt_batch_fn *fn,
     void *ctx, rt_diag_fn *diag, struct rt_part *part)
 {
-	return rt_foreach_into(files, nfiles, fmt, skipbad, fn, NULL, ctx, diag, part);
-}
-
-int
-rt_foreach_into(char **files, int nfiles, int fmt, int skipbad, rt_batch_fn *fn,
-    rt_where_fn *where, void *ctx, rt_diag_fn *diag, struct rt_part *part)
-{
 	int i, k, some, read = 0, status = 0;
 
 	memset(part, 0, sizeof *part);
 	part->n = UINT64_MAX;
-	if (nfiles == 0 && (status = one("-", fmt, skipbad, fn, where, ctx, diag, part, &some)) >= 0)
+	if (nfiles == 0 && (status = one("-", fmt, skipbad, fn, ctx, diag, part, &some)) >= 0)
 		read = some;
 	for (i = 0; i < nfiles && status >= 0; i++) {
-		k = one(files[i], fmt, skipbad, fn, where, ctx, diag, part, &some);
+		k = one(files[i], fmt, skipbad, fn, ctx, diag, part, &some);
 		read |= some;
 		if (k < 0 || (k && status != 2))
 			status = k;

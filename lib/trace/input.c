@@ -408,10 +408,8 @@ rt_in_open(const char *path, char *errbuf, size_t errlen)
 	int fd;
 	const char *name = path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path;
 
-	if ((r = calloc(1, sizeof *r)) != NULL) {
+	if ((r = calloc(1, sizeof *r)) != NULL)
 		r->fd = -1;
-		r->q = r->own;
-	}
 	if (r == NULL ||
 	    (r->path = strdup(name)) == NULL ||
 	    (r->buf = malloc(RT_IN_BUFSZ + RT_IN_SLACK)) == NULL) {

@@ -13,7 +13,7 @@
 #define RT_IN_BUFSZ (256u << 10)
 #endif
 #define RT_IN_MAXLINE (1u << 20)
-#define RT_IN_QLEN RT_RBATCH	/* items decoded at a time, at most */
+#define RT_IN_QLEN 256		/* items decoded at a time, at most */
 /* Bytes past buf[len] that are always inside the buffer (every allocation
  * of it adds them): decoders may read that far past what came in before
  * they check.  The most is a version 1 binary record's (fmt_binary.c). */
@@ -49,8 +49,7 @@ struct rt_reader {
 	int qi, qn;
 	int qerr;		/* what the decoder said after the queue's items */
 	int started;		/* records have come: rt_on_records told */
-	struct rt_rec *q;	/* own, or where rt_rinto said */
-	struct rt_rec own[RT_IN_QLEN];
+	struct rt_rec q[RT_IN_QLEN];
 };
 
 /* The byte source: open path (NULL or "-": standard input), gzip or not;

@@ -386,13 +386,6 @@ rt_readv(struct rt_reader *r, struct rt_rec **v)
 	return k;
 }
 
-void
-rt_rinto(struct rt_reader *r, struct rt_rec *buf)
-{
-	if (r->qi == r->qn)
-		r->q = buf != NULL ? buf : r->own;
-}
-
 int
 rt_read(struct rt_reader *r, struct rt_rec *rec)
 {
