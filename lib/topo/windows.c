@@ -2,7 +2,9 @@
  * chunks, the windows complete in a chunk cut into ranges, a thread's
  * lines into a buffer of its own, the buffers put in order.  Windows are
  * independent once their items' symbols are known: the caller makes
- * those (they touch its tables), the threads only read the chunk. */
+ * those (they touch its tables), the threads only read the chunk.  With
+ * threads, two chunks: the caller fills one and the lines of the one
+ * before are put while the threads make this one's. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,15 @@ struct range {
 	int e;
 };
 
+/* A chunk's lines: nrange ranges, made (or under way) and not put. */
+struct batch {
+	struct range *r;
+	pthread_t *th;
+	int *started;
+	unsigned nrange;
+	int made;
+};
+
 struct rt_win {
 	size_t w, lag, span, stride;
 	int nview;		/* 0: numbers */
@@ -33,15 +44,12 @@ struct rt_win {
 	size_t maxline;		/* a line's at most */
 	size_t cap;		/* items a chunk holds */
 	char *chunk[2];		/* with threads, one filled while the other's lines are made */
+	struct batch b[2];	/* their lines */
 	int cur;
 	size_t n;		/* items in the current chunk */
 	uint64_t base;		/* the stream's index of its first */
-	uint64_t points;		/* windows begun */
-	unsigned threads, nrange;
-	int busy;		/* lines under way, or made and not put */
-	struct range *r;
-	pthread_t *th;
-	int *started;
+	uint64_t points;	/* windows begun */
+	unsigned threads;
 	rt_win_put *put;
 	void *ctx;
 };
@@ -52,6 +60,7 @@ rt_win_new(size_t w, uint64_t lag, uint64_t stride, int nview, unsigned threads,
 {
 	struct rt_win *x;
 	size_t per, k;
+	int c;
 
 	if ((x = calloc(1, sizeof *x)) == NULL)
 		return NULL;
@@ -71,17 +80,20 @@ rt_win_new(size_t w, uint64_t lag, uint64_t stride, int nview, unsigned threads,
 	if (per < x->span)
 		per = x->span;
 	x->cap = x->span - 1 + per;
-	if ((double)x->cap * x->size * (x->threads > 1 ? 2 : 1) > rt_memory() ||
-	    (x->chunk[0] = malloc(x->cap * x->size)) == NULL ||
-	    (x->threads > 1 && (x->chunk[1] = malloc(x->cap * x->size)) == NULL) ||
-	    (x->r = calloc(x->threads, sizeof *x->r)) == NULL ||
-	    (x->th = calloc(x->threads, sizeof *x->th)) == NULL ||
-	    (x->started = calloc(x->threads, sizeof *x->started)) == NULL) {
-		rt_win_free(x);
+	if ((double)x->cap * x->size * (x->threads > 1 ? 2 : 1) > rt_memory()) {
+		free(x);
 		return NULL;
 	}
-	for (k = 0; k < x->threads; k++)
-		x->r[k].x = x;
+	for (c = 0; c < (x->threads > 1 ? 2 : 1); c++)
+		if ((x->chunk[c] = malloc(x->cap * x->size)) == NULL ||
+		    (x->b[c].r = calloc(x->threads, sizeof *x->b[c].r)) == NULL ||
+		    (x->b[c].th = calloc(x->threads, sizeof *x->b[c].th)) == NULL ||
+		    (x->b[c].started = calloc(x->threads, sizeof *x->b[c].started)) == NULL) {
+			rt_win_free(x);
+			return NULL;
+		} else
+			for (k = 0; k < x->threads; k++)
+				x->b[c].r[k].x = x;
 	return x;
 }
 
@@ -156,11 +168,12 @@ lines(void *arg)
 static void
 start(struct rt_win *x)
 {
+	struct batch *b = &x->b[x->cur];
 	uint64_t first, nwin;
 	unsigned k, m;
 
-	x->nrange = 0;
-	x->busy = 1;
+	b->nrange = 0;
+	b->made = 1;
 	if (x->n < x->span)
 		return;
 	/* the windows that start on the stride, from the chunk's first item
@@ -172,52 +185,59 @@ start(struct rt_win *x)
 	x->points += nwin;
 	m = nwin < x->threads ? (unsigned)nwin : x->threads;
 	for (k = 0; k < m; k++) {
-		x->r[k].items = x->chunk[x->cur];
-		x->r[k].first = (size_t)(first + nwin * k / m * x->stride);
-		x->r[k].n = (size_t)(nwin * (k + 1) / m - nwin * k / m);
-		x->r[k].e = 0;
-		if (!(x->started[k] = m > 1 &&
-		    pthread_create(&x->th[k], NULL, lines, &x->r[k]) == 0))
-			lines(&x->r[k]);	/* no thread had: made here */
+		b->r[k].items = x->chunk[x->cur];
+		b->r[k].first = (size_t)(first + nwin * k / m * x->stride);
+		b->r[k].n = (size_t)(nwin * (k + 1) / m - nwin * k / m);
+		b->r[k].e = 0;
+		if (!(b->started[k] = m > 1 &&
+		    pthread_create(&b->th[k], NULL, lines, &b->r[k]) == 0))
+			lines(&b->r[k]);	/* no thread had: made here */
 	}
-	x->nrange = m;
+	b->nrange = m;
 }
 
-/* The lines under way joined and put in order. */
+static void
+join(struct batch *b)
+{
+	unsigned k;
+
+	for (k = 0; k < b->nrange; k++)
+		if (b->started[k]) {
+			pthread_join(b->th[k], NULL);
+			b->started[k] = 0;
+		}
+}
+
+/* A batch's lines, joined, put in order. */
 static int
-finish(struct rt_win *x)
+finish(struct rt_win *x, struct batch *b)
 {
 	unsigned k;
 	int e = 0;
 
-	if (!x->busy)
+	if (!b->made)
 		return 0;
-	for (k = 0; k < x->nrange; k++)
-		if (x->started[k]) {
-			pthread_join(x->th[k], NULL);
-			x->started[k] = 0;
-		}
-	x->busy = 0;
-	for (k = 0; k < x->nrange && e == 0; k++)
-		if ((e = x->r[k].e) == 0 && x->r[k].len > 0)
-			e = x->put(x->ctx, x->r[k].buf, x->r[k].len);
+	join(b);
+	b->made = 0;
+	for (k = 0; k < b->nrange && e == 0; k++)
+		if ((e = b->r[k].e) == 0 && b->r[k].len > 0)
+			e = x->put(x->ctx, b->r[k].buf, b->r[k].len);
 	return e;
 }
 
-/* A chunk full: the lines of the one before put, this one's begun, and
- * its last items but one of a span carried to the next chunk. */
+/* A chunk full: its lines begun, the lines of the one before put
+ * meanwhile, and its last items but one of a span carried to the next
+ * chunk, the one before's. */
 static int
 full(struct rt_win *x)
 {
 	size_t keep = x->span - 1;
-	int e, to;
+	int e, to = x->threads > 1 ? !x->cur : x->cur;
 
-	if ((e = finish(x)) != 0)
-		return e;
+	join(&x->b[to]);	/* its items are to be overwritten */
 	start(x);
-	if (x->threads == 1 && (e = finish(x)) != 0)
+	if ((e = finish(x, &x->b[to])) != 0)
 		return e;
-	to = x->threads > 1 ? !x->cur : x->cur;
 	memmove(x->chunk[to], x->chunk[x->cur] + (x->n - keep) * x->size, keep * x->size);
 	x->base += x->n - keep;
 	x->n = keep;
@@ -236,29 +256,29 @@ rt_win_end(struct rt_win *x)
 {
 	int e;
 
-	if ((e = finish(x)) != 0)
+	if (x->threads > 1 && (e = finish(x, &x->b[!x->cur])) != 0)
 		return e;
 	start(x);
-	return finish(x);
+	return finish(x, &x->b[x->cur]);
 }
 
 void
 rt_win_free(struct rt_win *x)
 {
 	unsigned k;
+	int c;
 
 	if (x == NULL)
 		return;
-	if (x->started != NULL)
-		for (k = 0; k < x->nrange; k++)
-			if (x->started[k])
-				pthread_join(x->th[k], NULL);
-	for (k = 0; x->r != NULL && k < x->threads; k++)
-		free(x->r[k].buf);
-	free(x->r);
-	free(x->th);
-	free(x->started);
-	free(x->chunk[0]);
-	free(x->chunk[1]);
+	for (c = 0; c < 2; c++) {
+		if (x->b[c].started != NULL)
+			join(&x->b[c]);
+		for (k = 0; x->b[c].r != NULL && k < x->threads; k++)
+			free(x->b[c].r[k].buf);
+		free(x->b[c].r);
+		free(x->b[c].th);
+		free(x->b[c].started);
+		free(x->chunk[c]);
+	}
 	free(x);
 }
