@@ -16,29 +16,23 @@ static const char *symnames[] = {
 	"addr", "opaddr", "block", "pc", "line", "func", "region", "step"
 };
 
-#define SYMLEN 48	/* a symbol or a metadata column, as text */
+#define SYMLEN RT_WINSYM	/* a symbol or a metadata column, as text */
 
 static uint64_t wflag = 10, iflag = 1, jflag = 1, Bflag = 64;
 /* the views: a loop whose addresses recur shows in opaddr, one whose
  * addresses advance in step */
 static int yflag[RT_MAXVIEW] = { S_OPADDR, S_STEP }, nview = 2;
-static int kflag, Iflag = RT_FMT_AUTO, series;
+static int kflag, Iflag = RT_FMT_AUTO, series, threads;
 static const char *oflag;
 
 static FILE *fo;
 static struct rt_regions *regs;
 static struct rt_steps steps;
-
-/* The last w items: their symbols and their first columns. */
-static char (*ring)[RT_MAXVIEW][SYMLEN];
-static uint8_t (*ringlen)[RT_MAXVIEW];	/* the symbols' lengths */
-static char *line;			/* a window's line, written at once */
-static char (*meta)[3][SYMLEN];	/* loc, func, region */
-static uint64_t *seqs;
-static double *vals;
+static struct rt_win *win;	/* the items, their windows' lines made on threads */
 static size_t span;		/* items a window covers: (w - 1) * lag + 1 */
-static uint64_t nitems, npoints;
+static uint64_t nitems;
 
+enum { O_THREADS = U_LONG };
 static const struct u_opt opts[] = {
 	{ 'B', "block", "bytes", "-y block: block size (64)" },
 	{ 'I', "format", "format", "a trace format, or series: numbers a line" },
@@ -48,6 +42,7 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'w', "window", "n", "symbols or values a window (10)" },
 	{ 'y', "symbol", "kinds", "one or two of opaddr, step, addr, block, pc, line, func, region (opaddr,step)" },
+	{ O_THREADS, "threads", "n", "make the windows' lines on n threads, read on another (nproc, at most 4)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "tswindow", "[file ...]", opts, NULL };
@@ -128,41 +123,30 @@ symbol(char *buf, int kind, const struct rt_rec *rec, const char *loc, const cha
 	return 0;
 }
 
-/* Emit the window that ends with item number nitems - 1, if it starts on
- * the stride. */
-static void
-window(void)
+/* A chunk's lines, in order */
+static int
+out(void *ctx, const char *p, size_t n)
 {
-	uint64_t first;
-	size_t k, at;
-	char *p;
-	int v;
-
-	if (nitems < span)
-		return;
-	first = nitems - span;
-	if (first % iflag != 0)
-		return;
-	at = first % span;
-	p = rt_points_begin(line, seqs[at], meta[at][0], meta[at][1], meta[at][2]);
-	for (v = 0; v < (series ? 1 : nview); v++)
-		for (k = 0; k < wflag; k++) {
-			at = (first + k * jflag) % span;
-			if (series)
-				p = rt_points_num(p, vals[at]);
-			else
-				p = rt_points_sym(p, ring[at][v], ringlen[at][v]);
-		}
-	if (rt_points_end(line, p, fo))
+	(void)ctx;
+	if (fwrite(p, 1, n, fo) != n)
 		u_wfail(oflag);
-	npoints++;
+	return 0;
+}
+
+/* The item filled: its windows' lines are made when its chunk is full. */
+static void
+push(void)
+{
+	nitems++;
+	if (rt_win_push(win))	/* out() ends the program when a write fails */
+		u_die(1, "out of memory");
 }
 
 static int
 item(void *ctx, struct rt_rec *rec)
 {
-	size_t at = nitems % span;
-	char *loc = meta[at][0], *func = meta[at][1], *reg = meta[at][2];
+	struct rt_winsym *it;
+	char *loc, *func, *reg;
 	uint32_t r;
 	int v;
 
@@ -171,16 +155,18 @@ item(void *ctx, struct rt_rec *rec)
 		u_die(1, "out of memory");
 	if (rec->kind != RT_ACCESS)
 		return 0;
-	seqs[at] = rec->seq;
+	it = rt_win_next(win);
+	loc = it->meta[0], func = it->meta[1], reg = it->meta[2];
+	it->seq = rec->seq;
 	locname(loc, rec->loc, 1);
 	locname(func, rec->loc, 0);
 	r = rt_regions_find(regs, rec->addr);
 	put(reg, 0, r ? rt_str(r) : "-", r ? strlen(rt_str(r)) : 1);
 	for (v = 0; v < nview; v++)
-		ringlen[at][v] = (uint8_t)symbol(ring[at][v], yflag[v], rec, loc, func, reg);
-	if (++nitems % 65536 == 0)
+		it->len[v] = (uint8_t)symbol(it->sym[v], yflag[v], rec, loc, func, reg);
+	push();
+	if (nitems % 65536 == 0)
 		u_progress("%" PRIu64 " records", nitems);
-	window();
 	return 0;
 }
 
@@ -189,6 +175,7 @@ static void
 readseries(const char *file)
 {
 	char ebuf[1024], *s;
+	struct rt_winnum *it;
 	struct rt_reader *r;
 	double v;
 	int k;
@@ -214,11 +201,10 @@ readseries(const char *file)
 			break;
 		}
 		u_release();	/* a first number read: the points stand */
-		vals[nitems % span] = v;
-		seqs[nitems % span] = nitems;
-		memset(meta[nitems % span], 0, sizeof meta[0]);
-		nitems++;
-		window();
+		it = rt_win_next(win);
+		it->x = v;
+		it->seq = nitems;
+		push();
 	}
 	if (rt_rfailed(r)) {
 		u_warn("%s", rt_rerror(r));
@@ -283,6 +269,9 @@ main(int argc, char *argv[])
 				u_bad("-w %s: at most 1024", optarg);
 			break;
 		case 'y': symbols(optarg); break;
+		case O_THREADS:
+			threads = (int)u_count("--threads", optarg, 1, 64, "1 to 64");
+			break;
 		default: u_usage(&prog);
 		}
 	}
@@ -293,13 +282,10 @@ main(int argc, char *argv[])
 	if (jflag > (UINT64_MAX / 2) / wflag)
 		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
-	if ((ring = u_trycalloc(span, sizeof *ring)) == NULL ||
-	    (ringlen = u_trycalloc(span, sizeof *ringlen)) == NULL ||
-	    (line = u_trycalloc(1, 21 + 3 * SYMLEN + wflag * RT_MAXVIEW * (SYMLEN + RT_POINTS_NUM))) == NULL ||
-	    (meta = u_trycalloc(span, sizeof *meta)) == NULL ||
-	    (seqs = u_trycalloc(span, sizeof *seqs)) == NULL ||
-	    (vals = u_trycalloc(span, sizeof *vals)) == NULL ||
-	    (regs = rt_regions_new()) == NULL)
+	if (threads == 0)	/* formatting is most of the work: beyond 4, the reader is */
+		threads = u_cpus(4);
+	if ((win = rt_win_new(wflag, jflag, iflag, series ? 0 : nview, (unsigned)threads, out,
+	    NULL)) == NULL || (regs = rt_regions_new()) == NULL)
 		u_die(1, "-w %" PRIu64 " -j %" PRIu64 ": a window spans %zu values, "
 		    "more than there is memory for", wflag, jflag, span);
 	fo = u_open(oflag);
@@ -315,7 +301,9 @@ main(int argc, char *argv[])
 		u_files(argc, argv, readseries);
 	else if (rt_foreach(argv, argc, Iflag, kflag, item, NULL, u_diag))
 		u_status = 1;
-	if (u_status == 0 && npoints == 0) {
+	if (rt_win_end(win))
+		u_die(1, "out of memory");
+	if (u_status == 0 && rt_win_points(win) == 0) {
 		u_warn("%" PRIu64 " %s, fewer than a window needs (%zu)", nitems,
 		    series ? "values" : "records", span);
 		u_status = 1;
@@ -323,5 +311,6 @@ main(int argc, char *argv[])
 	u_progress(NULL);
 	u_close(fo, oflag);
 	rt_steps_free(&steps);
+	rt_win_free(win);
 	return u_status;
 }

@@ -62,16 +62,48 @@ void rt_steps_free(struct rt_steps *s);
 /* Write a points stream: the header (w symbols, or numbers), a comment
  * about its making, then a line a window, built in a buffer: begin (20
  * bytes and the three texts', a space each), w symbols (a space and its
- * n bytes) or numbers (RT_POINTS_NUM bytes at most), end (a newline, and
- * the line written: 0 or RT_EIO).  Each returns the end of the line so
- * far; an empty text is written '-'. */
+ * n bytes) or numbers (RT_POINTS_NUM bytes at most), end (a newline).
+ * Each returns the end of the line so far; an empty text is written '-'. */
 #define RT_POINTS_NUM 26
 int rt_points_head(FILE *f, int numeric, int w, int nview, const char *about);
 char *rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func,
     const char *region);
 char *rt_points_sym(char *p, const char *s, size_t n);
 char *rt_points_num(char *p, double x);
-int rt_points_end(char *line, char *p, FILE *f);
+char *rt_points_end(char *p);
+
+/* A points stream's windows, their lines made on threads (lib/topo/
+ * windows.c): the caller fills each item in turn (rt_win_next: a struct
+ * rt_winsym of symbols, or a struct rt_winnum of a series) and pushes
+ * it; a chunk of items at a time, the windows complete in it are made
+ * into lines, a range of them a thread, while the caller fills the next
+ * chunk, and handed to put in order.  With one thread the lines are made
+ * in the caller's thread, nothing overlaps.  Memory stays that of a
+ * chunk, whatever the length of the stream. */
+#define RT_WINSYM 48	/* a symbol or a text column, its NUL included */
+struct rt_winsym {
+	uint64_t seq;
+	char meta[3][RT_WINSYM];	/* loc, func, region */
+	char sym[RT_MAXVIEW][RT_WINSYM];	/* a symbol a view */
+	uint8_t len[RT_MAXVIEW];
+};
+struct rt_winnum { uint64_t seq; double x; };
+/* put gets the lines in order and returns 0, or an error to stop with. */
+typedef int rt_win_put(void *ctx, const char *p, size_t n);
+struct rt_win;
+/* w items a window, lag apart (a series), a window every stride items,
+ * nview symbols an item (0: numbers): NULL when out of memory, or when
+ * a chunk would take more than this machine's memory. */
+struct rt_win *rt_win_new(size_t w, uint64_t lag, uint64_t stride, int nview,
+    unsigned threads, rt_win_put *put, void *ctx);
+void *rt_win_next(struct rt_win *x);	/* the item to fill */
+/* The item filled taken: 0, RT_ENOMEM or put's error (no lines are
+ * being made then). */
+RT_WUR int rt_win_push(struct rt_win *x);
+/* The last chunk's lines made and put: 0, RT_ENOMEM or put's error. */
+RT_WUR int rt_win_end(struct rt_win *x);
+uint64_t rt_win_points(const struct rt_win *x);	/* the windows of full chunks, all after rt_win_end */
+void rt_win_free(struct rt_win *x);
 
 enum { RT_LEVENSHTEIN, RT_HAMMING, RT_EUCLIDEAN };
 int rt_metric_parse(const char *name);	/* -1 if unknown */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tswindow: windows of symbols from traces, delay embeddings of series.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 28
 
 tr="$tmp/bs.txt"
 trfilter -e "$D/bsort" -l -F bsort -t RWM "$D/bsort-reversed.lk.gz" >"$tr"
@@ -80,3 +80,47 @@ check_fail "a missing file" 1 "nosuch" "tswindow $tmp/nosuch"
 check_fail "a bad option" 2 "usage" "tswindow -Q"
 check_fail "-I series refuses another kind of stream, naming it" 1 "pers: a persistence stream, not a series" \
 	"printf '#reftrace persistence 1\\n# persist points=1\\n' >$tmp/pers && tswindow -I series $tmp/pers"
+
+# --threads: the lines of a chunk of items at a time, a range of windows a
+# thread; inputs of several chunks (about 16 MB of lines at their longest
+# each), windows across their seams, against the model and one thread
+awk 'BEGIN { print "#reftrace trace 1 seq op addr size tid pc loc func var"
+	print "#region 0 buf 0x10000 4096 8"
+	for (i = 0; i < 100000; i++) {
+	    if (i == 50000) print "not a record"
+	    printf "%d %s 0x%x 8 - 0x%x k.c:%d f%d -\n", i, substr("RWM", 1 + i % 3, 1),
+		65536 + (i * 24 + int(i / 7) * 8) % 8192, 4096 + (i % 7) * 4, 10 + i % 7, i % 5 } }' >"$tmp/big"
+gzip -c "$tmp/big" >"$tmp/big.gz"
+awk 'BEGIN { for (i = 0; i < 300000; i++) print int(sin(i / 7) * 1000) / 8 }' >"$tmp/ser"
+sermodel() {	# w lag stride
+	awk -v w="$1" -v j="$2" -v s="$3" '{ x[NR - 1] = $1 }
+	END { for (i = 0; i + (w - 1) * j < NR; i += s) { line = i " - - -"
+		for (k = 0; k < w; k++) line = line " " sprintf("%.17g", x[i + k * j])
+		print line } }' "$tmp/ser"
+}
+grep -v '^not' "$tmp/big" >"$tmp/big.ok"
+check_same "several chunks, one thread: the model's windows, -i 3, across files and stdin" \
+	"tswindow --threads 1 -k -y opaddr -i 3 $tmp/big - $tmp/big.gz <$tmp/big | strip" \
+	"cat $tmp/big.ok $tmp/big.ok $tmp/big.ok >$tmp/big3; tr=$tmp/big3; model 10 3 '\$2 \$3'"
+check_same "a window of 1024, more than a chunk's new items: the model's" \
+	"tswindow --threads 1 -k -y addr -w 1024 -i 97 $tmp/big | strip" \
+	"tr=$tmp/big.ok; model 1024 97 '\$3'"
+check_same "a series with a lag, over chunks: the model's" \
+	"tswindow --threads 1 -I series -w 10 -j 1000 -i 7 $tmp/ser | grep -v '^#'" "sermodel 10 1000 7"
+check_same "a series whose window spans more than a chunk's new items: the model's" \
+	"tswindow --threads 1 -I series -w 3 -j 50000 -i 5 $tmp/ser | grep -v '^#'" "sermodel 3 50000 5"
+runs() {	# threads: a run of each kind, one after another
+	tswindow --threads "$1" -k -i 3 "$tmp/big" - "$tmp/big.gz" <"$tmp/big"
+	tswindow --threads "$1" -k -y step,region "$tmp/big"
+	tswindow --threads "$1" -k -y line,func -w 40 -i 2 "$tmp/big"
+	tswindow --threads "$1" -k -y pc -w 1024 -i 97 "$tmp/big"
+	tswindow --threads "$1" -I series -w 10 -j 1000 -i 7 "$tmp/ser"
+	tswindow --threads "$1" -I series -w 3 -j 50000 -i 5 "$tmp/ser"
+}
+runs 1 >"$tmp/one" 2>/dev/null
+for t in 2 3 7; do
+	check_same_rows "--threads $t writes byte for byte what one thread writes" \
+		"runs $t 2>/dev/null" "cat $tmp/one"
+done
+check_fail "--threads 0 is refused" 2 "threads 0: 1 to 64" "tswindow --threads 0 $tmp/ser"
+check_fail "--threads x is refused" 2 "threads x: 1 to 64" "tswindow --threads x $tmp/ser"

@@ -44,14 +44,17 @@ static void
 rawwrite(const char *p, size_t n)
 {
 	ssize_t k;
+	int e;
 
 	while (n > 0) {
 		if ((k = write(hold.real, p, n)) < 0) {
-			if (errno == EINTR)
+			if ((e = errno) == EINTR)
 				continue;
-			if (errno != EPIPE)
-				u_warn("<stdout>:");
-			_exit(errno == EPIPE ? u_status : 1);
+			/* not u_warn: its fflush(stdout) waits for stdout's
+			 * lock, which a write blocked on this full pipe holds */
+			if (e != EPIPE)
+				fprintf(stderr, "%s: <stdout>: %s\n", argv0, strerror(e));
+			_exit(e == EPIPE ? u_status : 1);
 		}
 		p += k;
 		n -= (size_t)k;

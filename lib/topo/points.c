@@ -66,11 +66,11 @@ rt_points_num(char *p, double x)
 	return p + snprintf(p, RT_POINTS_NUM, " %.17g", x);
 }
 
-int
-rt_points_end(char *line, char *p, FILE *f)
+char *
+rt_points_end(char *p)
 {
 	*p++ = '\n';
-	return fwrite(line, 1, (size_t)(p - line), f) == (size_t)(p - line) ? 0 : RT_EIO;
+	return p;
 }
 
 int
