@@ -26,35 +26,6 @@ rt_metric_name(int m)
 	return m >= 0 && m < 3 ? metrics[m] : "unknown";
 }
 
-/* Edit distance of two symbol strings of length w <= 64, bit-parallel
- * (Myers 1999, in Hyyro's form for the global distance). */
-static int
-rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
-{
-	uint64_t top = 1ULL << (w - 1), mask = top | (top - 1);
-	uint64_t pv = mask, mv = 0, eq, xv, xh, ph, mh;
-	int i, k, score = w;
-
-	for (k = 0; k < w; k++) {
-		eq = 0;
-		for (i = 0; i < w; i++)
-			eq |= (uint64_t)(a[i] == b[k]) << i;
-		xv = eq | mv;
-		xh = (((eq & pv) + pv) ^ pv) | eq;
-		ph = mv | ~(xh | pv);
-		mh = pv & xh;
-		if (ph & top)
-			score++;
-		else if (mh & top)
-			score--;
-		ph = (ph << 1) | 1;
-		mh <<= 1;
-		pv = (mh | ~(xv | ph)) & mask;
-		mv = ph & xv & mask;
-	}
-	return score;
-}
-
 /* Long windows: Myers's blocks of 64 rows, each column's eq masks looked
  * up by symbol (the distinct symbols of a, hashed), so that a pair costs
  * w * ceil(w / 64) word steps, not the w * w cells of the rows below
@@ -129,7 +100,7 @@ block(uint64_t *pvp, uint64_t *mvp, uint64_t eq, int hin, uint64_t top)
 	xh = (((eq & pv) + pv) ^ pv) | eq;
 	ph = mv | ~(xh | pv);
 	mh = pv & xh;
-	hout = (ph & top) ? 1 : (mh & top) ? -1 : 0;
+	hout = (int)((ph & top) != 0) - (int)((mh & top) != 0);	/* no branch */
 	ph <<= 1;
 	mh <<= 1;
 	if (hin < 0)
@@ -139,6 +110,24 @@ block(uint64_t *pvp, uint64_t *mvp, uint64_t eq, int hin, uint64_t top)
 	*pvp = mh | ~(xv | ph);
 	*mvp = ph & xv;
 	return hout;
+}
+
+/* Edit distance of two symbol strings of length w <= 64, bit-parallel
+ * (Myers 1999, in Hyyro's form for the global distance): one block a
+ * column.  Bits above row w hold garbage that carries never bring down. */
+static int
+rt_levenshtein(const uint32_t *a, const uint32_t *b, int w)
+{
+	uint64_t top = 1ULL << (w - 1), pv = ~0ULL, mv = 0, eq;
+	int i, k, score = w;
+
+	for (k = 0; k < w; k++) {
+		eq = 0;
+		for (i = 0; i < w; i++)
+			eq |= (uint64_t)(a[i] == b[k]) << i;
+		score += block(&pv, &mv, eq, 1, top);
+	}
+	return score;
 }
 
 int
@@ -206,15 +195,14 @@ rt_levenshtein_long(const uint32_t *a, const uint32_t *b, int w, int *row)
 
 /* Myers's columns over NT texts at once (t, t + w, ...) with the
  * pattern's eq masks by symbol id in peq: the edit distances of windows
- * of w <= 64 symbols into d.  Bits above the pattern's hold garbage that
- * carries never bring down.  The texts' columns are independent chains
+ * of w <= 64 symbols into d.  The texts' columns are independent chains
  * of dependent steps: NT of them keep the core's units busy.  When none
  * can be within cap, all NT are given as infinite. */
 #define NT 4
 static void
 myers(const uint64_t *peq, const uint32_t *t, int w, float cap, float *d)
 {
-	uint64_t top = 1ULL << (w - 1), pv[NT], mv[NT], eq, xv, xh, ph, mh;
+	uint64_t top = 1ULL << (w - 1), pv[NT], mv[NT];
 	int k, l, score[NT], near = 0;
 
 	/* a text's symbols not in the pattern are edits, at least: none of
@@ -236,18 +224,8 @@ myers(const uint64_t *peq, const uint32_t *t, int w, float cap, float *d)
 	}
 	for (k = 0; k < w; k++)
 #pragma GCC unroll 4
-		for (l = 0; l < NT; l++) {
-			eq = peq[t[l * w + k]];
-			xv = eq | mv[l];
-			xh = (((eq & pv[l]) + pv[l]) ^ pv[l]) | eq;
-			ph = mv[l] | ~(xh | pv[l]);
-			mh = pv[l] & xh;
-			score[l] += (int)((ph & top) != 0) - (int)((mh & top) != 0);
-			ph = (ph << 1) | 1;
-			mh <<= 1;
-			pv[l] = mh | ~(xv | ph);
-			mv[l] = ph & xv;
-		}
+		for (l = 0; l < NT; l++)
+			score[l] += block(&pv[l], &mv[l], peq[t[l * w + k]], 1, top);
 	for (l = 0; l < NT; l++)
 		d[l] = (float)score[l];
 }
