@@ -41,21 +41,28 @@ landmarks(struct rt_cloud *c, float **tri, const struct rt_plan *pl, size_t most
 	return e;
 }
 
-/* The complex of the given threshold from its pairs e (freed). */
+/* The complex at thresh from its pairs e (freed), said to be why. */
 static int
-given_pairs(struct rt_rips *x, size_t nv, struct rt_edge *e, size_t m,
-    const struct rt_plan *pl, struct rt_planned *out)
+edges_complex(struct rt_rips *x, size_t nv, struct rt_edge *e, size_t m, float thresh,
+    const char *why, const struct rt_plan *pl, struct rt_planned *out)
 {
 	memset(x, 0, sizeof *x);
-	if (rt_graph_from_edges(&x->g, nv, e, m, (float)pl->thresh)) {
+	if (rt_graph_from_edges(&x->g, nv, e, m, thresh)) {
 		free(e);
 		return RT_ENOMEM;
 	}
 	free(e);
-	out->thresh = (float)pl->thresh;
+	out->thresh = thresh;
 	out->known = 1;
-	snprintf(out->why, sizeof out->why, "given");
+	snprintf(out->why, sizeof out->why, "%s", why);
 	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads, &pl->hook);
+}
+
+static int
+given_pairs(struct rt_rips *x, size_t nv, struct rt_edge *e, size_t m,
+    const struct rt_plan *pl, struct rt_planned *out)
+{
+	return edges_complex(x, nv, e, m, (float)pl->thresh, "given", pl, out);
 }
 
 /* All pairs: at a given threshold, windows' pairs within it measured
@@ -96,20 +103,13 @@ pairs(struct rt_rips *x, const struct rt_cloud *c, const struct rt_plan *pl,
 {
 	struct rt_edge *e;
 
-	out->thresh = pl->thresh >= 0 ? (float)pl->thresh : INFINITY;
-	out->known = 1;
-	snprintf(out->why, sizeof out->why, "%s", pl->thresh >= 0 ? "given" :
-	    "every pair given (a sparse matrix): every class has died by it");
 	memset(x, 0, sizeof *x);
 	if ((e = malloc((c->nedge + 1) * sizeof *e)) == NULL)
-		return -1;
+		return RT_ENOMEM;
 	memcpy(e, c->edge, c->nedge * sizeof *e);
-	if (rt_graph_from_edges(&x->g, c->nv, e, c->nedge, out->thresh)) {
-		free(e);
-		return -1;
-	}
-	free(e);
-	return rt_rips_graph(x, pl->maxdim, pl->p, pl->collapse, pl->threads, &pl->hook);
+	return edges_complex(x, c->nv, e, c->nedge, pl->thresh >= 0 ? (float)pl->thresh :
+	    INFINITY, pl->thresh >= 0 ? "given" :
+	    "every pair given (a sparse matrix): every class has died by it", pl, out);
 }
 
 /* A given threshold over many points: its pairs from the join, or
