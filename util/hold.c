@@ -155,10 +155,32 @@ relay(void *arg)
 	return NULL;
 }
 
+/* Released: nothing is held any more, so standard output is made the
+ * real one again (its pipe, once drained, costs a copy of every byte in
+ * the kernel and a thread's wakeups).  stdout's lock keeps stdio's
+ * writers out while the pipe is flushed, closed and drained, so that
+ * what they write next follows what was held. */
+static void
+direct(void)
+{
+	if (!hold.on || hold.tsv)
+		return;
+	flockfile(stdout);
+	fflush(stdout);
+	if (dup2(hold.real, STDOUT_FILENO) >= 0) {	/* the pipe's last writer closed */
+		pthread_join(hold.thr, NULL);
+		close(hold.real);
+		hold.real = -1;
+		hold.on = 0;
+	}
+	funlockfile(stdout);
+}
+
 void
 u_release(void)
 {
 	__atomic_store_n(&hold.go, 1, __ATOMIC_SEQ_CST);
+	direct();
 }
 
 void
