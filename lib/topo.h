@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A points stream (tswindow): one window a line after the header
  * "#reftrace points 1 seq loc func region s1 ... sw" (symbols) or
@@ -68,7 +69,6 @@ void rt_steps_free(struct rt_steps *s);
 int rt_points_head(FILE *f, int numeric, int w, int nview, const char *about);
 char *rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func,
     const char *region);
-char *rt_points_sym(char *p, const char *s, size_t n);
 char *rt_points_num(char *p, double x);
 char *rt_points_end(char *p);
 
@@ -81,6 +81,20 @@ char *rt_points_end(char *p);
  * in the caller's thread, nothing overlaps.  Memory stays that of a
  * chunk, whatever the length of the stream. */
 #define RT_WINSYM 48	/* a symbol or a text column, its NUL included */
+/* A symbol of RT_WINSYM bytes at s, its first n written: all of them are
+ * copied (p has room for RT_WINSYM + 1), as one copy of a known size
+ * costs less than a call and a copy of n (twenty symbols a line). */
+static inline char *
+rt_points_sym(char *p, const char *s, size_t n)
+{
+	*p = ' ';
+	if (n == 0) {
+		p[1] = '-';
+		return p + 2;
+	}
+	memcpy(p + 1, s, RT_WINSYM);
+	return p + 1 + n;
+}
 struct rt_winsym {
 	uint64_t seq;
 	char meta[3][RT_WINSYM];	/* loc, func, region */

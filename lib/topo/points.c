@@ -55,12 +55,6 @@ rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func, const 
 }
 
 char *
-rt_points_sym(char *p, const char *s, size_t n)
-{
-	return field(p, s, n);
-}
-
-char *
 rt_points_num(char *p, double x)
 {
 	return p + snprintf(p, RT_POINTS_NUM, " %.17g", x);

@@ -73,7 +73,8 @@ rt_win_new(size_t w, uint64_t lag, uint64_t stride, int nview, unsigned threads,
 	x->put = put;
 	x->ctx = ctx;
 	x->size = nview ? sizeof(struct rt_winsym) : sizeof(struct rt_winnum);
-	x->maxline = 22 + 3 * RT_WINSYM + w * (nview ? nview * RT_WINSYM : RT_POINTS_NUM);
+	/* the last RT_WINSYM: rt_points_sym copies a whole symbol */
+	x->maxline = 22 + 4 * RT_WINSYM + w * (nview ? nview * RT_WINSYM : RT_POINTS_NUM);
 	/* at least a span of new items a chunk: what is carried over (the
 	 * span's last items but one) is never copied more than once an item */
 	per = CHUNKLINES / x->maxline;
