@@ -4,7 +4,7 @@
 # file) and no -o file; a good input among bad ones is still written.
 . "$(dirname "$0")/lib.sh"
 progs="trfilter trsample cachesim reusedist tswindow trmap pli"
-plan $((2 * $(echo $progs | wc -w) + 34))
+plan $((2 * $(echo $progs | wc -w) + 35))
 
 trfilter -t RWM "$D/bsort-reversed.lk.gz" >"$tmp/t.txt"
 reusedist -H 1 "$tmp/t.txt" >"$tmp/hist.tsv"
@@ -42,6 +42,9 @@ touch "$tmp/go"
 wait $pid
 check_same "... and what was held and what came after are whole, in order" \
     "cksum <$tmp/direct.out" "RT_NOHOLD=1 trfilter $tmp/mm.lk | cksum"
+check_same "... and a gzip output to standard output (a copy of its fd) ends whole" \
+    "timeout 120 trfilter -z -b $tmp/mm.lk | gzip -dc | cksum" \
+    "RT_NOHOLD=1 trfilter -z -b $tmp/mm.lk | gzip -dc | cksum"
 check_same "a program that succeeds writes all of a small output" \
     "cachesim $tmp/t.txt | wc -l" "echo 6"
 check "--help still writes to standard output, status 0" "cachesim --help | grep -q '^usage: cachesim'"
