@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan $((48 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
+plan $((51 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -185,6 +185,17 @@ check "run-once code: a fetch line and 'stream' alone an instruction with data, 
 check "streams with a loop keep their number and 0x address; the others have neither" \
 	"awk '/^(order|jumps)\$/ { exit } /^stream/ { s = \$0 } /^for / && s != \"\" { if (s !~ /^stream [0-9]+ 0x/) bad++; s = \"\"; l++ }
 	      /^stream\$/ { b++ } END { exit !(l > 100 && b > 1000 && bad == 0) }' $tmp/bsort-reversed.pli"
+# -z: the model gzipped, read back by pli -x as it is; a whole trace's
+# model so is smaller than xz -9 of its addresses (its text is not:
+# bench/RESULTS.plistreams says where its bytes go).
+for name in bsort-reversed kernels; do
+	check "pli -z: $name whole, gzip, back exactly, smaller than xz -9 of the addresses" \
+	    "pli -z -o $tmp/$name.pli.gz $D/$name.lk.gz && gzip -dc $tmp/$name.pli.gz | cmp -s - $tmp/$name.pli &&
+	     pli -x $tmp/$name.pli.gz | cmp -s - $tmp/$name.addr &&
+	     a=\$(wc -c <$tmp/$name.pli.gz); x=\$(xz -9 <$tmp/$name.addr | wc -c); test \$a -gt 1000 && test \$a -lt \$x"
+done
+check_fail "-z with --stats is a usage error" 2 "^pli: -z with --stats: --stats writes a table, not a model\$" \
+	"pli -z --stats $D/matmul-standard.lk.gz"
 # Memory: the 18153 streams of a whole trace, each holding its text until
 # the end, in 26 MB (184 MB when each had glibc's 8 KB memory stream
 # from its first value; 1 GB under the sanitizers, whose allocator
