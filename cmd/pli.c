@@ -3,20 +3,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reftrace.h"
 #include "loop.h"
 #include "util.h"
 
 static uint64_t pflag = 32, dflag = 8, Bflag = 1, fflag = 1, wflag;
-static int xflag, sflag, kflag, series, Iflag = RT_FMT_AUTO;
+static int xflag, sflag, kflag, zflag, series, Iflag = RT_FMT_AUTO;
 static int hex = -1;		/* values in hex: addresses; -1: not known yet */
 static int byflag = 1;		/* -g pc (1): a stream an instruction, if the trace has pcs; auto (2): or one, the shorter */
 static struct rt_loopm *lm;	/* streams, once the first access has a pc */
 static int decided;		/* the first access seen */
 static const char *oflag;
 
-static FILE *fo, *mf;		/* output; the model (a temporary file for -s) */
+static FILE *fo, *mf;		/* output; the model (a temporary file for -s, -z) */
 static struct rt_loopb *lb;
 static struct rt_loopw *lw;
 static struct rt_loopstat *stats;	/* --stats */
@@ -31,6 +32,7 @@ static const struct u_opt opts[] = {
 	U_OPT_KEEP,
 	U_OPT_OUTPUT,
 	{ 'x', "expand", NULL, "expand models back into their values" },
+	U_OPT_GZIP,
 	{ O_DEPTH, "depth", "n", "loops nested at most n deep (8)" },
 	{ O_LOOKBACK, "lookback", "n", "terms kept where loops can still form (3 * period + 2)" },
 	{ O_PERIOD, "period", "n", "loop bodies of at most n terms (32)" },
@@ -45,7 +47,7 @@ static void
 openmodel(void)
 {
 	if (lw == NULL && (lw = rt_loopw_open(mf, hex == 1)) == NULL)
-		u_wfail(sflag ? "a temporary file" : oflag);
+		u_wfail(sflag || zflag ? "a temporary file" : oflag);
 }
 
 /* A phase of the model is done: count it, write it. */
@@ -59,7 +61,7 @@ phase(void *ctx, const struct rt_term *t)
 		return 0;
 	openmodel();
 	if (rt_loopw_term(lw, t))
-		u_wfail(sflag ? "a temporary file" : oflag);
+		u_wfail(sflag || zflag ? "a temporary file" : oflag);
 	return 0;
 }
 
@@ -284,6 +286,7 @@ options(int argc, char *argv[])
 			wflag = u_count("--lookback", optarg, 5, 1 << 20, "want 5 to 2^20 terms");
 			break;
 		case 'x': xflag = 1; break;
+		case 'z': zflag = 1; break;
 		default: u_usage(&prog);
 		}
 	}
@@ -328,12 +331,12 @@ build(int argc, char *argv[])
 		if ((rc = rt_loopm_end(lm, mf)) == RT_ENOMEM)	/* the streams' text */
 			u_die(1, "out of memory");
 		else if (rc != 0)
-			u_wfail(sflag ? "a temporary file" : oflag);
+			u_wfail(sflag || zflag ? "a temporary file" : oflag);
 		rt_loopm_free(lm);
 	} else {
 		openmodel();	/* an empty model has its header */
 		if (rt_loopw_close(lw))
-			u_wfail(sflag ? "a temporary file" : oflag);
+			u_wfail(sflag || zflag ? "a temporary file" : oflag);
 	}
 }
 
@@ -346,6 +349,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (xflag && building)
 		notwithx(building);
+	if (zflag && sflag)
+		u_bad("-z with --stats: --stats writes a table, not a model");
 	fo = u_open(oflag);
 	if (xflag) {
 		expandall(argc, argv);
@@ -353,9 +358,15 @@ main(int argc, char *argv[])
 		return u_status;
 	}
 	mf = fo;
-	if (sflag && ((mf = tmpfile()) == NULL || (stats = rt_loopstat_new()) == NULL))
+	if (zflag && !sflag && (oflag == NULL || strcmp(oflag, "-") == 0) && isatty(STDOUT_FILENO))
+		u_die(1, "compressed output is not written to a terminal: give -o file, or a pipe");
+	if ((sflag || zflag) && (mf = tmpfile()) == NULL)
+		u_die(1, "a temporary file:");
+	if (sflag && (stats = rt_loopstat_new()) == NULL)
 		u_die(1, "a temporary file:");
 	build(argc, argv);
+	if (zflag && !sflag && (fflush(mf) == EOF || rt_loop_gzip(mf, fo)))
+		u_wfail(ferror(mf) ? "a temporary file" : oflag);
 	if (sflag) {
 		if (fflush(mf) == EOF)
 			u_wfail("a temporary file");

@@ -59,6 +59,9 @@ struct rt_loopw;
 struct rt_loopw *rt_loopw_open(FILE *f, int hex);	/* NULL: errno */
 int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
 int rt_loopw_close(struct rt_loopw *w);
+/* A model written whole to text (read from its start), to out as one
+ * gzip member at zlib's level 9 (pli -z): 0, or RT_EIO with errno. */
+int rt_loop_gzip(FILE *text, FILE *out);
 
 /* The reader: a model's top-level statements (a values line, an emit, a
  * whole root loop) one at a time, parsed.  Open fails, with "path: a

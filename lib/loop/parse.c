@@ -497,16 +497,23 @@ streamline(struct rt_loopr *lr, const char *p, struct rt_stmt *q)
 		lr->err = rt_rbad(lr->r, "more than 2^32 - 2 streams");
 		return -1;
 	}
-	if (rt_scan_u64(&s, &q->sn) || q->sn != lr->nstream + 1) {
-		lr->err = rt_rbad(lr->r, "want 'stream %" PRIu64 "' and what it is", lr->nstream + 1);
-		return -1;
+	/* the number may be left out: it is the next */
+	q->sn = lr->nstream + 1;
+	if (*s >= '0' && *s <= '9') {
+		if (rt_scan_u64(&s, &q->sn) || q->sn != lr->nstream + 1) {
+			lr->err = rt_rbad(lr->r, "want 'stream %" PRIu64 "' and what it is",
+			    lr->nstream + 1);
+			return -1;
+		}
+		p = blanks(s);
+		if (p == s && *p != '\0')
+			return want(lr, p, "a blank after the stream's number");
 	}
-	p = blanks(s);
-	if (p == s)
-		return want(lr, p, "a blank after the stream's number");
 	q->fetch = keyword(&p, "fetch");
 	if (keyword(&p, "-"))
 		q->pc = RT_NOPC;
+	else if (*p == '\0' && lr->lastpc != RT_NOPC)
+		q->pc = lr->lastpc;	/* "stream": the address named last */
 	else if (address(lr, &p, &q->pc, "an instruction address (0x hex, or +hex or -hex from "
 	    "the last) or '-'", "an address other than 0 (none: '-')"))
 		return -1;

@@ -296,8 +296,10 @@ shorter(uint64_t prev, uint64_t v, size_t n, uint64_t *d)
  * fetch line, each address written as its difference from the address
  * written before it where that is not longer (a whole trace's thousands of
  * instructions run once: a stream line each would be most of a model).
- * A stream line's address is such a difference too, but for streams with
- * a loop, the ones a reader looks up by their instruction. */
+ * A stream line's address is such a difference too, and its number is
+ * left to count, but for streams with a loop, the ones a reader looks up
+ * by their instruction and number; "stream" alone is the data of the
+ * address named last (most of a whole trace's stream lines). */
 #define FETCHCOLS 72	/* a fetch line ends past this column */
 static size_t
 table(const struct rt_loopm *m, FILE *f)
@@ -340,10 +342,12 @@ table(const struct rt_loopm *m, FILE *f)
 		if (s->key == RT_NOPC)
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s -\n", s->num,
 			    s->fetch ? " fetch" : "");
+		else if (!s->loops && s->key == last)	/* the address just named */
+			n = snprintf(line, sizeof line, "stream%s\n", s->fetch ? " fetch" : "");
 		else if (!s->loops && last != RT_NOPC &&
 		    (sign = shorter(last, s->key, rt_loop_litlen(s->key, 1) + 1, &d))) {
-			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s %c%" PRIx64 "\n",
-			    s->num, s->fetch ? " fetch" : "", sign, d);
+			n = snprintf(line, sizeof line, "stream%s %c%" PRIx64 "\n",
+			    s->fetch ? " fetch" : "", sign, d);
 			last = s->key;
 		} else {
 			n = snprintf(line, sizeof line, "stream %" PRIu64 "%s 0x%" PRIx64 "\n",
