@@ -81,19 +81,19 @@ char *rt_points_end(char *p);
  * in the caller's thread, nothing overlaps.  Memory stays that of a
  * chunk, whatever the length of the stream. */
 #define RT_WINSYM 48	/* a symbol or a text column, its NUL included */
-/* A symbol of RT_WINSYM bytes at s, its first n written: all of them are
+/* A symbol of RT_WINSYM bytes at s, its first len written: all of them are
  * copied (p has room for RT_WINSYM + 1), as one copy of a known size
- * costs less than a call and a copy of n (twenty symbols a line). */
+ * costs less than a call and a copy of len (twenty symbols a line). */
 static inline char *
-rt_points_sym(char *p, const char *s, size_t n)
+rt_points_sym(char *p, const char *s, size_t len)
 {
 	*p = ' ';
-	if (n == 0) {
+	if (len == 0) {
 		p[1] = '-';
 		return p + 2;
 	}
 	memcpy(p + 1, s, RT_WINSYM);
-	return p + 1 + n;
+	return p + 1 + len;
 }
 struct rt_winsym {
 	uint64_t seq;
