@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "reftrace.h"
+#include "base/digits.h"
 
 const char rt_opchar[4] = { 'R', 'W', 'M', 'I' };
 
@@ -371,55 +372,24 @@ rt_memory(void)
 	return m;
 }
 
-/* Digits written where they go, from the last, two at a time from a
- * table: reversing a buffer of them cost a fifth of tswindow's time. */
-static const char digits2[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 int
 rt_fmt_u64(char *buf, uint64_t v)
 {
-	static const uint64_t pow10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL,
-	    100000ULL, 1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
-	    10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL };
-	int n = 1;
-	char *p;
-	unsigned k;
+	char t[24];
+	int n = (int)(rt_out_dec(t, v) - t);
 
-	while (n < 20 && v >= pow10[n])
-		n++;
-	p = buf + n;
-	*p = '\0';
-	while (v >= 100) {
-		k = (unsigned)(v % 100) * 2;
-		v /= 100;
-		p -= 2;
-		p[0] = digits2[k];
-		p[1] = digits2[k + 1];
-	}
-	if (v >= 10) {
-		p[-2] = digits2[2 * v];
-		p[-1] = digits2[2 * v + 1];
-	} else
-		p[-1] = (char)('0' + v);
+	memcpy(buf, t, 21);	/* buf's 21 bytes: a copy of a constant size */
+	buf[n] = '\0';
 	return n;
 }
 
 int
 rt_fmt_x64(char *buf, uint64_t v)
 {
-	int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
-	char *p = buf + n;
+	char *e = rt_out_hex(buf, v);
 
-	*p = '\0';
-	do {
-		*--p = "0123456789abcdef"[v & 15];
-	} while ((v >>= 4) > 0);
-	return n;
+	*e = '\0';
+	return (int)(e - buf);
 }
 
 /* 10^k in a long double: exact up to 10^27 (5^27 < 2^64). */
