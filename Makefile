@@ -112,12 +112,20 @@ check:
 # temporary directory); CI does, for the sanitized run above all.
 PROVEFLAGS =
 STUBFLAGS =
-TESTS = t/
+# The longest files first (by their time under make asan, then plain):
+# prove starts files in the order given, and a parallel run ends with
+# the longest file it started last.  A file that takes a minute or more
+# goes in this list.
+SLOWTESTS = t/1700-persist.t t/1010-robust.t t/1560-threads.t t/1500-cachesim.t \
+	t/1502-wide.t t/1860-corpus.t t/1960-maphtml.t t/0230-outputs.t t/1965-cview.t \
+	t/1850-paper.t t/0900-rtcc.t t/1400-reusedist.t t/9000-man.t t/1200-trsample.t
+TESTS = $(SLOWTESTS) $(filter-out $(SLOWTESTS),$(wildcard t/*.t))
+SKIPS = .skips
 
 tests: all $(UNITS) $(PHUNITS)
-	rm -f .skips
-	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/.skips" prove $(PROVEFLAGS) $(TESTS) </dev/null
-	@if [ -s .skips ]; then echo "$$(wc -l <.skips) tests skipped:"; sort .skips | uniq -c; \
+	rm -f $(SKIPS)
+	PATH="$(CURDIR)/cmd:$$PATH" RT_SKIPS="$(CURDIR)/$(SKIPS)" prove $(PROVEFLAGS) $(TESTS) </dev/null
+	@if [ -s $(SKIPS) ]; then echo "$$(wc -l <$(SKIPS)) tests skipped:"; sort $(SKIPS) | uniq -c; \
 	    if [ -n "$$RT_NOSKIP" ]; then echo "RT_NOSKIP is set: a skip fails the check"; exit 1; fi; \
 	else echo "no test skipped"; fi
 
@@ -134,16 +142,31 @@ stubcheck: all $(UNITS) $(PHUNITS)
 # LeakSanitizer's check at exit costs 50 ms a process, a fifth of the
 # run: it checks every program's man page examples and the library's
 # unit tests (LEAKTESTS), and the fuzz targets the readers; the other
-# files run without it.
+# files run without it, beside them (their report after the others').
+# asan-build and asan-tests are its two halves (CI builds while the
+# plain tests run).
 LEAKTESTS = t/0100-lib.t t/9000-man.t
 ASANSKIP = t/9010-install.t t/1920-html.t t/1960-maphtml.t t/1965-cview.t
 SANENV = RT_SMALL=1 UBSAN_OPTIONS=exitcode=86:print_stacktrace=1
 asan:
+	$(MAKE) --no-print-directory asan-build
+	$(MAKE) --no-print-directory asan-tests
+
+asan-build:
 	rm -rf .asan && mkdir -p .asan && cp -r Makefile lib util cmd rt t man contrib .asan/
 	$(MAKE) -C .asan clean
-	$(SANENV) ASAN_OPTIONS=exitcode=86:detect_leaks=0 $(MAKE) -C .asan SAN=1 \
-	    TESTS="$(filter-out $(ASANSKIP) $(LEAKTESTS),$(wildcard t/*.t))" check
-	$(SANENV) ASAN_OPTIONS=exitcode=86:detect_leaks=1 $(MAKE) -C .asan SAN=1 TESTS="$(LEAKTESTS)" check
+	$(MAKE) -C .asan SAN=1 all $(UNITS) $(PHUNITS)
+
+ASANLEAK = $(filter $(LEAKTESTS),$(TESTS))
+ASANREST = $(filter-out $(ASANSKIP) $(LEAKTESTS),$(TESTS))
+asan-tests:
+	@test -d .asan || { echo "make asan-build first" >&2; exit 2; }
+	@rm -f .asan/leak.log
+	$(if $(ASANLEAK),$(SANENV) ASAN_OPTIONS=exitcode=86:detect_leaks=1 $(MAKE) -C .asan SAN=1 \
+	    SKIPS=.skips-leak TESTS="$(ASANLEAK)" tests >.asan/leak.log 2>&1 &) leak=$$!; \
+	$(if $(ASANREST),$(SANENV) ASAN_OPTIONS=exitcode=86:detect_leaks=0 $(MAKE) -C .asan SAN=1 \
+	    TESTS="$(ASANREST)" check,:); st=$$?; \
+	wait $$leak || st=1; [ ! -f .asan/leak.log ] || cat .asan/leak.log; exit $$st
 
 demo:
 	@sh contrib/needs demo
@@ -280,5 +303,5 @@ fuzz-clean:
 .PHONY: fuzz fuzz-main fuzz-seed fuzz-smoke fuzz-clean
 .SECONDARY: $(FUZZOBJ) $(AFLOBJ)
 
-.PHONY: all check tests stubcheck asan demo traces install uninstall lint clean
+.PHONY: all check tests stubcheck asan asan-build asan-tests demo traces install uninstall lint clean
 .SECONDARY: $(LIBOBJ) $(UTILOBJ)

@@ -42,6 +42,15 @@ P
 # leak check costs 80 ms a process, two thirds of this file's time, and
 # the readers' leaks on bad input are the fuzz targets' to find.
 leaks=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+# named NAME: a line of standard input says "trfilter: ...NAME": grep -q
+# "^trfilter: .*NAME" in the shell's own read and case, a process less
+# for each of the 1800 runs (NAME's dots match only dots here)
+named() {
+	while IFS= read -r l || [ -n "$l" ]; do
+		case $l in "trfilter: "*"$1"*) return 0 ;; esac
+	done
+	return 1
+}
 for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.xdin s.mtv s.addr; do
 	perl "$tmp/mutate.pl" "$tmp/$s" 60 7 || exit 1
 	bad= errs=0
@@ -53,7 +62,7 @@ for s in s.lk s.txt s.rtb s.loc.txt s.loc.rtb s.gl s.din s.xdin s.mtv s.addr; do
 			case $st in
 			0) ;;
 			1) errs=$((errs + 1))
-			   grep -q "^trfilter: .*$s.m$k" "$tmp/err" || bad="$bad $k$opt(no file named)" ;;
+			   named "$s.m$k" <"$tmp/err" || bad="$bad $k$opt(no file named)" ;;
 			*) bad="$bad $k$opt(status $st)" ;;
 			esac
 		done
