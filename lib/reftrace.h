@@ -467,7 +467,7 @@ int rt_parse_real(const char *s, double *v, int special);
  * in multiple precision. */
 #define RT_G6LEN 16
 int rt_fmt_g6(char *buf, double x);
-int rt_fmt_u64(char *buf, uint64_t v);	/* decimal, as %llu; buf of 21, all written */
+int rt_fmt_u64(char *buf, uint64_t v);	/* decimal, as %llu; buf of 21 */
 int rt_fmt_x64(char *buf, uint64_t v);	/* hexadecimal, as %llx; buf of 17 */
 extern const char rt_opchar[4];	/* "RWMI" */
 

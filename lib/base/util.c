@@ -375,12 +375,10 @@ rt_memory(void)
 int
 rt_fmt_u64(char *buf, uint64_t v)
 {
-	char t[24];
-	int n = (int)(rt_out_dec(t, v) - t);
+	char *e = rt_out_dec(buf, v);
 
-	memcpy(buf, t, 21);	/* buf's 21 bytes: a copy of a constant size */
-	buf[n] = '\0';
-	return n;
+	*e = '\0';
+	return (int)(e - buf);
 }
 
 int
