@@ -42,7 +42,7 @@ static const struct u_opt opts[] = {
 	U_OPT_OUTPUT,
 	{ 'w', "window", "n", "symbols or values a window (10)" },
 	{ 'y', "symbol", "kinds", "one or two of opaddr, step, addr, block, pc, line, func, region (opaddr,step)" },
-	{ O_THREADS, "threads", "n", "make the windows' lines on n threads, read on another (nproc, at most 4)" },
+	{ O_THREADS, "threads", "n", "make the windows' lines on n threads, read on another (1)" },
 	{ 0 }
 };
 static const struct u_prog prog = { "tswindow", "[file ...]", opts, NULL };
@@ -282,8 +282,10 @@ main(int argc, char *argv[])
 	if (jflag > (UINT64_MAX / 2) / wflag)
 		u_bad("-j %" PRIu64 ": too long", jflag);
 	span = (wflag - 1) * jflag + 1;
-	if (threads == 0)	/* formatting is most of the work: beyond 4, the reader is */
-		threads = u_cpus(4);
+	/* one thread by default: a line is now cheaper to make than its
+	 * items are to hand to another core (bench/RESULTS.tswindow) */
+	if (threads == 0)
+		threads = 1;
 	if ((win = rt_win_new(wflag, jflag, iflag, series ? 0 : nview, (unsigned)threads, out,
 	    NULL)) == NULL || (regs = rt_regions_new()) == NULL)
 		u_die(1, "-w %" PRIu64 " -j %" PRIu64 ": a window spans %zu values, "
