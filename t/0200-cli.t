@@ -94,7 +94,10 @@ done
 
 # A terminal is a person: binary or compressed output is not written to
 # it (as gzip refuses), and a program reading a terminal says it waits.
-# script(1) gives the program a pseudo-terminal.
+# script(1) gives the program a pseudo-terminal.  timeout in the
+# foreground: in a process group of its own the program is stopped
+# reading the terminal, and its end rests on timeout's TERM and CONT
+# (stop 50's CI hung there 900 s); -k: KILL if TERM is not enough.
 L=$D/bsort-reversed.lk.gz
 for c in "trfilter -b $L" "trsample -b $L" "trfilter -z $L" "cachesim --misses 1 -b -c 1K:1:64 $L"; do
 	check "$c to a terminal: refused, status 1" \
@@ -105,7 +108,7 @@ done
 check "trfilter -b into a pipe on a terminal: written" \
     "script -qec 'trfilter -b $L | wc -c' /dev/null </dev/null | grep -q '^ *[1-9][0-9]*'"
 check "a terminal as standard input: said, once" \
-    "script -qec 'timeout 2 cachesim -c 1K:1:64' /dev/null </dev/null >$tmp/tty.out;
+    "script -qec 'timeout --foreground -k 5 2 cachesim -c 1K:1:64' /dev/null </dev/null >$tmp/tty.out;
      test \$(grep -c 'reading standard input, a terminal: name a file or pipe one in' $tmp/tty.out) -eq 1"
 check "standard input not a terminal: nothing said" \
     "cachesim -c 1K:1:64 </dev/null >/dev/null 2>$tmp/e && test ! -s $tmp/e"

@@ -43,7 +43,7 @@ wait $pid
 check_same "... and what was held and what came after are whole, in order" \
     "cksum <$tmp/direct.out" "RT_NOHOLD=1 trfilter $tmp/mm.lk | cksum"
 check_same "... and a gzip output to standard output (a copy of its fd) ends whole" \
-    "timeout 120 trfilter -z -b $tmp/mm.lk | gzip -dc | cksum" \
+    "timeout -k 5 120 trfilter -z -b $tmp/mm.lk | gzip -dc | cksum" \
     "RT_NOHOLD=1 trfilter -z -b $tmp/mm.lk | gzip -dc | cksum"
 check_same "a program that succeeds writes all of a small output" \
     "cachesim $tmp/t.txt | wc -l" "echo 6"

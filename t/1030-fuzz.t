@@ -61,7 +61,7 @@ trfilter -e "$D/bsort" -F bsort -t RWM "$D/bsort-reversed.lk.gz" | head -200 | t
 awk '/^#reftrace theta/ { t = 1; print; next } t && $1 == 2 { $3 = "200000000000000" } { print }' \
     "$tmp/s.crd" >"$tmp/far.crd"
 check "plotspiral --radius seq with a seq of 2e14: drawn in under 10 s" \
-    "grep -q ' 200000000000000 ' $tmp/far.crd && timeout 10 plotspiral --radius seq -o $tmp/far.png $tmp/far.crd && test -s $tmp/far.png"
+    "grep -q ' 200000000000000 ' $tmp/far.crd && timeout -k 5 10 plotspiral --radius seq -o $tmp/far.png $tmp/far.crd && test -s $tmp/far.png"
 
 # roundtrip: a version 2 block whose records were all predicted has an
 # empty residual stream: its missing buffer went to memcpy (UBSan)

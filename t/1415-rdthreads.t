@@ -53,8 +53,8 @@ done
 # FIFO leaves no writer waiting for it)
 mkfifo "$tmp/ff"
 check_same "a FIFO: read once, on one thread" \
-	"(timeout 60 sh -c 'cat \"\$1\" >\"\$2\"' sh $tmp/r.rtb $tmp/ff 2>/dev/null &);
-	 timeout 60 reusedist --exact $tmp/ff" "reusedist --exact --threads 1 $tmp/r.rtb"
+	"(timeout -k 5 60 sh -c 'cat \"\$1\" >\"\$2\"' sh $tmp/r.rtb $tmp/ff 2>/dev/null &);
+	 timeout -k 5 60 reusedist --exact $tmp/ff" "reusedist --exact --threads 1 $tmp/r.rtb"
 check_same "a compressed file: one thread" "reusedist --exact --threads 3 $tmp/r.rtb.gz" \
 	"reusedist --exact --threads 1 $tmp/r.rtb"
 

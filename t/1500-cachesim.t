@@ -125,7 +125,7 @@ check_same "inclusive: L2 evicts a, back-invalidation costs L1 a 4th miss" \
 # and ran on for 2^58 blocks (a hang: the timeout fails it)
 printf 'R 0xffffffffffffffc0 1\nR 0xfffffffffffffec0 1\n' | mk >"$tmp/top"
 check_same "inclusive, L2 blocks smaller than L1's, at 2^64: L2 evicts 2, L1 invalidates 1" \
-    "timeout 20 cachesim --inclusion inclusive -c 128:2:64 -c 256:1:32 $tmp/top | awk '\$1 == \"L1\" {i = \$17} \$1 == \"L2\" {e = \$15} END {print e, i}'" "echo 2 1"
+    "timeout -k 5 20 cachesim --inclusion inclusive -c 128:2:64 -c 256:1:32 $tmp/top | awk '\$1 == \"L1\" {i = \$17} \$1 == \"L2\" {e = \$15} END {print e, i}'" "echo 2 1"
 printf 'R 0\nR 64\nR 0\n' | mk >"$tmp/aba"
 check_same "exclusive (1-block levels): a b a fetches twice from memory, not 3 times" \
     "cachesim --inclusion exclusive -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'; cachesim -c 64:1:64 -c 64:1:64 $tmp/aba | awk '\$1 == \"mem\" {print \$6}'" \

@@ -50,7 +50,7 @@ check "the values before it are written" "test \"\$(cat $tmp/long.x)\" = 1"
 # Work without output is bounded (before: these ran for ever, emitting
 # nothing).  timeout only guards against a hang here; the figures are
 # not timed.
-T=; command -v timeout >/dev/null && T="timeout 300"
+T=; command -v timeout >/dev/null && T="timeout -k 5 300"
 check "a loop with nothing to emit is not run: 2^63 iterations, nothing, status 0" \
 	"m 'for t1 = 0 to 9223372036854775807 {\\n  for t2 = 0 to 5 {\\n  }\\n  values\\n}\\nvalues 3\\n' | $T pli -x >$tmp/empty.x && test \"\$(cat $tmp/empty.x)\" = 3"
 check_fail "a loop whose inner loop runs 0 times: an error at the loop, after 2^24 statements without a value" 1 \
