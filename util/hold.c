@@ -2,7 +2,6 @@
  * result: standard output held until an input is recognised, the files
  * a run made removed if it fails before, and interrupted outputs
  * removed on a signal. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -156,33 +155,14 @@ relay(void *arg)
 	return NULL;
 }
 
-/* Whether standard output is the only writer into the hold's pipe: a
- * copy made before (a gzip writer's dup of it) would keep the pipe open
- * and write into it after the switch, so then the relay stays.  Where
- * /proc/self/fd cannot tell, it stays too. */
-static int
-alone(void)
-{
-	struct stat p, s;
-	struct dirent *e;
-	DIR *d;
-	int fd, n = 0;
-
-	if (fstat(STDOUT_FILENO, &p) < 0 || (d = opendir("/proc/self/fd")) == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.' && (fd = atoi(e->d_name)) != dirfd(d) && fd != hold.rd &&
-		    fstat(fd, &s) == 0 && s.st_dev == p.st_dev && s.st_ino == p.st_ino)
-			n++;
-	closedir(d);
-	return n == 1;
-}
-
 /* Released: nothing is held any more, so standard output is made the
  * real one again (its pipe, once drained, costs a copy of every byte in
  * the kernel and a thread's wakeups).  stdout's lock keeps stdio's
  * writers out while the pipe is flushed, closed and drained, so that
- * what they write next follows what was held. */
+ * what they write next follows what was held.  fd 1 must be the pipe's
+ * one writer by then, or the join waits for the others: nothing in
+ * lib/ or util/ copies it (the trace writers deflate into it, and the
+ * children forked put their own output in its place). */
 static void
 direct(void)
 {
@@ -190,7 +170,7 @@ direct(void)
 		return;
 	flockfile(stdout);
 	fflush(stdout);
-	if (alone() && dup2(hold.real, STDOUT_FILENO) >= 0) {	/* the pipe's last writer closed */
+	if (dup2(hold.real, STDOUT_FILENO) >= 0) {	/* the pipe's last writer closed */
 		pthread_join(hold.thr, NULL);
 		close(hold.real);
 		hold.real = -1;

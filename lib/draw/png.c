@@ -7,12 +7,12 @@
 
 #include "reftrace.h"
 #include "draw.h"
+#include "base/zout.h"
 
 struct rt_png {
 	FILE *f;
 	uint32_t w, h, row, bpp;
-	z_stream z;
-	unsigned char *out;
+	struct rt_zout z;	/* its output an IDAT chunk at a time */
 	int err;
 };
 
@@ -44,6 +44,15 @@ chunk(struct rt_png *p, const char *type, const unsigned char *data, uint32_t n)
 		p->err = 1;
 }
 
+static int
+idat(void *arg, const void *data, size_t n)
+{
+	struct rt_png *p = arg;
+
+	chunk(p, "IDAT", data, (uint32_t)n);
+	return 0;
+}
+
 /* palette: npal RGB triples (color type 3), or NULL for RGB rows. */
 struct rt_png *
 rt_png_open(FILE *f, uint32_t w, uint32_t h, const unsigned char *palette, int npal)
@@ -51,10 +60,7 @@ rt_png_open(FILE *f, uint32_t w, uint32_t h, const unsigned char *palette, int n
 	struct rt_png *p = calloc(1, sizeof *p);
 	unsigned char ihdr[13];
 
-	if (p == NULL || w == 0 || h == 0 || (p->out = malloc(ZCHUNK)) == NULL ||
-	    deflateInit(&p->z, 6) != Z_OK) {
-		if (p)
-			free(p->out);
+	if (p == NULL || w == 0 || h == 0 || rt_zout_init(&p->z, 6, ZCHUNK, idat, p) < 0) {
 		free(p);
 		return NULL;
 	}
@@ -74,20 +80,6 @@ rt_png_open(FILE *f, uint32_t w, uint32_t h, const unsigned char *palette, int n
 	return p;
 }
 
-static void
-feed(struct rt_png *p, const unsigned char *data, uInt n, int flush)
-{
-	p->z.next_in = (Bytef *)data;
-	p->z.avail_in = n;
-	do {
-		p->z.next_out = p->out;
-		p->z.avail_out = ZCHUNK;
-		deflate(&p->z, flush);
-		if (ZCHUNK - p->z.avail_out)
-			chunk(p, "IDAT", p->out, ZCHUNK - p->z.avail_out);
-	} while (p->z.avail_out == 0);
-}
-
 /* One row of w pixels (palette indices or RGB triples). */
 int
 rt_png_row(struct rt_png *p, const unsigned char *pix)
@@ -96,8 +88,8 @@ rt_png_row(struct rt_png *p, const unsigned char *pix)
 
 	if (p->row >= p->h)
 		return RT_EUSAGE;
-	feed(p, &none, 1, Z_NO_FLUSH);
-	feed(p, pix, p->w * p->bpp, Z_NO_FLUSH);
+	rt_zout_write(&p->z, &none, 1);
+	rt_zout_write(&p->z, pix, p->w * p->bpp);
 	p->row++;
 	return p->err ? RT_EIO : 0;
 }
@@ -107,11 +99,10 @@ rt_png_close(struct rt_png *p)
 {
 	int e;
 
-	feed(p, NULL, 0, Z_FINISH);
+	if (rt_zout_end(&p->z) < 0)
+		p->err = 1;
 	chunk(p, "IEND", NULL, 0);
-	deflateEnd(&p->z);
 	e = p->err || p->row != p->h || ferror(p->f);
-	free(p->out);
 	free(p);
 	return e ? RT_EIO : 0;
 }

@@ -9,6 +9,7 @@
 
 #include "reftrace.h"
 #include "base/digits.h"
+#include "base/zout.h"
 
 #define RT_OUT_BUFSZ (256u << 10)
 #define RT_OUT_SLACK 64		/* past RT_OUT_BUFSZ */
@@ -22,7 +23,7 @@ struct rt_writer {
 	int err;		/* first errno, sticky */
 	int fd;
 	struct rt_ofile *of;	/* the file made, NULL for standard output */
-	gzFile gz;		/* when compressing */
+	struct rt_zout *z;	/* when compressing: deflated into fd */
 	char *buf;
 	size_t len;
 	const struct rt_format *f;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "output.h"
 #include "rtint.h"
@@ -19,38 +18,40 @@ rt_out_fail(struct rt_writer *w, int e)
 	return RT_EIO;
 }
 
+/* 0, or an errno value */
 static int
-rawwrite(struct rt_writer *w, const void *p, size_t n)
+fdwrite(void *arg, const void *p, size_t n)
 {
+	const struct rt_writer *w = arg;
 	const char *c = p;
 	ssize_t k;
 
-	if (w->err)
-		return rt_out_fail(w, w->err);
-	if (w->gz != NULL) {
-		while (n > 0) {
-			unsigned chunk = n > (1u << 30) ? 1u << 30 : (unsigned)n;
-			int zerr;
-
-			if (gzwrite(w->gz, c, chunk) != (int)chunk) {
-				gzerror(w->gz, &zerr);
-				return rt_out_fail(w, zerr == Z_ERRNO ? errno : EIO);
-			}
-			c += chunk;
-			n -= chunk;
-		}
-		return 0;
-	}
 	while (n > 0) {
-		k = write(w->fd, c, n);
-		if (k < 0) {
+		if ((k = write(w->fd, c, n)) < 0) {
 			if (errno == EINTR)
 				continue;
-			return rt_out_fail(w, errno);
+			return errno;
 		}
 		c += k;
 		n -= (size_t)k;
 	}
+	return 0;
+}
+
+static int
+rawwrite(struct rt_writer *w, const void *p, size_t n)
+{
+	int e;
+
+	if (w->err)
+		return rt_out_fail(w, w->err);
+	if (w->z != NULL) {
+		if (rt_zout_write(w->z, p, n) < 0)
+			return rt_out_fail(w, errno);
+		return 0;
+	}
+	if ((e = fdwrite(w, p, n)) != 0)
+		return rt_out_fail(w, e);
 	return 0;
 }
 
@@ -73,7 +74,7 @@ struct rt_writer *
 rt_wopen(const char *path, int fmt, int gzip)
 {
 	struct rt_writer *w;
-	int e, fd;
+	int e;
 
 	if ((w = calloc(1, sizeof *w)) == NULL) {
 		errno = ENOMEM;
@@ -93,24 +94,22 @@ rt_wopen(const char *path, int fmt, int gzip)
 		w->fd = STDOUT_FILENO;
 	else if ((w->of = rt_ofile_open(path, &w->fd)) == NULL)
 		goto fail;
-	if (gzip) {
-		if ((fd = dup(w->fd)) < 0)
-			goto fail;
-		errno = 0;
-		if ((w->gz = gzdopen(fd, "wb6")) == NULL) {
-			e = errno ? errno : ENOMEM;
-			close(fd);
-			errno = e;
-			goto fail;
-		}
-		gzbuffer(w->gz, RT_OUT_BUFSZ);
+	/* deflated here, not through a gzFile: gzdopen would take fd 1,
+	 * or a dup of it that outlives the hold's switch (util/hold.c) */
+	if (gzip && ((w->z = malloc(sizeof *w->z)) == NULL ||
+	    rt_zout_init(w->z, 6 | RT_ZGZIP, RT_OUT_BUFSZ, fdwrite, w) < 0)) {
+		free(w->z);
+		w->z = NULL;
+		errno = ENOMEM;
+		goto fail;
 	}
 	if (w->f->wopen == NULL || w->f->wopen(w) == 0)
 		return w;
 fail:
 	e = errno;
-	if (w->gz != NULL)
-		gzclose(w->gz);
+	if (w->z != NULL)
+		rt_zout_free(w->z);
+	free(w->z);
 	if (w->fd >= 0 && w->fd != STDOUT_FILENO)
 		close(w->fd);
 	rt_ofile_end(w->of, 0);
@@ -142,11 +141,12 @@ wend(struct rt_writer *w, int keep)
 		w->f->wclose(w);	/* an empty trace still says what it is */
 	if (w->len)
 		rt_out_flush(w, NULL, 0);
-	if (w->gz != NULL) {
-		int z = gzclose(w->gz);
-
-		if (z != Z_OK && !w->err)
-			w->err = z == Z_ERRNO ? errno : EIO;
+	if (w->z != NULL) {
+		if (w->err)
+			rt_zout_free(w->z);
+		else if (rt_zout_end(w->z) < 0)
+			w->err = errno;
+		free(w->z);
 	}
 	if (w->fd != STDOUT_FILENO) {
 		if (close(w->fd) && !w->err)

@@ -1,4 +1,5 @@
 /* lib.c: unit tests of the library internals, as TAP. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "reftrace.h"
 #include "tap.h"
 #include "cache.h"
+#include "base/zout.h"
 
 
 /* The scanners advance past a number, and leave the pointer alone on
@@ -489,6 +491,84 @@ g6_tests(void)
 	g6ok(bad, why, "rt_fmt_u64 and rt_fmt_x64 = printf's %llu and %llx: 10^6 values");
 }
 
+/* rt_zout: what is given in pieces of any size comes back whole from
+ * zlib's inflate, whether the stream is gzip or zlib; counting alone
+ * counts what a sink is given; a sink's error sticks. */
+struct zbuf {
+	unsigned char *p;
+	size_t n, cap;
+	int calls, failat;
+};
+
+static int
+zsink(void *arg, const void *p, size_t k)
+{
+	struct zbuf *b = arg;
+
+	if (++b->calls == b->failat)
+		return ENOSPC;
+	if (b->n + k > b->cap && (b->p = realloc(b->p, b->cap = 2 * (b->n + k))) == NULL)
+		abort();
+	memcpy(b->p + b->n, p, k);
+	b->n += k;
+	return 0;
+}
+
+static void
+zout_tests(void)
+{
+	size_t len = 3000000, i, k, got;
+	unsigned char *in = malloc(len), *back = malloc(len + 1);
+	struct rt_zout z, c;
+	struct zbuf b = { 0 };
+	z_stream inf;
+	uint64_t x = 88172645463325252ULL;
+	int kind, e;
+
+	for (i = 0; i < len; i++) {	/* runs of text, then noise */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		in[i] = i < len / 2 ? "loop 0x4005d0 3 1\n"[i % 18] : (unsigned char)x;
+	}
+	for (kind = 0; kind < 2; kind++) {
+		b.n = 0;
+		b.calls = 0;
+		b.failat = 0;
+		rt_zout_init(&z, 6 | (kind ? RT_ZGZIP : 0), 4096, zsink, &b);
+		rt_zout_init(&c, 6 | (kind ? RT_ZGZIP : 0), 0, NULL, NULL);
+		for (i = 0, k = 1; i < len; i += k, k = k * 7 % 100003 + 1) {
+			if (k > len - i)
+				k = len - i;
+			rt_zout_write(&z, in + i, k);
+			rt_zout_write(&c, in + i, k);
+		}
+		rt_zout_end(&c);
+		e = rt_zout_end(&z);
+		memset(&inf, 0, sizeof inf);
+		inflateInit2(&inf, kind ? 15 + 16 : 15);
+		inf.next_in = b.p;
+		inf.avail_in = (uInt)b.n;
+		inf.next_out = back;
+		inf.avail_out = (uInt)len + 1;
+		got = inflate(&inf, Z_FINISH) == Z_STREAM_END && inf.avail_in == 0 ?
+		    len + 1 - inf.avail_out : 0;
+		inflateEnd(&inf);
+		ok(e == 0 && got == len && memcmp(in, back, len) == 0 && b.n < len / 2 + len / 10,
+		    kind ? "rt_zout: a gzip member given in pieces inflates to them" :
+		    "rt_zout: a zlib stream given in pieces inflates to them");
+		ok(z.bytes == b.n && c.bytes == b.n, "rt_zout: counting alone counts what a sink gets");
+	}
+	b.n = b.calls = 0;
+	b.failat = 3;
+	rt_zout_init(&z, 1, 1024, zsink, &b);
+	for (i = 0; i < len; i += 65536)
+		e = rt_zout_write(&z, in + len / 2 + i % (len / 2), 65536);
+	ok(e < 0 && errno == ENOSPC && b.calls == 3 && rt_zout_end(&z) < 0 && errno == ENOSPC,
+	    "rt_zout: a sink's error stops the stream and sticks");
+	free(b.p);
+	free(in);
+	free(back);
+}
+
 int
 main(void)
 {
@@ -501,6 +581,7 @@ main(void)
 	roundtrip(RT_FMT_BINARY2, "binary version 2 not deflated");
 	roundtrip(RT_FMT_BINFLAT, "binary version 4, flat blocks");
 	crc_tests();
+	zout_tests();
 	roundtrip(RT_FMT_TEXT, "text");
 	limits(RT_FMT_BINARY, "binary");
 	limits(RT_FMT_BINFLAT, "binary-flat");
