@@ -81,17 +81,27 @@ char *rt_points_end(char *p);
  * in the caller's thread, nothing overlaps.  Memory stays that of a
  * chunk, whatever the length of the stream. */
 #define RT_WINSYM 48	/* a symbol or a text column, its NUL included */
+/* A column: a blank and the n bytes at s, or '-' where there are none. */
+static inline char *
+rt_points_text(char *p, const char *s, size_t n)
+{
+	*p = ' ';
+	if (n == 0) {
+		p[1] = '-';
+		return p + 2;
+	}
+	memcpy(p + 1, s, n);
+	return p + 1 + n;
+}
 /* A symbol of RT_WINSYM bytes at s, its first len written: all of them are
  * copied (p has room for RT_WINSYM + 1), as one copy of a known size
  * costs less than a call and a copy of len (twenty symbols a line). */
 static inline char *
 rt_points_sym(char *p, const char *s, size_t len)
 {
+	if (len == 0)
+		return rt_points_text(p, s, 0);
 	*p = ' ';
-	if (len == 0) {
-		p[1] = '-';
-		return p + 2;
-	}
 	memcpy(p + 1, s, RT_WINSYM);
 	return p + 1 + len;
 }

@@ -33,25 +33,13 @@ rt_points_head(FILE *f, int numeric, int w, int nview, const char *about)
 
 /* A line a window, built in the caller's buffer and written with one
  * call: a stdio call a field was most of tswindow's time. */
-static char *
-field(char *p, const char *s, size_t n)
-{
-	*p++ = ' ';
-	if (n == 0) {
-		*p++ = '-';
-		return p;
-	}
-	memcpy(p, s, n);
-	return p + n;
-}
-
 char *
 rt_points_begin(char *p, uint64_t seq, const char *loc, const char *func, const char *region)
 {
 	p += rt_fmt_u64(p, seq);
-	p = field(p, loc, loc ? strlen(loc) : 0);
-	p = field(p, func, func ? strlen(func) : 0);
-	return field(p, region, region ? strlen(region) : 0);
+	p = rt_points_text(p, loc, loc ? strlen(loc) : 0);
+	p = rt_points_text(p, func, func ? strlen(func) : 0);
+	return rt_points_text(p, region, region ? strlen(region) : 0);
 }
 
 char *
