@@ -390,16 +390,15 @@ rt_fmt_x64(char *buf, uint64_t v)
 	return (int)(e - buf);
 }
 
-/* 10^k in a long double: exact up to 10^27 (5^27 < 2^64). */
-static long double
-pow10l_(int k)
-{
-	long double p = 1;
+/* 10^k in a long double, k 0 to 27: exact (5^27 < 2^64) */
+static const long double p10l[] = { 1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L,
+    1e23L, 1e24L, 1e25L, 1e26L, 1e27L };
 
-	while (k-- > 0)
-		p *= 10;
-	return p;
-}
+/* 10^k as doubles, k -22 to 5, each the nearest (below 1, not exact) */
+static const double p10d[] = { 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16, 1e-15, 1e-14,
+    1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1,
+    1e2, 1e3, 1e4, 1e5 };
 
 /* The six digits d (10^5 <= d < 10^6) of a number of decimal exponent e,
  * as %g writes them: fixed from 10^-4 to below 10^6, else d.ddddde-XX;
@@ -447,7 +446,10 @@ g6digits(char *buf, uint64_t d, int e)
 }
 
 /* Six significant digits in integer arithmetic: x scaled by a power of
- * ten into [10^5, 10^6) and rounded.  The long double product's error
+ * ten into [10^5, 10^6) and rounded.  The exponent is found among the
+ * doubles nearest the powers (a log10 cost more than the rest): one
+ * above a power rounded down is taken back below, one below a power
+ * rounded up leaves the product at 10^6 or more, for printf.  The long double product's error
  * (below 10^-13) decides nothing unless x lies within 10^-6 of a tie,
  * where printf (rounding the exact binary value) is asked; so it is for
  * values outside 10^-22 to 10^6, negative ones and the not finite. */
@@ -456,7 +458,7 @@ rt_fmt_g6(char *buf, double x)
 {
 	long double m, f;
 	uint64_t d;
-	int e;
+	int e, lo = 0, hi = 27, mid;
 
 	if (x == 0 && !signbit(x)) {
 		strcpy(buf, "0");
@@ -464,12 +466,17 @@ rt_fmt_g6(char *buf, double x)
 	}
 	if (!(x >= 1e-22 && x < 1e6))
 		return snprintf(buf, RT_G6LEN, "%.6g", x);
-	e = (int)floor(log10(x));
-	if (e > 5)
-		e = 5;
-	m = (long double)x * pow10l_(5 - e);
-	if (m < 100000 && e > -22)	/* log10 rounded up across a power */
-		m = (long double)x * pow10l_(5 - --e);
+	while (lo < hi) {	/* the last power at or below x */
+		mid = (lo + hi + 1) / 2;
+		if (x >= p10d[mid])
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	e = lo - 22;
+	m = (long double)x * p10l[5 - e];
+	if (m < 100000 && e > -22)	/* a power rounded down */
+		m = (long double)x * p10l[5 - --e];
 	if (m < 100000 || m >= 1000000)
 		return snprintf(buf, RT_G6LEN, "%.6g", x);
 	f = m - floorl(m);
