@@ -150,10 +150,12 @@ view(struct rt_cloud *c, int k, float **tri, struct rt_rips *x, struct rt_pers *
 	p->pm = c->pm;
 	if (Aflag)
 		fprintf(stderr, "persist: %s%s%zu points, %zu distinct, %zu vertices%s, %zu "
-		    "edges <= %g, %zu after the collapse (%zu tried); %" PRIu64 " columns, %"
+		    "edges <= %g%s, %zu after the collapse (%zu tried); %" PRIu64 " columns, %"
 		    PRIu64 " emergent, %" PRIu64 " apparent pairs, %" PRIu64 " additions\n",
 		    p->view, *p->view ? ": " : "", c->n, nv, c->nv, nv > c->nv ?
-		    " (landmarks)" : "", x->g.off[x->g.n] / 2, (double)got.thresh,
+		    " (landmarks)" : "", x->g.off[x->g.n] / 2,
+		    (double)(x->cone > 0 ? x->cone : got.thresh),
+		    x->cone > 0 ? " (the enclosing radius)" : "",
 		    nflag ? x->g.off[x->g.n] / 2 : x->lg.off[x->lg.n] / 2,
 		    nflag ? 0 : x->col.tried, x->ph.columns, x->ph.emergent, x->ph.apparent,
 		    x->ph.reduced);

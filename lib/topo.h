@@ -287,7 +287,10 @@ struct rt_rips {
 	struct rt_collapse col;
 	struct rt_ph ph;
 	int collapsed;
+	float cone;	/* rt_rips_compute's pairs cut at the enclosing radius: it; else 0 */
 };
+/* The pairs within thresh, or within the enclosing radius where it is
+ * less (the complex is a cone past it: the same bars, every class dead). */
 int rt_rips_compute(struct rt_rips *x, const float *tri, size_t n, float thresh, int maxdim,
     unsigned p, int collapse, unsigned threads, const struct rt_sizehook *hook);
 /* The same from the graph already in x->g (x otherwise zero). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # persist: barcodes against ripser, hand-worked shapes, cocycles checked.
 . "$(dirname "$0")/lib.sh"
-plan 90
+plan 93
 
 T="python3 $(dirname "$0")/topo.py"
 have_ripser() { command -v ripser >/dev/null 2>&1; }
@@ -42,6 +42,19 @@ if have_ripser; then
 		check "random matrix $seed at 6 (-I lower): ripser's barcode" \
 			"persist --modulus 2 --threshold 6 $tmp/r$seed >$tmp/o && ripser --format lower-distance --threshold 6 $tmp/r$seed >$tmp/r && $T same $tmp/o $tmp/r"
 	done
+	# Past the enclosing radius the complex is a cone: the pairs are cut
+	# there (their count and the radius from a naive pass in topo.py),
+	# the bars are ripser's at the threshold given
+	$T sphere 80 3 >"$tmp/sph"
+	enc=$($T enclosing "$tmp/sph")
+	for d in 1 2; do
+		check "the 3-sphere at 2, dimension $d: cut at the enclosing radius, ripser's barcode at 2" \
+		    "persist --stats --modulus 2 --dim $d --threshold 2 $tmp/sph >$tmp/o 2>$tmp/e &&
+		     grep -q ' ${enc#* } edges <= ${enc% *} (the enclosing radius),' $tmp/e &&
+		     ripser --format lower-distance --dim $d --threshold 2 $tmp/sph >$tmp/r && $T same $tmp/o $tmp/r"
+	done
+	check "the 3-sphere below its enclosing radius: not cut" \
+	    "persist --stats --modulus 2 --threshold 1.5 $tmp/sph 2>&1 >/dev/null | grep -q ' edges <= 1.5, '"
 	check "random matrix at the threshold persist chooses: ripser's barcode there" \
 		"persist --modulus 2 $tmp/r1 >$tmp/o && rip $tmp/o --format lower-distance $tmp/r1 >$tmp/r && $T same $tmp/o $tmp/r"
 	# i.i.d. symbols of 4 letters at 6: long reductions, whose working

@@ -10,6 +10,8 @@
   topo.py periodic Q REPS        a strictly periodic symbol trace (addr format)
   topo.py iid N ALPHABET SEED    i.i.d. symbols (addr format)
   topo.py random N SEED          a random lower distance matrix, values 1..10
+  topo.py sphere N SEED          N random points of the 3-sphere, their lower matrix
+  topo.py enclosing MATRIX       a lower matrix's enclosing radius, the pairs within it
   topo.py circerr COORDS N       largest error of theta1 against the angle i/N of
                                  point i, after the best rotation and direction
   topo.py rotinv A B             largest difference of theta1 by seq, A against B,
@@ -30,6 +32,7 @@
 import bisect
 import math
 import random
+import struct
 import sys
 
 
@@ -245,6 +248,35 @@ def randmatrix(n, seed):
         print(','.join(str(rnd.randint(1, 10)) for _ in range(j)))
 
 
+def sphere(n, seed):
+    """n points of the 3-sphere (as Ripser's sphere_3_192), their lower
+    distance matrix with 6 decimals"""
+    rnd = random.Random(int(seed))
+    pts = []
+    for _ in range(int(n)):
+        v = [rnd.gauss(0, 1) for _ in range(4)]
+        r = math.sqrt(sum(x * x for x in v))
+        pts.append([x / r for x in v])
+    for j in range(int(n)):
+        print(','.join('%.6f' % math.dist(pts[j], pts[i]) for i in range(j)))
+
+
+def enclosing(path):
+    """a lower distance matrix's enclosing radius (as a float, printed
+    %g) and how many pairs are within it"""
+    rows = [[float(x) for x in l.split(',')] if l.strip() else []
+            for l in open(path)]
+    n = len(rows)
+    far = [0.0] * n
+    for j in range(n):
+        for i, d in enumerate(rows[j]):
+            far[i] = max(far[i], d)
+            far[j] = max(far[j], d)
+    r = min(far)
+    print('%g %d' % (struct.unpack('f', struct.pack('f', r))[0],
+                     sum(d <= r for row in rows for d in row)))
+
+
 def wrap(d):
     return d - math.floor(d + 0.5)
 
@@ -419,6 +451,6 @@ if __name__ == '__main__':
     cmd, args = sys.argv[1], sys.argv[2:]
     {'lower': lower, 'bars': bars, 'same': same, 'ripbars': ripbars, 'cocycle': cocycle,
      'circle': circle, 'periodic': periodic, 'iid': iid,
-     'random': randmatrix, 'circerr': circerr, 'rotinv': rotinv,
+     'random': randmatrix, 'sphere': sphere, 'enclosing': enclosing, 'circerr': circerr, 'rotinv': rotinv,
      'shuffle': shuffle, 'png': png, 'svg': svg, 'blends': blends,
      'inkmatch': inkmatch, 'samepix': samepix}[cmd](*args)
