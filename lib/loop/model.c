@@ -351,16 +351,13 @@ rt_loopw_close(struct rt_loopw *w)
 int
 rt_loop_gzip(FILE *text, FILE *out)
 {
-	unsigned char in[65536], o[65536];
-	z_stream z;
+	unsigned char in[65536];
+	struct rt_gz g;
 	size_t k;
-	int flush, rc = 0;
+	int flush, rc;
 
-	memset(&z, 0, sizeof z);
-	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
+	if (rt_gz_init(&g, 9, out))
 		return RT_EIO;
-	}
 	rewind(text);
 	do {
 		k = fread(in, 1, sizeof in, text);
@@ -369,16 +366,8 @@ rt_loop_gzip(FILE *text, FILE *out)
 			break;
 		}
 		flush = feof(text) ? Z_FINISH : Z_NO_FLUSH;
-		z.next_in = in;
-		z.avail_in = (uInt)k;
-		do {
-			z.next_out = o;
-			z.avail_out = sizeof o;
-			deflate(&z, flush);
-			if (fwrite(o, 1, sizeof o - z.avail_out, out) != sizeof o - z.avail_out)
-				rc = RT_EIO;
-		} while (z.avail_out == 0 && rc == 0);
+		rc = rt_gz_put(&g, in, k, flush);
 	} while (flush != Z_FINISH && rc == 0);
-	deflateEnd(&z);
+	rt_gz_end(&g);
 	return rc;
 }
