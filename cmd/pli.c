@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "reftrace.h"
 #include "loop.h"
@@ -358,8 +357,8 @@ main(int argc, char *argv[])
 		return u_status;
 	}
 	mf = fo;
-	if (zflag && !sflag && (oflag == NULL || strcmp(oflag, "-") == 0) && isatty(STDOUT_FILENO))
-		u_die(1, "compressed output is not written to a terminal: give -o file, or a pipe");
+	if (zflag)
+		u_notterminal(oflag, "compressed");
 	if ((sflag || zflag) && (mf = tmpfile()) == NULL)
 		u_die(1, "a temporary file:");
 	if (sflag && (stats = rt_loopstat_new()) == NULL)

@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan $((51 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
+plan $((52 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -194,6 +194,14 @@ for name in bsort-reversed kernels; do
 	     pli -x $tmp/$name.pli.gz | cmp -s - $tmp/$name.addr &&
 	     a=\$(wc -c <$tmp/$name.pli.gz); x=\$(xz -9 <$tmp/$name.addr | wc -c); test \$a -gt 1000 && test \$a -lt \$x"
 done
+# A terminal is a person: -z writes no gzip to it (t/0200's other
+# programs: util's one refusal), though -o names a file.
+check "pli -z to a terminal: refused, status 1; with -o file: written" \
+	"script -qec 'timeout --foreground -k 5 120 pli -z $D/kernels.lk.gz; echo status \$?' /dev/null </dev/null >$tmp/tty.out;
+	 grep -q '^pli: compressed output is not written to a terminal: give -o file, or a pipe' $tmp/tty.out &&
+	 grep -q 'status 1' $tmp/tty.out && test \$(wc -c <$tmp/tty.out) -lt 300 &&
+	 script -qec 'timeout --foreground -k 5 120 pli -z -o $tmp/tty.gz $D/kernels.lk.gz; echo status \$?' /dev/null </dev/null >$tmp/tty.out;
+	 grep -q 'status 0' $tmp/tty.out && gzip -dc $tmp/tty.gz | cmp -s - $tmp/kernels.pli"
 check_fail "-z with --stats is a usage error" 2 "^pli: -z with --stats: --stats writes a table, not a model\$" \
 	"pli -z --stats $D/matmul-standard.lk.gz"
 # Memory: the 18153 streams of a whole trace, each holding its text until
