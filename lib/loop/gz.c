@@ -1,7 +1,9 @@
 /* gz.c: the loop models' one deflate stream: a gzip member whose bytes
- * go to a FILE (pli -z) or are only counted (pli --stats, its gzip_bytes). */
+ * go to a FILE (pli -z, the model written into it as a FILE of its own)
+ * or are only counted (pli --stats, its gzip_bytes). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
@@ -45,4 +47,46 @@ void
 rt_gz_end(struct rt_gz *g)
 {
 	deflateEnd(&g->z);
+}
+
+/* The FILE of rt_loop_gzopen: what the writer writes is deflated as it
+ * comes, and closing it ends the member (no text kept, no second pass).
+ * A model's text is most of its size, and a whole trace's tables of
+ * run-once code compress where they do not fold into loops
+ * (bench/RESULTS.plistreams). */
+static ssize_t
+gzwrite_cookie(void *c, const char *buf, size_t n)
+{
+	return rt_gz_put(c, buf, n, Z_NO_FLUSH) ? -1 : (ssize_t)n;
+}
+
+static int
+gzclose_cookie(void *c)
+{
+	int rc = rt_gz_put(c, NULL, 0, Z_FINISH);
+
+	rt_gz_end(c);
+	free(c);
+	return rc ? -1 : 0;
+}
+
+FILE *
+rt_loop_gzopen(FILE *out, int level)
+{
+	struct rt_gz *g;
+	FILE *f;
+
+	if ((g = malloc(sizeof *g)) == NULL)
+		return NULL;
+	if (rt_gz_init(g, level, out)) {
+		free(g);
+		return NULL;
+	}
+	if ((f = fopencookie(g, "w", (cookie_io_functions_t){ NULL, gzwrite_cookie, NULL,
+	    gzclose_cookie })) == NULL) {
+		rt_gz_end(g);
+		free(g);
+		errno = ENOMEM;
+	}
+	return f;
 }

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
 #include "reftrace.h"
 #include "loopint.h"
 
@@ -342,32 +340,5 @@ rt_loopw_close(struct rt_loopw *w)
 		fclose(w->loop);
 	free(w->loopbuf);
 	free(w);
-	return rc;
-}
-
-/* The whole model, deflated: a model's text is most of its size, and a
- * whole trace's tables of run-once code compress where they do not fold
- * into loops (bench/RESULTS.plistreams). */
-int
-rt_loop_gzip(FILE *text, FILE *out)
-{
-	unsigned char in[65536];
-	struct rt_gz g;
-	size_t k;
-	int flush, rc;
-
-	if (rt_gz_init(&g, 9, out))
-		return RT_EIO;
-	rewind(text);
-	do {
-		k = fread(in, 1, sizeof in, text);
-		if (ferror(text)) {
-			rc = RT_EIO;
-			break;
-		}
-		flush = feof(text) ? Z_FINISH : Z_NO_FLUSH;
-		rc = rt_gz_put(&g, in, k, flush);
-	} while (flush != Z_FINISH && rc == 0);
-	rt_gz_end(&g);
 	return rc;
 }
