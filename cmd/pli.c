@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "reftrace.h"
 #include "loop.h"
@@ -17,7 +16,8 @@ static struct rt_loopm *lm;	/* streams, once the first access has a pc */
 static int decided;		/* the first access seen */
 static const char *oflag;
 
-static FILE *fo, *mf;		/* output; the model (a temporary file for -s, -z) */
+static FILE *fo, *mf;		/* output; the model (--stats: a temporary file; -z: into fo, gzipped) */
+static const char *mname;	/* mf's name in a write error */
 static struct rt_loopb *lb;
 static struct rt_loopw *lw;
 static struct rt_loopstat *stats;	/* --stats */
@@ -47,7 +47,7 @@ static void
 openmodel(void)
 {
 	if (lw == NULL && (lw = rt_loopw_open(mf, hex == 1)) == NULL)
-		u_wfail(sflag || zflag ? "a temporary file" : oflag);
+		u_wfail(mname);
 }
 
 /* A phase of the model is done: count it, write it. */
@@ -61,7 +61,7 @@ phase(void *ctx, const struct rt_term *t)
 		return 0;
 	openmodel();
 	if (rt_loopw_term(lw, t))
-		u_wfail(sflag || zflag ? "a temporary file" : oflag);
+		u_wfail(mname);
 	return 0;
 }
 
@@ -331,12 +331,12 @@ build(int argc, char *argv[])
 		if ((rc = rt_loopm_end(lm, mf)) == RT_ENOMEM)	/* the streams' text */
 			u_die(1, "out of memory");
 		else if (rc != 0)
-			u_wfail(sflag || zflag ? "a temporary file" : oflag);
+			u_wfail(mname);
 		rt_loopm_free(lm);
 	} else {
 		openmodel();	/* an empty model has its header */
 		if (rt_loopw_close(lw))
-			u_wfail(sflag || zflag ? "a temporary file" : oflag);
+			u_wfail(mname);
 	}
 }
 
@@ -358,15 +358,18 @@ main(int argc, char *argv[])
 		return u_status;
 	}
 	mf = fo;
-	if (zflag && !sflag && (oflag == NULL || strcmp(oflag, "-") == 0) && isatty(STDOUT_FILENO))
-		u_die(1, "compressed output is not written to a terminal: give -o file, or a pipe");
-	if ((sflag || zflag) && (mf = tmpfile()) == NULL)
+	mname = sflag ? "a temporary file" : oflag;
+	if (zflag)
+		u_notterminal(oflag, "compressed");
+	if (sflag && (mf = tmpfile()) == NULL)
 		u_die(1, "a temporary file:");
+	if (zflag && (mf = rt_loop_gzopen(fo, 9)) == NULL)
+		u_die(1, "out of memory");
 	if (sflag && (stats = rt_loopstat_new()) == NULL)
 		u_die(1, "a temporary file:");
 	build(argc, argv);
-	if (zflag && !sflag && (fflush(mf) == EOF || rt_loop_gzip(mf, fo)))
-		u_wfail(ferror(mf) ? "a temporary file" : oflag);
+	if (zflag && fclose(mf) == EOF)	/* the gzip member's end */
+		u_wfail(oflag);
 	if (sflag) {
 		if (fflush(mf) == EOF)
 			u_wfail("a temporary file");

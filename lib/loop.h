@@ -59,9 +59,11 @@ struct rt_loopw;
 struct rt_loopw *rt_loopw_open(FILE *f, int hex);	/* NULL: errno */
 int rt_loopw_term(struct rt_loopw *w, const struct rt_term *phase);
 int rt_loopw_close(struct rt_loopw *w);
-/* A model written whole to text (read from its start), to out as one
- * gzip member at zlib's level 9 (pli -z): 0, or RT_EIO with errno. */
-int rt_loop_gzip(FILE *text, FILE *out);
+/* A model written gzipped (pli -z): a FILE for the writer, its text
+ * deflated at zlib's level (0 to 9) as it comes into one gzip member on
+ * out.  fclose ends the member, not out; a write error on out is the
+ * FILE's (ferror, fclose's EOF, errno).  NULL: errno. */
+FILE *rt_loop_gzopen(FILE *out, int level);
 
 /* The reader: a model's top-level statements (a values line, an emit, a
  * whole root loop) one at a time, parsed.  Open fails, with "path: a

@@ -4,7 +4,7 @@
 # one instruction found where the interleaved whole has none, and a
 # model of streams read strictly.
 . "$(dirname "$0")/lib.sh"
-plan $((51 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
+plan $((53 + $(ls "$D"/*.lk.gz | wc -l)))	# a round trip per bundled trace
 
 addrs() { trfilter "$@" | awk '!/^#/ { print $3 }'; }
 
@@ -191,9 +191,27 @@ check "streams with a loop keep their number and 0x address; the others have nei
 for name in bsort-reversed kernels; do
 	check "pli -z: $name whole, gzip, back exactly, smaller than xz -9 of the addresses" \
 	    "pli -z -o $tmp/$name.pli.gz $D/$name.lk.gz && gzip -dc $tmp/$name.pli.gz | cmp -s - $tmp/$name.pli &&
+	     pli -z $D/$name.lk.gz | gzip -dc | cmp -s - $tmp/$name.pli &&
 	     pli -x $tmp/$name.pli.gz | cmp -s - $tmp/$name.addr &&
 	     a=\$(wc -c <$tmp/$name.pli.gz); x=\$(xz -9 <$tmp/$name.addr | wc -c); test \$a -gt 1000 && test \$a -lt \$x"
 done
+# A terminal is a person: -z writes no gzip to it (t/0200's other
+# programs: util's one refusal), though -o names a file.
+check "pli -z to a terminal: refused, status 1; with -o file: written" \
+	"script -qec 'timeout --foreground -k 5 120 pli -z $D/kernels.lk.gz; echo status \$?' /dev/null </dev/null >$tmp/tty.out;
+	 grep -q '^pli: compressed output is not written to a terminal: give -o file, or a pipe' $tmp/tty.out &&
+	 grep -q 'status 1' $tmp/tty.out && test \$(wc -c <$tmp/tty.out) -lt 300 &&
+	 script -qec 'timeout --foreground -k 5 120 pli -z -o $tmp/tty.gz $D/kernels.lk.gz; echo status \$?' /dev/null </dev/null >$tmp/tty.out &&
+	 grep -q 'status 0' $tmp/tty.out && test -s $tmp/kernels.pli && gzip -dc $tmp/tty.gz | cmp -s - $tmp/kernels.pli"
+# --stats sizes the addresses as lines (the text pli -x writes) and
+# their gzip member at zlib's level 6, counted, not written: the same
+# lines deflated by python's zlib, and gzip -6 within 3%.
+check "--stats: text_bytes the addresses' lines, gzip_bytes their level-6 gzip (python's zlib; gzip -6 within 3%)" \
+	"pli --stats $D/kernels.lk.gz >$tmp/k.stats && s=\$(awk '!/^#/ { print \$8 }' $tmp/k.stats) &&
+	 test \$(awk '!/^#/ { print \$6 }' $tmp/k.stats) -eq \$(wc -c <$tmp/kernels.addr) &&
+	 z=\$(python3 -c 'import sys, zlib; c = zlib.compressobj(6, zlib.DEFLATED, 31); d = sys.stdin.buffer.read(); print(len(c.compress(d) + c.flush()))' <$tmp/kernels.addr) &&
+	 g=\$(gzip -6 <$tmp/kernels.addr | wc -c) && test \$z -gt 1000 && test \$s -eq \$z &&
+	 test \$((100 * (g - s))) -le \$((3 * g)) && test \$((100 * (s - g))) -le \$((3 * g))"
 check_fail "-z with --stats is a usage error" 2 "^pli: -z with --stats: --stats writes a table, not a model\$" \
 	"pli -z --stats $D/matmul-standard.lk.gz"
 # Memory: the 18153 streams of a whole trace, each holding its text until

@@ -110,16 +110,20 @@ u_open(const char *path)
 	return u_outfile(path);
 }
 
+void
+u_notterminal(const char *path, const char *what)
+{
+	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
+		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe", what);
+}
+
 struct rt_writer *
 u_wopen(const char *path, int fmt, int gz)
 {
 	struct rt_writer *w;
 
-	if ((fmt == RT_FMT_BINARY || fmt == RT_FMT_BINARY2 || fmt == RT_FMT_BINFLAT || gz) &&
-	    (path == NULL || strcmp(path, "-") == 0) &&
-	    isatty(STDOUT_FILENO))
-		u_die(1, "%s output is not written to a terminal: give -o file, or a pipe",
-		    gz ? "compressed" : "binary");
+	if (fmt == RT_FMT_BINARY || fmt == RT_FMT_BINARY2 || fmt == RT_FMT_BINFLAT || gz)
+		u_notterminal(path, gz ? "compressed" : "binary");
 	if (isstdout(path))
 		path = NULL;
 	u_notinput(path);

@@ -141,6 +141,10 @@ void u_on_input(void (*fn)(const struct rt_reader *r));
  * record goes to w's header; inputs of different partitions, or some
  * with and some without, make an output of none. */
 void u_keeppart(struct rt_writer *w, char **files, int n);
+/* Output of what (binary, compressed) to path: refused (exit 1) where
+ * it would go to standard output and that is a terminal, as gzip
+ * refuses. */
+void u_notterminal(const char *path, const char *what);
 /* rt_wopen, or exit: binary or gzip output is not written to a terminal
  * (as gzip refuses), nor is a file that cannot be made. */
 struct rt_writer *u_wopen(const char *path, int fmt, int gz);

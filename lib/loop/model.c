@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
-
 #include "reftrace.h"
 #include "loopint.h"
 
@@ -342,43 +340,5 @@ rt_loopw_close(struct rt_loopw *w)
 		fclose(w->loop);
 	free(w->loopbuf);
 	free(w);
-	return rc;
-}
-
-/* The whole model, deflated: a model's text is most of its size, and a
- * whole trace's tables of run-once code compress where they do not fold
- * into loops (bench/RESULTS.plistreams). */
-int
-rt_loop_gzip(FILE *text, FILE *out)
-{
-	unsigned char in[65536], o[65536];
-	z_stream z;
-	size_t k;
-	int flush, rc = 0;
-
-	memset(&z, 0, sizeof z);
-	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		errno = ENOMEM;
-		return RT_EIO;
-	}
-	rewind(text);
-	do {
-		k = fread(in, 1, sizeof in, text);
-		if (ferror(text)) {
-			rc = RT_EIO;
-			break;
-		}
-		flush = feof(text) ? Z_FINISH : Z_NO_FLUSH;
-		z.next_in = in;
-		z.avail_in = (uInt)k;
-		do {
-			z.next_out = o;
-			z.avail_out = sizeof o;
-			deflate(&z, flush);
-			if (fwrite(o, 1, sizeof o - z.avail_out, out) != sizeof o - z.avail_out)
-				rc = RT_EIO;
-		} while (z.avail_out == 0 && rc == 0);
-	} while (flush != Z_FINISH && rc == 0);
-	deflateEnd(&z);
 	return rc;
 }

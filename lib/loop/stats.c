@@ -11,8 +11,8 @@
 
 struct rt_loopstat {
 	uint64_t nvalues, looped, nterms, maxdepth, nloops;
-	uint64_t rawbytes, gzbytes;
-	z_stream gz;
+	uint64_t rawbytes;
+	struct rt_gz gz;	/* counted, not written */
 	FILE *seqf;		/* the sequence as text, for xz */
 };
 
@@ -30,27 +30,13 @@ rt_loopstat_new(void)
 		errno = e;
 		return NULL;
 	}
-	if (deflateInit2(&s->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (rt_gz_init(&s->gz, 6, NULL)) {
 		fclose(s->seqf);
 		free(s);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return s;
-}
-
-/* Deflate what is given, counting the bytes out. */
-static void
-deflated(struct rt_loopstat *s, int flush)
-{
-	char o[4096];
-
-	do {
-		s->gz.next_out = (Bytef *)o;
-		s->gz.avail_out = sizeof o;
-		deflate(&s->gz, flush);
-		s->gzbytes += sizeof o - s->gz.avail_out;
-	} while (s->gz.avail_out == 0);
 }
 
 void
@@ -62,9 +48,7 @@ rt_loopstat_value(struct rt_loopstat *s, uint64_t v, int hex)
 
 	s->nvalues++;
 	s->rawbytes += (uint64_t)n;
-	s->gz.next_in = (Bytef *)b;
-	s->gz.avail_in = (uInt)n;
-	deflated(s, Z_NO_FLUSH);
+	(void)rt_gz_put(&s->gz, b, (size_t)n, Z_NO_FLUSH);	/* counted: no write to fail */
 	fputs(b, s->seqf);
 }
 
@@ -92,21 +76,22 @@ rt_loopstat_text(struct rt_loopstat *s)
 int
 rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model, int64_t xz)
 {
-	uint64_t xzbytes = xz > 0 ? (uint64_t)xz : 0;
+	uint64_t gzbytes, xzbytes = xz > 0 ? (uint64_t)xz : 0;
 	int xzok = xz > 0;
 
-	deflated(s, Z_FINISH);
+	(void)rt_gz_put(&s->gz, NULL, 0, Z_FINISH);	/* counted: no write to fail */
+	gzbytes = s->gz.bytes;
 	fprintf(f, "#reftrace pli-stats 1 values phases loops depth coverage "
 	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
 	fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.4f %" PRIu64
 	    " %" PRIu64 " %" PRIu64 " ", s->nvalues, s->nterms, s->nloops, s->maxdepth,
-	    s->nvalues ? (double)s->looped / s->nvalues : 0, s->rawbytes, model, s->gzbytes);
+	    s->nvalues ? (double)s->looped / s->nvalues : 0, s->rawbytes, model, gzbytes);
 	if (xzok)
 		fprintf(f, "%" PRIu64, xzbytes);
 	else
 		fputc('-', f);
 	fprintf(f, " %.1f %.1f ", model ? (double)s->rawbytes / model : 0,
-	    s->gzbytes ? (double)s->rawbytes / s->gzbytes : 0);
+	    gzbytes ? (double)s->rawbytes / gzbytes : 0);
 	if (xzok)
 		fprintf(f, "%.1f\n", (double)s->rawbytes / xzbytes);
 	else
@@ -119,7 +104,7 @@ rt_loopstat_free(struct rt_loopstat *s)
 {
 	if (s == NULL)
 		return;
-	deflateEnd(&s->gz);
+	rt_gz_end(&s->gz);
 	fclose(s->seqf);
 	free(s);
 }
