@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <zlib.h>
 
 #include "loop.h"
 
@@ -95,19 +94,6 @@ int rt_expand_put(struct rt_expander *x, const uint64_t *v, size_t n);
 int rt_expand_fail(struct rt_expander *x, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int rt_expand_nomem(struct rt_expander *x);
-
-/* gz.c: a gzip member deflated at level as text is put, its bytes
- * written to out, or with out NULL only counted (bytes).  init: 0 or
- * RT_ENOMEM; put (flush Z_NO_FLUSH, or Z_FINISH once at the end): 0 or
- * RT_EIO with errno after a write error on out. */
-struct rt_gz {
-	z_stream z;
-	FILE *out;
-	uint64_t bytes;		/* deflated bytes so far */
-};
-int rt_gz_init(struct rt_gz *g, int level, FILE *out);
-int rt_gz_put(struct rt_gz *g, const void *p, size_t n, int flush);
-void rt_gz_end(struct rt_gz *g);
 
 /* The builder's state (build.c), shared with settle.c. */
 #define MAXPERIOD 4096

@@ -5,14 +5,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <zlib.h>
 
 #include "loopint.h"
+#include "base/zout.h"
 
 struct rt_loopstat {
 	uint64_t nvalues, looped, nterms, maxdepth, nloops;
 	uint64_t rawbytes;
-	struct rt_gz gz;	/* counted, not written */
+	struct rt_zout gz;	/* counted, not written */
 	FILE *seqf;		/* the sequence as text, for xz */
 };
 
@@ -30,7 +30,7 @@ rt_loopstat_new(void)
 		errno = e;
 		return NULL;
 	}
-	if (rt_gz_init(&s->gz, 6, NULL)) {
+	if (rt_zout_init(&s->gz, 6 | RT_ZGZIP, 0, NULL, NULL)) {
 		fclose(s->seqf);
 		free(s);
 		errno = ENOMEM;
@@ -48,7 +48,7 @@ rt_loopstat_value(struct rt_loopstat *s, uint64_t v, int hex)
 
 	s->nvalues++;
 	s->rawbytes += (uint64_t)n;
-	(void)rt_gz_put(&s->gz, b, (size_t)n, Z_NO_FLUSH);	/* counted: no write to fail */
+	(void)rt_zout_write(&s->gz, b, (size_t)n);	/* counted: no write to fail */
 	fputs(b, s->seqf);
 }
 
@@ -79,7 +79,7 @@ rt_loopstat_write(struct rt_loopstat *s, FILE *f, uint64_t model, int64_t xz)
 	uint64_t gzbytes, xzbytes = xz > 0 ? (uint64_t)xz : 0;
 	int xzok = xz > 0;
 
-	(void)rt_gz_put(&s->gz, NULL, 0, Z_FINISH);	/* counted: no write to fail */
+	(void)rt_zout_end(&s->gz);	/* counted: no write to fail */
 	gzbytes = s->gz.bytes;
 	fprintf(f, "#reftrace pli-stats 1 values phases loops depth coverage "
 	    "text_bytes model_bytes gzip_bytes xz_bytes model_ratio gzip_ratio xz_ratio\n");
@@ -104,7 +104,7 @@ rt_loopstat_free(struct rt_loopstat *s)
 {
 	if (s == NULL)
 		return;
-	rt_gz_end(&s->gz);
+	rt_zout_free(&s->gz);
 	fclose(s->seqf);
 	free(s);
 }
