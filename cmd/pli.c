@@ -16,8 +16,8 @@ static struct rt_loopm *lm;	/* streams, once the first access has a pc */
 static int decided;		/* the first access seen */
 static const char *oflag;
 
-static FILE *fo, *mf;		/* output; the model (--stats: a temporary file; -z: into fo, gzipped) */
-static const char *mname;	/* mf's name in a write error */
+static FILE *fo, *mf;		/* output; the model (--stats: counted; -z: into fo, gzipped) */
+static uint64_t msize;		/* --stats: the model's bytes */
 static struct rt_loopb *lb;
 static struct rt_loopw *lw;
 static struct rt_loopstat *stats;	/* --stats */
@@ -47,7 +47,7 @@ static void
 openmodel(void)
 {
 	if (lw == NULL && (lw = rt_loopw_open(mf, hex == 1)) == NULL)
-		u_wfail(mname);
+		u_wfail(oflag);
 }
 
 /* A phase of the model is done: count it, write it. */
@@ -61,7 +61,7 @@ phase(void *ctx, const struct rt_term *t)
 		return 0;
 	openmodel();
 	if (rt_loopw_term(lw, t))
-		u_wfail(mname);
+		u_wfail(oflag);
 	return 0;
 }
 
@@ -331,12 +331,12 @@ build(int argc, char *argv[])
 		if ((rc = rt_loopm_end(lm, mf)) == RT_ENOMEM)	/* the streams' text */
 			u_die(1, "out of memory");
 		else if (rc != 0)
-			u_wfail(mname);
+			u_wfail(oflag);
 		rt_loopm_free(lm);
 	} else {
 		openmodel();	/* an empty model has its header */
 		if (rt_loopw_close(lw))
-			u_wfail(mname);
+			u_wfail(oflag);
 	}
 }
 
@@ -358,11 +358,10 @@ main(int argc, char *argv[])
 		return u_status;
 	}
 	mf = fo;
-	mname = sflag ? "a temporary file" : oflag;
 	if (zflag)
 		u_notterminal(oflag, "compressed");
-	if (sflag && (mf = tmpfile()) == NULL)
-		u_die(1, "a temporary file:");
+	if (sflag && (mf = rt_loop_countopen(&msize)) == NULL)
+		u_die(1, "out of memory");
 	if (zflag && (mf = rt_loop_gzopen(fo, 9)) == NULL)
 		u_die(1, "out of memory");
 	if (sflag && (stats = rt_loopstat_new()) == NULL)
@@ -371,9 +370,8 @@ main(int argc, char *argv[])
 	if (zflag && fclose(mf) == EOF)	/* the gzip member's end */
 		u_wfail(oflag);
 	if (sflag) {
-		if (fflush(mf) == EOF)
-			u_wfail("a temporary file");
-		if (rt_loopstat_write(stats, fo, (uint64_t)ftell(mf), u_xzsize(rt_loopstat_text(stats))))
+		fclose(mf);	/* counted: nothing to fail */
+		if (rt_loopstat_write(stats, fo, msize, u_xzsize(rt_loopstat_text(stats))))
 			u_wfail(oflag);
 		rt_loopstat_free(stats);
 	}

@@ -64,6 +64,9 @@ int rt_loopw_close(struct rt_loopw *w);
  * out.  fclose ends the member, not out; a write error on out is the
  * FILE's (ferror, fclose's EOF, errno).  NULL: errno. */
 FILE *rt_loop_gzopen(FILE *out, int level);
+/* A model's size (pli --stats): what is written to the FILE is counted
+ * into *bytes, once flushed, and kept nowhere.  NULL: errno. */
+FILE *rt_loop_countopen(uint64_t *bytes);
 
 /* The reader: a model's top-level statements (a values line, an emit, a
  * whole root loop) one at a time, parsed.  Open fails, with "path: a

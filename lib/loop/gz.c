@@ -1,6 +1,6 @@
 /* gz.c: a loop model written gzipped (pli -z): a FILE whose text goes
  * into a gzip member (lib/base/zout) as it comes, no text kept and no
- * second pass.  A model's text is most of its size, and a whole trace's
+ * second pass; or only counted (pli --stats).  A model's text is most of its size, and a whole trace's
  * tables of run-once code compress where they do not fold into loops
  * (bench/RESULTS.plistreams). */
 #include <errno.h>
@@ -51,5 +51,25 @@ rt_loop_gzopen(FILE *out, int level)
 		free(z);
 		errno = ENOMEM;
 	}
+	return f;
+}
+
+static ssize_t
+countwrite(void *c, const char *buf, size_t n)
+{
+	(void)buf;
+	*(uint64_t *)c += n;
+	return (ssize_t)n;
+}
+
+FILE *
+rt_loop_countopen(uint64_t *bytes)
+{
+	FILE *f;
+
+	*bytes = 0;
+	if ((f = fopencookie(bytes, "w", (cookie_io_functions_t){ NULL, countwrite, NULL,
+	    NULL })) == NULL)
+		errno = ENOMEM;
 	return f;
 }
