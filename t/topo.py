@@ -4,6 +4,8 @@
   topo.py bars PERSISTENCE       "dim birth death" of persist's bars, sorted
   topo.py ripbars RIPSER_OUT     the same from ripser's output
   topo.py same PERSISTENCE RIPSER_OUT   the same bars, values within 1e-5
+                                 (a first argument in ripser's text form is
+                                 read as such: another Ripser's output)
   topo.py cocycle PERSISTENCE P  check every class: a cocycle on the triangles
                                  at its scale, and not a coboundary
   topo.py circle N NOISE SEED    points on a noisy circle (points stream)
@@ -108,7 +110,9 @@ def bars(path):
 
 
 def same(ours, theirs):
-    a, b = ourbars(ours), readrip(theirs)
+    with open(ours) as f:
+        rip = any('persistence intervals in dim' in line for line in f)
+    a, b = (readrip if rip else ourbars)(ours), readrip(theirs)
 
     def close(x, y):
         return x == y or abs(x - y) <= 1e-5 * max(abs(x), abs(y))
