@@ -42,7 +42,8 @@ run(struct rt_zout *s, const void *p, size_t n, int flush)
 		k = n > (1u << 30) ? 1u << 30 : n;
 		s->z.next_in = (Bytef *)c;
 		s->z.avail_in = (uInt)k;
-		c += k;
+		if (k > 0)	/* the end's c is NULL: no offset, even 0 */
+			c += k;
 		n -= k;
 		do {
 			s->z.next_out = s->buf;
