@@ -401,12 +401,8 @@ item(struct rt_rdist *d, const struct rt_rec *rec)
 static int
 leanbatch(struct rt_rdist *d, struct rt_rec *v, int n)
 {
-	/* leanq's state in locals: d's fields are uint64_t as the records'
-	 * are, so through d each would be stored and loaded again an access */
-	uint64_t b, lastq = d->lastq, zeros = d->zeros, nacc = d->naccess, seq = d->lastseq;
-	uint64_t bs = 1ull << d->bshift;
-	size_t nrun = d->nrun;
-	int i, sh = d->bshift, nq = d->nq, rc = 0;
+	uint64_t b, bs = 1ull << d->bshift;
+	int i, sh = d->bshift;
 
 	for (i = 0; i < n; i++) {
 		b = v[i].addr >> sh;
@@ -414,33 +410,16 @@ leanbatch(struct rt_rdist *d, struct rt_rec *v, int n)
 		 * bounds the size, so no sum wraps) */
 		if (v[i].kind != RT_ACCESS || v[i].op == RT_MODIFY ||
 		    (v[i].addr & (bs - 1)) + v[i].size > bs) {
-			d->lastq = lastq, d->zeros = zeros, d->naccess = nacc, d->lastseq = seq;
-			d->nq = nq, d->nrun = nrun;
-			if ((rc = item(d, &v[i])) != 0)
-				return rc;
-			lastq = d->lastq, zeros = d->zeros, nacc = d->naccess, seq = d->lastseq;
-			nq = d->nq, nrun = d->nrun;
+			if (item(d, &v[i]))
+				return -1;
 			continue;
 		}
-		seq = v[i].seq;
-		nacc++;
-		if (nq && b == lastq) {	/* leanq's repeat */
-			zeros++;
-			continue;
-		}
-		lastq = b;
-		nq = 1;
-		if (nrun == RT_REUSE_RUN) {
-			d->nrun = nrun;
-			if ((rc = runlean(d)) != 0)
-				break;
-			nrun = d->nrun;
-		}
-		d->run[nrun++] = b;
+		d->lastseq = v[i].seq;
+		d->naccess++;
+		if (leanq(d, b))
+			return -1;
 	}
-	d->lastq = lastq, d->zeros = zeros, d->naccess = nacc, d->lastseq = seq;
-	d->nq = nq, d->nrun = nrun;
-	return rc ? -1 : 0;
+	return 0;
 }
 
 int

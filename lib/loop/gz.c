@@ -1,8 +1,8 @@
 /* gz.c: a loop model written gzipped (pli -z): a FILE whose text goes
  * into a gzip member (lib/base/zout) as it comes, no text kept and no
- * second pass; or only counted (pli --stats).  A model's text is most of its size, and a whole trace's
- * tables of run-once code compress where they do not fold into loops
- * (bench/RESULTS.plistreams). */
+ * second pass; or only counted (pli --stats).  A model's text is most
+ * of its size, and a whole trace's tables of run-once code compress
+ * where they do not fold into loops (bench/RESULTS.plistreams). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
