@@ -32,12 +32,13 @@ zcat "$D/matmul-standard.lk.gz" >"$tmp/mm.lk"
 trfilter "$tmp/fifo" >"$tmp/direct.out" &
 pid=$!
 i=0
-while [ $i -lt 100 ] && [ "$(readlink /proc/$pid/fd/1)" != "$tmp/direct.out" ]; do
+while [ $i -lt 600 ] && [ "$(readlink /proc/$pid/fd/1)" != "$tmp/direct.out" ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 check "the output file is the program's own standard output once released" \
-    "test \"\$(readlink /proc/$pid/fd/1)\" = $tmp/direct.out"
+    "test \"\$(readlink /proc/$pid/fd/1)\" = $tmp/direct.out ||
+     { echo \"fd 1 after $((i / 10)) s: \$(readlink /proc/$pid/fd/1)\" >&2; false; }"
 touch "$tmp/go"
 wait $pid
 check_same "... and what was held and what came after are whole, in order" \
